@@ -1,0 +1,1 @@
+"""The `idiom` command: argument parsing and output only."""

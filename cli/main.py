@@ -1,0 +1,52 @@
+"""Entry point of the `idiom` command.
+
+Each subcommand lives in its own module `cli/<name>_cmd.py` exposing
+`register(subparsers) -> None`; the parser it adds sets `handler=run` where
+`run(args) -> int` returns the exit code. Errors derived from `IdiomError` are printed
+as `idiom: <message>` with exit code 1 (2 for usage errors): never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from idl.errors import IdiomError
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from cli import demo_cmd, idl_cmd, ir_cmd
+
+    parser = argparse.ArgumentParser(
+        prog="idiom",
+        description="Find computational idioms in C/C++ and replace them with fast code.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in (demo_cmd, ir_cmd, idl_cmd):
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = handler(args)
+    except IdiomError as error:
+        print(f"idiom: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("idiom: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

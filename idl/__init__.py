@@ -1,0 +1,1 @@
+"""IDL, the Idiom Description Language: grammar, parser, AST and compiler."""

@@ -1,0 +1,1 @@
+"""The matcher: clang front end, IR model and analyses, atoms, solver, detection."""
