@@ -1,0 +1,274 @@
+"""Builds the IR model (`matcher.ir`) from LLVM IR text, through llvmlite, in one pass.
+
+This is the only module that touches llvmlite. Operands are re-ordered into the order
+LLVM prints them (LLVM stores a conditional branch as cond, false, true and a call's
+callee last), block operands become successors, phi incoming blocks are paired with
+their values, and every value gets a stable printed name (unnamed values get LLVM's slot
+numbers, `%0`, `%1`, ...). The cost is linear in the size of the IR.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from idl.errors import IdiomError
+from matcher.analysis import dominator_tree, find_loops, post_dominator_tree
+from matcher.debuginfo import DebugInfo, instruction_debug_id
+from matcher.ir import Block, Function, Module, TypeKind, Value, ValueKind
+
+__all__ = ["IRError", "build_module"]
+
+_FLOAT_TYPES = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
+_DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*?!dbg !(\d+)', re.MULTILINE)
+_FUNCTION_ATTRS = re.compile(
+    r'^(?:declare|define) [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*\)([^{]*)', re.MULTILINE
+)
+_GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}", re.MULTILINE)
+_CALL_GROUP = re.compile(r"\)\s*(#\d+)")
+_PREDICATE = re.compile(
+    r"= (?:icmp|fcmp)(?: \w+)*? (eq|ne|[us](?:gt|ge|lt|le)|o\w\w|u\w\w|true|false|ord|uno) "
+)
+
+
+class IRError(IdiomError):
+    """LLVM rejected the IR (a parse or verifier error)."""
+
+
+def build_module(ir_text: str, source: str = "<ir>") -> Module:
+    """Parse and verify IR text and build the model of every defined function."""
+    llvm.initialize_native_target()
+    try:
+        parsed = llvm.parse_assembly(ir_text)
+        parsed.verify()
+    except RuntimeError as error:
+        raise IRError(f"{source}: LLVM rejected the IR: {str(error).strip()}") from error
+    # Printing one instruction through llvmlite numbers its metadata afresh, so `!dbg !17`
+    # would not be the module's `!17`: read every instruction's text from one printing of
+    # the whole module instead.
+    text = str(parsed)
+    debug = DebugInfo(text)
+    subprograms = {_unquote(m.group(1)): int(m.group(2)) for m in _DEFINE.finditer(text)}
+    attributes = _function_attributes(text)
+    bodies = iter(_function_bodies(text))
+    functions = []
+    for fn in parsed.functions:
+        if fn.is_declaration:
+            continue
+        source_name = debug.subprogram_name(subprograms.get(fn.name)) or fn.name
+        builder = _FunctionBuilder(fn, source_name, debug, attributes, next(bodies, []))
+        functions.append(builder.build())
+    return Module(source, tuple(functions), text)
+
+
+def _function_bodies(text: str) -> list[list[str]]:
+    """The instruction lines of each defined function, in order, from LLVM's own printing.
+
+    LLVM prints an instruction on one line indented by two spaces; only `switch` cases,
+    its closing `]` and `landingpad` clauses continue on further lines.
+    """
+    bodies: list[list[str]] = []
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if current is None:
+            if line.startswith("define ") and line.rstrip().endswith("{"):
+                current = []
+            continue
+        if line == "}":
+            bodies.append(current)
+            current = None
+        elif line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ]"):
+            current.append(line.strip())
+        elif line.startswith("  ") and current:
+            current[-1] += " " + line.strip()
+    return bodies
+
+
+def _unquote(name: str) -> str:
+    return name[1:-1] if name.startswith('"') else name
+
+
+def _function_attributes(
+    ir_text: str,
+) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """Attribute words of each declared/defined function, and of each attribute group."""
+    groups = {f"#{m.group(1)}": frozenset(m.group(2).split()) for m in _GROUP.finditer(ir_text)}
+    by_function: dict[str, frozenset[str]] = {}
+    for match in _FUNCTION_ATTRS.finditer(ir_text):
+        words: set[str] = set()
+        for token in match.group(2).split():
+            words |= groups.get(token, {token})
+        by_function[_unquote(match.group(1))] = frozenset(words)
+    return by_function, groups
+
+
+def _address(ref: Any) -> int:
+    return int(ctypes.cast(ref._ptr, ctypes.c_void_p).value or 0)
+
+
+def _type_kind(type_text: str) -> TypeKind:
+    if re.fullmatch(r"i\d+", type_text):
+        return TypeKind.INTEGER
+    if type_text in _FLOAT_TYPES:
+        return TypeKind.FLOAT
+    if type_text == "ptr" or type_text.startswith("ptr "):
+        return TypeKind.POINTER
+    if type_text.startswith("<") and " x " in type_text and not type_text.startswith("<{"):
+        return TypeKind.VECTOR
+    if type_text == "void":
+        return TypeKind.VOID
+    return TypeKind.OTHER
+
+
+class _FunctionBuilder:
+    def __init__(
+        self,
+        fn: Any,
+        source_name: str,
+        debug: DebugInfo,
+        attributes: tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]],
+        lines: list[str],
+    ) -> None:
+        self.fn = fn
+        self.lines = lines
+        self.function = Function(fn.name, source_name)
+        self.debug = debug
+        self.function_attributes, self.groups = attributes
+        self.by_address: dict[int, Value] = {}
+        self.blocks_by_address: dict[int, Block] = {}
+        self.others: dict[int, Value] = {}  # constants and globals, in order of appearance
+        self.slot = 0
+
+    def build(self) -> Function:
+        function = self.function
+        function.arguments = tuple(self._argument(arg) for arg in self.fn.arguments)
+        refs: list[tuple[Value, Any]] = []
+        blocks = []
+        for index, block_ref in enumerate(self.fn.blocks):
+            block = Block(self._name(block_ref.name, is_block=True), index)
+            self.blocks_by_address[_address(block_ref)] = block
+            members = []
+            for position, ref in enumerate(block_ref.instructions):
+                value = self._instruction(ref, block, position)
+                members.append(value)
+                refs.append((value, ref))
+            block.instructions = tuple(members)
+            blocks.append(block)
+        if len(self.lines) != len(refs):
+            raise IRError(f"{self.fn.name}: cannot align the printed IR with its instructions")
+        for (value, ref), line in zip(refs, self.lines, strict=True):
+            value.text = line
+            value.location = self.debug.location(instruction_debug_id(line))
+            if value.opcode in ("icmp", "fcmp"):
+                match = _PREDICATE.search(line)
+                value.predicate = match.group(1) if match else None
+            self._link(value, ref)
+        self._link_blocks(blocks)
+        function.blocks = tuple(blocks)
+        function.instructions = tuple(value for value, _ in refs)
+        function.values = function.arguments + function.instructions + tuple(self.others.values())
+        for number, value in enumerate(function.values):
+            value.id = number
+        self._link_users()
+        function.dominators = dominator_tree(function.blocks)
+        function.post_dominators = post_dominator_tree(function.blocks)
+        function.loops = find_loops(function.blocks, function.dominators)
+        return function
+
+    def _name(self, name: str, *, is_block: bool = False) -> str:
+        if name:
+            return name if is_block else f"%{name}"
+        number = self.slot
+        self.slot += 1
+        return str(number) if is_block else f"%{number}"
+
+    def _argument(self, ref: Any) -> Value:
+        type_text = str(ref.type)
+        value = Value(ValueKind.ARGUMENT, self._name(ref.name), type_text, _type_kind(type_text))
+        self.by_address[_address(ref)] = value
+        return value
+
+    def _instruction(self, ref: Any, block: Block, position: int) -> Value:
+        type_text = str(ref.type)
+        named = type_text != "void" or bool(ref.name)
+        name = self._name(ref.name) if named else ""
+        value = Value(ValueKind.INSTRUCTION, name, type_text, _type_kind(type_text))
+        value.opcode = ref.opcode
+        value.block = block
+        value.position = position
+        self.by_address[_address(ref)] = value
+        return value
+
+    def _operand(self, ref: Any) -> Value:
+        address = _address(ref)
+        known = self.by_address.get(address) or self.others.get(address)
+        if known is not None:
+            return known
+        type_text = str(ref.type)
+        if ref.is_global or ref.is_function:
+            value = Value(ValueKind.GLOBAL, f"@{ref.name}", type_text, _type_kind(type_text))
+        else:
+            text = str(ref).strip()
+            value = Value(ValueKind.CONSTANT, text, type_text, _type_kind(type_text))
+            value.constant = _constant_value(ref, value.type_kind, type_text)
+        self.others[address] = value
+        return value
+
+    def _link(self, value: Value, ref: Any) -> None:
+        operands = list(ref.operands)
+        block_refs = [op for op in operands if op.value_kind.name == "basic_block"]
+        value_refs = [op for op in operands if op.value_kind.name != "basic_block"]
+        if value.opcode in ("call", "invoke", "callbr") and value_refs:
+            callee = value_refs.pop()  # LLVM keeps the callee last; it is printed first
+            value_refs.insert(0, callee)
+            value.callee = callee.name or None
+            value.attributes = self._call_attributes(value)
+        value.operands = tuple(self._operand(op) for op in value_refs)
+        if value.opcode == "phi":
+            value.incoming = tuple(
+                (operand, self.blocks_by_address[_address(block)])
+                for operand, block in zip(value.operands, ref.incoming_blocks, strict=True)
+            )
+        if value.opcode == "br" and len(block_refs) == 2:
+            block_refs.reverse()  # stored as false, true; printed (and meant) true, false
+        assert value.block is not None
+        if block_refs and value.block.terminator is value:
+            value.block.successors = tuple(self.blocks_by_address[_address(b)] for b in block_refs)
+
+    def _call_attributes(self, value: Value) -> frozenset[str]:
+        words = set(self.function_attributes.get(value.callee or "", frozenset()))
+        match = _CALL_GROUP.search(value.text.split("!dbg")[0])
+        if match:
+            words |= self.groups.get(match.group(1), frozenset())
+        return frozenset(words)
+
+    def _link_blocks(self, blocks: list[Block]) -> None:
+        predecessors: dict[Block, list[Block]] = {block: [] for block in blocks}
+        for block in blocks:
+            for succ in dict.fromkeys(block.successors):
+                predecessors[succ].append(block)
+        for block in blocks:
+            block.predecessors = tuple(predecessors[block])
+
+    def _link_users(self) -> None:
+        users: dict[Value, dict[Value, None]] = {}
+        for instruction in self.function.instructions:
+            for operand in instruction.operands:
+                users.setdefault(operand, {})[instruction] = None
+        for value in self.function.values:
+            value.users = tuple(users.get(value, ()))
+
+
+def _constant_value(ref: Any, kind: TypeKind, type_text: str) -> int | float | None:
+    kind_name = ref.value_kind.name
+    try:
+        if kind is TypeKind.INTEGER and kind_name == "constant_int":
+            return int(ref.get_constant_value(signed_int=type_text != "i1"))
+        if kind is TypeKind.FLOAT and kind_name == "constant_fp":
+            return float(ref.get_constant_value())
+    except (ValueError, RuntimeError, OverflowError):
+        return None
+    return None
