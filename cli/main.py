@@ -12,14 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from cli import demo_cmd, idl_cmd, ir_cmd
 from idl.errors import IdiomError
 
 __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli import demo_cmd, idl_cmd, ir_cmd
-
     parser = argparse.ArgumentParser(
         prog="idiom",
         description="Find computational idioms in C/C++ and replace them with fast code.",

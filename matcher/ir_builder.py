@@ -18,10 +18,12 @@ import llvmlite.binding as llvm
 from idl.errors import IdiomError
 from matcher.analysis import dominator_tree, find_loops, post_dominator_tree
 from matcher.debuginfo import DebugInfo, instruction_debug_id
+from matcher.demangle import demangle_names
 from matcher.ir import Block, Function, Module, TypeKind, Value, ValueKind
 
 __all__ = ["IRError", "build_module"]
 
+_GLOBAL_KINDS = frozenset({"function", "global_variable", "global_alias", "global_ifunc"})
 _FLOAT_TYPES = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
 _DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*?!dbg !(\d+)', re.MULTILINE)
 _FUNCTION_ATTRS = re.compile(
@@ -54,12 +56,19 @@ def build_module(ir_text: str, source: str = "<ir>") -> Module:
     subprograms = {_unquote(m.group(1)): int(m.group(2)) for m in _DEFINE.finditer(text)}
     attributes = _function_attributes(text)
     bodies = iter(_function_bodies(text))
+    demangled = demangle_names(fn.name for fn in parsed.functions if not fn.is_declaration)
     functions = []
     for fn in parsed.functions:
         if fn.is_declaration:
             continue
-        source_name = debug.subprogram_name(subprograms.get(fn.name)) or fn.name
-        builder = _FunctionBuilder(fn, source_name, debug, attributes, next(bodies, []))
+        body = next(bodies, [])
+        # Bodies glibc offers for inlining (`atoi` under -O2) are not the user's code.
+        if fn.linkage.name == "available_externally":
+            continue
+        source_name = (
+            demangled.get(fn.name) or debug.subprogram_name(subprograms.get(fn.name)) or fn.name
+        )
+        builder = _FunctionBuilder(fn, source_name, debug, attributes, body)
         functions.append(builder.build())
     return Module(source, tuple(functions), text)
 
@@ -208,7 +217,7 @@ class _FunctionBuilder:
         if known is not None:
             return known
         type_text = str(ref.type)
-        if ref.is_global or ref.is_function:
+        if ref.value_kind.name in _GLOBAL_KINDS:
             value = Value(ValueKind.GLOBAL, f"@{ref.name}", type_text, _type_kind(type_text))
         else:
             text = str(ref).strip()

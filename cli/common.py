@@ -1,0 +1,41 @@
+"""Options and loading steps shared by the subcommands that read source files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from matcher.frontend import CompileOptions, compile_to_ir
+from matcher.ir import Module
+from matcher.ir_builder import build_module
+
+__all__ = ["add_frontend_options", "compile_options", "load_module"]
+
+
+def add_frontend_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("compilation (passed to clang-22)")
+    group.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR")
+    group.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
+    group.add_argument("--std", help="language standard, e.g. c11 or c++17")
+    group.add_argument(
+        "-X",
+        dest="extra_flags",
+        action="append",
+        default=[],
+        metavar="FLAG",
+        help="an extra clang flag (repeatable), e.g. -X=-fopenmp",
+    )
+
+
+def compile_options(args: argparse.Namespace) -> CompileOptions:
+    return CompileOptions(
+        include_dirs=tuple(args.include_dirs),
+        defines=tuple(args.defines),
+        std=args.std,
+        extra_flags=tuple(args.extra_flags),
+    )
+
+
+def load_module(path: Path, options: CompileOptions) -> Module:
+    """Front end then IR model; every failure is an `IdiomError` with the file named."""
+    return build_module(compile_to_ir(path, options), str(path))

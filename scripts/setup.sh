@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what idiom needs and is missing; idempotent and quick once done.
+#   system: clang-22 and llvm-22 (opt-22), the OpenCL ICD loader and headers, PoCL
+#   python: .venv/ at the project root with the project and its dev tools
+# Run as root on Debian 12 for the system part (or have those packages installed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SYSTEM_PACKAGES=(clang-22 llvm-22 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+
+missing=()
+for package in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: need root to install ${missing[*]} (apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The venv is rebuilt only when pyproject.toml changed since it was made.
+stamp=.venv/.idiom-setup
+wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; then
+  echo "setup: preparing the Python environment in .venv/"
+  [[ -x .venv/bin/python ]] || python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e '.[dev]'
+  echo "$wanted" >"$stamp"
+fi

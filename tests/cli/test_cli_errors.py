@@ -1,0 +1,61 @@
+"""Bad input through the real `idiom` command: one clear message, non-zero exit, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def idiom(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, check=False
+    )
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess[str], expected: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr + result.stdout
+    assert expected in result.stderr
+
+
+def test_syntax_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.c"
+    bad.write_text("int main(void) { return 0 }\n")
+    assert_clean_failure(idiom("ir", str(bad)), "bad.c:1:")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_clean_failure(idiom("ir", str(tmp_path / "absent.c")), "no such file")
+
+
+def test_unknown_option() -> None:
+    result = idiom("ir", "--no-such-option", "x.c")
+    assert_clean_failure(result, "unrecognized arguments: --no-such-option")
+    assert result.returncode == 2
+
+
+def test_ir_llvm_rejects(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.ll"
+    bad.write_text("define i32 @f() {\n  ret i64 0\n}\n")
+    assert_clean_failure(idiom("ir", str(bad)), "LLVM rejected the IR")
+
+
+def test_unknown_function(tmp_path: Path) -> None:
+    good = tmp_path / "good.c"
+    good.write_text("int f(int x) { return x; }\n")
+    assert_clean_failure(idiom("ir", str(good), "--function", "g"), "no function 'g'")
+
+
+@pytest.mark.parametrize("command", [["ir"], ["demo"]])
+def test_ir_and_demo_on_a_program(tmp_path: Path, command: list[str]) -> None:
+    good = tmp_path / "prog.c"
+    good.write_text(
+        "double s(const double *a, int n) {\n  double t = 0;\n"
+        "  for (int i = 0; i < n; i++) t += a[i];\n  return t;\n}\n"
+    )
+    result = idiom(*command, str(good))
+    assert result.returncode == 0, result.stderr
+    assert "line 3" in result.stdout or "L3" in result.stdout

@@ -1,0 +1,80 @@
+"""The front end: inputs of every kind, user flags passed through, clear failures."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from matcher.frontend import CompileOptions, FrontendError, compile_to_ir, find_tool
+from matcher.ir_builder import IRError, build_module
+
+KERNEL = (
+    "double sum(const double *a, int n) {\n"
+    "  double s = 0;\n  for (int i = 0; i < n; i++) s += a[i];\n  return s;\n}\n"
+)
+
+
+def test_canonical_form_has_ssa_and_rotated_loops(tmp_path: Path) -> None:
+    source = tmp_path / "k.c"
+    source.write_text(KERNEL)
+    module = build_module(compile_to_ir(source))
+    (f,) = module.functions
+    opcodes = [i.opcode for i in f.instructions]
+    assert "alloca" not in opcodes  # promoted to SSA
+    assert "phi" in opcodes and "fadd" in opcodes
+    (loop,) = f.loops.loops
+    # Rotated: the loop's single block ends in the conditional back edge; there is a preheader.
+    assert loop.preheader is not None and loop.latches == (loop.header,)
+    assert "vector" not in " ".join(i.type for i in f.instructions)  # not vectorised
+
+
+def test_bitcode_and_ll_inputs(tmp_path: Path) -> None:
+    source = tmp_path / "k.c"
+    source.write_text(KERNEL)
+    ir = compile_to_ir(source)
+    ll = tmp_path / "k.ll"
+    ll.write_text(ir)
+    bc = tmp_path / "k.bc"
+    subprocess.run([find_tool("llvm-as"), str(ll), "-o", str(bc)], check=True)
+    for path in (ll, bc):
+        (f,) = build_module(compile_to_ir(path)).functions
+        assert f.source_name == "sum"
+
+
+def test_user_flags_pass_through(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "size.h").write_text("#define SCALE 3\n")
+    source = tmp_path / "k.c"
+    source.write_text(
+        '#include "size.h"\n#ifdef WANTED\nint f(int x) { return x * SCALE; }\n#endif\n'
+    )
+    options = CompileOptions(include_dirs=(str(tmp_path / "inc"),), defines=("WANTED",), std="c11")
+    (f,) = build_module(compile_to_ir(source, options)).functions
+    assert f.source_name == "f"
+    with pytest.raises(FrontendError, match=r"size\.h"):
+        compile_to_ir(source)  # without -I the include fails
+
+
+def test_syntax_error_shows_clang_diagnostics(tmp_path: Path) -> None:
+    source = tmp_path / "bad.c"
+    source.write_text("int f(void) {\n  return 1 +;\n}\n")
+    with pytest.raises(FrontendError) as caught:
+        compile_to_ir(source)
+    message = str(caught.value)
+    assert "bad.c:2:" in message and "error" in message
+
+
+def test_missing_file_and_unknown_kind(tmp_path: Path) -> None:
+    with pytest.raises(FrontendError, match="no such file"):
+        compile_to_ir(tmp_path / "absent.c")
+    odd = tmp_path / "notes.txt"
+    odd.write_text("hello")
+    with pytest.raises(FrontendError, match="unknown input kind"):
+        compile_to_ir(odd)
+
+
+def test_ir_that_llvm_rejects() -> None:
+    with pytest.raises(IRError, match="LLVM rejected the IR"):
+        build_module("define i32 @f() {\n  ret i64 0\n}\n", "broken.ll")
