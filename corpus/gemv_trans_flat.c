@@ -1,0 +1,50 @@
+// corpus: GEMV, transposed orientation y += A^T x with i outer (y[j] += A[i][j]*x[i]), float, flattened, restrict, size_t
+// args: test=64 2 bench=3000 150
+#include <stdio.h>
+#include <stdlib.h>
+
+/* y[0:n] += A^T x, A is m x n row-major with leading dimension lda. */
+void sgemv_t(size_t m, size_t n, const float *restrict a, size_t lda,
+             const float *restrict x, float *restrict y)
+{
+    for (size_t i = 0; i < m; i++) {           // expect: GEMV in sgemv_t
+        for (size_t j = 0; j < n; j++)
+            y[j] += a[i * lda + j] * x[i];
+    }
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 512;
+    long reps = argc > 2 ? atol(argv[2]) : 4;
+    if (n < 4) n = 4;
+    if (reps < 1) reps = 1;
+    size_t m = n + n / 2, lda = n + 3;
+
+    float *a = malloc(m * lda * sizeof *a);
+    float *x = malloc(m * sizeof *x);
+    float *y = malloc(n * sizeof *y);
+    if (!a || !x || !y) return 1;
+    for (size_t i = 0; i < m; i++) {
+        x[i] = (float)((i * 3) % 10) * 0.01f - 0.045f;
+        for (size_t j = 0; j < lda; j++)
+            a[i * lda + j] = (float)((i + j * 7) % 12) * 0.0625f - 0.3f;
+    }
+    for (size_t j = 0; j < n; j++)
+        y[j] = (float)(j % 4) * 0.5f;
+
+    for (long r = 0; r < reps; r++)
+        sgemv_t(m, n, a, lda, x, y);
+
+    double sum = 0.0, alt = 0.0;
+    for (size_t j = 0; j < n; j++) {           // expect: Reduction in main
+        sum += y[j];
+        alt += (j & 1) ? -y[j] : y[j];
+    }
+    printf("m n = %zu %zu reps = %ld\n", m, n, reps);
+    printf("sum = %.6e\n", sum);
+    printf("alt = %.6e\n", alt);
+    printf("y[1] = %.6e\n", (double)y[1]);
+    free(a); free(x); free(y);
+    return 0;
+}
