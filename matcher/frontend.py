@@ -9,7 +9,8 @@ The canonical pipeline keeps idioms visible to the matcher:
    `llvm.fmuladd`.
 2. `opt-22` runs `CANONICAL_PASSES`: tiny helpers (C++ accessors, macros turned into
    functions) are inlined under a low threshold, locals are promoted to SSA (sroa),
-   redundancies removed (early-cse, gvn), the CFG simplified, loops put in simplified,
+   redundancies removed (early-cse, gvn without partial redundancy elimination, which
+   would carry `row_ptr[i]` over from the previous iteration), the CFG simplified, loops put in simplified,
    rotated, LCSSA form with their invariants hoisted (licm). There is no unrolling and no
    vectorisation, so a source loop stays one IR loop.
 
@@ -49,7 +50,7 @@ IR_SUFFIXES = frozenset({".ll", ".bc"})
 CANONICAL_PASSES = (
     "cgscc(inline),"
     "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop-rotate,"
-    "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn,simplifycfg,loop-simplify,lcssa)"
+    "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,simplifycfg,loop-simplify,lcssa)"
 )
 INLINE_THRESHOLD = 25  # inlines accessors and one-line helpers, never a loop nest
 
