@@ -10,9 +10,9 @@ The canonical pipeline keeps idioms visible to the matcher:
 2. `opt-22` runs `CANONICAL_PASSES`: tiny helpers (C++ accessors, macros turned into
    functions) are inlined under a low threshold, locals are promoted to SSA (sroa),
    redundancies removed (early-cse, gvn without partial redundancy elimination, which
-   would carry `row_ptr[i]` over from the previous iteration), the CFG simplified, loops put in simplified,
-   rotated, LCSSA form with their invariants hoisted (licm). There is no unrolling and no
-   vectorisation, so a source loop stays one IR loop.
+   would carry `row_ptr[i]` over from the previous iteration), the CFG simplified,
+   loops put in simplified, rotated, LCSSA form with their invariants hoisted (licm).
+   There is no unrolling and no vectorisation, so a source loop stays one IR loop.
 
 `.ll` and `.bc` inputs are taken as they are (the user chose that IR); `.bc` is turned
 into text through llvmlite so the rest of the tool sees one format.

@@ -1,0 +1,242 @@
+"""Detection: every exported idiom of a library over every function of a module.
+
+The solver gives solutions; an idiom *instance* is one region of code, so solutions
+are folded by (idiom, {begin}, {end}): equivalent solutions (operand orders of a
+commutative operation, the several accumulators of one loop) become one instance with
+one representative solution, the first in canonical order. An instance whose region
+lies inside another instance's region is marked `within` it: a mapper replaces the
+larger one, and evaluation counts only the outermost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from idl.program import Program
+from matcher.analysis import Loop
+from matcher.ir import Function, Module, Value
+from matcher.solver import DEFAULT_BUDGET, solve
+
+__all__ = ["Detection", "Instance", "ModuleReport", "detect_module"]
+
+Solution = Mapping[str, Value | None]
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One idiom found in one region of one function."""
+
+    idiom: str
+    function: str  # the source function the loop's code comes from (after inlining)
+    ir_function: str  # the IR function it was found in
+    file: str
+    line: int | None  # the loop's own line: where its closing branch (the `for`) is
+    first_line: int | None
+    last_line: int | None
+    solution: Solution = field(compare=False, repr=False)
+    solution_count: int = 1
+    facts: tuple[tuple[str, str], ...] = ()
+    within: str | None = None  # "GEMM at line 12" when nested in a larger instance
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "idiom": self.idiom,
+            "function": self.function,
+            "ir_function": self.ir_function,
+            "file": self.file,
+            "line": self.line,
+            "first_line": self.first_line,
+            "last_line": self.last_line,
+            "solutions": self.solution_count,
+            "facts": dict(self.facts),
+            "within": self.within,
+        }
+
+    @property
+    def lines(self) -> str:
+        if self.first_line is None:
+            return "?"
+        if self.first_line == self.last_line:
+            return str(self.first_line)
+        return f"{self.first_line}-{self.last_line}"
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A cut-short search, so that no loss is silent."""
+
+    idiom: str
+    function: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ModuleReport:
+    source: str
+    instances: tuple[Instance, ...]
+    cut_short: tuple[Detection, ...]
+    seconds: float
+
+
+def detect_module(
+    module: Module, programs: Sequence[Program], *, budget: int = DEFAULT_BUDGET
+) -> ModuleReport:
+    started = time.perf_counter()
+    instances: list[Instance] = []
+    cut_short: list[Detection] = []
+    for function in module:
+        found: list[tuple[Instance, Loop | None]] = []
+        for program in programs:
+            result = solve(program, function, budget=budget)
+            if result.exhausted:
+                cut_short.append(
+                    Detection(program.name, function.source_name, result.message() or "")
+                )
+            found += _fold(program.name, function, module.source, result.solutions)
+        instances += _mark_nesting(found)
+    instances.sort(key=lambda i: (i.file, i.first_line or 0, i.idiom))
+    return ModuleReport(
+        module.source, tuple(instances), tuple(cut_short), time.perf_counter() - started
+    )
+
+
+def _fold(
+    idiom: str, function: Function, source: str, solutions: Iterable[Solution]
+) -> list[tuple[Instance, Loop | None]]:
+    groups: dict[tuple[int, int], list[Solution]] = {}
+    for solution in solutions:
+        begin, end = solution.get("begin"), solution.get("end")
+        key = (begin.id if begin else -1, end.id if end else -1)
+        groups.setdefault(key, []).append(solution)
+    folded = []
+    for group in groups.values():
+        representative = group[0]
+        loop = _region_loop(function, representative)
+        name, first, last = _source_lines(function, loop)
+        instance = Instance(
+            idiom=idiom,
+            function=name,
+            ir_function=function.name,
+            file=source,
+            line=_loop_line(representative, first),
+            first_line=first,
+            last_line=last,
+            solution=representative,
+            solution_count=len(group),
+            facts=_facts(representative),
+        )
+        folded.append((instance, loop))
+    return folded
+
+
+def _loop_line(solution: Solution, fallback: int | None) -> int | None:
+    end = solution.get("end")
+    if end is not None and end.location is not None and end.location.line > 0:
+        return end.location.line
+    return fallback
+
+
+def _region_loop(function: Function, solution: Solution) -> Loop | None:
+    begin = solution.get("begin")
+    if begin is None or begin.block is None:
+        return None
+    for loop in function.loops.loops:
+        if loop.header is begin.block:
+            return loop
+    return None
+
+
+def _source_lines(function: Function, loop: Loop | None) -> tuple[str, int | None, int | None]:
+    """The source function and line range of a loop, from its instructions' debug info.
+
+    Code inlined from a kernel into its caller keeps the kernel's name in its locations:
+    the function most of the loop's lines come from names the instance.
+    """
+    if loop is None:
+        return function.source_name, None, None
+    by_function: dict[str, set[int]] = {}
+    for block in loop.blocks:
+        for value in block.instructions:
+            location = value.location
+            if location is not None and location.line > 0:
+                by_function.setdefault(location.function, set()).add(location.line)
+    if not by_function:
+        return function.source_name, None, None
+    # Ties go to the function the loop was found in.
+    name = max(by_function, key=lambda n: (len(by_function[n]), n == function.source_name))
+    lines = by_function[name]
+    return name or function.source_name, min(lines), max(lines)
+
+
+def _mark_nesting(found: list[tuple[Instance, Loop | None]]) -> list[Instance]:
+    marked = []
+    for instance, loop in found:
+        enclosing = [
+            (other, other_loop)
+            for other, other_loop in found
+            if loop is not None
+            and other_loop is not None
+            and other is not instance
+            and _encloses(other_loop, other, loop, instance)
+        ]
+        if enclosing:
+            outer, _ = max(enclosing, key=lambda pair: len(pair[1].blocks))
+            marked.append(replace(instance, within=f"{outer.idiom} at line {outer.lines}"))
+        else:
+            marked.append(instance)
+    return marked
+
+
+def _encloses(outer_loop: Loop, outer: Instance, loop: Loop, instance: Instance) -> bool:
+    if loop.blocks < outer_loop.blocks:
+        return True
+    return loop.blocks == outer_loop.blocks and _rank(outer) > _rank(instance)
+
+
+# When two idioms claim the very same loop, the more specific one wins.
+_SPECIFICITY = {
+    "GEMM": 6,
+    "GEMV": 5,
+    "SpMV_CSR": 4,
+    "SpMV_JDS": 4,
+    "Stencil": 3,
+    "Histogram": 2,
+    "Reduction": 1,
+}
+
+
+def _rank(instance: Instance) -> int:
+    return _SPECIFICITY.get(instance.idiom, 0)
+
+
+def _facts(solution: Solution) -> tuple[tuple[str, str], ...]:
+    """What an engineer wants at a glance: bounds, arrays, element type."""
+    facts: list[tuple[str, str]] = []
+    for prefix in ("", "loop[0].", "loop[1].", "loop[2].", "row.", "entry.", "diagonal."):
+        begin, end = solution.get(prefix + "iter_begin"), solution.get(prefix + "iter_end")
+        if begin is not None and end is not None:
+            facts.append((f"{prefix}bounds".lstrip("."), f"{_short(begin)} .. {_short(end)}"))
+    arrays = sorted(
+        {
+            _short(value)
+            for name, value in solution.items()
+            if value is not None
+            and name.endswith(("array", "bins", "values", "columns", "row_ptr"))
+        }
+    )
+    if arrays:
+        facts.append(("arrays", ", ".join(arrays)))
+    for name in ("acc", "stored", "new_count", "new_value", "update"):
+        value = solution.get(name)
+        if value is not None:
+            facts.append(("type", value.type))
+            break
+    return tuple(facts)
+
+
+def _short(value: Value) -> str:
+    if value.constant is not None:
+        return str(value.constant)
+    return value.name.lstrip("%")

@@ -1,0 +1,82 @@
+"""Detection over many files: one process per file, a pool over the files.
+
+Each worker compiles its file, builds the IR model and runs every exported idiom of the
+library. What comes back is plain data (instances without their IR solution), so the
+pool never ships the IR between processes. Errors are returned, not raised, so one bad
+file does not stop the others.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import idl
+from idl.errors import IdiomError
+from matcher.detect import Detection, Instance, detect_module
+from matcher.frontend import CompileOptions, compile_to_ir
+from matcher.ir_builder import build_module
+
+__all__ = ["FileResult", "analyse_file", "analyse_files", "load_library"]
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: str
+    instances: tuple[Instance, ...] = ()
+    cut_short: tuple[Detection, ...] = ()
+    seconds: float = 0.0
+    error: str | None = None
+
+
+@functools.cache
+def load_library(idiom_dirs: tuple[str, ...] = ()) -> idl.Library:
+    """The idiom library: the given folders, or the one shipped in `idl/idioms`."""
+    return idl.Library.from_paths(idiom_dirs) if idiom_dirs else idl.default_library()
+
+
+def analyse_file(
+    path: str, options: CompileOptions, idiom_dirs: tuple[str, ...] = (), *, keep_ir: bool = False
+) -> FileResult:
+    try:
+        library = load_library(idiom_dirs)
+        module = build_module(compile_to_ir(Path(path), options), path)
+        report = detect_module(module, library.exported_programs())
+    except IdiomError as error:
+        return FileResult(path, error=str(error))
+    instances = report.instances
+    if not keep_ir:
+        instances = tuple(replace(i, solution={}) for i in instances)
+    return FileResult(path, instances, report.cut_short, report.seconds)
+
+
+def analyse_files(
+    paths: Sequence[str],
+    options: CompileOptions,
+    idiom_dirs: tuple[str, ...] = (),
+    *,
+    jobs: int | None = None,
+    on_done: Callable[[FileResult], None] | None = None,
+) -> list[FileResult]:
+    """Every file's result, in the order given; `on_done` is called as each completes."""
+    workers = min(len(paths), jobs or os.cpu_count() or 1)
+    if workers <= 1:
+        results = []
+        for path in paths:
+            results.append(analyse_file(path, options, idiom_dirs))
+            if on_done:
+                on_done(results[-1])
+        return results
+    by_path: dict[str, FileResult] = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(analyse_file, path, options, idiom_dirs) for path in paths]
+        for future in as_completed(futures):
+            result = future.result()
+            by_path[result.path] = result
+            if on_done:
+                on_done(result)
+    return [by_path[path] for path in paths]
