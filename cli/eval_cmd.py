@@ -51,13 +51,13 @@ def run(args: argparse.Namespace) -> int:
         "misses",
         title=f"Detection on {args.directory} ({len(paths)} programs)",
     )
-    for kind, score in totals.items():
+    for kind, total in totals.items():
         table.add_row(
             kind,
-            str(score.found),
-            str(score.expected),
-            str(score.false_positives),
-            str(score.misses),
+            str(total.found),
+            str(total.expected),
+            str(total.false_positives),
+            str(total.misses),
         )
     console.print(table)
     for score in scores:
