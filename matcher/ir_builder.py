@@ -27,7 +27,7 @@ _GLOBAL_KINDS = frozenset({"function", "global_variable", "global_alias", "globa
 _FLOAT_TYPES = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
 _DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*?!dbg !(\d+)', re.MULTILINE)
 _FUNCTION_ATTRS = re.compile(
-    r'^(?:declare|define) [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*\)([^{]*)', re.MULTILINE
+    r'^(?:declare|define) [^@]*@("(?:[^"\\]|\\.)*"|[\w.$-]+)\(.*\)([^{\n]*)', re.MULTILINE
 )
 _GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}", re.MULTILINE)
 _CALL_GROUP = re.compile(r"\)\s*(#\d+)")
