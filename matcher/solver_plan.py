@@ -1,0 +1,433 @@
+"""The search plan: which variable to bind next, from which atom, and what to check.
+
+The plan depends only on which variables are bound, never on their values, so it is
+built lazily, once per disjunct path, and reused by every branch of the search that
+follows that path. A `PlanNode` is a run of deterministic steps (bind a variable from a
+generator, check atoms, filter a fully bound disjunction, evaluate a collect) ending
+either in a solution or in a choice between the disjuncts of one disjunction.
+
+Variable order (`order="selective"`, the default). At each point of the plan:
+1. a collect whose outer variables are all known is evaluated (one outcome, no choice);
+2. a disjunction whose variables are all bound becomes a check (no choice either: its
+   disjuncts would constrain nothing new);
+3. otherwise every unbound constrained variable gets an estimated number of candidates:
+   the smallest over its atoms, where an atom whose other variables are bound counts
+   what it generates from them (an operand position: 1; the users of a value: about 2;
+   dominators: half the instructions) and any other atom counts its projection (an
+   opcode counts the function's instructions of that opcode, from the index). A
+   disjunction costs the sum, over its disjuncts, of the best estimate inside the
+   disjunct (or the current best, if that is lower): it is branched on only when its
+   disjuncts bind something much more cheaply than anything available now. A
+   disjunction whose unbound variables all come from pending collects waits for them
+   (it will be a check). The cheapest action wins; ties go to binding, then to the
+   order of appearance.
+When a disjunction is branched on, the disjuncts whose variables are all bound form one
+option (a check that one of them holds): they would constrain nothing new, so taking
+them one by one would repeat the rest of the search once per true disjunct.
+With `order="appearance"` the same generators are used, but variables are bound and
+disjunctions branched in the order they first appear in the formula.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from idl.program import AtomKind
+from matcher.atoms import Slot, compile_check, compile_generator, projection_size
+from matcher.function_index import FunctionIndex
+from matcher.ir import Value
+from matcher.solver_program import CAtom, CCollect, CDisjunction, CompiledProgram, Group
+
+__all__ = [
+    "BindStep",
+    "CheckStep",
+    "CollectStep",
+    "DisjunctionHolds",
+    "Order",
+    "PlanNode",
+    "Planner",
+]
+
+Order = Literal["selective", "appearance"]
+Check = Callable[[list[Slot]], bool]
+Generator = Callable[[list[Slot]], Iterable[Value | None]]
+DisjunctionHolds = Callable[[CDisjunction, list[Slot]], bool]
+Generated = tuple[float, CAtom | None, int]  # estimate, generating atom, its position
+
+# Estimated candidates when the atom's other variables are bound, per kind and position
+# (None: a fraction of the function, see `_bound_estimate`).
+_BOUND_COST: dict[AtomKind, tuple[float, ...]] = {
+    AtomKind.SAME: (1, 1),
+    AtomKind.DATA_FLOW: (2, 2),
+    AtomKind.OPERAND: (1, 2),
+    AtomKind.CONTROL_FLOW: (1.5, 1.5),
+    AtomKind.SUCCESSOR: (1, 1.5),
+    AtomKind.SPANS_BLOCK: (1, 1),
+    AtomKind.REACHES_PHI: (1, 1, 1),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class CheckStep:
+    checks: tuple[Check, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class CollectStep:
+    collect: CCollect
+    assign: tuple[tuple[int, int], ...]  # (index into the result, slot) to set
+    compare: tuple[tuple[int, int], ...]  # (index into the result, slot) already bound
+    checks: tuple[Check, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class BindStep:
+    var: int
+    generate: Generator
+    checks: tuple[Check, ...]
+
+
+Step = CheckStep | CollectStep | BindStep
+
+
+class PlanNode:
+    """Steps planned so far from one point of the search; more are planned on demand,
+    so a search that fails early never pays for planning the rest."""
+
+    __slots__ = ("branch", "children", "complete", "options", "state", "steps")
+
+    def __init__(self, state: _State, steps: list[Step]) -> None:
+        self.steps = steps
+        self.state = state  # the planner state after the last planned step
+        self.complete = False  # no step will be added: a solution or a branch follows
+        self.branch: CDisjunction | None = None  # set when the node ends in a choice
+        # The choice's options: a disjunct to activate, or fully bound disjuncts (as a
+        # disjunction) of which one must hold.
+        self.options: list[Group | CDisjunction] = []
+        self.children: list[PlanNode | None] = []
+
+
+@dataclass
+class _State:
+    bound: set[int]
+    active: set[int]  # variables the chosen part of the formula constrains
+    atoms: dict[CAtom, None]  # active atoms with an unbound variable (ordered set)
+    disjunctions: list[CDisjunction]  # active disjunctions not yet decided
+    collects: list[CCollect]  # active collects not yet evaluated
+    # Memos of `_best_generator` and of the disjuncts' best estimates, dropped when a
+    # variable they depend on is bound or gains atoms.
+    generators: dict[int, Generated] = field(default_factory=dict)
+    part_costs: dict[CDisjunction, tuple[float, ...]] = field(default_factory=dict)
+
+    def copy(self) -> _State:
+        return _State(
+            set(self.bound),
+            set(self.active),
+            dict(self.atoms),
+            list(self.disjunctions),
+            list(self.collects),
+            dict(self.generators),
+            dict(self.part_costs),
+        )
+
+    def forget(self, variables: Iterable[int], atoms_of: Sequence[Sequence[CAtom]]) -> None:
+        """Drops the memos that binding `variables` (or adding their atoms) changes."""
+        for var in variables:
+            self.generators.pop(var, None)
+            for atom in atoms_of[var]:
+                for other in atom.variables:
+                    self.generators.pop(other, None)
+        if self.part_costs:
+            changed = set(variables)
+            for disjunction in [d for d in self.part_costs if not changed.isdisjoint(d.variables)]:
+                del self.part_costs[disjunction]
+
+
+class Planner:
+    """Plans the search of one compiled program on one function."""
+
+    def __init__(
+        self,
+        program: CompiledProgram,
+        ix: FunctionIndex,
+        order: Order,
+        disjunction_holds: DisjunctionHolds,
+    ) -> None:
+        self.program = program
+        self.disjunction_holds = disjunction_holds
+        self.ix = ix
+        self.order = order
+        self._checks: dict[CAtom, Check] = {}
+        self._estimates: dict[tuple[CAtom, int, bool], float] = {}
+        self._collect_roots: dict[CCollect, PlanNode] = {}
+        self._domain: Generator = lambda vals: ix.domain
+
+    def root(self) -> PlanNode:
+        return self._node(self.program.root, set())
+
+    def collect_root(self, collect: CCollect) -> PlanNode:
+        """The plan of a collect's body, its outer variables bound."""
+        node = self._collect_roots.get(collect)
+        if node is None:
+            node = self._node(collect.body, set(collect.outer))
+            self._collect_roots[collect] = node
+        return node
+
+    def step(self, node: PlanNode, index: int) -> Step | None:
+        """Step `index` of the node, planned now if needed; None past its last step."""
+        while index >= len(node.steps):
+            if node.complete:
+                return None
+            self._advance(node)
+        return node.steps[index]
+
+    def child(self, node: PlanNode, index: int) -> PlanNode:
+        planned = node.children[index]
+        if planned is None:
+            state = node.state.copy()
+            steps: list[Step] = []
+            option = node.options[index]
+            if isinstance(option, CDisjunction):
+                steps.append(CheckStep((self._filter(option),)))
+            else:
+                self._activate(state, option, steps)
+            planned = PlanNode(state, steps)
+            node.children[index] = planned
+        return planned
+
+    def check(self, atom: CAtom) -> Check:
+        found = self._checks.get(atom)
+        if found is None:
+            found = compile_check(self.ix, atom.atom, atom.slots)
+            self._checks[atom] = found
+        return found
+
+    # -- building ----------------------------------------------------------------------
+
+    def _node(self, group: Group, bound: set[int]) -> PlanNode:
+        state = _State(set(bound), set(), {}, [], [])
+        steps: list[Step] = []
+        self._activate(state, group, steps)
+        return PlanNode(state, steps)
+
+    def _activate(self, state: _State, group: Group, steps: list[Step]) -> None:
+        """Adds a chosen group's constraints; checks at once what is already bound."""
+        if group.false:
+            steps.append(CheckStep((_never,)))
+            return
+        state.active |= {v for a in group.atoms for v in a.variables}
+        state.forget({v for a in group.atoms for v in a.variables}, self.program.atoms_of)
+        checks = [self.check(a) for a in group.atoms if a.variables <= state.bound]
+        state.atoms.update((a, None) for a in group.atoms if not a.variables <= state.bound)
+        for collect in group.collects:
+            state.active |= set(collect.produced)
+            state.collects.append(collect)
+        for disjunction in group.disjunctions:
+            if disjunction.variables <= state.bound:
+                checks.append(self._filter(disjunction))
+            else:
+                state.disjunctions.append(disjunction)
+        if checks:
+            steps.append(CheckStep(tuple(checks)))
+
+    def _advance(self, node: PlanNode) -> None:
+        """Plans the next step of the node, or ends it in a solution or a branch."""
+        state = node.state
+        collect = self._ready_collect(state)
+        if collect is not None:
+            node.steps.append(self._evaluate(state, collect))
+            return
+        action = self._choose(state)
+        if action is None:
+            assert not state.atoms, "every constrained variable is bound at a solution"
+            node.complete = True
+        elif isinstance(action, CDisjunction):
+            state.disjunctions.remove(action)
+            node.branch = action
+            node.options = self._branch(state, action)
+            node.children = [None] * len(node.options)
+            node.complete = True
+        else:
+            node.steps.append(self._bind(state, action))
+
+    def _branch(self, state: _State, disjunction: CDisjunction) -> list[Group | CDisjunction]:
+        """The options of a choice: each disjunct that constrains new variables, and
+        one check that any of the fully bound ones holds. Those would all lead to the
+        same search, so taking them one by one would only repeat it."""
+        bound = [p for p in disjunction.parts if p.variables <= state.bound and not p.false]
+        options: list[Group | CDisjunction] = [
+            p for p in disjunction.parts if not p.variables <= state.bound
+        ]
+        if len(bound) == 1:
+            options.insert(0, bound[0])
+        elif bound:
+            variables = frozenset().union(*(p.variables for p in bound))
+            options.insert(0, CDisjunction(tuple(bound), variables, disjunction.order))
+        return options
+
+    def _ready_collect(self, state: _State) -> CCollect | None:
+        for collect in state.collects:
+            if all(self._settled(state, v) for v in collect.outer):
+                return collect
+        return None
+
+    def _settled(self, state: _State, var: int) -> bool:
+        """Bound, or unused for good: constrained by nothing chosen nor pending."""
+        if var in state.bound:
+            return True
+        if var in state.active:
+            return False
+        return not any(var in d.variables for d in state.disjunctions)
+
+    def _evaluate(self, state: _State, collect: CCollect) -> CollectStep:
+        state.collects.remove(collect)
+        assign = tuple((i, s) for i, s in enumerate(collect.produced) if s not in state.bound)
+        compare = tuple((i, s) for i, s in enumerate(collect.produced) if s in state.bound)
+        newly = {s for _, s in assign}
+        state.bound |= newly
+        state.forget(newly, self.program.atoms_of)
+        return CollectStep(collect, assign, compare, self._newly_checked(state, newly, None))
+
+    def _bind(self, state: _State, var: int) -> BindStep:
+        _, atom, position = self._best_generator(state, var)
+        state.bound.add(var)
+        state.forget((var,), self.program.atoms_of)
+        if atom is None:
+            return BindStep(var, self._domain, self._newly_checked(state, {var}, None))
+        generator = compile_generator(self.ix, atom.atom, position, atom.slots)
+        exact = atom.variables <= state.bound and atom.slots.count(var) == 1
+        skip = atom if exact else None
+        return BindStep(var, generator, self._newly_checked(state, {var}, skip))
+
+    def _newly_checked(
+        self, state: _State, newly: set[int], skip: CAtom | None
+    ) -> tuple[Check, ...]:
+        """Checks of the atoms the new bindings complete; they leave the pending set.
+        Disjunctions they complete become checks too."""
+        atoms_of = self.program.atoms_of
+        done = {
+            a: None
+            for v in sorted(newly)
+            for a in atoms_of[v]
+            if a in state.atoms and a.variables <= state.bound
+        }
+        for atom in done:
+            del state.atoms[atom]
+        checks = [self.check(a) for a in done if a is not skip]
+        for disjunction in [d for d in state.disjunctions if d.variables <= state.bound]:
+            state.disjunctions.remove(disjunction)
+            checks.append(self._filter(disjunction))
+        return tuple(checks)
+
+    def _filter(self, disjunction: CDisjunction) -> Check:
+        holds = self.disjunction_holds
+        return lambda vals: holds(disjunction, vals)
+
+    # -- choosing ----------------------------------------------------------------------
+
+    def _bindable(self, state: _State) -> list[int]:
+        produced = {s for c in state.collects for s in c.produced}
+        free = sorted(state.active - state.bound, key=self.program.first_seen.__getitem__)
+        chosen = [v for v in free if v not in produced]
+        if chosen or state.disjunctions:
+            return chosen
+        return free  # collects wait on each other: enumerate one of their variables
+
+    def _choose(self, state: _State) -> int | CDisjunction | None:
+        variables = self._bindable(state)
+        if not variables and not state.disjunctions:
+            return None
+        # A disjunction over variables that pending collects will fix waits for them: it
+        # is then a check, where branching now would multiply the search by its parts.
+        produced = {s for c in state.collects for s in c.produced}
+        disjunctions = [
+            d for d in state.disjunctions if not (d.variables - state.bound) <= produced
+        ]
+        if not variables and not disjunctions:
+            disjunctions = state.disjunctions
+        if self.order == "appearance":
+            return self._first_appearing(variables, disjunctions)
+        best_var, best_cost = None, float("inf")
+        for var in variables:
+            cost = self._best_generator(state, var)[0]
+            if cost < best_cost:
+                best_var, best_cost = var, cost
+        best: int | CDisjunction | None = best_var
+        for disjunction in disjunctions:
+            cost = self._disjunction_cost(state, disjunction, best_cost, produced)
+            if cost < best_cost or best is None:
+                best, best_cost = disjunction, cost
+        return best
+
+    def _first_appearing(
+        self, variables: list[int], disjunctions: list[CDisjunction]
+    ) -> int | CDisjunction:
+        first_seen = self.program.first_seen
+        options: list[tuple[int, int | CDisjunction]] = [(first_seen[v], v) for v in variables]
+        options += [(d.order, d) for d in disjunctions]
+        return min(options, key=lambda option: option[0])[1]
+
+    def _disjunction_cost(
+        self, state: _State, disjunction: CDisjunction, now: float, produced: set[int]
+    ) -> float:
+        fallback = now if now != float("inf") else float(self.ix.size + 1)
+        parts = state.part_costs.get(disjunction)
+        if parts is None:
+            parts = tuple(self._part_cost(state, part, produced) for part in disjunction.parts)
+            state.part_costs[disjunction] = parts
+        # Fully bound disjuncts are one branch between them (see `_branch`).
+        checks = min(1.0, sum(1.0 for cost in parts if cost == 1.0))
+        return checks + sum(min(cost, fallback) for cost in parts if cost != 1.0)
+
+    def _part_cost(self, state: _State, part: Group, produced: set[int]) -> float:
+        """0 for a false disjunct, 1 for a fully bound one (a check), else its best
+        estimate (infinite if its top level binds nothing)."""
+        if part.false or part.variables <= state.bound:
+            return 0.0 if part.false else 1.0
+        best = float("inf")
+        for atom in part.atoms:
+            for var in atom.variables - state.bound - produced:
+                best = min(best, self._estimate(atom, var, state.bound))
+        return best
+
+    def _best_generator(self, state: _State, var: int) -> Generated:
+        found = state.generators.get(var)
+        if found is not None:
+            return found
+        best: Generated = (float(self.ix.size + 1), None, 0)
+        pending = state.atoms
+        for atom in self.program.atoms_of[var]:
+            if atom in pending:
+                cost = self._estimate(atom, var, state.bound)
+                if cost < best[0] or best[1] is None:
+                    best = (cost, atom, atom.slots.index(var))
+        state.generators[var] = best
+        return best
+
+    def _estimate(self, atom: CAtom, var: int, bound: set[int]) -> float:
+        others_bound = all(s in bound or s == var for s in atom.slots)
+        key = (atom, var, others_bound)
+        found = self._estimates.get(key)
+        if found is None:
+            found = self._compute_estimate(atom, atom.slots.index(var), others_bound)
+            self._estimates[key] = found
+        return found
+
+    def _compute_estimate(self, atom: CAtom, position: int, others_bound: bool) -> float:
+        kind = atom.atom.kind
+        ix = self.ix
+        if len(atom.slots) == 1 or not others_bound:
+            return projection_size(ix, kind, atom.atom.detail, position, len(atom.slots))
+        if kind in _BOUND_COST:
+            return float(_BOUND_COST[kind][position])
+        if kind is AtomKind.NOT_SAME:
+            return float(ix.size)
+        if kind in (AtomKind.CONTROL_FLOW_PASSES_THROUGH, AtomKind.DATA_FLOW_PASSES_THROUGH):
+            return max(1.0, len(ix.values) / 4)
+        return max(1.0, len(ix.instructions) / 2)  # dominance
+
+
+def _never(vals: list[Slot]) -> bool:
+    return False

@@ -1,0 +1,164 @@
+"""A `Program` turned into the solver's form: integer variable slots and flat groups.
+
+This part knows nothing of a function; it is computed once per program and cached.
+A `Group` is a flattened conjunction: the atoms, disjunctions and collects that must
+all hold. A disjunction is a tuple of groups (one per disjunct); a one-part disjunction
+is merged into its parent and an empty one makes its group false.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from idl.program import Atom, Collect, Conjunction, Disjunction, Formula, Program, formula_variables
+
+__all__ = ["CAtom", "CCollect", "CDisjunction", "CompiledProgram", "Group", "compile_program"]
+
+
+@dataclass(frozen=True, eq=False)
+class CAtom:
+    atom: Atom
+    slots: tuple[int, ...]  # the atom's variables, as indexes into the value array
+    variables: frozenset[int]
+    order: int  # position in the formula, for the order of appearance
+
+
+@dataclass(frozen=True, eq=False)
+class CDisjunction:
+    parts: tuple[Group, ...]
+    variables: frozenset[int]  # every variable below, collects included
+    order: int
+
+
+@dataclass(frozen=True, eq=False)
+class CCollect:
+    slots: int
+    body: Group
+    inner: tuple[int, ...]  # slot 0's variables: what one inner solution assigns
+    outer: tuple[int, ...]  # the body's other variables: fixed outside the collect
+    produced: tuple[int, ...]  # every slot's variables, slot by slot
+    variables: frozenset[int]
+    order: int
+
+
+@dataclass(frozen=True, eq=False)
+class Group:
+    atoms: tuple[CAtom, ...]
+    disjunctions: tuple[CDisjunction, ...]
+    collects: tuple[CCollect, ...]
+    false: bool  # holds an empty disjunction
+    variables: frozenset[int]
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledProgram:
+    program: Program
+    names: tuple[str, ...]  # slot -> variable name
+    root: Group
+    first_seen: tuple[int, ...]  # slot -> order of the first item that names it
+    atoms_of: tuple[tuple[CAtom, ...], ...]  # slot -> every atom that names it
+
+
+# By identity: hashing a large program (thousands of atoms) costs more than a small
+# search. The entry keeps the program alive, so its id cannot be reused meanwhile.
+_COMPILED: dict[int, CompiledProgram] = {}
+_COMPILED_LIMIT = 512
+
+
+def compile_program(program: Program) -> CompiledProgram:
+    """The solver's form of `program`, computed once per program object."""
+    found = _COMPILED.get(id(program))
+    if found is None or found.program is not program:
+        if len(_COMPILED) >= _COMPILED_LIMIT:
+            _COMPILED.clear()
+        found = _compile(program)
+        _COMPILED[id(program)] = found
+    return found
+
+
+def _compile(program: Program) -> CompiledProgram:
+    names = tuple(dict.fromkeys(program.variables + formula_variables(program.formula)))
+    builder = _Builder({name: i for i, name in enumerate(names)})
+    root = builder.group(program.formula)
+    unseen = len(names) + builder.counter
+    first_seen = tuple(builder.first_seen.get(i, unseen) for i in range(len(names)))
+    atoms_of: list[list[CAtom]] = [[] for _ in names]
+    for atom in builder.atoms:
+        for slot in atom.variables:
+            atoms_of[slot].append(atom)
+    return CompiledProgram(program, names, root, first_seen, tuple(map(tuple, atoms_of)))
+
+
+class _Builder:
+    def __init__(self, slots: dict[str, int]) -> None:
+        self.slots = slots
+        self.counter = 0
+        self.first_seen: dict[int, int] = {}
+        self.atoms: list[CAtom] = []
+
+    def _order(self, variables: frozenset[int]) -> int:
+        order = self.counter
+        self.counter += 1
+        for slot in variables:
+            self.first_seen.setdefault(slot, order)
+        return order
+
+    def group(self, formula: Formula) -> Group:
+        atoms: list[CAtom] = []
+        disjunctions: list[CDisjunction] = []
+        collects: list[CCollect] = []
+        false = self._flatten(formula, atoms, disjunctions, collects)
+        variables = frozenset().union(
+            *(a.variables for a in atoms),
+            *(d.variables for d in disjunctions),
+            *(c.variables for c in collects),
+        )
+        return Group(tuple(atoms), tuple(disjunctions), tuple(collects), false, variables)
+
+    def _flatten(
+        self,
+        formula: Formula,
+        atoms: list[CAtom],
+        disjunctions: list[CDisjunction],
+        collects: list[CCollect],
+    ) -> bool:
+        """Adds the conjuncts of `formula` to the lists; True if it is trivially false."""
+        match formula:
+            case Atom(variables=names):
+                slots = tuple(self.slots[n] for n in names)
+                variables = frozenset(slots)
+                compiled = CAtom(formula, slots, variables, self._order(variables))
+                atoms.append(compiled)
+                self.atoms.append(compiled)
+                return False
+            case Conjunction(parts=parts):
+                false = False
+                for part in parts:
+                    false = self._flatten(part, atoms, disjunctions, collects) or false
+                return false
+            case Disjunction(parts=()):
+                return True
+            case Disjunction(parts=(only,)):
+                return self._flatten(only, atoms, disjunctions, collects)
+            case Disjunction(parts=parts):
+                order = self._order(frozenset())
+                groups = tuple(self.group(part) for part in parts)
+                variables = frozenset().union(*(g.variables for g in groups))
+                disjunctions.append(CDisjunction(groups, variables, order))
+                return False
+            case Collect():
+                collects.append(self._collect(formula))
+                return False
+        raise TypeError(f"not a formula: {formula!r}")
+
+    def _collect(self, collect: Collect) -> CCollect:
+        order = self._order(frozenset())
+        body = self.group(collect.body)
+        inner_names = collect.slot_variables[0] if collect.slot_variables else ()
+        inner = tuple(self.slots[n] for n in inner_names)
+        outer = tuple(sorted(body.variables - set(inner)))
+        produced = tuple(self.slots[n] for slot in collect.slot_variables for n in slot)
+        for slot in produced:
+            self.first_seen.setdefault(slot, order)
+        variables = frozenset(outer) | frozenset(produced)
+        return CCollect(collect.slots, body, inner, outer, produced, variables, order)

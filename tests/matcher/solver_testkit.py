@@ -1,0 +1,180 @@
+"""Helpers for the matcher's solver tests: programs built directly, IR compiled once."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+from idl.program import (
+    Atom,
+    AtomKind,
+    Collect,
+    Conjunction,
+    Disjunction,
+    Formula,
+    Program,
+    formula_variables,
+)
+from matcher.frontend import compile_to_ir
+from matcher.ir import Function, Module, Value
+from matcher.ir_builder import build_module
+
+__all__ = [
+    "C_BRANCHES",
+    "C_NESTED",
+    "C_REDUCTION",
+    "LL_ODD",
+    "A",
+    "And",
+    "Gather",
+    "Or",
+    "compiled_c",
+    "function_of",
+    "ir_function",
+    "make_program",
+    "named",
+    "value_of",
+]
+
+
+def A(kind: str, *variables: str, detail: str | int | None = None) -> Atom:
+    """An atom: `A("opcode", "x", detail="load")`, `A("operand", "a", "b", detail=0)`."""
+    return Atom(AtomKind(kind), tuple(variables), detail)
+
+
+def And(*parts: Formula) -> Conjunction:
+    return Conjunction(tuple(parts))
+
+
+def Or(*parts: Formula) -> Disjunction:
+    return Disjunction(tuple(parts))
+
+
+def Gather(slots: int, body: Formula, inner: tuple[str, ...]) -> Collect:
+    """`collect i slots body` where body is written for slot 0 and each inner name ends
+    in `[0]` (`read[0]`); slot k's names end in `[k]`."""
+    assert all(name.endswith("[0]") for name in inner)
+    slot_variables = tuple(tuple(name[:-3] + f"[{k}]" for name in inner) for k in range(slots))
+    return Collect(slots, body, slot_variables)
+
+
+def make_program(formula: Formula, name: str = "Test") -> Program:
+    return Program(name, True, formula, formula_variables(formula))
+
+
+@functools.cache
+def compiled_c(source: str) -> Module:
+    """A C snippet through the real front end, once per test session."""
+    with tempfile.TemporaryDirectory(prefix="idiom-test-") as tmp:
+        path = Path(tmp) / "snippet.c"
+        path.write_text(source)
+        return build_module(compile_to_ir(path), "snippet.c")
+
+
+@functools.cache
+def _ir_module(text: str) -> Module:
+    return build_module(text)
+
+
+def ir_function(text: str, name: str | None = None) -> Function:
+    module = _ir_module(text)
+    return function_of(module, name)
+
+
+def function_of(module: Module, name: str | None = None) -> Function:
+    if name is None:
+        (function,) = module.functions
+        return function
+    found = module.function(name)
+    assert found is not None, name
+    return found
+
+
+def named(function: Function, name: str) -> Value:
+    return next(v for v in function.values if v.name == name)
+
+
+def value_of(solution: dict[str, Value | None], name: str) -> Value:
+    """The value of a variable that must not be unused."""
+    value = solution[name]
+    assert value is not None, name
+    return value
+
+
+# -- shared inputs -----------------------------------------------------------------------
+
+C_REDUCTION = """
+#include <math.h>
+double norm(const double *a, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i] * a[i];
+  return sqrt(s);
+}
+"""
+
+C_BRANCHES = """
+extern void report(int);
+int clamp_sum(const int *v, int n, int lo, int hi) {
+  int total = 0;
+  for (int i = 0; i < n; i++) {
+    int x = v[i];
+    if (x < lo) x = lo;
+    else if (x > hi) { report(x); x = hi; }
+    total += x;
+  }
+  return total;
+}
+"""
+
+C_NESTED = """
+void matvec(int n, int m, const float *A, const float *x, float *y) {
+  for (int i = 0; i < n; i++) {
+    float acc = 0.0f;
+    for (int j = 0; j < m; j++) acc += A[i * m + j] * x[j];
+    y[i] = acc;
+  }
+}
+"""
+
+# Hand-written: an unreachable block, an infinite loop, a switch with a shared target,
+# two returns and a phi over three edges.
+LL_ODD = """
+declare double @llvm.sqrt.f64(double)
+declare double @cos(double)
+declare void @sink(double)
+
+define double @odd(ptr %p, i32 %n, double %x) {
+entry:
+  %c = icmp sgt i32 %n, 0
+  br i1 %c, label %loop, label %other
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %acc = phi double [ 0.0, %entry ], [ %acc1, %loop ]
+  %g = getelementptr inbounds double, ptr %p, i32 %i
+  %v = load double, ptr %g
+  %acc1 = fadd double %acc, %v
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %loop, label %exit
+other:
+  switch i32 %n, label %spin [ i32 -1, label %exit
+                               i32 -2, label %exit2 ]
+spin:
+  call void @sink(double %x)
+  br label %spin
+exit:
+  %r = phi double [ %acc1, %loop ], [ %x, %other ]
+  %s = call double @llvm.sqrt.f64(double %r)
+  ret double %s
+exit2:
+  %k = call double @cos(double %x)
+  %vec = insertelement <2 x double> zeroinitializer, double %k, i32 0
+  %e = extractelement <2 x double> %vec, i32 1
+  %z = fmul double %e, 0.0
+  ret double %z
+dead:
+  %u = fadd double %x, 1.0
+  br label %exit2
+}
+"""
