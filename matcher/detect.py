@@ -23,6 +23,9 @@ __all__ = ["Detection", "Instance", "ModuleReport", "detect_module"]
 
 Solution = Mapping[str, Value | None]
 
+# One solution per region and accumulator is all detection needs (see `solve`).
+DISTINCT = ("begin", "end", "acc")
+
 
 @dataclass(frozen=True)
 class Instance:
@@ -89,7 +92,7 @@ def detect_module(
     for function in module:
         found: list[tuple[Instance, Loop | None]] = []
         for program in programs:
-            result = solve(program, function, budget=budget)
+            result = solve(program, function, budget=budget, distinct=DISTINCT)
             if result.exhausted:
                 cut_short.append(
                     Detection(program.name, function.source_name, result.message() or "")
@@ -151,11 +154,13 @@ def _region_loop(function: Function, solution: Solution) -> Loop | None:
 def _source_lines(function: Function, loop: Loop | None) -> tuple[str, int | None, int | None]:
     """The source function and line range of a loop, from its instructions' debug info.
 
-    Code inlined from a kernel into its caller keeps the kernel's name in its locations:
-    the function most of the loop's lines come from names the instance.
+    The function's own lines win whenever the loop has any (inlined accessors do not
+    rename a loop). A loop made only of code inlined from a kernel (a `static` kernel
+    inlined into its caller) is named after that kernel.
     """
     if loop is None:
         return function.source_name, None, None
+    own_name = function.source_name.rsplit("::", 1)[-1]
     by_function: dict[str, set[int]] = {}
     for block in loop.blocks:
         for value in block.instructions:
@@ -164,10 +169,12 @@ def _source_lines(function: Function, loop: Loop | None) -> tuple[str, int | Non
                 by_function.setdefault(location.function, set()).add(location.line)
     if not by_function:
         return function.source_name, None, None
-    # Ties go to the function the loop was found in.
-    name = max(by_function, key=lambda n: (len(by_function[n]), n == function.source_name))
+    if own_name in by_function:
+        lines = by_function[own_name]
+        return function.source_name, min(lines), max(lines)
+    name = max(by_function, key=lambda n: len(by_function[n]))
     lines = by_function[name]
-    return name or function.source_name, min(lines), max(lines)
+    return name, min(lines), max(lines)
 
 
 def _mark_nesting(found: list[tuple[Instance, Loop | None]]) -> list[Instance]:

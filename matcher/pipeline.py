@@ -12,6 +12,7 @@ import functools
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -73,9 +74,13 @@ def analyse_files(
         return results
     by_path: dict[str, FileResult] = {}
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(analyse_file, path, options, idiom_dirs) for path in paths]
+        futures = {pool.submit(analyse_file, path, options, idiom_dirs): path for path in paths}
         for future in as_completed(futures):
-            result = future.result()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                # A worker died (killed for memory, say): that file fails, not the run.
+                result = FileResult(futures[future], error=f"{futures[future]}: analysis crashed")
             by_path[result.path] = result
             if on_done:
                 on_done(result)

@@ -23,6 +23,11 @@ formulation's (`matcher.reference` poses the same program to python-constraint):
   every variable: an ambiguous idiom could otherwise fill the memory), the search
   stops; the result says so (`exhausted`, `message()`, `raise_if_exhausted()`), with
   the solutions found so far.
+- `distinct` (detection mode): with variable names given, at most one solution is
+  reported per assignment of those variables (the first found), and as soon as one is,
+  the search under that assignment is abandoned: it backtracks to where the last of
+  those variables was bound. Detection folds solutions by region anyway; this makes it
+  stop enumerating the many equivalent ways one region satisfies an idiom.
 """
 
 from __future__ import annotations
@@ -115,11 +120,14 @@ def solve(
     budget: int | None = None,
     order: Order = "selective",
     max_solutions: int = DEFAULT_MAX_SOLUTIONS,
+    distinct: tuple[str, ...] | None = None,
 ) -> SolveResult:
     """Every solution of `program` on `function` (see the module docstring);
     `budget=None` means `DEFAULT_BUDGET` steps."""
     limit = DEFAULT_BUDGET if budget is None else budget
     engine = _Engine(program, function, limit, order)
+    if distinct is not None:
+        engine.set_distinct(distinct)
     exhausted = too_many = False
     try:
         engine.run_top(max_solutions)
@@ -148,17 +156,41 @@ class _Engine:
         self.steps = 0
         self.found: dict[tuple[Value | None, ...], None] = {}
         self._collects: dict[tuple[CCollect, tuple[Value | None, ...]], CollectResult] = {}
+        # Detection mode (`distinct`): the key slots, the keys found, the depth of the
+        # top-level frame that bound each slot, and where to unwind to after a solution.
+        self._key_slots: tuple[int, ...] | None = None
+        self._keys: set[tuple[Value | None, ...]] = set()
+        self._top_stack: list[Frame] | None = None
+        self._bound_at: dict[int, int] = {}
+        self._cut: int | None = None
+
+    def set_distinct(self, names: tuple[str, ...]) -> None:
+        slot_of = {name: slot for slot, name in enumerate(self.compiled.names)}
+        self._key_slots = tuple(slot_of[name] for name in names if name in slot_of)
+
+    def _key(self, vals: list[Slot]) -> tuple[Value | None, ...]:
+        assert self._key_slots is not None
+        return tuple(_value(vals[s]) for s in self._key_slots)
 
     def run_top(self, max_solutions: int) -> None:
         vals: list[Slot] = [UNBOUND] * len(self.compiled.names)
         found = self.found
 
         def emit(vals: list[Slot]) -> None:
+            if self._key_slots is not None:
+                key = self._key(vals)
+                if key in self._keys:
+                    return
+                self._keys.add(key)
+                depths = [
+                    self._bound_at.get(s, -1) for s in self._key_slots if vals[s] is not UNBOUND
+                ]
+                self._cut = max(depths, default=-1)
             found[tuple([None if v is UNBOUND else v for v in vals])] = None  # type: ignore[misc]
             if len(found) >= max_solutions:
                 raise _TooManySolutions
 
-        self.search(self.planner.root(), vals, emit)
+        self.search(self.planner.root(), vals, emit, top=True)
 
     def _count(self) -> None:
         self.steps += 1
@@ -166,12 +198,24 @@ class _Engine:
             self.steps = self.limit
             raise _OutOfSteps
 
-    def search(self, root: PlanNode, vals: list[Slot], emit: Callable[[list[Slot]], None]) -> None:
+    def search(
+        self,
+        root: PlanNode,
+        vals: list[Slot],
+        emit: Callable[[list[Slot]], None],
+        *,
+        top: bool = False,
+    ) -> None:
         """Depth-first over the plan from `root`; frames: (options, node, step index)."""
         stack: list[Frame] = []
+        if top:
+            self._top_stack = stack
         node, index = root, 0
         while True:
             self._forward(node, index, vals, stack, emit)
+            if top and self._cut is not None:
+                self._unwind(vals, stack, self._cut)
+                self._cut = None
             resumed = self._backtrack(vals, stack)
             if resumed is None:
                 return
@@ -231,10 +275,26 @@ class _Engine:
                     if not check(vals):
                         break
                 else:
+                    if stack is self._top_stack:
+                        self._bound_at[var] = len(stack) - 1
                     return node, index + 1
             vals[var] = UNBOUND
             stack.pop()
         return None
+
+    def _unwind(self, vals: list[Slot], stack: list[Frame], depth: int) -> None:
+        """Pops every frame above `depth`, undoing what each bound."""
+        while len(stack) - 1 > depth:
+            _, node, index = stack.pop()
+            if index < 0:
+                continue
+            step = node.steps[index]
+            if isinstance(step, CollectStep):
+                for _, slot in step.assign:
+                    vals[slot] = UNBOUND
+            else:
+                assert isinstance(step, BindStep)
+                vals[step.var] = UNBOUND
 
     # -- collect -------------------------------------------------------------------------
 
@@ -252,6 +312,9 @@ class _Engine:
         for i, slot in step.assign:
             vals[slot] = result[i]
         stack.append((iter(()), node, index))  # popping it undoes the assignment
+        if stack is self._top_stack:
+            for _, slot in step.assign:
+                self._bound_at[slot] = len(stack) - 1
         return all(check(vals) for check in step.checks)
 
     def collect_values(self, collect: CCollect, vals: list[Slot]) -> CollectResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +60,32 @@ def test_ir_and_demo_on_a_program(tmp_path: Path, command: list[str]) -> None:
     result = idiom(*command, str(good))
     assert result.returncode == 0, result.stderr
     assert "line 3" in result.stdout or "L3" in result.stdout
+
+
+def test_detect_table_json_and_exit_codes(tmp_path: Path) -> None:
+    kernel = tmp_path / "k.c"
+    kernel.write_text(
+        "double dot(const double *x, const double *y, int n) {\n"
+        "  double s = 0;\n  for (int i = 0; i < n; i++) s += x[i] * y[i];\n  return s;\n}\n"
+    )
+    plain = tmp_path / "plain.c"
+    plain.write_text("int f(int x) { return x + 1; }\n")
+    table = idiom("detect", str(kernel))
+    assert table.returncode == 0 and "Reduction" in table.stdout and "dot" in table.stdout
+    nothing = idiom("detect", str(plain))
+    assert nothing.returncode == 0 and "0 idiom instance(s)" in nothing.stdout
+    data = json.loads(idiom("detect", "--json", str(kernel), str(plain)).stdout)
+    assert [len(entry["instances"]) for entry in data] == [1, 0]
+    assert data[0]["instances"][0]["line"] == 3
+    broken = tmp_path / "bad.c"
+    broken.write_text("int f( {\n")
+    failed = idiom("detect", str(kernel), str(broken))
+    assert failed.returncode == 1 and "bad.c:1:" in failed.stderr
+
+
+def test_eval_on_a_small_corpus(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parents[2] / "corpus" / "red_dot.c"
+    (tmp_path / "red_dot.c").write_text(source.read_text())
+    result = idiom("eval", str(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Reduction" in result.stdout
