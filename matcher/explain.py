@@ -45,7 +45,9 @@ def explain(program: Program, function: Function, line: int | None = None) -> Ex
     return Explanation(False, high - 1, len(parts), describe(parts[high - 1]), survivors)
 
 
-def _count(program: Program, parts: tuple[Formula, ...], length: int, function: Function, line: int | None) -> int:
+def _count(
+    program: Program, parts: tuple[Formula, ...], length: int, function: Function, line: int | None
+) -> int:
     if length == 0:
         return 1
     formula = Conjunction(parts[:length])
