@@ -46,6 +46,12 @@ PUBLISHED: dict[str, dict[str, int]] = {
 }
 SOURCE_SUFFIXES = {".c", ".cc", ".cpp"}
 PARBOIL_CPU_ONLY = {"lbm", "mri-q", "spmv", "stencil"}
+# Parboil's sources predate today's headers and C99 rules: they call printf, cosf or
+# memalign without including what declares them. Include those up front, as the
+# compilers of their time did through other headers.
+PARBOIL_FLAGS = ("-w", "-Wno-error=implicit-function-declaration")
+PARBOIL_C_HEADERS = ("stdio.h", "stdlib.h", "string.h", "math.h", "malloc.h")
+PARBOIL_CXX_HEADERS = ("iostream", "cstdio", "cstdlib", "cstring", "cmath", "malloc.h")
 
 
 @dataclass(frozen=True)
@@ -76,9 +82,10 @@ def parboil_benchmarks(root: Path) -> list[Benchmark]:
         if not source.is_dir():
             continue
         files = tuple(sorted(p for p in source.iterdir() if p.suffix in SOURCE_SUFFIXES))
+        shared = sorted(str(p) for p in (folder / "common_src").glob("*") if p.is_dir())
         options = CompileOptions(
-            include_dirs=(str(root / "common" / "include"), str(source)),
-            extra_flags=("-w",),
+            include_dirs=(str(root / "common" / "include"), str(source), *shared),
+            extra_flags=PARBOIL_FLAGS,
         )
         found.append(Benchmark("Parboil", folder.name, files, options))
     return found
@@ -94,9 +101,14 @@ def clang_seconds(path: Path, options: CompileOptions) -> float:
 
 
 def options_for(path: Path, options: CompileOptions) -> CompileOptions:
-    if path.suffix == ".c" and options.std and options.std.startswith("c++"):
-        return CompileOptions(options.include_dirs, options.defines, None, options.extra_flags)
-    return options
+    std = options.std
+    if path.suffix == ".c" and std and std.startswith("c++"):
+        std = None
+    flags = options.extra_flags
+    if flags == PARBOIL_FLAGS:
+        headers = PARBOIL_C_HEADERS if path.suffix == ".c" else PARBOIL_CXX_HEADERS
+        flags = (*flags, *(f"-include{h}" for h in headers))
+    return CompileOptions(options.include_dirs, options.defines, std, flags)
 
 
 def main() -> None:
