@@ -18,8 +18,8 @@ from matcher.frontend import CompileOptions
 from matcher.pipeline import analyse_files
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
-FOUND_AT_LEAST = 116
-FALSE_POSITIVES_AT_MOST = 7
+FOUND_AT_LEAST = 123
+FALSE_POSITIVES_AT_MOST = 6
 
 
 @pytest.fixture(scope="module")
