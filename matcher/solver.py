@@ -28,21 +28,42 @@ formulation's (`matcher.reference` poses the same program to python-constraint):
   the search under that assignment is abandoned: it backtracks to where the last of
   those variables was bound. Detection folds solutions by region anyway; this makes it
   stop enumerating the many equivalent ways one region satisfies an idiom.
+
+What makes it fast (none of it changes the solutions, nor their order):
+- The plan (`matcher.solver_plan`) depends on the program only: it is built once, on
+  first use, and shared by every function; the engine compiles its steps into checks
+  and generators for the function at hand, once per step and solve.
+- `may_match` first: a one-variable atom that every solution needs (an opcode of the
+  top-level conjunction, or one that every disjunct of a disjunction has) and that no
+  value of the function satisfies means no solution; the search is skipped (0 steps).
+- Failed branch points are remembered (see `_Engine`): plan branches are shared by the
+  paths that reach the same pending formula, and a branch searched without success
+  under some values of the variables it reads fails at once when reached again with
+  them. Steps not taken are not counted, so a search may take fewer steps than before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from idl.errors import IdiomError
 from idl.program import Program
-from matcher.atoms import UNBOUND, Slot
-from matcher.function_index import index_of
+from matcher.atoms import UNBOUND, Slot, compile_check, compile_generator, projection_size
+from matcher.function_index import FunctionIndex, index_of
 from matcher.ir import Function, Value
-from matcher.solver_plan import BindStep, CheckStep, CollectStep, Order, Planner, PlanNode
-from matcher.solver_program import CCollect, CDisjunction, Group, compile_program
+from matcher.solver_plan import (
+    BindStep,
+    CheckItem,
+    CheckStep,
+    CollectStep,
+    Order,
+    PlanNode,
+    Step,
+    planner_for,
+)
+from matcher.solver_program import CAtom, CCollect, CDisjunction, Group, compile_program
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -50,6 +71,7 @@ __all__ = [
     "BudgetExhausted",
     "Order",
     "SolveResult",
+    "may_match",
     "solve",
 ]
 
@@ -57,10 +79,19 @@ DEFAULT_BUDGET = 1_000_000
 DEFAULT_MAX_SOLUTIONS = 1_000
 
 Solution = dict[str, Value | None]
-# A choice point: the options left (values of a variable, disjunct numbers, or nothing
-# for a collect's undo marker), the plan node and the step index (-1: the node's branch).
-Frame = tuple[Iterator[Any], "PlanNode", int]
+Check = Callable[[list[Slot]], bool]
+Generator = Callable[[list[Slot]], Iterable[Value | None]]
+Emit = Callable[[list[Slot]], None]
+# A frame of the search stack, by its first item:
+#   _BIND:   (_BIND, values left, variable, its checks, plan node, step index)
+#   _CHOICE: (_CHOICE, disjunct numbers left, branch, plan node)
+#   _UNDO:   (_UNDO, slots a collect assigned), popping it unassigns them
+#   _MARK:   (_MARK, memo key, solutions emitted when the branch point was reached)
+Frame = tuple[Any, ...]
+_BIND, _CHOICE, _UNDO, _MARK = range(4)
 CollectResult = tuple[Value | None, ...] | None
+# Failed branch points remembered per solve (see `_Engine`), at most this many.
+_FAILED_LIMIT = 1 << 17
 
 
 class BudgetExhausted(IdiomError):
@@ -130,7 +161,8 @@ def solve(
         engine.set_distinct(distinct)
     exhausted = too_many = False
     try:
-        engine.run_top(max_solutions)
+        if may_match(program, function):
+            engine.run_top(max_solutions)
     except _OutOfSteps:
         exhausted = True
     except _TooManySolutions:
@@ -145,22 +177,58 @@ def solve(
     )
 
 
+def may_match(program: Program, function: Function) -> bool:
+    """False when the program cannot match the function, as a cheap check: some
+    one-variable atom that every solution needs (`CompiledProgram.required`, e.g. `{x}
+    is store instruction` at the top level) holds for no value of the function."""
+    ix = index_of(function)
+    return all(
+        projection_size(ix, kind, detail, 0, 1) > 0
+        for kind, detail in compile_program(program).required
+    )
+
+
+class _Run:
+    """One depth-first search: the top one or a collect body's; its stack, where its
+    solutions go and how many it has emitted."""
+
+    __slots__ = ("emit", "emitted", "stack", "top")
+
+    def __init__(self, emit: Emit, *, top: bool) -> None:
+        self.emit = emit
+        self.emitted = 0
+        self.stack: list[Frame] = []
+        self.top = top
+
+
 class _Engine:
-    """The search over plan nodes; nested searches (collect bodies) share its budget."""
+    """The search over plan nodes for one function; nested searches (collect bodies)
+    share its budget. The plan names atoms; the engine compiles them, once per step,
+    into checks and generators over its function's index.
+
+    Failed branch points are remembered: when every option of a branch has been searched
+    without reaching a solution, the branch and the values of its `slots` (the bound
+    variables the rest of the plan can read) are recorded, and a later arrival at the
+    same branch with the same values fails at once. The search below a branch reads no
+    other variable, so it would fail again; and as no solution is skipped, the solutions
+    come in the same order as without the memo."""
 
     def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
         self.compiled = compile_program(program)
-        self.ix = index_of(function)
-        self.planner = Planner(self.compiled, self.ix, order, self.disjunction_holds)
+        self.ix: FunctionIndex = index_of(function)
+        self.planner = planner_for(self.compiled, order)
         self.limit = limit
         self.steps = 0
         self.found: dict[tuple[Value | None, ...], None] = {}
         self._collects: dict[tuple[CCollect, tuple[Value | None, ...]], CollectResult] = {}
+        self._checks: dict[CheckItem, Check] = {}
+        self._steps: dict[Step, tuple[Any, ...]] = {}
+        self._failed: set[object] = set()
+        self._domain: Generator = lambda vals: self.ix.domain
         # Detection mode (`distinct`): the key slots, the keys found, the depth of the
         # top-level frame that bound each slot, and where to unwind to after a solution.
         self._key_slots: tuple[int, ...] | None = None
         self._keys: set[tuple[Value | None, ...]] = set()
-        self._top_stack: list[Frame] | None = None
         self._bound_at: dict[int, int] = {}
         self._cut: int | None = None
 
@@ -190,7 +258,7 @@ class _Engine:
             if len(found) >= max_solutions:
                 raise _TooManySolutions
 
-        self.search(self.planner.root(), vals, emit, top=True)
+        self.search(self.planner.root(), vals, _Run(emit, top=True))
 
     def _count(self) -> None:
         self.steps += 1
@@ -198,124 +266,145 @@ class _Engine:
             self.steps = self.limit
             raise _OutOfSteps
 
-    def search(
-        self,
-        root: PlanNode,
-        vals: list[Slot],
-        emit: Callable[[list[Slot]], None],
-        *,
-        top: bool = False,
-    ) -> None:
-        """Depth-first over the plan from `root`; frames: (options, node, step index)."""
-        stack: list[Frame] = []
-        if top:
-            self._top_stack = stack
+    def search(self, root: PlanNode, vals: list[Slot], run: _Run) -> None:
+        """Depth-first over the plan from `root`."""
         node, index = root, 0
         while True:
-            self._forward(node, index, vals, stack, emit)
-            if top and self._cut is not None:
-                self._unwind(vals, stack, self._cut)
+            self._forward(node, index, vals, run)
+            if run.top and self._cut is not None:
+                self._unwind(vals, run.stack, self._cut)
                 self._cut = None
-            resumed = self._backtrack(vals, stack)
+            resumed = self._backtrack(vals, run)
             if resumed is None:
                 return
             node, index = resumed
 
-    def _forward(
-        self,
-        node: PlanNode,
-        index: int,
-        vals: list[Slot],
-        stack: list[Frame],
-        emit: Callable[[list[Slot]], None],
-    ) -> None:
+    # -- compiled steps -----------------------------------------------------------------
+
+    def check(self, item: CheckItem) -> Check:
+        """The check of an atom or of a disjunction, on this function."""
+        found = self._checks.get(item)
+        if found is None:
+            if isinstance(item, CAtom):
+                found = compile_check(self.ix, item.atom, item.slots)
+            else:
+                holds = self.disjunction_holds
+                found = lambda vals, d=item: holds(d, vals)  # noqa: E731
+            self._checks[item] = found
+        return found
+
+    def _compile(self, step: Step) -> tuple[Any, ...]:
+        """A step's checks (and generator, for a bind) on this function."""
+        checks = tuple(self.check(item) for item in step.checks)
+        compiled: tuple[Any, ...]
+        if isinstance(step, BindStep):
+            atom = step.atom
+            generator = (
+                self._domain
+                if atom is None
+                else compile_generator(self.ix, atom.atom, step.position, atom.slots)
+            )
+            compiled = (step.var, generator, checks)
+        else:
+            compiled = checks
+        self._steps[step] = compiled
+        return compiled
+
+    # -- the search ----------------------------------------------------------------------
+
+    def _forward(self, node: PlanNode, index: int, vals: list[Slot], run: _Run) -> None:
         """Runs deterministic steps until a choice is pushed, a check fails or a solution."""
-        steps, plan = node.steps, self.planner.step
+        steps, plan, compiled_steps = node.steps, self.planner.step, self._steps
+        stack = run.stack
         while True:
             step = steps[index] if index < len(steps) else plan(node, index)
             if step is None:
                 break
-            if isinstance(step, BindStep):
-                stack.append((iter(step.generate(vals)), node, index))
+            compiled = compiled_steps.get(step) or self._compile(step)
+            if type(step) is BindStep:
+                var, generate, checks = compiled
+                stack.append((_BIND, iter(generate(vals)), var, checks, node, index))
                 return
-            if isinstance(step, CheckStep):
-                if not all(check(vals) for check in step.checks):
-                    return
-            elif not self._apply_collect(step, vals, stack, node, index):
+            if type(step) is CheckStep:
+                for check in compiled:
+                    if not check(vals):
+                        return
+            elif not self._apply_collect(step, compiled, vals, run):  # type: ignore[arg-type]
                 return
             index += 1
-        if node.branch is None:
-            emit(vals)
-        else:
-            stack.append((iter(range(len(node.children))), node, -1))
+        branch = node.branch
+        if branch is None:
+            run.emitted += 1
+            run.emit(vals)
+            return
+        key: object = branch
+        if branch.slots:
+            key = (branch, *[vals[s] for s in branch.slots])
+        if key in self._failed:
+            return
+        stack.append((_MARK, key, run.emitted))
+        stack.append((_CHOICE, iter(range(len(branch.options))), branch, node))
 
-    def _backtrack(self, vals: list[Slot], stack: list[Frame]) -> tuple[PlanNode, int] | None:
+    def _backtrack(self, vals: list[Slot], run: _Run) -> tuple[PlanNode, int] | None:
         """The next option of the innermost choice with one left; None when none has."""
+        stack = run.stack
         while stack:
-            options, node, index = stack[-1]
-            if index < 0:  # a disjunction: enter the next disjunct
-                for choice in options:
+            frame = stack[-1]
+            kind = frame[0]
+            if kind == _BIND:
+                _, options, var, checks, node, index = frame
+                for value in options:
                     self._count()
-                    assert isinstance(choice, int)
-                    return self.planner.child(node, choice), 0
-                stack.pop()
-                continue
-            step = node.steps[index]
-            if isinstance(step, CollectStep):  # undo what the collect assigned
-                for _, slot in step.assign:
+                    vals[var] = value
+                    for check in checks:
+                        if not check(vals):
+                            break
+                    else:
+                        if run.top:
+                            self._bound_at[var] = len(stack) - 1
+                        return node, index + 1
+                vals[var] = UNBOUND
+            elif kind == _CHOICE:
+                for choice in frame[1]:
+                    self._count()
+                    return self.planner.child(frame[2], choice), 0
+            elif kind == _UNDO:
+                for slot in frame[1]:
                     vals[slot] = UNBOUND
-                stack.pop()
-                continue
-            assert isinstance(step, BindStep)
-            var, checks = step.var, step.checks
-            for value in options:
-                self._count()
-                vals[var] = value
-                for check in checks:
-                    if not check(vals):
-                        break
-                else:
-                    if stack is self._top_stack:
-                        self._bound_at[var] = len(stack) - 1
-                    return node, index + 1
-            vals[var] = UNBOUND
+            elif run.emitted == frame[2]:  # _MARK: the branch point led nowhere
+                if len(self._failed) >= _FAILED_LIMIT:
+                    self._failed.clear()
+                self._failed.add(frame[1])
             stack.pop()
         return None
 
     def _unwind(self, vals: list[Slot], stack: list[Frame], depth: int) -> None:
         """Pops every frame above `depth`, undoing what each bound."""
         while len(stack) - 1 > depth:
-            _, node, index = stack.pop()
-            if index < 0:
-                continue
-            step = node.steps[index]
-            if isinstance(step, CollectStep):
-                for _, slot in step.assign:
+            frame = stack.pop()
+            if frame[0] == _BIND:
+                vals[frame[2]] = UNBOUND
+            elif frame[0] == _UNDO:
+                for slot in frame[1]:
                     vals[slot] = UNBOUND
-            else:
-                assert isinstance(step, BindStep)
-                vals[step.var] = UNBOUND
 
     # -- collect -------------------------------------------------------------------------
 
     def _apply_collect(
-        self,
-        step: CollectStep,
-        vals: list[Slot],
-        stack: list[Frame],
-        node: PlanNode,
-        index: int,
+        self, step: CollectStep, checks: tuple[Check, ...], vals: list[Slot], run: _Run
     ) -> bool:
         result = self.collect_values(step.collect, vals)
         if result is None or any(vals[s] is not result[i] for i, s in step.compare):
             return False
+        slots = tuple(slot for _, slot in step.assign)
         for i, slot in step.assign:
             vals[slot] = result[i]
-        stack.append((iter(()), node, index))  # popping it undoes the assignment
-        if stack is self._top_stack:
-            for _, slot in step.assign:
+        stack = run.stack
+        stack.append((_UNDO, slots))  # popping it undoes the assignment
+        if run.top:
+            for slot in slots:
                 self._bound_at[slot] = len(stack) - 1
-        return all(check(vals) for check in step.checks)
+        return all(check(vals) for check in checks)
 
     def collect_values(self, collect: CCollect, vals: list[Slot]) -> CollectResult:
         """The values of the collect's slot variables, or None if it cannot hold."""
@@ -333,7 +422,7 @@ class _Engine:
         def emit(vals: list[Slot]) -> None:
             found[tuple(_value(vals[s]) for s in inner)] = None
 
-        self.search(self.planner.collect_root(collect), inner_vals, emit)
+        self.search(self.planner.collect_root(collect), inner_vals, _Run(emit, top=False))
         result: CollectResult = None
         if len(found) <= collect.slots:
             ordered = sorted(found, key=_canonical)
@@ -353,7 +442,7 @@ class _Engine:
     def _group_holds(self, group: Group, vals: list[Slot]) -> bool:
         if group.false:
             return False
-        check = self.planner.check
+        check = self.check
         if not all(check(atom)(vals) for atom in group.atoms):
             return False
         for collect in group.collects:

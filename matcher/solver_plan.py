@@ -1,10 +1,25 @@
 """The search plan: which variable to bind next, from which atom, and what to check.
 
-The plan depends only on which variables are bound, never on their values, so it is
-built lazily, once per disjunct path, and reused by every branch of the search that
-follows that path. A `PlanNode` is a run of deterministic steps (bind a variable from a
-generator, check atoms, filter a fully bound disjunction, evaluate a collect) ending
-either in a solution or in a choice between the disjuncts of one disjunction.
+A plan depends only on the program and on which variables are bound, never on their
+values nor on the function: one `Planner` per compiled program (and order) is built on
+first use and shared by every function the program is solved on (`planner_for`). Its
+steps name atoms; the engine (`matcher.solver`) turns them into checks and generators
+for its function. The estimates come from `matcher.solver_cost` (a nominal function).
+
+A `PlanNode` is a run of deterministic steps (bind a variable from a generator, check
+atoms, filter a fully bound disjunction, evaluate a collect), planned lazily, so that a
+search that fails early never pays for the rest; it ends either in a solution or in a
+`Branch`: a choice between the disjuncts of one disjunction.
+
+Branches are shared. What the plan does after a point depends only on the pending part
+of the formula (atoms, disjunctions and collects not yet done) and on which of *their*
+variables are bound and constrained: a variable that nothing pending mentions is never
+read again. So a branch is keyed by that canonical state, and two paths that reach the
+same one (the several ways of satisfying one read's address, which bind different local
+variables and leave the same pending formula) share the branch and everything below
+it: the plan is a DAG, not a tree of every disjunct path. `Branch.slots` lists the
+bound variables the rest of the search can read, so that the engine can remember a
+branch point it already searched without success under the same values of those.
 
 Variable order (`order="selective"`, the default). At each point of the plan:
 1. a collect whose outer variables are all known is evaluated (one outcome, no choice);
@@ -12,14 +27,12 @@ Variable order (`order="selective"`, the default). At each point of the plan:
    disjuncts would constrain nothing new);
 3. otherwise every unbound constrained variable gets an estimated number of candidates:
    the smallest over its atoms, where an atom whose other variables are bound counts
-   what it generates from them (an operand position: 1; the users of a value: about 2;
-   dominators: half the instructions) and any other atom counts its projection (an
-   opcode counts the function's instructions of that opcode, from the index). A
-   disjunction costs the sum, over its disjuncts, of the best estimate inside the
-   disjunct (or the current best, if that is lower): it is branched on only when its
-   disjuncts bind something much more cheaply than anything available now. A
-   disjunction whose unbound variables all come from pending collects waits for them
-   (it will be a check). The cheapest action wins; ties go to binding, then to the
+   what it generates from them and any other atom counts its projection
+   (`matcher.solver_cost`). A disjunction costs the sum, over its disjuncts, of the best
+   estimate inside the disjunct (or the current best, if that is lower): it is branched
+   on only when its disjuncts bind something much more cheaply than anything available
+   now. A disjunction whose unbound variables all come from pending collects waits for
+   them (it will be a check). The cheapest action wins; ties go to binding, then to the
    order of appearance.
 When a disjunction is branched on, the disjuncts whose variables are all bound form one
 option (a check that one of them holds): they would constrain nothing new, so taking
@@ -30,48 +43,41 @@ disjunctions branched in the order they first appear in the formula.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from idl.program import AtomKind
-from matcher.atoms import Slot, compile_check, compile_generator, projection_size
-from matcher.function_index import FunctionIndex
-from matcher.ir import Value
+from matcher.solver_cost import VALUES, bound_estimate, projection_estimate
 from matcher.solver_program import CAtom, CCollect, CDisjunction, CompiledProgram, Group
 
 __all__ = [
+    "NEVER",
     "BindStep",
+    "Branch",
+    "CheckItem",
     "CheckStep",
     "CollectStep",
-    "DisjunctionHolds",
     "Order",
     "PlanNode",
     "Planner",
+    "planner_for",
 ]
 
 Order = Literal["selective", "appearance"]
-Check = Callable[[list[Slot]], bool]
-Generator = Callable[[list[Slot]], Iterable[Value | None]]
-DisjunctionHolds = Callable[[CDisjunction, list[Slot]], bool]
+# What a step checks: an atom, or a disjunction of which one disjunct must hold.
+CheckItem = CAtom | CDisjunction
 Generated = tuple[float, CAtom | None, int]  # estimate, generating atom, its position
 
-# Estimated candidates when the atom's other variables are bound, per kind and position
-# (None: a fraction of the function, see `_bound_estimate`).
-_BOUND_COST: dict[AtomKind, tuple[float, ...]] = {
-    AtomKind.SAME: (1, 1),
-    AtomKind.DATA_FLOW: (2, 2),
-    AtomKind.OPERAND: (1, 2),
-    AtomKind.CONTROL_FLOW: (1.5, 1.5),
-    AtomKind.SUCCESSOR: (1, 1.5),
-    AtomKind.SPANS_BLOCK: (1, 1),
-    AtomKind.REACHES_PHI: (1, 1, 1),
-}
+# A disjunction without disjuncts: the check of a false group.
+NEVER = CDisjunction((), frozenset(), -1)
+# A planner keeps every node it planned; past this many it is replaced by a fresh one
+# (for the next solve) so that a pathological program cannot grow it without end.
+PLAN_NODES_LIMIT = 200_000
 
 
 @dataclass(frozen=True, eq=False)
 class CheckStep:
-    checks: tuple[Check, ...]
+    checks: tuple[CheckItem, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,34 +85,47 @@ class CollectStep:
     collect: CCollect
     assign: tuple[tuple[int, int], ...]  # (index into the result, slot) to set
     compare: tuple[tuple[int, int], ...]  # (index into the result, slot) already bound
-    checks: tuple[Check, ...]
+    checks: tuple[CheckItem, ...]
 
 
 @dataclass(frozen=True, eq=False)
 class BindStep:
     var: int
-    generate: Generator
-    checks: tuple[Check, ...]
+    atom: CAtom | None  # the generating atom; None: the whole domain
+    position: int  # the variable's position in the atom
+    checks: tuple[CheckItem, ...]
 
 
 Step = CheckStep | CollectStep | BindStep
 
 
-class PlanNode:
-    """Steps planned so far from one point of the search; more are planned on demand,
-    so a search that fails early never pays for planning the rest."""
+class Branch:
+    """A choice between disjuncts, shared by every path that reaches its state."""
 
-    __slots__ = ("branch", "children", "complete", "options", "state", "steps")
+    __slots__ = ("children", "disjunction", "options", "slots", "state")
+
+    def __init__(
+        self, state: _State, disjunction: CDisjunction, options: list[Group | CDisjunction]
+    ) -> None:
+        self.state = state  # the planner state the children start from
+        self.disjunction = disjunction
+        # Each option: a disjunct to activate, or fully bound disjuncts (as a
+        # disjunction) of which one must hold.
+        self.options = options
+        self.children: list[PlanNode | None] = [None] * len(options)
+        self.slots: tuple[int, ...] = ()  # the bound variables the rest can read
+
+
+class PlanNode:
+    """Steps planned so far from one point of the search; more are planned on demand."""
+
+    __slots__ = ("branch", "complete", "state", "steps")
 
     def __init__(self, state: _State, steps: list[Step]) -> None:
         self.steps = steps
         self.state = state  # the planner state after the last planned step
         self.complete = False  # no step will be added: a solution or a branch follows
-        self.branch: CDisjunction | None = None  # set when the node ends in a choice
-        # The choice's options: a disjunct to activate, or fully bound disjuncts (as a
-        # disjunction) of which one must hold.
-        self.options: list[Group | CDisjunction] = []
-        self.children: list[PlanNode | None] = []
+        self.branch: Branch | None = None  # set when the node ends in a choice
 
 
 @dataclass
@@ -134,38 +153,60 @@ class _State:
 
     def forget(self, variables: Iterable[int], atoms_of: Sequence[Sequence[CAtom]]) -> None:
         """Drops the memos that binding `variables` (or adding their atoms) changes."""
-        for var in variables:
-            self.generators.pop(var, None)
-            for atom in atoms_of[var]:
-                for other in atom.variables:
-                    self.generators.pop(other, None)
+        generators = self.generators
+        if generators:
+            for var in variables:
+                generators.pop(var, None)
+                for atom in atoms_of[var]:
+                    for other in atom.variables:
+                        generators.pop(other, None)
         if self.part_costs:
             changed = set(variables)
             for disjunction in [d for d in self.part_costs if not changed.isdisjoint(d.variables)]:
                 del self.part_costs[disjunction]
 
+    def canonical(self) -> tuple[object, ...]:
+        """What the rest of the plan depends on: the pending formula, in order, and which
+        of its variables are bound or constrained."""
+        relevant = frozenset().union(
+            *(a.variables for a in self.atoms),
+            *(d.variables for d in self.disjunctions),
+            *(c.variables for c in self.collects),
+        )
+        return (
+            frozenset(self.bound & relevant),
+            frozenset(self.active & relevant),
+            tuple(self.atoms),
+            tuple(self.disjunctions),
+            tuple(self.collects),
+        )
+
+
+def planner_for(program: CompiledProgram, order: Order) -> Planner:
+    """The program's planner for `order`, kept on the compiled program."""
+    planner = program.planners.get(order)
+    if not isinstance(planner, Planner) or planner.nodes > PLAN_NODES_LIMIT:
+        planner = Planner(program, order)
+        program.planners[order] = planner
+    return planner
+
 
 class Planner:
-    """Plans the search of one compiled program on one function."""
+    """Plans the search of one compiled program, for every function."""
 
-    def __init__(
-        self,
-        program: CompiledProgram,
-        ix: FunctionIndex,
-        order: Order,
-        disjunction_holds: DisjunctionHolds,
-    ) -> None:
+    def __init__(self, program: CompiledProgram, order: Order) -> None:
         self.program = program
-        self.disjunction_holds = disjunction_holds
-        self.ix = ix
         self.order = order
-        self._checks: dict[CAtom, Check] = {}
+        self.nodes = 0  # plan nodes built so far
         self._estimates: dict[tuple[CAtom, int, bool], float] = {}
+        self._root: PlanNode | None = None
         self._collect_roots: dict[CCollect, PlanNode] = {}
-        self._domain: Generator = lambda vals: ix.domain
+        self._branches: dict[tuple[object, ...], Branch] = {}
 
     def root(self) -> PlanNode:
-        return self._node(self.program.root, set())
+        if self._root is None:
+            self._root = self._node(self.program.root, set())
+        return self._root
 
     def collect_root(self, collect: CCollect) -> PlanNode:
         """The plan of a collect's body, its outer variables bound."""
@@ -183,26 +224,20 @@ class Planner:
             self._advance(node)
         return node.steps[index]
 
-    def child(self, node: PlanNode, index: int) -> PlanNode:
-        planned = node.children[index]
+    def child(self, branch: Branch, index: int) -> PlanNode:
+        planned = branch.children[index]
         if planned is None:
-            state = node.state.copy()
+            state = branch.state.copy()
             steps: list[Step] = []
-            option = node.options[index]
+            option = branch.options[index]
             if isinstance(option, CDisjunction):
-                steps.append(CheckStep((self._filter(option),)))
+                steps.append(CheckStep((option,)))
             else:
                 self._activate(state, option, steps)
             planned = PlanNode(state, steps)
-            node.children[index] = planned
+            self.nodes += 1
+            branch.children[index] = planned
         return planned
-
-    def check(self, atom: CAtom) -> Check:
-        found = self._checks.get(atom)
-        if found is None:
-            found = compile_check(self.ix, atom.atom, atom.slots)
-            self._checks[atom] = found
-        return found
 
     # -- building ----------------------------------------------------------------------
 
@@ -210,23 +245,27 @@ class Planner:
         state = _State(set(bound), set(), {}, [], [])
         steps: list[Step] = []
         self._activate(state, group, steps)
+        self.nodes += 1
         return PlanNode(state, steps)
 
     def _activate(self, state: _State, group: Group, steps: list[Step]) -> None:
         """Adds a chosen group's constraints; checks at once what is already bound."""
         if group.false:
-            steps.append(CheckStep((_never,)))
+            steps.append(CheckStep((NEVER,)))
             return
-        state.active |= {v for a in group.atoms for v in a.variables}
-        state.forget({v for a in group.atoms for v in a.variables}, self.program.atoms_of)
-        checks = [self.check(a) for a in group.atoms if a.variables <= state.bound]
-        state.atoms.update((a, None) for a in group.atoms if not a.variables <= state.bound)
+        variables = {v for a in group.atoms for v in a.variables}
+        state.active |= variables
+        state.forget(variables, self.program.atoms_of)
+        bound = state.bound
+        checks: list[CheckItem] = [a for a in group.atoms if a.variables <= bound]
+        state.atoms.update((a, None) for a in group.atoms if not a.variables <= bound)
         for collect in group.collects:
-            state.active |= set(collect.produced)
+            state.active.update(collect.produced)
+            state.forget(collect.produced, self.program.atoms_of)
             state.collects.append(collect)
         for disjunction in group.disjunctions:
-            if disjunction.variables <= state.bound:
-                checks.append(self._filter(disjunction))
+            if disjunction.variables <= bound:
+                checks.append(disjunction)
             else:
                 state.disjunctions.append(disjunction)
         if checks:
@@ -244,13 +283,27 @@ class Planner:
             assert not state.atoms, "every constrained variable is bound at a solution"
             node.complete = True
         elif isinstance(action, CDisjunction):
-            state.disjunctions.remove(action)
-            node.branch = action
-            node.options = self._branch(state, action)
-            node.children = [None] * len(node.options)
+            node.branch = self._branch_at(state, action)
             node.complete = True
         else:
             node.steps.append(self._bind(state, action))
+
+    def _branch_at(self, state: _State, disjunction: CDisjunction) -> Branch:
+        """The shared branch for this state (see the module docstring)."""
+        key = state.canonical()
+        branch = self._branches.get(key)
+        if branch is None:
+            relevant_bound = key[0]
+            assert isinstance(relevant_bound, frozenset)
+            state.disjunctions.remove(disjunction)
+            # The children start from fresh memos: the plan below the branch must not
+            # depend on which path reached it first.
+            state.generators.clear()
+            state.part_costs.clear()
+            branch = Branch(state, disjunction, self._branch(state, disjunction))
+            branch.slots = tuple(sorted(relevant_bound))
+            self._branches[key] = branch
+        return branch
 
     def _branch(self, state: _State, disjunction: CDisjunction) -> list[Group | CDisjunction]:
         """The options of a choice: each disjunct that constrains new variables, and
@@ -295,15 +348,14 @@ class Planner:
         state.bound.add(var)
         state.forget((var,), self.program.atoms_of)
         if atom is None:
-            return BindStep(var, self._domain, self._newly_checked(state, {var}, None))
-        generator = compile_generator(self.ix, atom.atom, position, atom.slots)
+            return BindStep(var, None, 0, self._newly_checked(state, {var}, None))
         exact = atom.variables <= state.bound and atom.slots.count(var) == 1
         skip = atom if exact else None
-        return BindStep(var, generator, self._newly_checked(state, {var}, skip))
+        return BindStep(var, atom, position, self._newly_checked(state, {var}, skip))
 
     def _newly_checked(
         self, state: _State, newly: set[int], skip: CAtom | None
-    ) -> tuple[Check, ...]:
+    ) -> tuple[CheckItem, ...]:
         """Checks of the atoms the new bindings complete; they leave the pending set.
         Disjunctions they complete become checks too."""
         atoms_of = self.program.atoms_of
@@ -315,15 +367,11 @@ class Planner:
         }
         for atom in done:
             del state.atoms[atom]
-        checks = [self.check(a) for a in done if a is not skip]
+        checks: list[CheckItem] = [a for a in done if a is not skip]
         for disjunction in [d for d in state.disjunctions if d.variables <= state.bound]:
             state.disjunctions.remove(disjunction)
-            checks.append(self._filter(disjunction))
+            checks.append(disjunction)
         return tuple(checks)
-
-    def _filter(self, disjunction: CDisjunction) -> Check:
-        holds = self.disjunction_holds
-        return lambda vals: holds(disjunction, vals)
 
     # -- choosing ----------------------------------------------------------------------
 
@@ -372,14 +420,20 @@ class Planner:
     def _disjunction_cost(
         self, state: _State, disjunction: CDisjunction, now: float, produced: set[int]
     ) -> float:
-        fallback = now if now != float("inf") else float(self.ix.size + 1)
+        fallback = now if now != float("inf") else VALUES + 1
         parts = state.part_costs.get(disjunction)
         if parts is None:
             parts = tuple(self._part_cost(state, part, produced) for part in disjunction.parts)
             state.part_costs[disjunction] = parts
         # Fully bound disjuncts are one branch between them (see `_branch`).
-        checks = min(1.0, sum(1.0 for cost in parts if cost == 1.0))
-        return checks + sum(min(cost, fallback) for cost in parts if cost != 1.0)
+        checks = 0.0
+        total = 0.0
+        for cost in parts:
+            if cost == 1.0:
+                checks = 1.0
+            else:
+                total += cost if cost < fallback else fallback
+        return checks + total
 
     def _part_cost(self, state: _State, part: Group, produced: set[int]) -> float:
         """0 for a false disjunct, 1 for a fully bound one (a check), else its best
@@ -396,7 +450,7 @@ class Planner:
         found = state.generators.get(var)
         if found is not None:
             return found
-        best: Generated = (float(self.ix.size + 1), None, 0)
+        best: Generated = (VALUES + 1, None, 0)
         pending = state.atoms
         for atom in self.program.atoms_of[var]:
             if atom in pending:
@@ -411,23 +465,10 @@ class Planner:
         key = (atom, var, others_bound)
         found = self._estimates.get(key)
         if found is None:
-            found = self._compute_estimate(atom, atom.slots.index(var), others_bound)
+            kind, position = atom.atom.kind, atom.slots.index(var)
+            if len(atom.slots) == 1 or not others_bound:
+                found = projection_estimate(kind, atom.atom.detail, position, len(atom.slots))
+            else:
+                found = bound_estimate(kind, position)
             self._estimates[key] = found
         return found
-
-    def _compute_estimate(self, atom: CAtom, position: int, others_bound: bool) -> float:
-        kind = atom.atom.kind
-        ix = self.ix
-        if len(atom.slots) == 1 or not others_bound:
-            return projection_size(ix, kind, atom.atom.detail, position, len(atom.slots))
-        if kind in _BOUND_COST:
-            return float(_BOUND_COST[kind][position])
-        if kind is AtomKind.NOT_SAME:
-            return float(ix.size)
-        if kind in (AtomKind.CONTROL_FLOW_PASSES_THROUGH, AtomKind.DATA_FLOW_PASSES_THROUGH):
-            return max(1.0, len(ix.values) / 4)
-        return max(1.0, len(ix.instructions) / 2)  # dominance
-
-
-def _never(vals: list[Slot]) -> bool:
-    return False

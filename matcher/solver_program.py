@@ -1,6 +1,7 @@
 """A `Program` turned into the solver's form: integer variable slots and flat groups.
 
-This part knows nothing of a function; it is computed once per program and cached.
+This part knows nothing of a function; it is computed once per program and cached, and
+so are the program's plans, which are kept on it.
 A `Group` is a flattened conjunction: the atoms, disjunctions and collects that must
 all hold. A disjunction is a tuple of groups (one per disjunct); a one-part disjunction
 is merged into its parent and an empty one makes its group false.
@@ -8,9 +9,19 @@ is merged into its parent and an empty one makes its group false.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from idl.program import Atom, Collect, Conjunction, Disjunction, Formula, Program, formula_variables
+from idl.program import (
+    Atom,
+    AtomKind,
+    Collect,
+    Conjunction,
+    Disjunction,
+    Formula,
+    Program,
+    formula_variables,
+)
 
 __all__ = ["CAtom", "CCollect", "CDisjunction", "CompiledProgram", "Group", "compile_program"]
 
@@ -57,6 +68,12 @@ class CompiledProgram:
     root: Group
     first_seen: tuple[int, ...]  # slot -> order of the first item that names it
     atoms_of: tuple[tuple[CAtom, ...], ...]  # slot -> every atom that names it
+    # One-variable atoms (kind, detail) that hold in every solution: if no value of a
+    # function satisfies one of them, the program has no solution there.
+    required: tuple[tuple[AtomKind, str | int | None], ...] = ()
+    # The program's plans, by variable order (`matcher.solver_plan.planner_for`): built
+    # once, shared by every function the program is solved on.
+    planners: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 # By identity: hashing a large program (thousands of atoms) costs more than a small
@@ -86,7 +103,24 @@ def _compile(program: Program) -> CompiledProgram:
     for atom in builder.atoms:
         for slot in atom.variables:
             atoms_of[slot].append(atom)
-    return CompiledProgram(program, names, root, first_seen, tuple(map(tuple, atoms_of)))
+    required = () if root.false else tuple(sorted(_required(root), key=str))
+    return CompiledProgram(program, names, root, first_seen, tuple(map(tuple, atoms_of)), required)
+
+
+def _required(group: Group) -> set[tuple[AtomKind, str | int | None]]:
+    """The one-variable atoms every solution of `group` satisfies: its own, and those of
+    every disjunct of one of its disjunctions (collects may hold with no inner solution,
+    so their bodies require nothing). `unused` is left out: no value satisfies it."""
+    found: set[tuple[AtomKind, str | int | None]] = {
+        (a.atom.kind, a.atom.detail)
+        for a in group.atoms
+        if len(a.slots) == 1 and a.atom.kind is not AtomKind.UNUSED
+    }
+    for disjunction in group.disjunctions:
+        parts = [_required(part) for part in disjunction.parts if not part.false]
+        if parts:
+            found |= set.intersection(*parts)
+    return found
 
 
 class _Builder:
@@ -127,7 +161,8 @@ class _Builder:
             case Atom(variables=names):
                 slots = tuple(self.slots[n] for n in names)
                 variables = frozenset(slots)
-                compiled = CAtom(formula, slots, variables, self._order(variables))
+                order = self._order(variables)
+                compiled = CAtom(formula, slots, variables, order)
                 atoms.append(compiled)
                 self.atoms.append(compiled)
                 return False

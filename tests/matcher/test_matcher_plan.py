@@ -1,0 +1,149 @@
+"""The shared plan, the failed-branch memo, `distinct` and the fail-fast filter."""
+
+from __future__ import annotations
+
+from random_cases import random_ir, random_program
+from solver_testkit import (
+    C_BRANCHES,
+    C_NESTED,
+    C_REDUCTION,
+    LL_ODD,
+    A,
+    And,
+    Gather,
+    Or,
+    compiled_c,
+    function_of,
+    ir_function,
+    make_program,
+)
+
+from idl.program import AtomKind, Program
+from matcher.ir import Function, Value
+from matcher.reference import reference_solutions
+from matcher.solver import may_match, solve
+from matcher.solver_plan import planner_for
+from matcher.solver_program import compile_program
+
+# Two loads reached through one of several equivalent address forms each: every way
+# through the first disjunction leaves the same pending formula, so the plan shares the
+# branch that follows, and the search fails there once per value of what it reads.
+READS = make_program(
+    And(
+        A("opcode", "a", detail="load"),
+        A("opcode", "b", detail="load"),
+        A("not_same", "a", "b"),
+        Or(
+            And(A("operand", "pa", "a", detail=0), A("opcode", "pa", detail="getelementptr")),
+            And(A("operand", "pa", "a", detail=0), A("argument", "pa")),
+            A("operand", "qa", "a", detail=0),
+        ),
+        Or(
+            And(A("operand", "pb", "b", detail=0), A("opcode", "pb", detail="getelementptr")),
+            A("operand", "qb", "b", detail=0),
+        ),
+        A("opcode", "m", detail="fmul"),
+        A("data_flow", "a", "m"),
+        A("data_flow", "b", "m"),
+    ),
+    "Reads",
+)
+
+
+def _functions() -> list[Function]:
+    found = [function_of(compiled_c(src)) for src in (C_REDUCTION, C_BRANCHES, C_NESTED)]
+    return [*found, ir_function(LL_ODD)]
+
+
+def _rows(program: Program, solutions: object) -> set[tuple[Value | None, ...]]:
+    assert isinstance(solutions, tuple)
+    return {tuple(s[n] for n in program.variables) for s in solutions}
+
+
+def test_plan_is_built_once_and_shared_by_functions() -> None:
+    compiled = compile_program(READS)
+    planner = planner_for(compiled, "selective")
+    assert planner_for(compiled, "selective") is planner
+    assert planner_for(compiled, "appearance") is not planner
+    for function in _functions():
+        result = solve(READS, function)
+        assert _rows(READS, result.solutions) == reference_solutions(READS, function)
+    nodes = planner.nodes
+    for function in _functions():  # the same searches again: nothing new to plan
+        solve(READS, function)
+    assert planner.nodes == nodes
+    assert planner_for(compile_program(READS), "selective") is planner
+
+
+def test_equivalent_paths_share_one_branch() -> None:
+    planner = planner_for(compile_program(READS), "selective")
+    matvec = function_of(compiled_c(C_NESTED))
+    assert len(solve(READS, matvec)) == len(reference_solutions(READS, matvec)) > 0
+    # A load's address matched as "a getelementptr" or as "any operand 0" binds {pa} or
+    # {qa}, which nothing after reads: both ways go on with one shared branch.
+    shared = [
+        branch
+        for branch in planner._branches.values()
+        if len({id(c.branch) for c in branch.children if c is not None and c.branch}) == 1
+        and sum(c is not None and c.branch is not None for c in branch.children) >= 2
+    ]
+    assert shared
+    names = compile_program(READS).names
+    assert all("pa" not in [names[s] for s in b.slots] for b in planner._branches.values())
+
+
+def test_distinct_reports_one_solution_per_key_and_the_same_keys() -> None:
+    for function in _functions():
+        every = solve(READS, function)
+        distinct = solve(READS, function, distinct=("a", "b"))
+        keys = list(dict.fromkeys((s["a"], s["b"]) for s in every))  # first-found order
+        assert [(s["a"], s["b"]) for s in distinct] == keys
+        assert len(distinct) == len(keys)
+        assert set(map(_solution_row, distinct)) <= set(map(_solution_row, every))
+        assert distinct.steps <= every.steps
+
+
+def _solution_row(solution: dict[str, Value | None]) -> tuple[Value | None, ...]:
+    return tuple(solution.values())
+
+
+def test_required_atoms_of_a_program() -> None:
+    program = make_program(
+        And(
+            A("opcode", "x", detail="fmul"),
+            A("unused", "u"),
+            Or(
+                And(A("opcode", "y", detail="load"), A("argument", "z")),
+                And(A("opcode", "y", detail="load"), A("constant", "z")),
+            ),
+            Gather(2, A("opcode", "r[0]", detail="store"), ("r[0]",)),
+        )
+    )
+    required = compile_program(program).required
+    assert set(required) == {(AtomKind.OPCODE, "fmul"), (AtomKind.OPCODE, "load")}
+
+
+def test_fail_fast_skips_the_search_only_without_solutions() -> None:
+    odd = ir_function(LL_ODD)  # an fmul, no store
+    fmul = make_program(And(A("opcode", "x", detail="fmul"), A("data_flow", "y", "x")))
+    assert may_match(fmul, odd)
+    result = solve(fmul, odd)
+    assert result.steps > 0 and _rows(fmul, result.solutions) == reference_solutions(fmul, odd)
+    store = make_program(And(A("opcode", "x", detail="store"), A("data_flow", "y", "x")))
+    assert not may_match(store, odd)
+    result = solve(store, odd)
+    assert result.steps == 0 and len(result) == 0 and not result.exhausted
+    optional = make_program(Or(A("opcode", "x", detail="store"), A("unused", "x")))
+    assert may_match(optional, odd) and len(solve(optional, odd)) == 1
+
+
+def test_fail_fast_never_rejects_a_function_with_a_solution() -> None:
+    rejected = 0
+    for number in range(40):
+        function = ir_function(random_ir(7000 + number))
+        for seed in range(number * 100, number * 100 + 10):
+            program = random_program(seed, function)
+            if not may_match(program, function):
+                rejected += 1
+                assert not reference_solutions(program, function), seed
+    assert rejected > 0
