@@ -70,5 +70,8 @@ def run(args: argparse.Namespace) -> int:
             console.print(
                 f"false positive: {name}:{instance.line}: {instance.idiom} in {instance.function}"
             )
+    for result in results:
+        for cut in result.cut_short:
+            console.print(f"[yellow]warning[/yellow]: {Path(result.path).name}: {cut.message}")
     failed = any(r.error for r in results) or any(not s.perfect for s in scores)
     return 1 if failed else 0
