@@ -123,6 +123,7 @@ def main() -> None:
     rows, ratios, report = [], [], []
     for bench in benchmarks:
         counts: Counter[str] = Counter()
+        seen: set[tuple[str, int | None, str]] = set()  # a kernel #included twice counts once
         for path in bench.files:
             options = options_for(path, bench.options)
             clang = clang_seconds(path, options)
@@ -133,8 +134,11 @@ def main() -> None:
                 print(f"error: {result.error.splitlines()[0]}")
                 continue
             ratios.append(elapsed / clang)
-            outermost = [i for i in result.instances if i.within is None]
-            counts.update(i.idiom for i in outermost)
+            for instance in result.instances:
+                key = (Path(instance.source_file).name, instance.line, instance.idiom)
+                if instance.within is None and key not in seen:
+                    seen.add(key)
+                    counts[instance.idiom] += 1
             report.append(
                 {
                     "suite": bench.suite,

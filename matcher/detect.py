@@ -34,7 +34,8 @@ class Instance:
     idiom: str
     function: str  # the source function the loop's code comes from (after inlining)
     ir_function: str  # the IR function it was found in
-    file: str
+    file: str  # the translation unit analysed
+    source_file: str  # the file the loop's lines are in (an #included kernel's own file)
     line: int | None  # the loop's own line: where its closing branch (the `for`) is
     first_line: int | None
     last_line: int | None
@@ -49,6 +50,7 @@ class Instance:
             "function": self.function,
             "ir_function": self.ir_function,
             "file": self.file,
+            "source_file": self.source_file,
             "line": self.line,
             "first_line": self.first_line,
             "last_line": self.last_line,
@@ -117,12 +119,13 @@ def _fold(
     for group in groups.values():
         representative = group[0]
         loop = _region_loop(function, representative)
-        name, first, last = _source_lines(function, loop)
+        name, file, first, last = _source_lines(function, loop)
         instance = Instance(
             idiom=idiom,
             function=name,
             ir_function=function.name,
             file=source,
+            source_file=file or source,
             line=_loop_line(representative, first),
             first_line=first,
             last_line=last,
@@ -151,30 +154,36 @@ def _region_loop(function: Function, solution: Solution) -> Loop | None:
     return None
 
 
-def _source_lines(function: Function, loop: Loop | None) -> tuple[str, int | None, int | None]:
-    """The source function and line range of a loop, from its instructions' debug info.
+def _source_lines(
+    function: Function, loop: Loop | None
+) -> tuple[str, str | None, int | None, int | None]:
+    """The source function, file and line range of a loop, from its debug info.
 
     The function's own lines win whenever the loop has any (inlined accessors do not
     rename a loop). A loop made only of code inlined from a kernel (a `static` kernel
-    inlined into its caller) is named after that kernel.
+    inlined into its caller) is named after that kernel. The file is the one the lines
+    are in, which is not the translation unit when the kernel comes from an `#include`.
     """
     if loop is None:
-        return function.source_name, None, None
+        return function.source_name, None, None, None
     own_name = function.source_name.rsplit("::", 1)[-1]
-    by_function: dict[str, set[int]] = {}
+    by_function: dict[str, set[tuple[str, int]]] = {}
     for block in loop.blocks:
         for value in block.instructions:
             location = value.location
             if location is not None and location.line > 0:
-                by_function.setdefault(location.function, set()).add(location.line)
+                by_function.setdefault(location.function, set()).add((location.file, location.line))
     if not by_function:
-        return function.source_name, None, None
+        return function.source_name, None, None, None
     if own_name in by_function:
-        lines = by_function[own_name]
-        return function.source_name, min(lines), max(lines)
-    name = max(by_function, key=lambda n: len(by_function[n]))
-    lines = by_function[name]
-    return name, min(lines), max(lines)
+        name = function.source_name
+        places = by_function[own_name]
+    else:
+        name = max(by_function, key=lambda n: len(by_function[n]))
+        places = by_function[name]
+    lines = [line for _, line in places]
+    file = min(places)[0] or None
+    return name, file, min(lines), max(lines)
 
 
 def _mark_nesting(found: list[tuple[Instance, Loop | None]]) -> list[Instance]:
