@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import demo_cmd, detect_cmd, eval_cmd, idl_cmd, ir_cmd
+from cli import demo_cmd, detect_cmd, eval_cmd, explain_cmd, idl_cmd, ir_cmd
 from idl.errors import IdiomError
 
 __all__ = ["build_parser", "main"]
@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (demo_cmd, detect_cmd, eval_cmd, ir_cmd, idl_cmd):
+    for module in (demo_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd, idl_cmd):
         module.register(subparsers)
     return parser
 

@@ -89,3 +89,17 @@ def test_eval_on_a_small_corpus(tmp_path: Path) -> None:
     result = idiom("eval", str(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Reduction" in result.stdout
+
+
+def test_explain_names_the_failing_constraint() -> None:
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    near_miss = str(corpus / "nm_red_prefix.c")
+    result = idiom("explain", near_miss, "--idiom", "Reduction", "--function", "cumsum")
+    assert result.returncode == 0, result.stderr
+    assert "does not match" in result.stdout and ".idl:" in result.stdout
+    matched = idiom(
+        "explain", str(corpus / "red_dot.c"), "--idiom", "Reduction", "--function", "dot"
+    )
+    assert matched.returncode == 0 and "matches dot" in matched.stdout
+    unknown = idiom("explain", near_miss, "--idiom", "Nope", "--function", "cumsum")
+    assert_clean_failure(unknown, "no specification 'Nope'")
