@@ -16,8 +16,9 @@ only itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from matcher.ir import Block, Value
 
@@ -28,9 +29,11 @@ __all__ = [
     "dominator_tree",
     "find_loops",
     "post_dominator_tree",
+    "reverse_post_order",
 ]
 
 Edges = Callable[[Block], Sequence[Block]]
+Node = TypeVar("Node", bound=Hashable)
 
 
 class DominatorTree:
@@ -112,7 +115,7 @@ def _iterative_idom(
     roots: Sequence[Block], forward: Edges, backward: Edges
 ) -> dict[Block, Block | None]:
     """Cooper-Harvey-Kennedy with a virtual root above `roots` (index 0 of the order)."""
-    order = _reverse_post_order(roots, forward)
+    order = reverse_post_order(roots, forward)
     number = {block: i + 1 for i, block in enumerate(order)}  # 0 is the virtual root
     idom = [-1] * (len(order) + 1)
     idom[0] = 0
@@ -150,26 +153,29 @@ def _iterative_idom(
     return result
 
 
-def _reverse_post_order(roots: Sequence[Block], forward: Edges) -> list[Block]:
-    seen: set[Block] = set()
-    post: list[Block] = []
+def reverse_post_order(
+    roots: Sequence[Node], forward: Callable[[Node], Sequence[Node]]
+) -> list[Node]:
+    """Every node reachable from `roots`, in reverse post-order of a depth-first walk."""
+    seen: set[Node] = set()
+    post: list[Node] = []
     for root in roots:
         if root in seen:
             continue
         seen.add(root)
-        stack: list[tuple[Block, int]] = [(root, 0)]
+        stack: list[tuple[Node, int]] = [(root, 0)]
         while stack:
-            block, next_index = stack[-1]
-            successors = forward(block)
+            node, next_index = stack[-1]
+            successors = forward(node)
             if next_index < len(successors):
-                stack[-1] = (block, next_index + 1)
+                stack[-1] = (node, next_index + 1)
                 nxt = successors[next_index]
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append((nxt, 0))
             else:
                 stack.pop()
-                post.append(block)
+                post.append(node)
     post.reverse()
     return post
 

@@ -14,6 +14,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from matcher.analysis import reverse_post_order
 from matcher.ir import Block, Function, Value, ValueKind
 
 __all__ = ["FunctionIndex", "index_of", "unique"]
@@ -259,7 +260,7 @@ def _dominators_of(
 ) -> frozenset[Value]:
     """The dominators of `target` in the graph reachable from `root`: the nodes every
     root-to-target path visits (Cooper, Harvey and Kennedy over reverse post-order)."""
-    order = _reverse_post_order(root, successors)
+    order = reverse_post_order([root], successors)
     number = {node: i for i, node in enumerate(order)}
     idom = [-1] * len(order)
     idom[0] = 0
@@ -290,23 +291,3 @@ def _dominators_of(
         at = idom[at]
         chain.add(order[at])
     return frozenset(chain)
-
-
-def _reverse_post_order(root: Value, successors: Graph) -> list[Value]:
-    seen = {root}
-    post: list[Value] = []
-    stack: list[tuple[Value, int]] = [(root, 0)]
-    while stack:
-        node, at = stack[-1]
-        nexts = successors(node)
-        if at < len(nexts):
-            stack[-1] = (node, at + 1)
-            nxt = nexts[at]
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, 0))
-        else:
-            stack.pop()
-            post.append(node)
-    post.reverse()
-    return post
