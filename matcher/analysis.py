@@ -28,6 +28,7 @@ __all__ = [
     "LoopInfo",
     "dominator_tree",
     "find_loops",
+    "immediate_dominators",
     "post_dominator_tree",
     "reverse_post_order",
 ]
@@ -83,7 +84,7 @@ def dominator_tree(blocks: Sequence[Block]) -> DominatorTree:
     if not blocks:
         return DominatorTree({}, reverse=False)
     entry = blocks[0]
-    idom = _iterative_idom([entry], lambda b: b.successors, lambda b: b.predecessors)
+    idom = immediate_dominators([entry], lambda b: b.successors, lambda b: b.predecessors)
     return DominatorTree(idom, reverse=False)
 
 
@@ -96,7 +97,7 @@ def post_dominator_tree(blocks: Sequence[Block]) -> DominatorTree:
         if block not in reaching:
             roots.append(block)
             reaching |= _reachable([block], lambda b: b.predecessors)
-    idom = _iterative_idom(roots, lambda b: b.predecessors, lambda b: b.successors)
+    idom = immediate_dominators(roots, lambda b: b.predecessors, lambda b: b.successors)
     return DominatorTree(idom, reverse=True)
 
 
@@ -111,12 +112,16 @@ def _reachable(starts: Sequence[Block], edges: Edges) -> set[Block]:
     return seen
 
 
-def _iterative_idom(
-    roots: Sequence[Block], forward: Edges, backward: Edges
-) -> dict[Block, Block | None]:
-    """Cooper-Harvey-Kennedy with a virtual root above `roots` (index 0 of the order)."""
+def immediate_dominators(
+    roots: Sequence[Node],
+    forward: Callable[[Node], Sequence[Node]],
+    backward: Callable[[Node], Sequence[Node]],
+) -> dict[Node, Node | None]:
+    """Cooper-Harvey-Kennedy over the nodes reachable from `roots`, with a virtual root
+    above them (index 0 of the numbering): each node's immediate dominator, None for
+    the roots. Used for blocks here and for values by the atoms' path queries."""
     order = reverse_post_order(roots, forward)
-    number = {block: i + 1 for i, block in enumerate(order)}  # 0 is the virtual root
+    number = {node: i + 1 for i, node in enumerate(order)}  # 0 is the virtual root
     idom = [-1] * (len(order) + 1)
     idom[0] = 0
     for root in roots:
@@ -134,22 +139,22 @@ def _iterative_idom(
     changed = True
     while changed:
         changed = False
-        for block in order:
-            if block in root_set:
+        for node in order:
+            if node in root_set:
                 continue
             new = -1
-            for pred in backward(block):
+            for pred in backward(node):
                 p = number.get(pred)
                 if p is None or idom[p] == -1:
                     continue
                 new = p if new == -1 else intersect(p, new)
-            if new != -1 and idom[number[block]] != new:
-                idom[number[block]] = new
+            if new != -1 and idom[number[node]] != new:
+                idom[number[node]] = new
                 changed = True
-    result: dict[Block, Block | None] = {}
-    for block in order:
-        parent = idom[number[block]]
-        result[block] = None if parent == 0 else order[parent - 1]
+    result: dict[Node, Node | None] = {}
+    for node in order:
+        parent = idom[number[node]]
+        result[node] = None if parent == 0 else order[parent - 1]
     return result
 
 

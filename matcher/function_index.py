@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from matcher.analysis import reverse_post_order
+from matcher.analysis import immediate_dominators
 from matcher.ir import Block, Function, Value, ValueKind
 
 __all__ = ["FunctionIndex", "index_of", "unique"]
@@ -259,35 +259,12 @@ def _dominators_of(
     root: Value, target: Value, reached: frozenset[Value], successors: Graph, predecessors: Graph
 ) -> frozenset[Value]:
     """The dominators of `target` in the graph reachable from `root`: the nodes every
-    root-to-target path visits (Cooper, Harvey and Kennedy over reverse post-order)."""
-    order = reverse_post_order([root], successors)
-    number = {node: i for i, node in enumerate(order)}
-    idom = [-1] * len(order)
-    idom[0] = 0
-
-    def intersect(a: int, b: int) -> int:
-        while a != b:
-            while a > b:
-                a = idom[a]
-            while b > a:
-                b = idom[b]
-        return a
-
-    changed = True
-    while changed:
-        changed = False
-        for i in range(1, len(order)):
-            new = -1
-            for pred in predecessors(order[i]):
-                p = number.get(pred, -1)
-                if p >= 0 and idom[p] != -1:
-                    new = p if new == -1 else intersect(p, new)
-            if new != -1 and idom[i] != new:
-                idom[i] = new
-                changed = True
+    root-to-target path visits."""
+    idom = immediate_dominators([root], successors, predecessors)
     chain = {target}
-    at = number[target]
-    while at != 0:
-        at = idom[at]
-        chain.add(order[at])
+    at: Value | None = target
+    while at is not None:
+        at = idom.get(at)
+        if at is not None:
+            chain.add(at)
     return frozenset(chain)
