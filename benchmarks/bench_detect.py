@@ -31,7 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from matcher.detect import DISTINCT
-from matcher.frontend import C_SUFFIXES, CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool
+from matcher.frontend import (
+    CXX_SUFFIXES,
+    CompileOptions,
+    compile_to_ir,
+    find_tool,
+    source_files,
+)
 from matcher.ir_builder import build_module
 from matcher.pipeline import analyse_file, load_library
 from matcher.solver import solve
@@ -55,14 +61,7 @@ class Pair:
 
 
 def sources(arguments: list[str]) -> list[Path]:
-    paths = [Path(a) for a in arguments] or [ROOT / "corpus"]
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found += sorted(p for p in path.iterdir() if p.suffix in C_SUFFIXES | CXX_SUFFIXES)
-        else:
-            found.append(path)
-    return found
+    return source_files([Path(a) for a in arguments] or [ROOT / "corpus"])
 
 
 def timed(action: Callable[[], object]) -> float:

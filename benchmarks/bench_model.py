@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from matcher.frontend import C_SUFFIXES, CXX_SUFFIXES, compile_to_ir, find_tool
+from matcher.frontend import CXX_SUFFIXES, compile_to_ir, find_tool, source_files
 from matcher.ir_builder import build_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,14 +37,7 @@ def clang_compile(path: Path, output: Path) -> None:
 
 
 def sources(arguments: list[str]) -> list[Path]:
-    paths = [Path(a) for a in arguments] or [ROOT / "corpus"]
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found += sorted(p for p in path.iterdir() if p.suffix in C_SUFFIXES | CXX_SUFFIXES)
-        else:
-            found.append(path)
-    return found
+    return source_files([Path(a) for a in arguments] or [ROOT / "corpus"])
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from cli.common import add_frontend_options
 from cli.detect_cmd import run_detection
 from matcher.evaluate import ProgramScore, score_program, total_by_kind
 from matcher.expectations import read_program
+from matcher.frontend import source_files
 
 __all__ = ["register", "run"]
 
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    paths = sorted(p for p in args.directory.iterdir() if p.suffix in {".c", ".cpp", ".cc"})
+    paths = source_files([args.directory])
     programs = [read_program(p) for p in paths]
     results = run_detection(args, [str(p) for p in paths])
     console = Console(highlight=False)

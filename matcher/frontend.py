@@ -40,6 +40,7 @@ __all__ = [
     "FrontendError",
     "compile_to_ir",
     "find_tool",
+    "source_files",
 ]
 
 C_SUFFIXES = frozenset({".c"})
@@ -73,6 +74,17 @@ class CompileOptions:
         if self.std:
             flags.append(f"-std={self.std}")
         return flags + list(self.extra_flags)
+
+
+def source_files(paths: Sequence[Path]) -> list[Path]:
+    """The C and C++ files among `paths`, a folder standing for the ones directly in it."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.iterdir() if p.suffix in C_SUFFIXES | CXX_SUFFIXES)
+        else:
+            found.append(path)
+    return found
 
 
 def find_tool(name: str) -> str:
