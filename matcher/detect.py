@@ -43,6 +43,8 @@ class Instance:
     solution_count: int = 1
     facts: tuple[tuple[str, str], ...] = ()
     within: str | None = None  # "GEMM at line 12" when nested in a larger instance
+    # Every solution of the region (a reduction loop has one per accumulator).
+    solutions: tuple[Solution, ...] = field(default=(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -131,6 +133,7 @@ def _fold(
             last_line=last,
             solution=representative,
             solution_count=len(group),
+            solutions=tuple(group),
             facts=_facts(representative),
         )
         folded.append((instance, loop))

@@ -51,7 +51,7 @@ def analyse_file(
         return FileResult(path, error=str(error))
     instances = report.instances
     if not keep_ir:
-        instances = tuple(replace(i, solution={}) for i in instances)
+        instances = tuple(replace(i, solution={}, solutions=()) for i in instances)
     return FileResult(path, instances, report.cut_short, report.seconds)
 
 
