@@ -1,0 +1,137 @@
+"""From sources to an accelerated executable: detect, rewrite, compile, link.
+
+Each translation unit goes through the matcher's front end, detection and the
+rewriter; the rewritten IR is compiled with `clang-22 -O2` and linked with the runtime
+(mappers/runtime, built on demand). Everything happens in a private temporary folder;
+only the requested output is written, and only once the link has succeeded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from idl.errors import IdiomError
+from mappers.rewriter import Outcome, rewrite_module
+from mappers.runtime_build import runtime_library
+from matcher.detect import Detection, detect_module
+from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool
+from matcher.ir_builder import build_module
+from matcher.pipeline import load_library
+
+__all__ = ["AccelerateError", "Accelerated", "UnitReport", "accelerate", "rewrite_file"]
+
+
+class AccelerateError(IdiomError):
+    """The program could not be built (unwritable output, compile or link failure)."""
+
+
+@dataclass(frozen=True)
+class UnitReport:
+    """One translation unit: what was found and what became of it."""
+
+    source: str
+    outcomes: tuple[Outcome, ...]
+    cut_short: tuple[Detection, ...]
+
+
+@dataclass(frozen=True)
+class Accelerated:
+    output: Path
+    units: tuple[UnitReport, ...]
+
+    @property
+    def replaced(self) -> int:
+        return sum(1 for unit in self.units for outcome in unit.outcomes if outcome.replaced)
+
+
+def rewrite_file(
+    path: Path,
+    options: CompileOptions,
+    idiom_dirs: tuple[str, ...] = (),
+    *,
+    reassociate: bool = True,
+) -> tuple[str, UnitReport]:
+    """The rewritten IR of one translation unit, and its report."""
+    library = load_library(idiom_dirs)
+    module = build_module(compile_to_ir(path, options), str(path))
+    detection = detect_module(module, library.exported_programs())
+    rewritten = rewrite_module(module, detection.instances, reassociate=reassociate)
+    return rewritten.text, UnitReport(str(path), rewritten.outcomes, detection.cut_short)
+
+
+def accelerate(
+    sources: Sequence[Path],
+    output: Path,
+    options: CompileOptions,
+    idiom_dirs: tuple[str, ...] = (),
+    *,
+    emit_llvm: bool = False,
+    reassociate: bool = True,
+    link_flags: Sequence[str] = (),
+) -> Accelerated:
+    """Build `output` from `sources`: an executable, or with `emit_llvm` the rewritten IR."""
+    _check_writable(output)
+    if emit_llvm and len(sources) != 1:
+        raise AccelerateError("--emit-llvm takes one source file (one module of IR)")
+    units: list[UnitReport] = []
+    with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
+        objects: list[str] = []
+        for number, source in enumerate(sources):
+            text, report = rewrite_file(source, options, idiom_dirs, reassociate=reassociate)
+            units.append(report)
+            ir_path = Path(tmp) / f"unit{number}.ll"
+            ir_path.write_text(text, encoding="utf-8")
+            if emit_llvm:
+                _publish(ir_path, output)
+                return Accelerated(output, tuple(units))
+            objects.append(str(ir_path))
+        driver = "clang++" if any(s.suffix in CXX_SUFFIXES for s in sources) else "clang"
+        runtime = runtime_library()
+        built = Path(tmp) / "a.out"
+        command = [
+            find_tool(driver),
+            "-O2",
+            *objects,
+            *(str(o) for o in runtime.objects),
+            "-o",
+            str(built),
+            *runtime.link_args,
+            *link_flags,
+            "-lm",
+        ]
+        _run(command, "linking the accelerated program failed")
+        _publish(built, output)
+    return Accelerated(output, tuple(units))
+
+
+def _check_writable(output: Path) -> None:
+    folder = output.parent if str(output.parent) else Path(".")
+    if output.is_dir():
+        raise AccelerateError(f"{output}: is a folder, expected a file to write")
+    if not folder.is_dir():
+        raise AccelerateError(f"{output}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
+        raise AccelerateError(f"{output}: not writable")
+
+
+def _publish(built: Path, output: Path) -> None:
+    try:
+        shutil.copyfile(built, output)
+        shutil.copymode(built, output)
+    except OSError as error:
+        raise AccelerateError(f"{output}: cannot write: {error.strerror}") from error
+
+
+def _run(command: Sequence[str], what: str) -> None:
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise AccelerateError(f"{what}: {error}") from error
+    if result.returncode != 0:
+        raise AccelerateError(f"{what}:\n{(result.stderr or result.stdout).strip()}")

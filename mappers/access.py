@@ -1,0 +1,85 @@
+"""Affine accesses measured at run time: first address, stride along each loop, extent.
+
+The address computation of a matched access is cloned ahead of the region twice per
+loop: with every counter at its first value, and with one counter one step further.
+The difference is that loop's stride in bytes. The clone accepts only affine arithmetic
+(see `Cloner`), so base + sum(iteration * stride) is the exact address of every
+iteration, whatever the layout (row or column major, transposed, leading dimensions,
+struct fields, offsets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mappers.emit import I1, I64, Builder, Cloner, const
+from mappers.irtext import Operand, operand
+from mappers.loops import LoopView, iteration_value
+from mappers.region import Region
+from matcher.ir import Value
+
+__all__ = ["Access", "disjoint", "measure"]
+
+_SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "ptr": 8}
+
+
+@dataclass(frozen=True)
+class Access:
+    first: Operand  # ptr: the address at the first iteration of every loop
+    strides: tuple[Operand, ...]  # i64 bytes per iteration, one per loop
+    element_size: int
+    low: Operand  # i64: lowest byte touched
+    high: Operand  # i64: one past the highest byte touched
+
+    def element_strides(self, builder: Builder) -> tuple[list[Operand], Operand]:
+        """Strides in elements, and the condition that they are whole elements."""
+        size = const(I64, self.element_size)
+        strides = [builder.binary("sdiv", s, size) for s in self.strides]
+        whole = [
+            builder.compare("eq", builder.binary("srem", s, size), const(I64, 0))
+            for s in self.strides
+        ]
+        return strides, builder.all_of(whole)
+
+
+def element_size(type_text: str) -> int:
+    return _SIZES.get(type_text, 8)
+
+
+def measure(
+    builder: Builder,
+    region: Region,
+    address: Value,
+    *,
+    loops: Sequence[LoopView],
+    counts: Sequence[Operand],
+    element_type: str,
+) -> Access:
+    """Emit the first address, the strides and the byte range of an affine access."""
+    first_values = {loop.iterator: operand(loop.iter_begin) for loop in loops}
+    first = Cloner(builder, region.blocks, first_values, affine=True).value(address)
+    start = builder.to_i64(first)
+    strides = []
+    for loop in loops:
+        moved_values = dict(first_values)
+        moved_values[loop.iterator] = iteration_value(builder, loop, 1)
+        moved = Cloner(builder, region.blocks, moved_values, affine=True).value(address)
+        strides.append(builder.binary("sub", builder.to_i64(moved), start))
+    low, high = start, builder.binary("add", start, const(I64, element_size(element_type)))
+    for stride, count in zip(strides, counts, strict=True):
+        last = builder.binary("mul", stride, builder.binary("sub", count, const(I64, 1)))
+        negative = builder.compare("slt", last, const(I64, 0))
+        low = builder.binary("add", low, builder.select(negative, last, const(I64, 0)))
+        high = builder.binary("add", high, builder.select(negative, const(I64, 0), last))
+    return Access(first, tuple(strides), element_size(element_type), low, high)
+
+
+def disjoint(builder: Builder, written: Access, others: Sequence[Access]) -> Operand:
+    """i1: the written range overlaps none of the others."""
+    checks = []
+    for other in others:
+        before = builder.compare("sle", written.high, other.low)
+        after = builder.compare("sle", other.high, written.low)
+        checks.append(builder.binary("or", before, after))
+    return builder.all_of(checks) if checks else const(I1, "true")

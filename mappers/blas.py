@@ -1,0 +1,222 @@
+"""GEMM and GEMV through BLAS (`idiom_gemm`/`idiom_gemv` of the runtime, OpenBLAS).
+
+The mapper reads the interface of blas.idl, measures each matrix's strides along each
+loop at run time (mappers/access.py) and passes them to the runtime, which picks the
+layout and transposition BLAS needs or declines (then the original loop runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mappers.access import Access, disjoint, measure
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand, operand
+from mappers.loops import LoopView, loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.region import check_legal, depends_on
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_gemm", "map_gemv"]
+
+_ELEMENTS = {"float": 0, "double": 1}
+_GEMM = "i32 @idiom_gemm(i32, i64, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, i64, i64)"
+_GEMV = "i32 @idiom_gemv(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64)"
+
+
+@dataclass(frozen=True)
+class _Dense:
+    """The parts of a GEMM or GEMV match a call needs."""
+
+    loops: list[LoopView]
+    a: Value  # addresses of the two factors and the target
+    b: Value
+    c: Value
+    element: str
+    alpha: Value | None
+    beta: Value | None
+    beta_is_one: bool  # the old value is added unscaled (or there is no old value)
+    has_old: bool
+
+
+def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
+    solution = instance.solution
+    function = context.region.function
+    loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
+    a_value, store = _need(solution, "a.value"), _need(solution, "c.store")
+    element = a_value.type
+    if element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {element} routine")
+    if solution.get("acc") is not None:
+        init = _need(solution, "acc_init")
+        if init.constant != 0:
+            raise NotReplaced("the dot product starts from a value other than zero")
+    check_legal(context.region, stores=[store], results=[], loops=loops)
+    c_old, beta = solution.get("c_old"), solution.get("beta")
+    return _Dense(
+        loops=loops,
+        a=_need(solution, "a.address"),
+        b=_need(solution, "b.address"),
+        c=_need(solution, "c.address"),
+        element=element,
+        alpha=solution.get("alpha"),
+        beta=beta,
+        beta_is_one=beta is None,
+        has_old=c_old is not None,
+    )
+
+
+def _need(solution: Mapping[str, Value | None], name: str) -> Value:
+    value = solution.get(name)
+    if value is None:
+        raise NotReplaced(f"the match has no {{{name}}}")
+    return value
+
+
+def _scalar(builder: Builder, value: Value | None, default: float) -> Operand:
+    if value is None:
+        return const("double", f"{default:e}")
+    return builder.cast("fpext", operand(value), "double")
+
+
+class _DensePlan(Plan):
+    def __init__(self, dense: _Dense, context: MapperContext) -> None:
+        self.dense = dense
+        self.region = context.region
+        self.counts: list[Operand] = []
+        self.accesses: dict[str, Access] = {}
+        self.strides: dict[str, list[Operand]] = {}
+        self.fixed: dict[str, int] = {}
+
+    def guard(self, builder: Builder) -> Operand:
+        dense = self.dense
+        checks = []
+        for loop in dense.loops:
+            counted = trip_count(builder, loop)
+            self.counts.append(counted.count)
+            checks.append(counted.exact)
+        for name, address in (("a", dense.a), ("b", dense.b), ("c", dense.c)):
+            access = measure(
+                builder,
+                self.region,
+                address,
+                loops=dense.loops,
+                counts=self.counts,
+                element_type=dense.element,
+            )
+            self.accesses[name] = access
+            strides, whole = access.element_strides(builder)
+            self.strides[name] = strides
+            checks.append(whole)
+        a, b, c = self.accesses["a"], self.accesses["b"], self.accesses["c"]
+        checks.append(disjoint(builder, c, [a, b]))
+        for name, level in self.fixed.items():
+            stride = self.accesses[name].strides[level]
+            checks.append(builder.compare("eq", stride, const(I64, 0)))
+        return builder.all_of(checks)
+
+    def scalars(self, builder: Builder) -> tuple[Operand, Operand]:
+        dense = self.dense
+        alpha = _scalar(builder, dense.alpha, 1.0)
+        if not dense.has_old:
+            return alpha, const("double", "0.000000e+00")
+        return alpha, _scalar(builder, dense.beta, 1.0)
+
+
+class _GemmPlan(_DensePlan):
+    """C(m x n) += A(m x k) B(k x n); which loop is m, n and k depends on the form."""
+
+    target = "BLAS gemm (OpenBLAS)"
+
+    def __init__(self, dense: _Dense, context: MapperContext, m: int, n: int, k: int) -> None:
+        super().__init__(dense, context)
+        self.m, self.n, self.k = m, n, k
+        # Each matrix must stay put along the loop it does not depend on.
+        self.fixed = {"a": n, "b": m, "c": k}
+
+    def call(self, builder: Builder) -> Operand:
+        alpha, beta = self.scalars(builder)
+        s = self.strides
+        m, n, k = self.m, self.n, self.k
+        return builder.call(
+            "i32",
+            "idiom_gemm",
+            [
+                const("i32", _ELEMENTS[self.dense.element]),
+                self.counts[m],
+                self.counts[n],
+                self.counts[k],
+                alpha,
+                self.accesses["a"].first,
+                s["a"][m],
+                s["a"][k],
+                self.accesses["b"].first,
+                s["b"][k],
+                s["b"][n],
+                beta,
+                self.accesses["c"].first,
+                s["c"][m],
+                s["c"][n],
+            ],
+        )
+
+
+def map_gemm(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_gemm", f"declare {_GEMM}")
+    dense = _dense(instance, context, 3)
+    if instance.solution.get("acc") is not None:
+        return _GemmPlan(dense, context, m=0, n=1, k=2)  # dot form: C[i][j] = sum_k
+    return _GemmPlan(dense, context, m=0, n=2, k=1)  # update form: C[i][j] += A[i][k] B[k][j]
+
+
+class _GemvPlan(_DensePlan):
+    """y(m) += A(m x n) x(n): `matrix` and `vector` name the accesses, `m`/`n` the loops."""
+
+    target = "BLAS gemv (OpenBLAS)"
+
+    def __init__(
+        self, dense: _Dense, context: MapperContext, matrix: str, vector: str, m: int, n: int
+    ) -> None:
+        super().__init__(dense, context)
+        self.matrix, self.vector, self.m, self.n = matrix, vector, m, n
+        self.fixed = {vector: m, "c": n}
+
+    def call(self, builder: Builder) -> Operand:
+        alpha, beta = self.scalars(builder)
+        s, m, n = self.strides, self.m, self.n
+        return builder.call(
+            "i32",
+            "idiom_gemv",
+            [
+                const("i32", _ELEMENTS[self.dense.element]),
+                self.counts[m],
+                self.counts[n],
+                alpha,
+                self.accesses[self.matrix].first,
+                s[self.matrix][m],
+                s[self.matrix][n],
+                self.accesses[self.vector].first,
+                s[self.vector][n],
+                beta,
+                self.accesses["c"].first,
+                s["c"][m],
+            ],
+        )
+
+
+def map_gemv(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_gemv", f"declare {_GEMV}")
+    dense = _dense(instance, context, 2)
+    if instance.solution.get("acc") is not None:
+        # Dot form: y[i] = sum_j; the matrix is the factor that moves with the row loop.
+        outer = dense.loops[0].iterator
+        a_moves = depends_on(dense.a, outer, context.region)
+        b_moves = depends_on(dense.b, outer, context.region)
+        if a_moves == b_moves:
+            raise NotReplaced("neither factor is a vector fixed along the rows")
+        matrix, vector = ("a", "b") if a_moves else ("b", "a")
+        return _GemvPlan(dense, context, matrix, vector, m=0, n=1)
+    # Update form: y[j] += x[i] * A[i][j]; y runs along the inner loop.
+    return _GemvPlan(dense, context, "b", "a", m=1, n=0)

@@ -1,0 +1,203 @@
+"""Writing new IR instructions as text, and cloning a matched computation.
+
+`Builder` appends instructions with fresh names (`%idiom3.17`) to the current block.
+`Cloner` re-emits the computation of a value found inside the matched region with some
+values replaced (loop counters set to chosen iterations): that is how a mapper learns,
+at run time, an access's address at the first iteration and its stride along each loop,
+without pattern-matching the address arithmetic itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from idl.errors import IdiomError
+from mappers.irtext import Operand, block_ref, operand
+from matcher.ir import Block, Value
+
+__all__ = ["I1", "I64", "Builder", "Cloner", "NotReplaced", "const"]
+
+I1 = "i1"
+I64 = "i64"
+
+
+class NotReplaced(IdiomError):
+    """A match that is left as it is; the message says why (shown in the report)."""
+
+
+def const(type_text: str, value: int | float | str) -> Operand:
+    return Operand(type_text, str(value))
+
+
+class Builder:
+    """Instruction lines of new blocks, each value with a fresh name."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.lines: list[str] = []
+        self._count = 0
+
+    def fresh(self, hint: str = "") -> str:
+        self._count += 1
+        return f"%{self.prefix}.{hint}{self._count}"
+
+    def label(self, name: str) -> None:
+        self.lines.append(f"{name}:")
+
+    def emit(self, type_text: str, right_side: str, hint: str = "") -> Operand:
+        name = self.fresh(hint)
+        self.lines.append(f"  {name} = {right_side}")
+        return Operand(type_text, name)
+
+    def statement(self, text: str) -> None:
+        self.lines.append(f"  {text}")
+
+    def binary(self, opcode: str, lhs: Operand, rhs: Operand) -> Operand:
+        return self.emit(lhs.type, f"{opcode} {lhs}, {rhs.ref}")
+
+    def compare(self, predicate: str, lhs: Operand, rhs: Operand) -> Operand:
+        kind = "fcmp" if lhs.type in ("float", "double") else "icmp"
+        return self.emit(I1, f"{kind} {predicate} {lhs}, {rhs.ref}")
+
+    def select(self, condition: Operand, if_true: Operand, if_false: Operand) -> Operand:
+        return self.emit(if_true.type, f"select {condition}, {if_true}, {if_false}")
+
+    def cast(self, opcode: str, value: Operand, to: str) -> Operand:
+        if value.type == to:
+            return value
+        return self.emit(to, f"{opcode} {value} to {to}")
+
+    def to_i64(self, value: Operand, *, signed: bool = True) -> Operand:
+        if value.type == "ptr":
+            return self.cast("ptrtoint", value, I64)
+        width = int(value.type[1:])
+        if width == 64:
+            return value
+        if width > 64:
+            return self.cast("trunc", value, I64)
+        return self.cast("sext" if signed else "zext", value, I64)
+
+    def all_of(self, conditions: Iterable[Operand]) -> Operand:
+        result = const(I1, "true")
+        for condition in conditions:
+            result = condition if result.ref == "true" else self.binary("and", result, condition)
+        return result
+
+    def call(self, return_type: str, function: str, arguments: Iterable[Operand]) -> Operand:
+        args = ", ".join(str(a) for a in arguments)
+        if return_type == "void":
+            self.statement(f"call void @{function}({args})")
+            return Operand("void", "")
+        return self.emit(return_type, f"call {return_type} @{function}({args})")
+
+    def branch(self, target: Block | str) -> None:
+        self.statement(f"br label {block_ref(target)}")
+
+    def branch_if(self, condition: Operand, if_true: Block | str, if_false: Block | str) -> None:
+        self.statement(f"br {condition}, label {block_ref(if_true)}, label {block_ref(if_false)}")
+
+
+# Instructions a cloned computation may contain, and their poison-generating flags
+# (dropped: the clone is evaluated at iterations the loop may not reach).
+_CLONABLE = {
+    "getelementptr",
+    "add",
+    "sub",
+    "mul",
+    "shl",
+    "or",
+    "xor",
+    "sext",
+    "zext",
+    "trunc",
+    "and",
+    "lshr",
+    "ashr",
+    "udiv",
+    "sdiv",
+    "urem",
+    "srem",
+    "icmp",
+    "select",
+    "fadd",
+    "fsub",
+    "fmul",
+    "fdiv",
+    "fneg",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "fpext",
+    "fptrunc",
+    "bitcast",
+    "inttoptr",
+    "ptrtoint",
+    "freeze",
+}
+_FLAGS = re.compile(r"(?<![%@\w.$-])(nuw|nsw|exact|inbounds|nneg|disjoint|samesign)\s")
+_NAME = re.compile(r'%(?:"[^"]*"|[-a-zA-Z$._0-9]+)')
+
+
+class Cloner:
+    """Re-emits values computed inside `region` with the values of `env` substituted.
+
+    With `affine=True` only affine integer and address arithmetic is accepted, and a
+    multiplication may not have two factors that vary with the substituted values: the
+    clone evaluated at a few points then gives exact base addresses and strides.
+    """
+
+    def __init__(
+        self,
+        builder: Builder,
+        region: frozenset[Block],
+        env: dict[Value, Operand],
+        *,
+        affine: bool,
+    ) -> None:
+        self.builder = builder
+        self.region = region
+        self.env = dict(env)
+        self.affine = affine
+        self._varies: set[Value] = set(env)
+
+    def value(self, value: Value) -> Operand:
+        if value in self.env:
+            return self.env[value]
+        if not value.is_instruction or value.block not in self.region:
+            return operand(value)
+        if value.opcode == "phi":
+            raise NotReplaced(f"{value.name} is carried from one iteration to the next")
+        if value.opcode == "load":
+            raise NotReplaced(f"the address depends on memory ({value.name} is loaded)")
+        if value.opcode not in _CLONABLE:
+            raise NotReplaced(f"cannot evaluate {value.opcode} ({value.name}) ahead of the loop")
+        operands = [self.value(o) for o in value.operands]
+        if any(o in self._varies for o in value.operands):
+            self._varies.add(value)
+            if self.affine:
+                self._check_affine(value)
+        text = value.text.split(", !", 1)[0]
+        right_side = text.split(" = ", 1)[1]
+        renames = {operand(o).ref: new.ref for o, new in zip(value.operands, operands, strict=True)}
+        right_side = _NAME.sub(lambda m: renames.get(m.group(0), m.group(0)), right_side)
+        right_side = _FLAGS.sub("", right_side)
+        result = self.builder.emit(value.type, right_side)
+        self.env[value] = result
+        return result
+
+    def _check_affine(self, value: Value) -> None:
+        varying = [o for o in value.operands if o in self._varies]
+        opcode = value.opcode
+        if opcode in ("getelementptr", "add", "sub", "sext", "zext", "trunc"):
+            return
+        if opcode == "mul" and len(varying) == 1:
+            return
+        if opcode == "shl" and value.operands[0] in self._varies and len(varying) == 1:
+            return
+        if opcode == "or" and " disjoint " in value.text:
+            return
+        if opcode == "xor" and any(o.constant == -1 for o in value.operands):
+            return
+        raise NotReplaced(f"the address is not affine in the loop counters ({value.name})")

@@ -1,0 +1,136 @@
+"""Editing LLVM IR as text: the module printing the matcher read, changed line by line.
+
+llvmlite can parse and verify IR but not edit a parsed module, so a rewrite works on
+the text that `matcher.ir_builder` printed once (every instruction's line is known from
+its block and position). New code is appended as whole blocks at the end of a function
+with names prefixed `idiom.`; nothing else is renumbered, because unnamed values and
+blocks are numbered in order of appearance and named ones take no number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from matcher.ir import Block, Function, Module, Value, ValueKind
+
+__all__ = ["ModuleText", "Operand", "block_ref", "operand"]
+
+_PLAIN_NAME = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+")
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A typed operand as it is written in IR text: `double %x`, `i64 4`."""
+
+    type: str
+    ref: str
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.ref}"
+
+
+def _quoted(sigil: str, name: str) -> str:
+    return f"{sigil}{name}" if _PLAIN_NAME.fullmatch(name) else f'{sigil}"{name}"'
+
+
+def operand(value: Value) -> Operand:
+    """How an existing value of the module is referred to."""
+    if value.kind is ValueKind.CONSTANT:
+        # A constant's name is its printing with the type in front: `i32 0`.
+        prefix = value.type + " "
+        ref = value.name[len(prefix) :] if value.name.startswith(prefix) else value.name
+        return Operand(value.type, ref)
+    sigil, name = value.name[0], value.name[1:]
+    return Operand(value.type, _quoted(sigil, name))
+
+
+def block_ref(block: Block | str) -> str:
+    """A label operand: `%for.body`."""
+    return _quoted("%", block if isinstance(block, str) else block.name)
+
+
+class ModuleText:
+    """The printed module with edits: replaced lines, blocks appended to functions,
+    declarations and constants appended to the module."""
+
+    def __init__(self, module: Module) -> None:
+        self.lines = module.text.splitlines()
+        self._instruction_line: dict[Value, int] = {}
+        self._function_close: dict[str, int] = {}
+        self._appended: dict[str, list[str]] = {}
+        self._declarations: dict[str, str] = {}
+        self._globals: list[str] = []
+        self._index(module)
+
+    def _index(self, module: Module) -> None:
+        functions = {function.name: function for function in module}
+        current: list[Value] | None = None
+        name = ""
+        for number, line in enumerate(self.lines):
+            if current is None:
+                match = re.match(r'define [^@]*@("[^"]+"|[-a-zA-Z$._0-9]+)\(', line)
+                if match and line.rstrip().endswith("{"):
+                    name = match.group(1).strip('"')
+                    function = functions.get(name)
+                    current = (
+                        [i for b in function.blocks for i in b.instructions] if function else []
+                    )
+                    current.reverse()
+                continue
+            if line == "}":
+                self._function_close[name] = number
+                current = None
+            elif (
+                line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ]")
+            ):
+                if current:
+                    self._instruction_line[current.pop()] = number
+
+    def snapshot(self) -> tuple[list[str], dict[str, list[str]], dict[str, str], list[str]]:
+        return (
+            list(self.lines),
+            {k: list(v) for k, v in self._appended.items()},
+            dict(self._declarations),
+            list(self._globals),
+        )
+
+    def restore(
+        self, state: tuple[list[str], dict[str, list[str]], dict[str, str], list[str]]
+    ) -> None:
+        lines, appended, declarations, globals_ = state
+        self.lines, self._appended = list(lines), {k: list(v) for k, v in appended.items()}
+        self._declarations, self._globals = dict(declarations), list(globals_)
+
+    def line_of(self, instruction: Value) -> str:
+        return self.lines[self._instruction_line[instruction]]
+
+    def replace(self, instruction: Value, text: str) -> None:
+        """Replace one instruction's line (single-line instructions only)."""
+        self.lines[self._instruction_line[instruction]] = "  " + text.strip()
+
+    def append_blocks(self, function: Function, lines: list[str]) -> None:
+        self._appended.setdefault(function.name, []).extend(lines)
+
+    def declare(self, name: str, declaration: str) -> None:
+        self._declarations.setdefault(name, declaration)
+
+    def add_global(self, line: str) -> None:
+        self._globals.append(line)
+
+    def text(self) -> str:
+        closes = {number: name for name, number in self._function_close.items()}
+        out: list[str] = []
+        for number, line in enumerate(self.lines):
+            if number in closes:
+                out.extend(self._appended.get(closes[number], []))
+            out.append(line)
+        out.append("")
+        out.extend(self._globals)
+        out.extend(d for name, d in self._declarations.items() if not _declared(self.lines, name))
+        return "\n".join(out) + "\n"
+
+
+def _declared(lines: list[str], name: str) -> bool:
+    pattern = re.compile(rf"^(declare|define) .*@{re.escape(name)}\(")
+    return any(pattern.match(line) for line in lines)

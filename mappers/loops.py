@@ -1,0 +1,123 @@
+"""What a mapper needs to know about the matched loops, computed in IR at run time.
+
+A loop of an idiom's interface is given by {iterator}, {iter_begin}, {iter_end}, {step}
+(a constant), {comparison} and its latch branch {end}. The front end rotates loops, so
+the latch tests the next value of the counter; `trip_count` turns that test into the
+number of iterations, in i64, together with the condition under which the count is
+exact: at least one iteration (an inner loop whose count would be zero is skipped by
+a guard of its own, which the count would not see, so such cases run the original).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand, operand
+from matcher.ir import Function, Value
+
+__all__ = ["Counted", "LoopView", "iteration_value", "loop_view", "trip_count"]
+
+_SWAPPED = dict(
+    slt="sgt", sgt="slt", sle="sge", sge="sle", ult="ugt", ugt="ult", ule="uge", uge="ule",
+    eq="eq", ne="ne",
+)  # fmt: skip
+_INVERSE = dict(
+    slt="sge", sge="slt", sgt="sle", sle="sgt", ult="uge", uge="ult", ugt="ule", ule="ugt",
+    eq="ne", ne="eq",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """One loop of a match, read from the solution under a prefix (`loop[1].`, ``)."""
+
+    iterator: Value
+    iter_begin: Value
+    iter_end: Value
+    step: int
+    predicate: str  # go round again while `counter predicate iter_end`, counter on the left
+    compares_cast: str | None  # sext/zext when the counter is widened before the test
+
+
+@dataclass(frozen=True)
+class Counted:
+    count: Operand  # i64 iterations
+    exact: Operand  # i1: the count is right (at least one iteration)
+
+
+def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: str) -> LoopView:
+    def get(name: str) -> Value:
+        value = solution.get(prefix + name)
+        if value is None:
+            raise NotReplaced(f"the match has no {prefix}{name}")
+        return value
+
+    iterator, comparison, end = get("iterator"), get("comparison"), get("end")
+    compared, iter_next, step = get("iter_compared"), get("iter_next"), get("step")
+    if not isinstance(step.constant, int) or step.constant == 0:
+        raise NotReplaced("the loop step is not a non-zero integer constant")
+    if compared is iterator:
+        raise NotReplaced("the loop tests its counter before incrementing it")
+    cast = None if compared is iter_next else compared.opcode
+    predicate = comparison.predicate or ""
+    if comparison.operands[0] is not compared:
+        predicate = _SWAPPED[predicate]
+    continue_on_true = function.successors(end)[0] is get("begin")
+    if not continue_on_true:
+        predicate = _INVERSE[predicate]
+    return LoopView(iterator, get("iter_begin"), get("iter_end"), step.constant, predicate, cast)
+
+
+def trip_count(builder: Builder, loop: LoopView) -> Counted:
+    """Emit the iteration count of `loop` (entered at least once) and its validity."""
+    step, predicate = loop.step, loop.predicate
+    begin, end = operand(loop.iter_begin), operand(loop.iter_end)
+    if loop.compares_cast is not None:
+        begin = builder.cast(loop.compares_cast, begin, end.type)
+    if predicate == "ne":
+        return _count_not_equal(builder, begin, end, step)
+    signed = predicate[0] == "s"
+    b64, e64 = builder.to_i64(begin, signed=signed), builder.to_i64(end, signed=signed)
+    checks: list[Operand] = []
+    if not signed and end.type == I64:  # unsigned 64-bit values must fit the signed i64 count
+        checks += [
+            builder.compare("sge", b64, const(I64, 0)),
+            builder.compare("sge", e64, const(I64, 0)),
+        ]
+    if predicate in ("sle", "ule", "sge", "uge"):
+        e64 = builder.binary("add", e64, const(I64, 1 if step > 0 else -1))
+    if step > 0 and predicate[1:] in ("lt", "le"):
+        distance = builder.binary("sub", e64, b64)
+    elif step < 0 and predicate[1:] in ("gt", "ge"):
+        distance = builder.binary("sub", b64, e64)
+    else:
+        raise NotReplaced(f"the loop counts {'up' if step > 0 else 'down'} against `{predicate}`")
+    size = abs(step)
+    rounded = builder.binary("add", distance, const(I64, size - 1))
+    count = builder.binary("sdiv", rounded, const(I64, size))
+    checks.append(builder.compare("sgt", distance, const(I64, 0)))
+    return Counted(count, builder.all_of(checks))
+
+
+def _count_not_equal(builder: Builder, begin: Operand, end: Operand, step: int) -> Counted:
+    # `i != n`: the distance, taken in the counter's own width, must be a whole number
+    # of steps.
+    distance = builder.binary("sub", end, begin) if step > 0 else builder.binary("sub", begin, end)
+    checks: list[Operand] = []
+    if distance.type == I64:
+        checks.append(builder.compare("sgt", distance, const(I64, 0)))
+    wide = builder.to_i64(distance, signed=False)
+    size = const(I64, abs(step))
+    checks.append(builder.compare("ne", wide, const(I64, 0)))
+    checks.append(builder.compare("eq", builder.binary("urem", wide, size), const(I64, 0)))
+    return Counted(builder.binary("udiv", wide, size), builder.all_of(checks))
+
+
+def iteration_value(builder: Builder, loop: LoopView, iteration: int) -> Operand:
+    """The counter's value at a given iteration (0 is the first)."""
+    begin = operand(loop.iter_begin)
+    if iteration == 0:
+        return begin
+    return builder.binary("add", begin, const(begin.type, loop.step * iteration))

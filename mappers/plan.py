@@ -1,0 +1,54 @@
+"""The contract between the rewriter and a mapper.
+
+A mapper turns one instance into a `Plan`, after checking the static legality rules
+(raising `NotReplaced` with the reason otherwise). The rewriter then lays out:
+
+    preheader ──► guard ──ok──► call ──status 0──► done ──► exit block
+                    │             │
+                    └─────────────┴──► fallback ──► the original loop
+
+`guard` emits the run-time conditions (sizes, strides, disjoint ranges), `call` the
+runtime call returning its status (0 = done), `done` the values the region's exit block
+receives in place of the loop's results.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mappers.emit import Builder
+from mappers.irtext import ModuleText, Operand
+from mappers.region import Region
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["MapperContext", "Plan"]
+
+
+@dataclass(frozen=True)
+class MapperContext:
+    """What a mapper may use besides the instance: the region and the module's text."""
+
+    region: Region
+    module: ModuleText
+    reassociate: bool  # floating-point reductions may be reordered
+
+
+class Plan(ABC):
+    """A replacement ready to be emitted; `target` says what replaces the region."""
+
+    target: str
+
+    @abstractmethod
+    def guard(self, builder: Builder) -> Operand: ...
+
+    @abstractmethod
+    def call(self, builder: Builder) -> Operand: ...
+
+    def done(self, builder: Builder) -> dict[Value, Operand]:
+        return {}
+
+
+Mapper = Callable[[Instance, MapperContext], Plan]

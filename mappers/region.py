@@ -1,0 +1,184 @@
+"""The region a match covers, and the static legality rules of IDIOMS.md.
+
+A region is the outermost loop of a match: entered from its preheader's branch
+{precursor}, left through its single exit block (the block of {successor}). Before a
+mapper emits anything, `check_legal` verifies in code that replacing the region cannot
+change what the program does, apart from the idiom's own stores and results:
+
+1. no side effect other than the allowed stores: no other store, no call that is not
+   pure, no volatile access, no atomic;
+2. the only values used after the region are the idiom's results (in the exit block's
+   LCSSA phis);
+3. no control flow inside other than the matched loops' own latches and the guards
+   that skip an inner matched loop when its bounds give no iteration.
+
+Rule 3 of IDIOMS.md (ranges at run time) is the mappers' guard; rule 4 (reassociation)
+is the `reassociate` flag of the rewriter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from mappers.emit import NotReplaced
+from mappers.irtext import operand
+from mappers.loops import LoopView
+from matcher.analysis import Loop
+from matcher.atoms import is_pure_call
+from matcher.ir import Block, Function, Value
+
+__all__ = ["Region", "check_legal", "depends_on", "region_of"]
+
+
+@dataclass(frozen=True)
+class Region:
+    function: Function
+    loop: Loop
+    precursor: Value  # the preheader's `br label %header`
+    exit: Block  # the block the region leaves to
+
+    @property
+    def header(self) -> Block:
+        return self.loop.header
+
+    @property
+    def latch(self) -> Block:
+        return self.loop.latches[0]
+
+    @property
+    def blocks(self) -> frozenset[Block]:
+        return self.loop.blocks
+
+    @property
+    def preheader(self) -> Block:
+        assert self.precursor.block is not None
+        return self.precursor.block
+
+    def exit_phis(self) -> list[Value]:
+        return [i for i in self.exit.instructions if i.opcode == "phi"]
+
+
+def region_of(function: Function, solution: Mapping[str, Value | None]) -> Region:
+    begin, precursor, successor = (solution.get(k) for k in ("begin", "precursor", "successor"))
+    if begin is None or precursor is None or successor is None or begin.block is None:
+        raise NotReplaced("the match does not name its region")
+    loop = next((lp for lp in function.loops.loops if lp.header is begin.block), None)
+    if loop is None or len(loop.latches) != 1 or len(loop.exits) != 1:
+        raise NotReplaced("the region is not a loop with one latch and one exit")
+    if precursor.opcode != "br" or len(precursor.operands) != 0:
+        raise NotReplaced("the loop has no preheader")
+    assert successor.block is not None
+    if loop.exits[0] is not successor.block or successor.position != 0:
+        raise NotReplaced("the loop's exit is not the match's successor")
+    if set(successor.block.predecessors) != {loop.latches[0]}:
+        raise NotReplaced("the loop's exit block is shared with other paths")
+    return Region(function, loop, precursor, successor.block)
+
+
+def check_legal(
+    region: Region,
+    *,
+    stores: Iterable[Value],
+    results: Iterable[Value],
+    loops: Iterable[LoopView],
+) -> None:
+    """Raise NotReplaced unless the region meets the static rules above."""
+    allowed_stores, allowed_results = set(stores), set(results)
+    for block in region.blocks:
+        for instruction in block.instructions:
+            _check_effect(instruction, allowed_stores)
+            _check_escape(region, instruction, allowed_results)
+    _check_control_flow(region, list(loops))
+
+
+def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
+    opcode = instruction.opcode
+    if opcode in ("atomicrmw", "cmpxchg", "fence"):
+        raise NotReplaced(f"the region has an atomic operation ({_where(instruction)})")
+    if opcode in ("load", "store") and " volatile " in f" {instruction.text} ":
+        raise NotReplaced(f"the region has a volatile access ({_where(instruction)})")
+    if opcode == "store" and instruction not in allowed_stores:
+        raise NotReplaced(f"the region stores elsewhere too ({_where(instruction)})")
+    if opcode in ("call", "invoke") and not is_pure_call(instruction):
+        callee = instruction.callee or "an indirect function"
+        raise NotReplaced(f"the region calls {callee}, which may have side effects")
+
+
+def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> None:
+    for user in instruction.users:
+        if user.block in region.blocks:
+            continue
+        if user.block is region.exit and user.opcode == "phi" and instruction in allowed:
+            continue
+        raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
+
+
+def _check_control_flow(region: Region, loops: list[LoopView]) -> None:
+    latches = {lp.iterator.block for lp in loops}  # headers of the matched loops
+    for block in region.blocks:
+        terminator = block.terminator
+        if terminator.opcode == "br" and len(terminator.operands) == 0:
+            continue
+        if terminator.opcode != "br":
+            raise NotReplaced(f"the region has a {terminator.opcode} ({_where(terminator)})")
+        targets = set(block.successors)
+        if any(header in targets for header in latches if header is not None):
+            continue  # a matched loop's latch (going round again)
+        if not any(_skips_loop(terminator, loop) for loop in loops):
+            raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
+
+
+def _skips_loop(branch: Value, loop: LoopView) -> bool:
+    """`branch` enters `loop` exactly when its first iteration passes the loop's test."""
+    condition = branch.operands[0]
+    header = loop.iterator.block
+    assert branch.block is not None and header is not None
+    preheaders = [p for p in header.predecessors if p.terminator.opcode == "br"]
+    entered = [i for i, s in enumerate(branch.block.successors) if s in preheaders]
+    if condition.opcode != "icmp" or len(entered) != 1 or loop.compares_cast is not None:
+        return False
+    lhs, rhs = (operand(o) for o in condition.operands)
+    begin, end = operand(loop.iter_begin), operand(loop.iter_end)
+    predicate = condition.predicate or ""
+    if (lhs, rhs) == (end, begin):
+        predicate = _swap(predicate)
+    elif (lhs, rhs) != (begin, end):
+        return False
+    if entered[0] == 1:
+        predicate = _negate(predicate)
+    return predicate == loop.predicate
+
+
+def _swap(predicate: str) -> str:
+    pairs = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+    tail = predicate[1:]
+    return predicate[0] + pairs[tail] if tail in pairs else predicate
+
+
+def _negate(predicate: str) -> str:
+    pairs = {"lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+    tail = predicate[1:]
+    if tail in pairs:
+        return predicate[0] + pairs[tail]
+    return {"eq": "ne", "ne": "eq"}.get(predicate, predicate)
+
+
+def depends_on(value: Value, source: Value, region: Region) -> bool:
+    """Whether `source` reaches `value` through operands computed inside the region."""
+    seen: set[Value] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current is source:
+            return True
+        if current in seen or current.block not in region.blocks:
+            continue
+        seen.add(current)
+        stack.extend(current.operands)
+    return False
+
+
+def _where(value: Value) -> str:
+    location = value.location
+    return f"line {location.line}" if location else value.name or value.opcode or "?"

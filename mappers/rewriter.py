@@ -1,0 +1,158 @@
+"""Replacing matched regions by guarded runtime calls, with the original as fallback.
+
+For each instance, largest regions first (an idiom nested in a replaced one goes with
+it), the idiom's mapper checks legality and yields a `Plan`; the rewriter lays out the
+guard, call, done and fallback blocks (see mappers/plan.py), sends the preheader to the
+guard, the fallback to the original header, and gives the exit block's phis their
+values on the new path. LLVM's verifier (through llvmlite) checks the module after
+every replacement; a replacement it rejects is undone and reported, never kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+
+from mappers.blas import map_gemm, map_gemv
+from mappers.emit import Builder, NotReplaced
+from mappers.irtext import ModuleText, Operand, block_ref, operand
+from mappers.plan import Mapper, MapperContext, Plan
+from mappers.region import Region, region_of
+from matcher.detect import Instance
+from matcher.ir import Block, Function, Module, Value
+
+__all__ = ["MAPPERS", "Outcome", "Rewritten", "rewrite_module"]
+
+MAPPERS: dict[str, Mapper] = {"GEMM": map_gemm, "GEMV": map_gemv}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one instance: replaced by `target`, or not, and why."""
+
+    instance: Instance
+    replaced: bool
+    detail: str  # the target when replaced, the reason otherwise
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    text: str
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def replaced(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.replaced)
+
+
+def rewrite_module(
+    module: Module, instances: Sequence[Instance], *, reassociate: bool = True
+) -> Rewritten:
+    text = ModuleText(module)
+    functions = {function.name: function for function in module}
+    claimed: list[tuple[frozenset[Block], Instance]] = []
+    outcomes: list[Outcome] = []
+    ordered = sorted(instances, key=lambda i: _region_size(functions, i), reverse=True)
+    for number, instance in enumerate(ordered):
+        function = functions[instance.ir_function]
+        try:
+            region = region_of(function, instance.solution)
+            for blocks, owner in claimed:
+                if blocks & region.blocks:
+                    raise NotReplaced(f"inside {owner.idiom} at line {owner.lines}, replaced")
+            mapper = MAPPERS.get(instance.idiom)
+            if mapper is None:
+                raise NotReplaced(f"no mapper for {instance.idiom} yet")
+            state = text.snapshot()
+            plan = mapper(instance, MapperContext(region, text, reassociate))
+            _apply(text, region, plan, f"idiom{number}")
+            problem = _verify(text.text())
+            if problem:
+                text.restore(state)
+                raise NotReplaced(f"internal error, LLVM rejected the rewrite: {problem}")
+        except NotReplaced as reason:
+            outcomes.append(Outcome(instance, False, str(reason)))
+            continue
+        claimed.append((region.blocks, instance))
+        outcomes.append(Outcome(instance, True, plan.target))
+    outcomes.sort(key=lambda o: (o.instance.first_line or 0, o.instance.idiom))
+    return Rewritten(text.text(), tuple(outcomes))
+
+
+def _region_size(functions: dict[str, Function], instance: Instance) -> int:
+    function = functions[instance.ir_function]
+    begin = instance.solution.get("begin")
+    if begin is None:
+        return 0
+    loop = next((lp for lp in function.loops.loops if lp.header is begin.block), None)
+    return len(loop.blocks) if loop else 0
+
+
+def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
+    guard, call, done, fallback = (
+        f"{prefix}.{part}" for part in ("guard", "call", "done", "fallback")
+    )
+    builder = Builder(prefix)
+    builder.label(guard)
+    ok = plan.guard(builder)
+    builder.branch_if(ok, call, fallback)
+    builder.label(call)
+    status = plan.call(builder)
+    finished = builder.compare("eq", status, Operand("i32", "0"))
+    builder.branch_if(finished, done, fallback)
+    builder.label(done)
+    results = plan.done(builder)
+    builder.branch(region.exit)
+    builder.label(fallback)
+    builder.branch(region.header)
+    exit_lines = _exit_phis(text, region, results, done)
+    # Every edit is known to be possible before the first is made.
+    _retarget(text, region.precursor, region.header, guard)
+    for phi in (i for i in region.header.instructions if i.opcode == "phi"):
+        _rename_incoming(text, phi, region.preheader, fallback)
+    for phi, line in exit_lines:
+        text.replace(phi, line)
+    text.append_blocks(region.function, builder.lines)
+
+
+def _exit_phis(
+    text: ModuleText, region: Region, results: dict[Value, Operand], done: str
+) -> list[tuple[Value, str]]:
+    edits = []
+    for phi in region.exit_phis():
+        (value, _), *_rest = phi.incoming
+        if value in results:
+            new = results[value]
+        elif value.block in region.blocks:
+            raise NotReplaced(f"{value.name} leaves the loop and is not the idiom's result")
+        else:
+            new = operand(value)
+        line = text.line_of(phi)
+        close = line.rindex("]")
+        edits.append(
+            (phi, f"{line[: close + 1]}, [ {new.ref}, {block_ref(done)} ]{line[close + 1 :]}")
+        )
+    return edits
+
+
+def _retarget(text: ModuleText, branch: Value, old: Block, new: str) -> None:
+    line = text.line_of(branch)
+    pattern = re.compile(rf"label {re.escape(block_ref(old))}(?=,|$)")
+    text.replace(branch, pattern.sub(f"label {block_ref(new)}", line, count=1))
+
+
+def _rename_incoming(text: ModuleText, phi: Value, old: Block, new: str) -> None:
+    line = text.line_of(phi)
+    pattern = re.compile(rf", {re.escape(block_ref(old))} \]")
+    text.replace(phi, pattern.sub(f", {block_ref(new)} ]", line))
+
+
+def _verify(ir_text: str) -> str | None:
+    try:
+        llvm.parse_assembly(ir_text).verify()
+    except RuntimeError as error:
+        return str(error).strip().splitlines()[0] if str(error).strip() else "invalid IR"
+    return None
