@@ -22,7 +22,10 @@ from matcher.ir import Value
 __all__ = ["map_gemm", "map_gemv"]
 
 _ELEMENTS = {"float": 0, "double": 1}
-_GEMM = "i32 @idiom_gemm(i32, i64, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, i64, i64)"
+_GEMM = (
+    "i32 @idiom_gemm(i32, i64, i64, i64, double, ptr, i64, i64, ptr, i64, i64, "
+    "double, ptr, i64, i64)"
+)
 _GEMV = "i32 @idiom_gemv(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64)"
 
 
@@ -177,7 +180,7 @@ class _GemvPlan(_DensePlan):
     target = "BLAS gemv (OpenBLAS)"
 
     def __init__(
-        self, dense: _Dense, context: MapperContext, matrix: str, vector: str, m: int, n: int
+        self, dense: _Dense, context: MapperContext, *, matrix: str, vector: str, m: int, n: int
     ) -> None:
         super().__init__(dense, context)
         self.matrix, self.vector, self.m, self.n = matrix, vector, m, n
@@ -217,6 +220,6 @@ def map_gemv(instance: Instance, context: MapperContext) -> Plan:
         if a_moves == b_moves:
             raise NotReplaced("neither factor is a vector fixed along the rows")
         matrix, vector = ("a", "b") if a_moves else ("b", "a")
-        return _GemvPlan(dense, context, matrix, vector, m=0, n=1)
+        return _GemvPlan(dense, context, matrix=matrix, vector=vector, m=0, n=1)
     # Update form: y[j] += x[i] * A[i][j]; y runs along the inner loop.
-    return _GemvPlan(dense, context, "b", "a", m=1, n=0)
+    return _GemvPlan(dense, context, matrix="b", vector="a", m=1, n=0)

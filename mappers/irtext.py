@@ -81,11 +81,8 @@ class ModuleText:
             if line == "}":
                 self._function_close[name] = number
                 current = None
-            elif (
-                line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ]")
-            ):
-                if current:
-                    self._instruction_line[current.pop()] = number
+            elif current and _starts_instruction(line):
+                self._instruction_line[current.pop()] = number
 
     def snapshot(self) -> tuple[list[str], dict[str, list[str]], dict[str, str], list[str]]:
         return (
@@ -129,6 +126,10 @@ class ModuleText:
         out.extend(self._globals)
         out.extend(d for name, d in self._declarations.items() if not _declared(self.lines, name))
         return "\n".join(out) + "\n"
+
+
+def _starts_instruction(line: str) -> bool:
+    return line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ]")
 
 
 def _declared(lines: list[str], name: str) -> bool:

@@ -19,6 +19,7 @@ import llvmlite.binding as llvm
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.irtext import ModuleText, Operand, block_ref, operand
+from mappers.opencl import map_reduction
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.region import Region, region_of
 from matcher.detect import Instance
@@ -26,7 +27,7 @@ from matcher.ir import Block, Function, Module, Value
 
 __all__ = ["MAPPERS", "Outcome", "Rewritten", "rewrite_module"]
 
-MAPPERS: dict[str, Mapper] = {"GEMM": map_gemm, "GEMV": map_gemv}
+MAPPERS: dict[str, Mapper] = {"GEMM": map_gemm, "GEMV": map_gemv, "Reduction": map_reduction}
 
 
 @dataclass(frozen=True)

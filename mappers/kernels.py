@@ -1,0 +1,423 @@
+"""OpenCL C from matched IR: the per-iteration computation of a region as kernel code.
+
+`KernelBody` translates the values an iteration computes (the reduction's operand, the
+stencil's stored value, the histogram's bin and increment) into OpenCL C statements,
+one variable per IR value, and collects what the kernel needs from the host: scalars
+fixed before the region, and reads from memory at affine addresses. Reads that start
+from the same pointer with the same element type share one buffer (a 27-point stencil
+copies its grid once); each read is then an index `offset + sum(t_d * stride_d)` into
+it, with the offset and strides measured at run time (mappers/access.py).
+
+`launch` emits the IR that fills the runtime's `idiom_arg` array and calls
+`idiom_cl_run`, with the kernel source as a constant string of the module.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mappers.access import Access, element_size, measure
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import ModuleText, Operand, operand
+from mappers.loops import LoopView
+from mappers.region import Region
+from matcher.ir import Value, ValueKind
+
+__all__ = ["BufferGroup", "KernelArg", "KernelBody", "c_type", "launch"]
+
+_C_TYPES = {
+    "i1": "int",
+    "i8": "char",
+    "i16": "short",
+    "i32": "int",
+    "i64": "long",
+    "float": "float",
+    "double": "double",
+}
+_UNSIGNED = {"char": "uchar", "short": "ushort", "int": "uint", "long": "ulong"}
+_ARITH = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
+_FLOAT_ARITH = {"fadd": "+", "fsub": "-", "fmul": "*", "fdiv": "/"}
+_ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+_ORDERED = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "une": "!="}
+_UNORDERED = {"ult": ">=", "ule": ">", "ugt": "<=", "uge": "<", "ueq": "!="}  # negated
+# Pure functions an iteration may call, by LLVM name prefix, with their OpenCL spelling.
+_CALLS = {
+    "llvm.fabs.": "fabs",
+    "llvm.sqrt.": "sqrt",
+    "llvm.minnum.": "fmin",
+    "llvm.maxnum.": "fmax",
+    "llvm.floor.": "floor",
+    "llvm.ceil.": "ceil",
+    "llvm.trunc.": "trunc",
+    "llvm.exp.": "exp",
+    "llvm.log.": "log",
+    "llvm.sin.": "sin",
+    "llvm.cos.": "cos",
+    "llvm.pow.": "pow",
+    "llvm.smax.": "max",
+    "llvm.smin.": "min",
+    "llvm.abs.": "abs",
+    "fabs": "fabs",
+    "fabsf": "fabs",
+    "sqrt": "sqrt",
+    "sqrtf": "sqrt",
+    "exp": "exp",
+    "expf": "exp",
+    "log": "log",
+    "logf": "log",
+    "sin": "sin",
+    "sinf": "sin",
+    "cos": "cos",
+    "cosf": "cos",
+    "pow": "pow",
+    "powf": "pow",
+    "fmin": "fmin",
+    "fminf": "fmin",
+    "fmax": "fmax",
+    "fmaxf": "fmax",
+    "tanh": "tanh",
+    "tanhf": "tanh",
+}
+
+
+def c_type(type_text: str) -> str:
+    try:
+        return _C_TYPES[type_text]
+    except KeyError:
+        raise NotReplaced(f"no kernel type for {type_text} values") from None
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One kernel parameter: its OpenCL declaration and how the host passes it."""
+
+    declaration: str
+    kind: int  # IDIOM_ARG_*
+    value: Operand | None = None  # a scalar's value, or a buffer's host start (ptr)
+    bytes: Operand | None = None  # a buffer's size in bytes
+
+
+@dataclass
+class BufferGroup:
+    """Reads (or the write) sharing one buffer: same root pointer, same element type."""
+
+    name: str
+    element: str
+    accesses: list[Access] = field(default_factory=list)
+    low: Operand | None = None
+    high: Operand | None = None
+    bytes: Operand | None = None
+
+
+class KernelBody:
+    """Translates the iteration's computation; `t{d}` are the iteration numbers."""
+
+    def __init__(
+        self,
+        builder: Builder,
+        region: Region,
+        loops: Sequence[LoopView],
+        counts: Sequence[Operand],
+    ) -> None:
+        self.builder = builder
+        self.region = region
+        self.loops = list(loops)
+        self.counts = list(counts)
+        self.lines: list[str] = []
+        self.names: dict[Value, str] = {}
+        self.scalars: list[tuple[str, Value]] = []
+        self.groups: dict[tuple[Value, str], BufferGroup] = {}
+        self.reads: list[tuple[str, Access]] = []  # (index variable, access)
+        for depth, loop in enumerate(self.loops):
+            self.names[loop.iterator] = self._iterator(depth, loop)
+
+    def _iterator(self, depth: int, loop: LoopView) -> str:
+        kind = c_type(loop.iterator.type)
+        begin = self.scalar(loop.iter_begin)
+        name = f"it{depth}"
+        self.lines.append(f"{kind} {name} = ({kind})((long){begin} + t{depth} * {loop.step}L);")
+        return name
+
+    def scalar(self, value: Value) -> str:
+        """A value fixed before the region, passed by value."""
+        if value.kind is ValueKind.CONSTANT:
+            return _literal(value)
+        if value in self.names:
+            return self.names[value]
+        c_type(value.type)
+        name = f"s{len(self.scalars)}"
+        self.scalars.append((name, value))
+        self.names[value] = name
+        return name
+
+    def value(self, value: Value) -> str:
+        """The C expression (a variable or literal) of `value` for the current iteration."""
+        if value in self.names:
+            return self.names[value]
+        if not value.is_instruction or value.block not in self.region.blocks:
+            return self.scalar(value)
+        text = self._expression(value)
+        name = f"v{len(self.names)}"
+        self.lines.append(f"{c_type(value.type)} {name} = {text};")
+        self.names[value] = name
+        return name
+
+    def _expression(self, value: Value) -> str:
+        opcode = value.opcode or ""
+        if opcode == "load":
+            return self._load(value)
+        if opcode == "phi":
+            raise NotReplaced(f"{value.name} depends on control flow or an earlier iteration")
+        args = [
+            self.value(o)
+            for o in value.operands
+            if opcode != "call" or o.kind is not ValueKind.GLOBAL
+        ]
+        kind = c_type(value.type)
+        if opcode in _ARITH:
+            unsigned = _UNSIGNED.get(kind, kind)
+            return f"({kind})(({unsigned}){args[0]} {_ARITH[opcode]} ({unsigned}){args[1]})"
+        if opcode in _FLOAT_ARITH:
+            return f"{args[0]} {_FLOAT_ARITH[opcode]} {args[1]}"
+        if opcode == "fneg":
+            return f"-{args[0]}"
+        if opcode in ("sdiv", "srem"):
+            return f"{args[0]} {'/' if opcode == 'sdiv' else '%'} {args[1]}"
+        if opcode in ("udiv", "urem", "lshr", "shl"):
+            symbol = {"udiv": "/", "urem": "%", "lshr": ">>", "shl": "<<"}[opcode]
+            unsigned = _UNSIGNED.get(kind, kind)
+            return f"({kind})(({unsigned}){args[0]} {symbol} ({unsigned}){args[1]})"
+        if opcode == "ashr":
+            return f"{args[0]} >> {args[1]}"
+        if opcode in ("icmp", "fcmp"):
+            return self._compare(value, args)
+        if opcode == "select":
+            return f"{args[0]} ? {args[1]} : {args[2]}"
+        if opcode in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc"):
+            return f"({kind}){args[0]}"
+        if opcode in ("zext", "uitofp"):
+            source = c_type(value.operands[0].type)
+            if value.operands[0].type == "i1":
+                return f"({kind}){args[0]}"
+            return f"({kind})(({_UNSIGNED.get(source, source)}){args[0]})"
+        if opcode == "fptoui":
+            return f"({kind})(({_UNSIGNED.get(kind, kind)}){args[0]})"
+        if opcode == "freeze":
+            return args[0]
+        if opcode == "call":
+            return self._call(value, args)
+        raise NotReplaced(f"no kernel translation for {opcode} ({value.name})")
+
+    def _compare(self, value: Value, args: list[str]) -> str:
+        predicate = value.predicate or ""
+        if predicate in _ICMP:
+            return f"({args[0]} {_ICMP[predicate]} {args[1]})"
+        if predicate in ("ult", "ule", "ugt", "uge") and value.opcode == "icmp":
+            kind = c_type(value.operands[0].type)
+            unsigned = _UNSIGNED.get(kind, kind)
+            symbol = {"ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[predicate]
+            return f"(({unsigned}){args[0]} {symbol} ({unsigned}){args[1]})"
+        if predicate in _ORDERED:
+            return f"({args[0]} {_ORDERED[predicate]} {args[1]})"
+        if predicate in _UNORDERED:
+            return f"(!({args[0]} {_UNORDERED[predicate]} {args[1]}))"
+        raise NotReplaced(f"no kernel translation for the comparison {predicate}")
+
+    def _call(self, value: Value, args: list[str]) -> str:
+        callee = value.callee or ""
+        for prefix, spelling in _CALLS.items():
+            if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
+                return f"{spelling}({', '.join(args)})"
+        raise NotReplaced(f"no kernel translation for a call to {callee}")
+
+    def _load(self, load: Value) -> str:
+        address = load.operands[0]
+        element = load.type
+        c_type(element)
+        access = measure(
+            self.builder,
+            self.region,
+            address,
+            loops=self.loops,
+            counts=self.counts,
+            element_type=element,
+        )
+        group = self.group(_root(address, self.region), element)
+        group.accesses.append(access)
+        index = f"i{len(self.reads)}"
+        self.reads.append((index, access))
+        terms = " + ".join(f"t{d} * {index}_s{d}" for d in range(len(self.loops)))
+        return f"{group.name}[{index}_o + {terms}]"
+
+    def group(self, root: Value, element: str) -> BufferGroup:
+        key = (root, element)
+        if key not in self.groups:
+            self.groups[key] = BufferGroup(f"g{len(self.groups)}", element)
+        return self.groups[key]
+
+    def close_groups(self) -> None:
+        """Emit each group's byte range: the union of its accesses' ranges."""
+        for group in self.groups.values():
+            low, high = group.accesses[0].low, group.accesses[0].high
+            for access in group.accesses[1:]:
+                low = self.builder.select(
+                    self.builder.compare("slt", access.low, low), access.low, low
+                )
+                high = self.builder.select(
+                    self.builder.compare("sgt", access.high, high), access.high, high
+                )
+            group.low, group.high = low, high
+            group.bytes = self.builder.binary("sub", high, low)
+
+    def read_args(self) -> tuple[list[KernelArg], Operand]:
+        """Offsets and strides of every read, in elements, and the condition that they
+        are whole elements from the start of their group's buffer."""
+        builder, args, checks = self.builder, [], []
+        group_of = {id(a): g for g in self.groups.values() for a in g.accesses}
+        for index, access in self.reads:
+            group = group_of[id(access)]
+            assert group.low is not None
+            offset = builder.binary("sub", builder.to_i64(access.first), group.low)
+            size = const(I64, access.element_size)
+            for amount in (offset, *access.strides):
+                remainder = builder.binary("srem", amount, size)
+                checks.append(builder.compare("eq", remainder, const(I64, 0)))
+            args.append(_long(f"{index}_o", builder.binary("sdiv", offset, size)))
+            for d, stride in enumerate(access.strides):
+                args.append(_long(f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+        return args, builder.all_of(checks)
+
+    def scalar_args(self) -> list[KernelArg]:
+        return [
+            KernelArg(f"{c_type(v.type)} {name}", 3, operand(v), const(I64, element_size(v.type)))
+            for name, v in self.scalars
+        ]
+
+
+def _long(name: str, value: Operand) -> KernelArg:
+    return KernelArg(f"long {name}", 3, value, const(I64, 8))
+
+
+def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
+    assert group.low is not None and group.high is not None
+    qualifier = "const " if const_data else ""
+    return KernelArg(
+        f"__global {qualifier}{c_type(group.element)}* restrict {group.name}",
+        kind,
+        group.low,
+        group.bytes,
+    )
+
+
+def _root(address: Value, region: Region) -> Value:
+    """The pointer an address is computed from, fixed before the region."""
+    current = address
+    while current.opcode == "getelementptr" and current.block in region.blocks:
+        current = current.operands[0]
+    return current
+
+
+def _literal(value: Value) -> str:
+    constant = value.constant
+    if isinstance(constant, float):
+        if math.isnan(constant):
+            return "NAN"
+        if math.isinf(constant):
+            return "INFINITY" if constant > 0 else "-INFINITY"
+        return float.hex(constant) + ("f" if value.type == "float" else "")
+    if isinstance(constant, int):
+        kind = c_type(value.type)
+        return f"(({kind}){constant}L)"
+    if value.name.endswith("true"):
+        return "1"
+    if value.name.endswith("false"):
+        return "0"
+    raise NotReplaced(f"no kernel literal for {value.name}")
+
+
+def launch(
+    builder: Builder,
+    module: ModuleText,
+    *,
+    source: str,
+    kernel: str,
+    global_size: Sequence[Operand],
+    local_size: Sequence[int] | None,
+    work: Operand,
+    args: Sequence[KernelArg],
+) -> Operand:
+    """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status."""
+    module.declare(
+        "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
+    )
+    source_ref = _string_constant(builder, module, source + "\0", "src")
+    name_ref = _string_constant(builder, module, kernel + "\0", "name")
+    slots = builder.emit("ptr", f"alloca {{ i32, i32, ptr, i64 }}, i32 {max(len(args), 1)}")
+    for number, arg in enumerate(args):
+        slot = builder.emit(
+            "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slots.ref}, i32 {number}"
+        )
+        builder.statement(f"store i32 {arg.kind}, ptr {slot.ref}")
+        pointer = builder.emit(
+            "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 2"
+        )
+        size_at = builder.emit(
+            "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 3"
+        )
+        if arg.kind == 3:  # a scalar: the runtime reads it through a pointer
+            assert arg.value is not None and arg.bytes is not None
+            cell = builder.emit("ptr", f"alloca {arg.value.type}")
+            builder.statement(f"store {arg.value}, ptr {cell.ref}")
+            builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
+            builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
+        elif arg.kind == 4:
+            assert arg.bytes is not None
+            builder.statement(f"store ptr null, ptr {pointer.ref}")
+            builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
+        else:
+            assert arg.value is not None and arg.bytes is not None
+            host = (
+                arg.value if arg.value.type == "ptr" else builder.cast("inttoptr", arg.value, "ptr")
+            )
+            builder.statement(f"store ptr {host.ref}, ptr {pointer.ref}")
+            builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
+    sizes = _i64_array(builder, list(global_size))
+    local = (
+        _i64_array(builder, [const(I64, n) for n in local_size])
+        if local_size
+        else const("ptr", "null")
+    )
+    return builder.call(
+        "i32",
+        "idiom_cl_run",
+        [
+            source_ref,
+            name_ref,
+            const("i32", len(global_size)),
+            sizes,
+            local,
+            work,
+            const("i32", len(args)),
+            slots,
+        ],
+    )
+
+
+def _i64_array(builder: Builder, values: list[Operand]) -> Operand:
+    array = builder.emit("ptr", f"alloca i64, i32 {len(values)}")
+    for number, value in enumerate(values):
+        cell = builder.emit("ptr", f"getelementptr i64, ptr {array.ref}, i32 {number}")
+        builder.statement(f"store {value}, ptr {cell.ref}")
+    return array
+
+
+def _string_constant(builder: Builder, module: ModuleText, text: str, hint: str) -> Operand:
+    name = builder.fresh(hint).replace("%", "@")
+    data = text.encode()
+    escaped = "".join(
+        chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}" for b in data
+    )
+    module.add_global(f'{name} = private unnamed_addr constant [{len(data)} x i8] c"{escaped}"')
+    return Operand("ptr", name)

@@ -1,0 +1,257 @@
+"""Reductions, stencils and histograms as OpenCL kernels generated from the match.
+
+Each plan builds its kernel from the region's own computation (mappers/kernels.py):
+- Reduction: every work-item folds a strided share of the iterations, work-groups fold
+  in local memory, a second kernel folds the groups' partial results; the host then
+  combines the total with the accumulator's initial value using the loop's own update.
+  No identity element is needed: a `has` flag marks partial results that saw nothing.
+- Stencil: one work-item per point of the nest, reading its neighbours from buffers
+  shared per array, writing the output array.
+- Histogram: one work-item per iteration, atomic add into the bins; a first kernel
+  finds the range of bins touched, so only that range is copied and checked against
+  the data read.
+Problems below `idiom_cl_min_work()` iterations stay on the original loop.
+"""
+
+from __future__ import annotations
+
+from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.irtext import Operand, operand
+from mappers.kernels import KernelArg, KernelBody, buffer_arg, c_type, launch
+from mappers.loops import loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.region import check_legal
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_reduction"]
+
+GROUPS = 256  # work-groups of the first reduction kernel
+LOCAL = 64  # work-items per group (a power of two: the tree in local memory halves it)
+_PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+_ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
+_FLOATING = {"fadd", "fsub", "fmul"}
+
+
+def _worth_it(builder: Builder, iterations: Operand) -> Operand:
+    minimum = builder.call("i64", "idiom_cl_min_work", [])
+    return builder.compare("sge", iterations, minimum)
+
+
+class _Accumulator:
+    def __init__(self, solution: dict[str, Value | None]) -> None:
+        def need(name: str) -> Value:
+            value = solution.get(name)
+            if value is None:
+                raise NotReplaced(f"the reduction has no {{{name}}}")
+            return value
+
+        self.acc, self.init, self.update = need("acc"), need("acc_init"), need("update")
+        self.operand, self.compare = need("operand"), solution.get("compare")
+
+
+class _ReductionPlan(Plan):
+    target = "OpenCL reduction kernel"
+
+    def __init__(self, instance: Instance, context: MapperContext) -> None:
+        self.context = context
+        region = context.region
+        solutions = instance.solutions or (instance.solution,)
+        self.loop = loop_view(region.function, instance.solution, "")
+        self.accumulators = [_Accumulator(dict(s)) for s in solutions]
+        self._check(region)
+        check_legal(
+            region,
+            stores=[],
+            results=[a.update for a in self.accumulators],
+            loops=[self.loop],
+        )
+        for accumulator in self.accumulators:
+            if accumulator.acc.type not in ("i8", "i16", "i32", "i64", "float", "double"):
+                raise NotReplaced(f"no kernel for a {accumulator.acc.type} accumulator")
+            if not context.reassociate and accumulator.update.opcode in _FLOATING:
+                raise NotReplaced(
+                    "a floating-point reduction would be reordered (reassociation off)"
+                )
+        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
+        self.results: list[Operand] = []
+
+    def _check(self, region: object) -> None:
+        header = self.loop.iterator.block
+        assert header is not None
+        phis = {i for i in header.instructions if i.opcode == "phi"}
+        carried = phis - {self.loop.iterator} - {a.acc for a in self.accumulators}
+        if carried:
+            name = next(iter(carried)).name
+            raise NotReplaced(f"the loop also carries {name}, which is not a reduction")
+
+    def guard(self, builder: Builder) -> Operand:
+        counted = trip_count(builder, self.loop)
+        self.count = counted.count
+        self.body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
+        self.operands = [self.body.value(a.operand) for a in self.accumulators]
+        self.body.close_groups()
+        self.read_args, whole = self.body.read_args()
+        checks = [counted.exact, whole, _worth_it(builder, counted.count)]
+        return builder.all_of(checks)
+
+    def _source(self) -> str:
+        accs = self.accumulators
+        types = [c_type(a.acc.type) for a in accs]
+        combines = [
+            self._combine(j, a, t) for j, (a, t) in enumerate(zip(accs, types, strict=True))
+        ]
+        params = [arg.declaration for arg in self._common_args()]
+        params += [f"__global {t}* p{j}" for j, t in enumerate(types)]
+        params += ["__global int* ph"]
+        params += [f"__local {t}* l{j}" for j, t in enumerate(types)]
+        params += ["__local int* lh"]
+        fold_first = "\n".join(
+            f"    r{j} = has ? idiom_combine{j}(r{j}, {op}) : {op};"
+            for j, op in enumerate(self.operands)
+        )
+        fold_tree = "\n".join(
+            f"      l{j}[lid] = lh[lid] ? idiom_combine{j}(l{j}[lid], l{j}[lid + s]) : l{j}[lid + s];"
+            for j in range(len(accs))
+        )
+        body = "\n".join("    " + line for line in self.body.lines)
+        first = f"""
+__kernel void idiom_reduce({", ".join(params)}) {{
+  const int lid = get_local_id(0);
+  {" ".join(f"{t} r{j} = 0;" for j, t in enumerate(types))}
+  int has = 0;
+  for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {{
+{body}
+{fold_first}
+    has = 1;
+  }}
+  {" ".join(f"l{j}[lid] = r{j};" for j in range(len(accs)))} lh[lid] = has;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {{
+    if (lid < s && lh[lid + s]) {{
+{fold_tree}
+      lh[lid] = 1;
+    }}
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }}
+  if (lid == 0) {{
+    {" ".join(f"p{j}[get_group_id(0)] = l{j}[0];" for j in range(len(accs)))}
+    ph[get_group_id(0)] = lh[0];
+  }}
+}}
+"""
+        final_params = ["long groups"]
+        final_params += [f"__global const {t}* p{j}" for j, t in enumerate(types)]
+        final_params += ["__global const int* ph"]
+        final_params += [f"__global {t}* o{j}" for j, t in enumerate(types)]
+        fold_final = "\n".join(
+            f"      r{j} = has ? idiom_combine{j}(r{j}, p{j}[g]) : p{j}[g];"
+            for j in range(len(accs))
+        )
+        final = f"""
+__kernel void idiom_reduce_final({", ".join(final_params)}) {{
+  {" ".join(f"{t} r{j} = 0;" for j, t in enumerate(types))}
+  int has = 0;
+  for (long g = 0; g < groups; g++) {{
+    if (ph[g]) {{
+{fold_final}
+      has = 1;
+    }}
+  }}
+  {" ".join(f"o{j}[0] = r{j};" for j in range(len(accs)))}
+}}
+"""
+        return _PRELUDE + "".join(combines) + first + final
+
+    def _combine(self, j: int, accumulator: _Accumulator, kind: str) -> str:
+        update = accumulator.update
+        if update.opcode in _ASSOCIATIVE_SUM:
+            return f"{kind} idiom_combine{j}({kind} a, {kind} b) {{ return a + b; }}\n"
+        translator = KernelBody(Builder("unused"), self.context.region, [], [])
+        translator.names.update({accumulator.acc: "a", accumulator.operand: "b"})
+        result = translator.value(update)
+        if translator.scalars or translator.reads:
+            raise NotReplaced("the accumulator's update uses more than the accumulator and operand")
+        lines = " ".join(translator.lines)
+        return f"{kind} idiom_combine{j}({kind} a, {kind} b) {{ {lines} return {result}; }}\n"
+
+    def _common_args(self) -> list[KernelArg]:
+        args = [KernelArg("long n0", 3, self.count, const(I64, 8))]
+        args += self.body.scalar_args()
+        for group in self.body.groups.values():
+            args.append(buffer_arg(group, 0, const_data=True))
+        return args + self.read_args
+
+    def call(self, builder: Builder) -> Operand:
+        source = self._source()
+        types = [a.acc.type for a in self.accumulators]
+        saved = builder.call("ptr", "llvm.stacksave.p0", [])
+        self.context.module.declare("llvm.stacksave.p0", "declare ptr @llvm.stacksave.p0()")
+        self.context.module.declare(
+            "llvm.stackrestore.p0", "declare void @llvm.stackrestore.p0(ptr)"
+        )
+        partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
+        flags = builder.emit("ptr", f"alloca i32, i32 {GROUPS}")
+        outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
+        sizes = [_size(t) for t in types]
+        first_args = self._common_args()
+        first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
+        first_args += [_host(flags, GROUPS * 4, 1)]
+        first_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
+        first_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
+        module = self.context.module
+        status_first = launch(
+            builder,
+            module,
+            source=source,
+            kernel="idiom_reduce",
+            global_size=[const(I64, GROUPS * LOCAL)],
+            local_size=[LOCAL],
+            work=self.count,
+            args=first_args,
+        )
+        final_args = [KernelArg("", 3, const(I64, GROUPS), const(I64, 8))]
+        final_args += [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
+        final_args += [_host(flags, GROUPS * 4, 0)]
+        final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
+        status_final = launch(
+            builder,
+            module,
+            source=source,
+            kernel="idiom_reduce_final",
+            global_size=[const(I64, 1)],
+            local_size=[1],
+            work=const(I64, GROUPS),
+            args=final_args,
+        )
+        self.results = [
+            builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
+        ]
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return builder.binary("or", status_first, status_final)
+
+    def done(self, builder: Builder) -> dict[Value, Operand]:
+        results: dict[Value, Operand] = {}
+        for accumulator, total in zip(self.accumulators, self.results, strict=True):
+            update = accumulator.update
+            env = {accumulator.acc: operand(accumulator.init), accumulator.operand: total}
+            if update.opcode in _ASSOCIATIVE_SUM:
+                results[update] = builder.binary(
+                    update.opcode or "", operand(accumulator.init), total
+                )
+                continue
+            cloner = Cloner(builder, self.context.region.blocks, env, affine=False)
+            results[update] = cloner.value(update)
+        return results
+
+
+def _size(type_text: str) -> int:
+    return {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "i1": 4}[type_text]
+
+
+def _host(pointer: Operand, size: int, kind: int) -> KernelArg:
+    return KernelArg("", kind, pointer, const(I64, size))
+
+
+def map_reduction(instance: Instance, context: MapperContext) -> Plan:
+    return _ReductionPlan(instance, context)
