@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from idl.errors import IdiomError
 from mappers.irtext import Operand, block_ref, operand
+from matcher.atoms import is_pure_call
 from matcher.ir import Block, Value
 
 __all__ = ["I1", "I64", "Builder", "Cloner", "NotReplaced", "const"]
@@ -119,6 +120,7 @@ _CLONABLE = {
     "urem",
     "srem",
     "icmp",
+    "fcmp",
     "select",
     "fadd",
     "fsub",
@@ -171,7 +173,8 @@ class Cloner:
             raise NotReplaced(f"{value.name} is carried from one iteration to the next")
         if value.opcode == "load":
             raise NotReplaced(f"the address depends on memory ({value.name} is loaded)")
-        if value.opcode not in _CLONABLE:
+        pure_call = value.opcode == "call" and not self.affine and is_pure_call(value)
+        if value.opcode not in _CLONABLE and not pure_call:
             raise NotReplaced(f"cannot evaluate {value.opcode} ({value.name}) ahead of the loop")
         operands = [self.value(o) for o in value.operands]
         if any(o in self._varies for o in value.operands):
@@ -198,6 +201,6 @@ class Cloner:
             return
         if opcode == "or" and " disjoint " in value.text:
             return
-        if opcode == "xor" and any(o.constant == -1 for o in value.operands):
+        if opcode == "xor" and any(operand(o).ref == "-1" for o in value.operands):
             return
         raise NotReplaced(f"the address is not affine in the loop counters ({value.name})")

@@ -39,12 +39,14 @@ class LoopView:
     step: int
     predicate: str  # go round again while `counter predicate iter_end`, counter on the left
     compares_cast: str | None  # sext/zext when the counter is widened before the test
+    tests_current: bool  # the latch tests the counter before its increment (i > 0; i--)
 
 
 @dataclass(frozen=True)
 class Counted:
     count: Operand  # i64 iterations
     exact: Operand  # i1: the count is right (at least one iteration)
+    valid: Operand = Operand("i1", "true")  # i1: the values fit the arithmetic of the count
 
 
 def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: str) -> LoopView:
@@ -58,31 +60,48 @@ def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: 
     compared, iter_next, step = get("iter_compared"), get("iter_next"), get("step")
     if not isinstance(step.constant, int) or step.constant == 0:
         raise NotReplaced("the loop step is not a non-zero integer constant")
-    if compared is iterator:
-        raise NotReplaced("the loop tests its counter before incrementing it")
-    cast = None if compared is iter_next else compared.opcode
+    tests_current = compared is iterator
+    cast = None if compared in (iter_next, iterator) else compared.opcode
     predicate = comparison.predicate or ""
     if comparison.operands[0] is not compared:
         predicate = _SWAPPED[predicate]
     continue_on_true = function.successors(end)[0] is get("begin")
     if not continue_on_true:
         predicate = _INVERSE[predicate]
-    return LoopView(iterator, get("iter_begin"), get("iter_end"), step.constant, predicate, cast)
+    return LoopView(
+        iterator, get("iter_begin"), get("iter_end"), step.constant, predicate, cast, tests_current
+    )
 
 
 def trip_count(builder: Builder, loop: LoopView) -> Counted:
     """Emit the iteration count of `loop` (entered at least once) and its validity."""
-    step, predicate = loop.step, loop.predicate
     begin, end = operand(loop.iter_begin), operand(loop.iter_end)
     if loop.compares_cast is not None:
         begin = builder.cast(loop.compares_cast, begin, end.type)
-    if predicate == "ne":
-        return _count_not_equal(builder, begin, end, step)
+    if loop.predicate == "ne":
+        counted = _count_not_equal(builder, begin, end, loop.step)
+    else:
+        counted = _count_ordered(builder, loop, begin, end)
+    if not loop.tests_current:
+        return counted
+    # Tested before the increment: one more iteration than the values passing the test,
+    # and the loop (a do-while from its preheader) always runs once.
+    return _plus_one(builder, counted)
+
+
+def _plus_one(builder: Builder, counted: Counted) -> Counted:
+    none = builder.compare("eq", counted.exact, const("i1", "false"))
+    passing = builder.select(none, const(I64, 0), counted.count)
+    return Counted(builder.binary("add", passing, const(I64, 1)), counted.valid)
+
+
+def _count_ordered(builder: Builder, loop: LoopView, begin: Operand, end: Operand) -> Counted:
+    step, predicate = loop.step, loop.predicate
     signed = predicate[0] == "s"
     b64, e64 = builder.to_i64(begin, signed=signed), builder.to_i64(end, signed=signed)
-    checks: list[Operand] = []
+    fits: list[Operand] = []
     if not signed and end.type == I64:  # unsigned 64-bit values must fit the signed i64 count
-        checks += [
+        fits += [
             builder.compare("sge", b64, const(I64, 0)),
             builder.compare("sge", e64, const(I64, 0)),
         ]
@@ -97,22 +116,24 @@ def trip_count(builder: Builder, loop: LoopView) -> Counted:
     size = abs(step)
     rounded = builder.binary("add", distance, const(I64, size - 1))
     count = builder.binary("sdiv", rounded, const(I64, size))
-    checks.append(builder.compare("sgt", distance, const(I64, 0)))
-    return Counted(count, builder.all_of(checks))
+    valid = builder.all_of(fits)
+    exact = builder.all_of([valid, builder.compare("sgt", distance, const(I64, 0))])
+    return Counted(count, exact, valid)
 
 
 def _count_not_equal(builder: Builder, begin: Operand, end: Operand, step: int) -> Counted:
     # `i != n`: the distance, taken in the counter's own width, must be a whole number
     # of steps.
     distance = builder.binary("sub", end, begin) if step > 0 else builder.binary("sub", begin, end)
-    checks: list[Operand] = []
+    fits: list[Operand] = []
     if distance.type == I64:
-        checks.append(builder.compare("sgt", distance, const(I64, 0)))
+        fits.append(builder.compare("sge", distance, const(I64, 0)))
     wide = builder.to_i64(distance, signed=False)
     size = const(I64, abs(step))
-    checks.append(builder.compare("ne", wide, const(I64, 0)))
-    checks.append(builder.compare("eq", builder.binary("urem", wide, size), const(I64, 0)))
-    return Counted(builder.binary("udiv", wide, size), builder.all_of(checks))
+    fits.append(builder.compare("eq", builder.binary("urem", wide, size), const(I64, 0)))
+    valid = builder.all_of(fits)
+    exact = builder.all_of([valid, builder.compare("ne", wide, const(I64, 0))])
+    return Counted(builder.binary("udiv", wide, size), exact, valid)
 
 
 def iteration_value(builder: Builder, loop: LoopView, iteration: int) -> Operand:

@@ -138,6 +138,8 @@ def _skips_loop(branch: Value, loop: LoopView) -> bool:
     entered = [i for i, s in enumerate(branch.block.successors) if s in preheaders]
     if condition.opcode != "icmp" or len(entered) != 1 or loop.compares_cast is not None:
         return False
+    if loop.tests_current:  # its guard tests another predicate than its latch
+        return False
     lhs, rhs = (operand(o) for o in condition.operands)
     begin, end = operand(loop.iter_begin), operand(loop.iter_end)
     predicate = condition.predicate or ""

@@ -1,0 +1,56 @@
+"""Comparing a program's output with its accelerated version's.
+
+Integers (and every other word) must be equal; floating-point numbers may differ by
+a relative `tolerance`, because BLAS and OpenCL reductions add in another order
+(reassociation, IDIOMS.md rule 4). The default allows for single-precision sums of
+about a million terms; a caller comparing exact replacements passes 0.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FLOAT_TOLERANCE", "first_difference"]
+
+FLOAT_TOLERANCE = 1e-5
+_TOKEN = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\S")
+
+
+def first_difference(
+    expected: str, actual: str, *, tolerance: float = FLOAT_TOLERANCE
+) -> str | None:
+    """None when the outputs agree, else a description of the first difference."""
+    for number, (left, right) in enumerate(
+        zip(expected.splitlines(), actual.splitlines(), strict=False), start=1
+    ):
+        if not _lines_agree(left, right, tolerance):
+            return f"line {number}: expected {left!r}, got {right!r}"
+    lines_expected, lines_actual = len(expected.splitlines()), len(actual.splitlines())
+    if lines_expected != lines_actual:
+        return f"{lines_expected} lines expected, got {lines_actual}"
+    return None
+
+
+def _lines_agree(left: str, right: str, tolerance: float) -> bool:
+    if left == right:
+        return True
+    left_tokens, right_tokens = _TOKEN.findall(left), _TOKEN.findall(right)
+    if len(left_tokens) != len(right_tokens):
+        return False
+    return all(
+        _tokens_agree(a, b, tolerance) for a, b in zip(left_tokens, right_tokens, strict=True)
+    )
+
+
+def _tokens_agree(left: str, right: str, tolerance: float) -> bool:
+    if left == right:
+        return True
+    floating = any(c in left + right for c in ".eE")
+    if not floating:
+        return False
+    try:
+        a, b = float(left), float(right)
+    except ValueError:
+        return False
+    scale = max(abs(a), abs(b), 1e-300)
+    return abs(a - b) <= tolerance * scale or abs(a - b) <= 1e-12

@@ -1,0 +1,231 @@
+/* GEMM and GEMV through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
+ *
+ * The caller describes each matrix by two element strides, computed at run time from the
+ * program's own indexing. BLAS can express a matrix whose one axis has unit stride and whose
+ * other stride (the leading dimension) is at least the extent of the unit-stride axis; every
+ * such matrix is either column-major as it stands or the transpose of a column-major matrix,
+ * so all calls go through CblasColMajor with the transposition flags doing the rest.
+ */
+#include <stdint.h>
+
+#include <cblas.h>
+
+#include "idiom_internal.h"
+
+/* The wheel renames every symbol; its pkg-config file gives the prefix and the build step
+   passes it on. */
+#ifndef IDIOM_BLAS_PREFIX
+#define IDIOM_BLAS_PREFIX scipy_
+#endif
+#define IDIOM_CAT2(a, b) a##b
+#define IDIOM_CAT(a, b) IDIOM_CAT2(a, b)
+#define BLAS(name) IDIOM_CAT(IDIOM_BLAS_PREFIX, name)
+
+#define DEFAULT_BLAS_MIN_WORK 4096
+
+/* A matrix as BLAS sees it: column-major with leading dimension ld, or (transposed) the
+   column-major storage of its transpose. */
+typedef struct {
+    int transposed;
+    int64_t ld;
+} layout;
+
+/* The layout of a rows x cols matrix whose element (r, c) lies at r*rs + c*cs, or 0 if BLAS
+   cannot express it. rows and cols are >= 1. */
+static int describe(int64_t rows, int64_t cols, int64_t rs, int64_t cs, layout *out) {
+    /* Column-major: unit stride down a column, columns at least `rows` apart. */
+    if ((rows == 1 || rs == 1) && (cols == 1 || cs >= rows)) {
+        out->transposed = 0;
+        out->ld = cols == 1 ? rows : cs;
+        return out->ld <= INT32_MAX;
+    }
+    /* Row-major: unit stride along a row, rows at least `cols` apart. */
+    if ((cols == 1 || cs == 1) && (rows == 1 || rs >= cols)) {
+        out->transposed = 1;
+        out->ld = rows == 1 ? cols : rs;
+        return out->ld <= INT32_MAX;
+    }
+    return 0;
+}
+
+static int64_t blas_min_work(void) {
+    return idiom__env_int("IDIOM_BLAS_MIN_WORK", DEFAULT_BLAS_MIN_WORK);
+}
+
+/* a*b*c, saturated at INT64_MAX (so a huge problem still counts as large). */
+static int64_t work_of(int64_t a, int64_t b, int64_t c) {
+    int64_t ab = 0;
+    int64_t abc = 0;
+    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc)) {
+        return INT64_MAX;
+    }
+    return abc;
+}
+
+static const char *elem_name(int32_t elem) {
+    return elem == IDIOM_FLOAT ? "float" : "double";
+}
+
+/* C <- beta*C over an m x n matrix, for k == 0 where BLAS has nothing to multiply. */
+static void scale_matrix(int32_t elem, int64_t m, int64_t n, double beta, void *c, int64_t c_sm,
+                         int64_t c_sn) {
+    for (int64_t i = 0; i < m; i++) {
+        for (int64_t j = 0; j < n; j++) {
+            int64_t at = i * c_sm + j * c_sn;
+            if (elem == IDIOM_FLOAT) {
+                float *p = (float *)c + at;
+                *p = beta == 0.0 ? 0.0f : (float)beta * *p;
+            } else {
+                double *p = (double *)c + at;
+                *p = beta == 0.0 ? 0.0 : beta * *p;
+            }
+        }
+    }
+}
+
+static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
+                    int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
+                    double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || m < 0 || n < 0 || k < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (m == 0 || n == 0) {
+        return IDIOM_DONE;
+    }
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
+        return IDIOM_DECLINED;
+    }
+    if (work_of(m, n, k) < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    layout lc;
+    if (!describe(m, n, c_sm, c_sn, &lc)) {
+        return IDIOM_DECLINED;
+    }
+    if (k == 0) {
+        scale_matrix(elem, m, n, beta, c, c_sm, c_sn);
+        return IDIOM_DONE;
+    }
+    layout la;
+    layout lb;
+    if (!describe(m, k, a_sm, a_sk, &la) || !describe(k, n, b_sk, b_sn, &lb)) {
+        return IDIOM_DECLINED;
+    }
+
+    /* With C column-major, C = op(A) op(B) directly. With C row-major, compute
+       C^T = B^T A^T instead: the column-major storage of C^T is C's own, and transposing A
+       and B flips their flags. */
+    const void *first = a;
+    const void *second = b;
+    layout l1 = la;
+    layout l2 = lb;
+    int64_t rows = m;
+    int64_t cols = n;
+    if (lc.transposed) {
+        first = b;
+        second = a;
+        l1.transposed = !lb.transposed;
+        l1.ld = lb.ld;
+        l2.transposed = !la.transposed;
+        l2.ld = la.ld;
+        rows = n;
+        cols = m;
+    }
+    enum CBLAS_TRANSPOSE t1 = l1.transposed ? CblasTrans : CblasNoTrans;
+    enum CBLAS_TRANSPOSE t2 = l2.transposed ? CblasTrans : CblasNoTrans;
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_sgemm)(CblasColMajor, t1, t2, (blasint)rows, (blasint)cols, (blasint)k,
+                          (float)alpha, first, (blasint)l1.ld, second, (blasint)l2.ld,
+                          (float)beta, c, (blasint)lc.ld);
+    } else {
+        BLAS(cblas_dgemm)(CblasColMajor, t1, t2, (blasint)rows, (blasint)cols, (blasint)k, alpha,
+                          first, (blasint)l1.ld, second, (blasint)l2.ld, beta, c,
+                          (blasint)lc.ld);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
+                   int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
+                   double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    int32_t status =
+        gemm(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm, c_sn);
+    idiom__trace("gemm %s m=%lld n=%lld k=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) "
+                 "on blas: %s",
+                 elem_name(elem), (long long)m, (long long)n, (long long)k, (long long)a_sm,
+                 (long long)a_sk, (long long)b_sk, (long long)b_sn, (long long)c_sm,
+                 (long long)c_sn, idiom__status_name(status));
+    return status;
+}
+
+/* A vector's BLAS increment: positive, or anything when it has at most one element. */
+static int increment(int64_t len, int64_t stride, blasint *inc) {
+    if (len <= 1) {
+        *inc = 1;
+        return 1;
+    }
+    if (stride <= 0 || stride > INT32_MAX) {
+        return 0;
+    }
+    *inc = (blasint)stride;
+    return 1;
+}
+
+static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                    int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta, void *y,
+                    int64_t y_s) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || m < 0 || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (m == 0) {
+        return IDIOM_DONE;
+    }
+    if (m > INT32_MAX || n > INT32_MAX || work_of(m, n, 1) < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    blasint incx = 1;
+    blasint incy = 1;
+    layout la = {0, 1};
+    if (!increment(m, y_s, &incy) || (n > 0 && !increment(n, x_s, &incx)) ||
+        (n > 0 && !describe(m, n, a_sm, a_sn, &la))) {
+        return IDIOM_DECLINED;
+    }
+    /* BLAS leaves y alone when n == 0 (a quick return), and OpenBLAS releases differ on whether
+       beta == 0 clears y or scales it (0 * NaN): do the beta part here in those cases and let
+       BLAS only accumulate. */
+    if (n == 0 || beta == 0.0) {
+        scale_matrix(elem, m, 1, beta, y, incy, 0);
+        if (n == 0) {
+            return IDIOM_DONE;
+        }
+        beta = 1.0;
+    }
+    /* Column-major A is m x n as it stands; row-major A is the storage of an n x m
+       column-major matrix, so y = (A^T)^T x. */
+    enum CBLAS_TRANSPOSE t = la.transposed ? CblasTrans : CblasNoTrans;
+    blasint rows = (blasint)(la.transposed ? n : m);
+    blasint cols = (blasint)(la.transposed ? m : n);
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_sgemv)(CblasColMajor, t, rows, cols, (float)alpha, a, (blasint)la.ld, x, incx,
+                          (float)beta, y, incy);
+    } else {
+        BLAS(cblas_dgemv)(CblasColMajor, t, rows, cols, alpha, a, (blasint)la.ld, x, incx, beta,
+                          y, incy);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
+                   int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s) {
+    int32_t status = gemv(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
+    idiom__trace("gemv %s m=%lld n=%lld strides A(%lld,%lld) x %lld y %lld on blas: %s",
+                 elem_name(elem), (long long)m, (long long)n, (long long)a_sm, (long long)a_sn,
+                 (long long)x_s, (long long)y_s, idiom__status_name(status));
+    return status;
+}

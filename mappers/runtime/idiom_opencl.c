@@ -1,0 +1,534 @@
+/* idiom_cl_run: OpenCL launches of generated kernels.
+ *
+ * State, created lazily under one mutex and kept for the life of the process: the chosen CPU
+ * and GPU devices, one context and in-order queue per device, and the built programs keyed by
+ * (source text, device). Each launch creates its own kernel object and buffers and releases
+ * them before returning, so launches from several threads share nothing mutable but the queue,
+ * which OpenCL makes safe. Host memory is written only by the final blocking reads, after the
+ * kernel is known to have completed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define CL_TARGET_OPENCL_VERSION 120
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CL/cl.h>
+
+#include "idiom_internal.h"
+
+#define DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)
+
+enum { SLOT_CPU = 0, SLOT_GPU = 1, SLOTS = 2 };
+
+typedef struct {
+    int present;
+    int broken; /* context creation failed: reported once, never retried */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    char name[256];
+    char driver[256];
+    char platform_version[256];
+} device_slot;
+
+typedef struct program_entry {
+    struct program_entry *next;
+    uint64_t hash;
+    int slot;
+    char *source;       /* a copy: the key is the text, whatever pointer it came from */
+    cl_program program; /* NULL when the build failed (already reported) */
+} program_entry;
+
+static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
+static int discovered;
+static char discovery_problem[256];
+static device_slot slots[SLOTS];
+static program_entry *programs;
+
+/* Names of the errors a launch can meet, for warnings a user can act on. */
+static const char *cl_error_name(cl_int err) {
+    switch (err) {
+    case CL_DEVICE_NOT_AVAILABLE:
+        return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+        return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES:
+        return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+        return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE:
+        return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE:
+        return "CL_INVALID_VALUE";
+    case CL_INVALID_BINARY:
+        return "CL_INVALID_BINARY";
+    case CL_INVALID_KERNEL_NAME:
+        return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_ARG_INDEX:
+        return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE:
+        return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE:
+        return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS:
+        return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_GROUP_SIZE:
+        return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE:
+        return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+        return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case CL_INVALID_BUFFER_SIZE:
+        return "CL_INVALID_BUFFER_SIZE";
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+        return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    default:
+        return "see CL/cl.h";
+    }
+}
+
+static const char *slot_kind(int slot) {
+    return slot == SLOT_GPU ? "GPU" : "CPU";
+}
+
+/* Finds the first CPU and the first GPU device over all platforms. Called under cl_lock. */
+static void discover(void) {
+    if (discovered) {
+        return;
+    }
+    discovered = 1;
+    cl_uint count = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &count);
+    if (err != CL_SUCCESS || count == 0) {
+        snprintf(discovery_problem, sizeof discovery_problem,
+                 "no OpenCL platform found, clGetPlatformIDs returned %d", (int)err);
+        return;
+    }
+    cl_platform_id *platforms = calloc(count, sizeof *platforms);
+    if (platforms == NULL || clGetPlatformIDs(count, platforms, NULL) != CL_SUCCESS) {
+        snprintf(discovery_problem, sizeof discovery_problem, "cannot list OpenCL platforms");
+        free(platforms);
+        return;
+    }
+    static const cl_device_type types[SLOTS] = {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
+    for (cl_uint p = 0; p < count; p++) {
+        for (int s = 0; s < SLOTS; s++) {
+            cl_device_id device = NULL;
+            if (slots[s].present ||
+                clGetDeviceIDs(platforms[p], types[s], 1, &device, NULL) != CL_SUCCESS) {
+                continue;
+            }
+            device_slot *slot = &slots[s];
+            slot->present = 1;
+            slot->platform = platforms[p];
+            slot->device = device;
+            clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof slot->name - 1, slot->name, NULL);
+            clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof slot->driver - 1, slot->driver,
+                            NULL);
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_VERSION,
+                              sizeof slot->platform_version - 1, slot->platform_version, NULL);
+        }
+    }
+    free(platforms);
+    if (!slots[SLOT_CPU].present && !slots[SLOT_GPU].present) {
+        snprintf(discovery_problem, sizeof discovery_problem,
+                 "%u OpenCL platform(s) but no CPU or GPU device", (unsigned)count);
+    }
+}
+
+/* The device slot for this launch, or -1 after a warning. Called under cl_lock. */
+static int choose_slot(idiom_mode mode, int64_t work) {
+    discover();
+    int cpu = slots[SLOT_CPU].present;
+    int gpu = slots[SLOT_GPU].present;
+    if (!cpu && !gpu) {
+        idiom__warn_once("no OpenCL device (%s); running the original code", discovery_problem);
+        return -1;
+    }
+    if (mode == IDIOM_MODE_CPU || mode == IDIOM_MODE_GPU) {
+        int want = mode == IDIOM_MODE_CPU ? SLOT_CPU : SLOT_GPU;
+        if (!slots[want].present) {
+            idiom__warn_once("IDIOM_DEVICE=%s but no OpenCL %s device; running the original code",
+                             mode == IDIOM_MODE_CPU ? "cpu" : "gpu", slot_kind(want));
+            return -1;
+        }
+        return want;
+    }
+    if (gpu && (work >= idiom__env_int("IDIOM_GPU_MIN_WORK", DEFAULT_GPU_MIN_WORK) || !cpu)) {
+        return SLOT_GPU;
+    }
+    return SLOT_CPU;
+}
+
+/* The slot's context and queue, created on first use. Called under cl_lock. */
+static int ensure_context(int s) {
+    device_slot *slot = &slots[s];
+    if (slot->context != NULL) {
+        return 1;
+    }
+    if (slot->broken) {
+        return 0;
+    }
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)slot->platform,
+                                     0};
+    cl_int err = CL_SUCCESS;
+    cl_context context = clCreateContext(props, 1, &slot->device, NULL, NULL, &err);
+    if (context != NULL && err == CL_SUCCESS) {
+        cl_command_queue queue = clCreateCommandQueue(context, slot->device, 0, &err);
+        if (queue != NULL && err == CL_SUCCESS) {
+            slot->context = context;
+            slot->queue = queue;
+            return 1;
+        }
+        clReleaseContext(context);
+    }
+    slot->broken = 1;
+    idiom__warn_once("cannot open the OpenCL device '%s' (error %d); running the original code",
+                     slot->name, (int)err);
+    return 0;
+}
+
+/* ---- on-disk cache of program binaries ------------------------------------------------- */
+
+/* The cache key: everything that makes a binary valid for a device. */
+static char *cache_key(const char *source, const device_slot *slot, size_t *len) {
+    size_t source_len = strlen(source);
+    size_t n = source_len + strlen(slot->name) + strlen(slot->driver) +
+               strlen(slot->platform_version) + 4;
+    char *key = malloc(n);
+    if (key != NULL) {
+        /* NUL separators: the parts cannot run into each other. */
+        char *p = key;
+        memcpy(p, source, source_len + 1);
+        p += source_len + 1;
+        p = stpcpy(p, slot->name) + 1;
+        p = stpcpy(p, slot->driver) + 1;
+        p = stpcpy(p, slot->platform_version) + 1;
+        *len = (size_t)(p - key);
+    }
+    return key;
+}
+
+/* A program built from the cached binary, or NULL (no entry, stale, rejected by the driver). */
+static cl_program cache_load(const device_slot *slot, const char *key, size_t key_len) {
+    unsigned char *binary = NULL;
+    size_t len = 0;
+    if (!idiom__cache_read(key, key_len, &binary, &len)) {
+        return NULL;
+    }
+    const unsigned char *bins[1] = {binary};
+    cl_int bin_status = CL_SUCCESS;
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(slot->context, 1, &slot->device, &len, bins,
+                                                   &bin_status, &err);
+    free(binary);
+    if (program != NULL && (err != CL_SUCCESS || bin_status != CL_SUCCESS ||
+                            clBuildProgram(program, 1, &slot->device, "", NULL, NULL) !=
+                                CL_SUCCESS)) {
+        clReleaseProgram(program);
+        program = NULL;
+    }
+    return program;
+}
+
+/* Stores the program's binary; any failure just leaves the cache without it. */
+static void cache_store(cl_program program, const char *key, size_t key_len) {
+    size_t len = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) !=
+            CL_SUCCESS ||
+        len == 0) {
+        return;
+    }
+    unsigned char *binary = malloc(len);
+    unsigned char *bins[1] = {binary};
+    if (binary != NULL &&
+        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+        idiom__cache_write(key, key_len, binary, len);
+    }
+    free(binary);
+}
+
+/* ---- programs ---------------------------------------------------------------------------- */
+
+static void print_build_log(const device_slot *slot, cl_program program, const char *kernel,
+                            cl_int err) {
+    size_t size = 0;
+    char *log = NULL;
+    if (clGetProgramBuildInfo(program, slot->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
+            CL_SUCCESS &&
+        size > 0) {
+        log = calloc(size + 1, 1);
+        if (log != NULL && clGetProgramBuildInfo(program, slot->device, CL_PROGRAM_BUILD_LOG,
+                                                 size, log, NULL) != CL_SUCCESS) {
+            log[0] = '\0';
+        }
+    }
+    fprintf(stderr,
+            "idiom: cannot build the OpenCL program of kernel '%s' for '%s' (error %d); "
+            "running the original code\n%s%s",
+            kernel, slot->name, (int)err, log != NULL ? log : "",
+            log != NULL && *log != '\0' && log[strlen(log) - 1] != '\n' ? "\n" : "");
+    free(log);
+}
+
+/* The built program of `source` on slot `s`, or NULL after a report. Called under cl_lock: a
+   build happens once per (source, device), whichever thread asks first. */
+static cl_program get_program(int s, const char *source, const char *kernel) {
+    uint64_t hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
+    for (program_entry *e = programs; e != NULL; e = e->next) {
+        if (e->hash == hash && e->slot == s && strcmp(e->source, source) == 0) {
+            return e->program;
+        }
+    }
+    program_entry *entry = calloc(1, sizeof *entry);
+    char *copy = strdup(source);
+    if (entry == NULL || copy == NULL) {
+        free(entry);
+        free(copy);
+        idiom__warn_once("out of memory; running the original code");
+        return NULL;
+    }
+    entry->hash = hash;
+    entry->slot = s;
+    entry->source = copy;
+
+    device_slot *slot = &slots[s];
+    size_t key_len = 0;
+    char *key = cache_key(source, slot, &key_len);
+    cl_program program = key != NULL ? cache_load(slot, key, key_len) : NULL;
+    const char *origin = "disk cache";
+    if (program == NULL) {
+        origin = "source";
+        cl_int err = CL_SUCCESS;
+        program = clCreateProgramWithSource(slot->context, 1, &source, NULL, &err);
+        if (program == NULL || err != CL_SUCCESS) {
+            idiom__warn_once("clCreateProgramWithSource failed (error %d) for kernel '%s'; "
+                             "running the original code",
+                             (int)err, kernel);
+            program = NULL;
+        } else {
+            err = clBuildProgram(program, 1, &slot->device, "", NULL, NULL);
+            if (err != CL_SUCCESS) {
+                print_build_log(slot, program, kernel, err);
+                clReleaseProgram(program);
+                program = NULL;
+            } else if (key != NULL) {
+                cache_store(program, key, key_len);
+            }
+        }
+    }
+    free(key);
+    if (program != NULL) {
+        idiom__trace("built the program of kernel '%s' for '%s' from %s", kernel, slot->name,
+                     origin);
+    }
+    /* A failed build is remembered too, so its log is printed once and never rebuilt. */
+    entry->program = program;
+    entry->next = programs;
+    programs = entry;
+    return program;
+}
+
+/* ---- launches ---------------------------------------------------------------------------- */
+
+static int is_buffer(int32_t kind) {
+    return kind == IDIOM_ARG_IN || kind == IDIOM_ARG_OUT || kind == IDIOM_ARG_INOUT;
+}
+
+/* What is wrong with the call, or NULL. A caller's mistake is reported (once) rather than
+   crashing: the original code still runs. */
+static const char *invalid_call(const char *source, const char *kernel, int32_t dims,
+                                const int64_t *global, const int64_t *local, int32_t nargs,
+                                const idiom_arg *args) {
+    if (source == NULL || kernel == NULL) {
+        return "no source or kernel name";
+    }
+    if (dims < 1 || dims > 3 || global == NULL) {
+        return "dims must be 1, 2 or 3, with a global size";
+    }
+    for (int32_t d = 0; d < dims; d++) {
+        if (global[d] < 0) {
+            return "negative global size";
+        }
+        if (local != NULL && (local[d] <= 0 || global[d] % local[d] != 0)) {
+            return "a local size that does not divide the global size";
+        }
+    }
+    if (nargs < 0 || (nargs > 0 && args == NULL)) {
+        return "no argument array";
+    }
+    for (int32_t i = 0; i < nargs; i++) {
+        const idiom_arg *arg = &args[i];
+        if (arg->bytes < 0 || arg->kind < IDIOM_ARG_IN || arg->kind > IDIOM_ARG_LOCAL) {
+            return "an argument of unknown kind or negative size";
+        }
+        if (is_buffer(arg->kind) && arg->bytes > 0 && arg->ptr == NULL) {
+            return "a buffer argument without a host pointer";
+        }
+        if (arg->kind == IDIOM_ARG_SCALAR && (arg->bytes == 0 || arg->ptr == NULL)) {
+            return "a scalar argument without a value";
+        }
+    }
+    return NULL;
+}
+
+static void cl_warn(cl_int err, const char *what, const char *kernel, const device_slot *slot) {
+    idiom__warn_once("OpenCL error %d (%s) in %s for kernel '%s' on '%s'; running the original "
+                     "code",
+                     (int)err, cl_error_name(err), what, kernel, slot->name);
+}
+
+/* Runs the kernel on an opened device. Host memory is only written by the final reads. */
+static int32_t launch(const device_slot *slot, cl_program program, const char *kernel_name,
+                      int32_t dims, const int64_t *global, const int64_t *local, int32_t nargs,
+                      idiom_arg *args) {
+    int32_t status = IDIOM_FAILED;
+    cl_int err = CL_SUCCESS;
+    cl_event done = NULL;
+    cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
+    cl_kernel kernel = clCreateKernel(program, kernel_name, &err);
+    if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
+        cl_warn(err, "clCreateKernel", kernel_name, slot);
+        goto out;
+    }
+    for (int32_t i = 0; i < nargs; i++) {
+        idiom_arg *arg = &args[i];
+        if (is_buffer(arg->kind)) {
+            /* OpenCL forbids empty buffers: a 0-byte argument gets 1 byte nobody reads. */
+            size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1;
+            cl_mem_flags flags = arg->kind == IDIOM_ARG_IN    ? CL_MEM_READ_ONLY
+                                 : arg->kind == IDIOM_ARG_OUT ? CL_MEM_WRITE_ONLY
+                                                              : CL_MEM_READ_WRITE;
+            mems[i] = clCreateBuffer(slot->context, flags, size, NULL, &err);
+            if (mems[i] == NULL || err != CL_SUCCESS) {
+                mems[i] = NULL;
+                cl_warn(err, "clCreateBuffer", kernel_name, slot);
+                goto out;
+            }
+            if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
+                /* Blocking, so nothing is left in flight if a later step fails. */
+                err = clEnqueueWriteBuffer(slot->queue, mems[i], CL_TRUE, 0, size, arg->ptr, 0,
+                                           NULL, NULL);
+                if (err != CL_SUCCESS) {
+                    cl_warn(err, "clEnqueueWriteBuffer", kernel_name, slot);
+                    goto out;
+                }
+            }
+            err = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), &mems[i]);
+        } else if (arg->kind == IDIOM_ARG_SCALAR) {
+            err = clSetKernelArg(kernel, (cl_uint)i, (size_t)arg->bytes, arg->ptr);
+        } else {
+            err = clSetKernelArg(kernel, (cl_uint)i, arg->bytes > 0 ? (size_t)arg->bytes : 1,
+                                 NULL);
+        }
+        if (err != CL_SUCCESS) {
+            idiom__warn_once("OpenCL error %d (%s) setting argument %d of kernel '%s' on "
+                             "'%s'; running the original code",
+                             (int)err, cl_error_name(err), (int)i, kernel_name, slot->name);
+            goto out;
+        }
+    }
+    size_t gsize[3] = {1, 1, 1};
+    size_t lsize[3] = {1, 1, 1};
+    for (int32_t d = 0; d < dims; d++) {
+        gsize[d] = (size_t)global[d];
+        lsize[d] = local != NULL ? (size_t)local[d] : 1;
+    }
+    err = clEnqueueNDRangeKernel(slot->queue, kernel, (cl_uint)dims, NULL, gsize,
+                                 local != NULL ? lsize : NULL, 0, NULL, &done);
+    if (err != CL_SUCCESS) {
+        done = NULL;
+        cl_warn(err, "clEnqueueNDRangeKernel", kernel_name, slot);
+        goto out;
+    }
+    /* Wait for the kernel and check it really completed before touching host memory. */
+    cl_int exec = CL_COMPLETE;
+    err = clWaitForEvents(1, &done);
+    if (err == CL_SUCCESS) {
+        err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
+    }
+    if (err != CL_SUCCESS || exec != CL_COMPLETE) {
+        cl_warn(err != CL_SUCCESS ? err : exec, "the kernel's execution", kernel_name, slot);
+        goto out;
+    }
+    for (int32_t i = 0; i < nargs; i++) {
+        idiom_arg *arg = &args[i];
+        if ((arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) && arg->bytes > 0) {
+            err = clEnqueueReadBuffer(slot->queue, mems[i], CL_TRUE, 0, (size_t)arg->bytes,
+                                      arg->ptr, 0, NULL, NULL);
+            if (err != CL_SUCCESS) {
+                /* Only a lost device gets here, after the kernel succeeded. */
+                cl_warn(err, "clEnqueueReadBuffer", kernel_name, slot);
+                goto out;
+            }
+        }
+    }
+    status = IDIOM_DONE;
+out:
+    if (done != NULL) {
+        clReleaseEvent(done);
+    }
+    for (int32_t i = 0; mems != NULL && i < nargs; i++) {
+        if (mems[i] != NULL) {
+            clReleaseMemObject(mems[i]);
+        }
+    }
+    if (kernel != NULL) {
+        clReleaseKernel(kernel);
+    }
+    free(mems);
+    return status;
+}
+
+static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
+                      const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
+                      idiom_arg *args, const char **device) {
+    idiom_mode mode = idiom__device_mode();
+    if (mode == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    const char *problem = invalid_call(source, kernel, dims, global, local, nargs, args);
+    if (problem != NULL) {
+        idiom__warn_once("idiom_cl_run for kernel '%s': %s; running the original code",
+                         kernel != NULL ? kernel : "?", problem);
+        return IDIOM_FAILED;
+    }
+    for (int32_t d = 0; d < dims; d++) {
+        if (global[d] == 0) {
+            return IDIOM_DONE; /* no work-item: the kernel would write nothing */
+        }
+    }
+    pthread_mutex_lock(&cl_lock);
+    int s = choose_slot(mode, work);
+    cl_program program = NULL;
+    if (s >= 0 && ensure_context(s)) {
+        *device = slots[s].name;
+        program = get_program(s, source, kernel);
+    }
+    pthread_mutex_unlock(&cl_lock);
+    if (program == NULL) {
+        return IDIOM_FAILED;
+    }
+    /* Slots and programs are never freed, so they outlive the lock. */
+    return launch(&slots[s], program, kernel, dims, global, local, nargs, args);
+}
+
+int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
+                     const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
+    const char *device = "none";
+    int32_t status = cl_run(source, kernel, dims, global, local, work, nargs, args, &device);
+    if (idiom__verbose()) {
+        long long g[3] = {1, 1, 1};
+        for (int32_t d = 0; global != NULL && d < dims && d < 3; d++) {
+            g[d] = (long long)global[d];
+        }
+        idiom__trace("cl_run kernel '%s' on '%s' global %lldx%lldx%lld work %lld args %d: %s",
+                     kernel != NULL ? kernel : "?", device, g[0], g[1], g[2], (long long)work,
+                     (int)nargs, idiom__status_name(status));
+    }
+    return status;
+}

@@ -1,0 +1,80 @@
+/* idiom runtime: the entry points that accelerated programs call.
+ *
+ * The IR rewriter replaces a matched region by a call to one of these functions, guarded so
+ * that the original code runs whenever the call does not return IDIOM_DONE. Hence the rule
+ * every entry point follows: unless it returns IDIOM_DONE, it has written nothing.
+ *
+ * Environment (read on every call, so a program or a test may change it at run time):
+ *   IDIOM_DEVICE=auto|cpu|gpu|off   device policy; off = no acceleration at all (default auto)
+ *   IDIOM_BLAS_MIN_WORK=N           BLAS calls below N multiply-adds are declined (default 4096)
+ *   IDIOM_GPU_MIN_WORK=N            auto picks the GPU from this much work on (default 1<<22)
+ *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl
+ *                                   (else $XDG_CACHE_HOME/idiom/cl, else ~/.cache/idiom/cl)
+ *   IDIOM_CL_MIN_WORK=N             loops of fewer iterations stay on the original code
+ *   IDIOM_VERBOSE=1                 one line per call on stderr
+ */
+#ifndef IDIOM_RUNTIME_H
+#define IDIOM_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes returned by every entry point. */
+#define IDIOM_DONE 0     /* the work was done, results are in host memory */
+#define IDIOM_DECLINED 1 /* not done, nothing written: too small, unsupported layout, off */
+#define IDIOM_FAILED 2   /* not done, nothing written: an error, reported once on stderr */
+
+/* Element types of the BLAS entry points. */
+#define IDIOM_FLOAT 0
+#define IDIOM_DOUBLE 1
+
+/* C(m x n) <- alpha * A(m x k) * B(k x n) + beta * C, elem IDIOM_FLOAT or IDIOM_DOUBLE.
+ * Strides are in elements: a_sm is the distance from A[i][p] to A[i+1][p], a_sk from A[i][p]
+ * to A[i][p+1]; likewise b_sk, b_sn for B and c_sm, c_sn for C. Every matrix must have a unit
+ * stride along one axis and a leading dimension at least the other extent (the stride along an
+ * axis of extent 1 is ignored); anything else is declined. beta == 0 never reads C. */
+int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
+                   int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
+                   double beta, void *c, int64_t c_sm, int64_t c_sn);
+
+/* y(m) <- alpha * A(m x n) * x(n) + beta * y. Same conventions; x_s and y_s are element
+ * strides and must be positive (where the extent exceeds 1). beta == 0 never reads y. */
+int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
+                   int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s);
+
+/* Kinds of kernel arguments for idiom_cl_run. */
+enum {
+    IDIOM_ARG_IN = 0,     /* buffer read by the kernel: ptr = host start, bytes = size */
+    IDIOM_ARG_OUT = 1,    /* buffer written by the kernel, copied back after it; its device
+                             contents start undefined, so the kernel must write all of it */
+    IDIOM_ARG_INOUT = 2,  /* copied in, then copied back */
+    IDIOM_ARG_SCALAR = 3, /* by value: ptr points to the value, bytes = its size (1, 2, 4, 8) */
+    IDIOM_ARG_LOCAL = 4   /* __local memory of `bytes` bytes, ptr unused */
+};
+
+typedef struct idiom_arg {
+    int32_t kind;
+    int32_t reserved;
+    void *ptr;
+    int64_t bytes;
+} idiom_arg;
+
+/* Launch `kernel` from the OpenCL C `source` (a NUL-terminated string) over the NDRange
+ * global[0..dims) (dims 1..3), with work-groups local[0..dims) or NULL for the driver's choice.
+ * `work` estimates the operations, for the device choice. Host memory (OUT/INOUT buffers) is
+ * written only once the kernel has completed successfully. Built programs are cached in memory
+ * per (source text, device) and on disk as binaries. */
+int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
+                     const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args);
+
+/* The fewest loop iterations worth an OpenCL launch (IDIOM_CL_MIN_WORK, default 32768). */
+int64_t idiom_cl_min_work(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IDIOM_RUNTIME_H */
