@@ -1,0 +1,592 @@
+"""The C runtime through ctypes: BLAS entry points against numpy, OpenCL launches on PoCL.
+
+The runtime reads its environment on every call, so `monkeypatch.setenv` steers it in-process;
+what needs a fresh process (the disk cache, a machine without OpenCL) runs in a subprocess.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from idl.errors import IdiomError
+from mappers.runtime_build import (
+    RUNTIME_DIR,
+    RuntimeBuildError,
+    runtime_library,
+    shared_runtime,
+)
+from matcher.frontend import find_tool
+
+DONE, DECLINED, FAILED = 0, 1, 2
+FLOAT, DOUBLE = 0, 1
+ARG_IN, ARG_OUT, ARG_INOUT, ARG_SCALAR, ARG_LOCAL = range(5)
+
+Array = npt.NDArray[Any]
+
+
+class IdiomArg(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+        ("ptr", ctypes.c_void_p),
+        ("bytes", ctypes.c_int64),
+    ]
+
+
+def _load() -> ctypes.CDLL:
+    lib = ctypes.CDLL(str(shared_runtime()))
+    i32, i64, dbl, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_double, ctypes.c_void_p
+    lib.idiom_gemm.argtypes = [i32, i64, i64, i64, dbl, ptr, i64, i64, ptr, i64, i64]
+    lib.idiom_gemm.argtypes += [dbl, ptr, i64, i64]
+    lib.idiom_gemm.restype = i32
+    lib.idiom_gemv.argtypes = [i32, i64, i64, dbl, ptr, i64, i64, ptr, i64, dbl, ptr, i64]
+    lib.idiom_gemv.restype = i32
+    i64p = ctypes.POINTER(i64)
+    lib.idiom_cl_run.argtypes = [ctypes.c_char_p, ctypes.c_char_p, i32, i64p, i64p, i64, i32]
+    lib.idiom_cl_run.argtypes += [ctypes.POINTER(IdiomArg)]
+    lib.idiom_cl_run.restype = i32
+    return lib
+
+
+@pytest.fixture(scope="module")
+def lib() -> ctypes.CDLL:
+    return _load()
+
+
+@pytest.fixture(autouse=True)
+def runtime_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """A clean runtime environment: no user setting leaks in, binaries cached in tmp_path."""
+    shared_runtime()  # built (or found) under the user's cache before IDIOM_CACHE_DIR moves
+    for name in ("IDIOM_DEVICE", "IDIOM_BLAS_MIN_WORK", "IDIOM_GPU_MIN_WORK", "IDIOM_VERBOSE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("IDIOM_CACHE_DIR", str(tmp_path / "cache"))
+    yield
+
+
+def _ptr(array: Array) -> int:
+    return int(array.ctypes.data)
+
+
+# ---- GEMM ---------------------------------------------------------------------------------
+
+
+def _matrix(
+    rng: np.random.Generator, rows: int, cols: int, *, order: str, pad: int, dtype: type
+) -> tuple[Array, Array, int, int]:
+    """(view, backing buffer, row stride, column stride): a rows x cols matrix stored
+    row-major ('R') or column-major ('C') with `pad` extra elements per leading dimension,
+    the padding filled with a sentinel that must survive."""
+    storage: Array
+    if order == "R":
+        ld = cols + pad
+        storage = np.full((rows, ld), -777.0, dtype=dtype)
+        view = storage[:, :cols]
+        row_stride, col_stride = ld, 1
+    else:
+        ld = rows + pad
+        storage = np.full((cols, ld), -777.0, dtype=dtype)
+        view = storage[:, :rows].T
+        row_stride, col_stride = 1, ld
+    view[...] = rng.standard_normal((rows, cols)).astype(dtype)
+    return view, storage, row_stride, col_stride
+
+
+SIZES = [(1, 1, 1), (7, 5, 3), (13, 1, 9), (1, 17, 4), (33, 31, 1), (40, 24, 65), (0, 5, 3)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float", "double"])
+@pytest.mark.parametrize("orders", ["".join(o) for o in itertools.product("RC", repeat=3)])
+def test_gemm_layouts(
+    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch, dtype: type, orders: str
+) -> None:
+    """orders: the storage of A, B and C, each R(ow-major) or C(olumn-major)."""
+    a_order, b_order, c_order = tuple(orders)
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    rng = np.random.default_rng(12345)
+    elem = FLOAT if dtype is np.float32 else DOUBLE
+    tol = 1e-4 if dtype is np.float32 else 1e-12
+    for (m, n, k), pad, (alpha, beta) in itertools.product(
+        SIZES, (0, 3), ((1.0, 0.0), (-0.5, 2.0), (2.0, 1.0))
+    ):
+        a, _, a_sm, a_sk = _matrix(rng, m, k, order=a_order, pad=pad, dtype=dtype)
+        b, _, b_sk, b_sn = _matrix(rng, k, n, order=b_order, pad=pad + 1, dtype=dtype)
+        c, c_store, c_sm, c_sn = _matrix(rng, m, n, order=c_order, pad=pad, dtype=dtype)
+        if beta == 0.0:
+            c[...] = np.nan  # beta == 0 must not read C
+        expected = alpha * (a.astype(np.float64) @ b.astype(np.float64))
+        if beta != 0.0:
+            expected += beta * c.astype(np.float64)
+        status = lib.idiom_gemm(
+            elem, m, n, k, alpha, _ptr(a), a_sm, a_sk, _ptr(b), b_sk, b_sn, beta,
+            _ptr(c), c_sm, c_sn,
+        )  # fmt: skip
+        assert status == DONE, (m, n, k)
+        np.testing.assert_allclose(c, expected, rtol=tol, atol=tol * max(k, 1))
+        # The padding of C's leading dimension is untouched.
+        assert np.count_nonzero(c_store == -777.0) == c_store.size - c.size
+
+
+def test_gemm_vectors_with_any_irrelevant_stride(
+    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1 x k row of A taken with stride 3 (a column of a matrix): the stride along the unit
+    extent is junk, and the strided axis becomes the leading dimension."""
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    rng = np.random.default_rng(7)
+    store = rng.standard_normal(3 * 9)
+    a = store[::3]  # 1 x 9
+    b = rng.standard_normal((9, 6))
+    c = np.full((1, 6), np.nan)
+    status = lib.idiom_gemm(
+        DOUBLE, 1, 6, 9, 1.0, _ptr(store), -12345, 3, _ptr(b), 6, 1, 0.0, _ptr(c), 0, 1
+    )
+    assert status == DONE
+    np.testing.assert_allclose(c[0], a @ b, rtol=1e-12)
+
+
+def test_gemm_k_zero_scales_c(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    c = np.arange(12.0).reshape(3, 4)
+    dummy = np.zeros(1)
+    assert lib.idiom_gemm(DOUBLE, 3, 4, 0, 1.0, _ptr(dummy), 0, 1, _ptr(dummy), 4, 1, 0.5,
+                          _ptr(c), 4, 1) == DONE  # fmt: skip
+    np.testing.assert_array_equal(c, np.arange(12.0).reshape(3, 4) * 0.5)
+    c[...] = np.nan
+    assert lib.idiom_gemm(DOUBLE, 3, 4, 0, 1.0, _ptr(dummy), 0, 1, _ptr(dummy), 4, 1, 0.0,
+                          _ptr(c), 4, 1) == DONE  # fmt: skip
+    np.testing.assert_array_equal(c, np.zeros((3, 4)))
+
+
+def _gemm_status(lib: ctypes.CDLL, m: int, n: int, k: int, strides: Sequence[int]) -> int:
+    """Runs a double GEMM over big enough buffers; C must be untouched unless DONE."""
+    a = np.ones(4096)
+    b = np.ones(4096)
+    c = np.full(4096, 5.0)
+    a_sm, a_sk, b_sk, b_sn, c_sm, c_sn = strides
+    status = int(
+        lib.idiom_gemm(
+            DOUBLE, m, n, k, 1.0, _ptr(a), a_sm, a_sk, _ptr(b), b_sk, b_sn, 1.0, _ptr(c), c_sm, c_sn
+        )
+    )
+    if status != DONE:
+        assert (c == 5.0).all()
+    return status
+
+
+@pytest.mark.parametrize(
+    ("shape", "strides"),
+    [
+        ((8, 8, 8), (16, 2, 8, 1, 8, 1)),  # A: no unit stride
+        ((8, 8, 8), (8, 1, 1, 1, 8, 1)),  # B: both strides 1, rows overlap
+        ((8, 8, 8), (8, 1, 8, 1, 4, 1)),  # C: leading dimension below the row length
+        ((8, 8, 8), (8, 1, 8, 1, -8, 1)),  # C: negative leading dimension
+        ((8, 8, 8), (8, 1, 0, 1, 8, 1)),  # B: zero stride where it matters
+        ((8, 8, 8), (1, 4, 8, 1, 8, 1)),  # A column-major with ld < m
+        ((2**31, 1, 1), (1, 1, 1, 1, 1, 1)),  # a dimension over INT32_MAX
+    ],
+)
+def test_gemm_declines_what_blas_cannot_express(
+    lib: ctypes.CDLL,
+    monkeypatch: pytest.MonkeyPatch,
+    shape: tuple[int, int, int],
+    strides: tuple[int, ...],
+) -> None:
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    assert _gemm_status(lib, *shape, strides) == DECLINED
+
+
+def test_gemm_small_problems_and_off(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> None:
+    row_major = (16, 1, 16, 1, 16, 1)
+    assert _gemm_status(lib, 15, 16, 16, row_major) == DECLINED  # 3840 < 4096 by default
+    assert _gemm_status(lib, 16, 16, 16, row_major) == DONE
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "5000")
+    assert _gemm_status(lib, 16, 16, 16, row_major) == DECLINED
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    assert _gemm_status(lib, 2, 2, 2, row_major) == DONE
+    assert _gemm_status(lib, 0, 2, 2, row_major) == DONE
+    monkeypatch.setenv("IDIOM_DEVICE", "off")
+    assert _gemm_status(lib, 16, 16, 16, row_major) == DECLINED
+    monkeypatch.setenv("IDIOM_DEVICE", "cpu")
+    assert _gemm_status(lib, 16, 16, 16, row_major) == DONE
+    a = np.ones(4)
+    assert lib.idiom_gemm(7, 2, 2, 2, 1.0, _ptr(a), 2, 1, _ptr(a), 2, 1, 0.0, _ptr(a), 2, 1) == 1
+
+
+# ---- GEMV ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float", "double"])
+@pytest.mark.parametrize("order", ["R", "C"])
+def test_gemv(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch, dtype: type, order: str) -> None:
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    rng = np.random.default_rng(99)
+    elem = FLOAT if dtype is np.float32 else DOUBLE
+    tol = 1e-4 if dtype is np.float32 else 1e-12
+    for (m, n), (x_s, y_s), (alpha, beta) in itertools.product(
+        ((1, 1), (9, 4), (4, 9), (31, 1), (1, 31), (33, 65)),
+        ((1, 1), (2, 3)),
+        ((1.0, 0.0), (0.5, -1.5)),
+    ):
+        a, _, a_sm, a_sn = _matrix(rng, m, n, order=order, pad=2, dtype=dtype)
+        x_store: Array = rng.standard_normal(n * x_s).astype(dtype)
+        y_store: Array = np.full(m * y_s, -777.0, dtype=dtype)
+        x, y = x_store[::x_s], y_store[::y_s]
+        y[...] = np.nan if beta == 0.0 else rng.standard_normal(m)
+        expected = alpha * (a.astype(np.float64) @ x.astype(np.float64))
+        if beta != 0.0:
+            expected += beta * y.astype(np.float64)
+        status = lib.idiom_gemv(
+            elem, m, n, alpha, _ptr(a), a_sm, a_sn, _ptr(x_store), x_s, beta, _ptr(y_store), y_s
+        )
+        assert status == DONE, (m, n)
+        np.testing.assert_allclose(y, expected, rtol=tol, atol=tol * n)
+        gaps = np.ones(m * y_s, dtype=bool)
+        gaps[::y_s] = False
+        assert (y_store[gaps] == -777.0).all()
+
+
+def test_gemv_edges(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    a = np.ones((4, 4))
+    x = np.ones(4)
+    y = np.arange(4.0)
+    # n == 0: y <- beta * y (BLAS would return early and leave y alone)
+    assert lib.idiom_gemv(DOUBLE, 4, 0, 1.0, _ptr(a), 4, 1, _ptr(x), 1, 2.0, _ptr(y), 1) == DONE
+    np.testing.assert_array_equal(y, [0.0, 2.0, 4.0, 6.0])
+    for x_s, y_s, a_sm, a_sn in ((-1, 1, 4, 1), (1, 0, 4, 1), (0, 1, 4, 1), (1, 1, 2, 2)):
+        status = lib.idiom_gemv(
+            DOUBLE, 4, 4, 1.0, _ptr(a), a_sm, a_sn, _ptr(x), x_s, 1.0, _ptr(y), y_s
+        )
+        assert status == DECLINED
+    np.testing.assert_array_equal(y, [0.0, 2.0, 4.0, 6.0])
+    monkeypatch.delenv("IDIOM_BLAS_MIN_WORK")
+    assert lib.idiom_gemv(DOUBLE, 4, 4, 1.0, _ptr(a), 4, 1, _ptr(x), 1, 1.0, _ptr(y), 1) == 1
+    monkeypatch.setenv("IDIOM_BLAS_MIN_WORK", "0")
+    monkeypatch.setenv("IDIOM_DEVICE", "off")
+    assert lib.idiom_gemv(DOUBLE, 4, 4, 1.0, _ptr(a), 4, 1, _ptr(x), 1, 1.0, _ptr(y), 1) == 1
+    np.testing.assert_array_equal(y, [0.0, 2.0, 4.0, 6.0])
+
+
+# ---- OpenCL -------------------------------------------------------------------------------
+
+VADD = b"""
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c, int n) {
+    int i = get_global_id(0);
+    if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+SCALARS = b"""
+__kernel void scalars(char c, short s, int i, long l, float f, double d, __global double *out,
+                      __global const char *nothing) {
+    out[0] = c; out[1] = s; out[2] = i; out[3] = (double)l; out[4] = f; out[5] = d;
+}
+"""
+
+GROUP_SUM = b"""
+__kernel void group_sum(__global const float *in, __global float *out, __local float *tmp) {
+    size_t l = get_local_id(0), size = get_local_size(0);
+    tmp[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t step = size / 2; step > 0; step /= 2) {
+        if (l < step) tmp[l] += tmp[l + step];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+"""
+
+GRID = b"""
+__kernel void grid(__global int *out, __global int *touched) {
+    size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    size_t w = get_global_size(0), h = get_global_size(1);
+    out[(z * h + y) * w + x] = (int)(x + 10 * y + 100 * z);
+    if (x + y + z == 0) touched[0] += 1;
+}
+"""
+
+BROKEN = b"__kernel void broken(__global float *a) { a[0] = 1.0f +; }\n"
+
+
+def _buffer(kind: int, array: Array) -> IdiomArg:
+    return IdiomArg(kind, 0, _ptr(array), array.nbytes)
+
+
+def _scalar(value: ctypes._SimpleCData[Any]) -> IdiomArg:
+    return IdiomArg(ARG_SCALAR, 0, ctypes.addressof(value), ctypes.sizeof(value))
+
+
+def _cl_run(
+    lib: ctypes.CDLL,
+    source: bytes,
+    kernel: str,
+    global_size: Sequence[int],
+    args: Sequence[IdiomArg],
+    *,
+    local_size: Sequence[int] | None = None,
+    work: int = 0,
+) -> int:
+    dims = len(global_size)
+    global_array = (ctypes.c_int64 * dims)(*global_size)
+    local_array = (ctypes.c_int64 * dims)(*local_size) if local_size is not None else None
+    arg_array = (IdiomArg * max(len(args), 1))(*args)
+    return int(
+        lib.idiom_cl_run(
+            source, kernel.encode(), dims, global_array, local_array, work, len(args), arg_array
+        )
+    )
+
+
+def _vadd(lib: ctypes.CDLL, n: int, local: int | None = 64) -> tuple[int, Array, Array]:
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    c = np.full(n, -1.0, dtype=np.float32)
+    count = ctypes.c_int32(n)
+    size = -(-n // 64) * 64
+    args = [_buffer(ARG_IN, a), _buffer(ARG_IN, b), _buffer(ARG_OUT, c), _scalar(count)]
+    status = _cl_run(lib, VADD, "vadd", [size], args, local_size=None if local is None else [local])
+    return status, c, a + b
+
+
+@pytest.fixture
+def pocl(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IDIOM_DEVICE", "cpu")
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_vector_add(lib: ctypes.CDLL) -> None:
+    for n, local in ((1000, 64), (1, None), (4096, None)):
+        status, got, expected = _vadd(lib, n, local)
+        assert status == DONE
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_scalars_of_each_size_and_empty_buffer(lib: ctypes.CDLL) -> None:
+    out = np.zeros(6)
+    nothing = np.zeros(0, dtype=np.int8)
+    values: list[
+        ctypes._SimpleCData[Any]
+    ] = [  # kept alive: the arguments only hold their addresses
+        ctypes.c_int8(-7),
+        ctypes.c_int16(-30000),
+        ctypes.c_int32(2_000_000_000),
+        ctypes.c_int64(-(2**40)),
+        ctypes.c_float(1.5),
+        ctypes.c_double(1e300),
+    ]
+    args = [*map(_scalar, values), _buffer(ARG_OUT, out), _buffer(ARG_IN, nothing)]
+    assert _cl_run(lib, SCALARS, "scalars", [1], args) == DONE
+    np.testing.assert_array_equal(out, [-7, -30000, 2e9, -(2.0**40), 1.5, 1e300])
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_local_memory(lib: ctypes.CDLL) -> None:
+    data = np.arange(256, dtype=np.float32)
+    sums = np.zeros(4, dtype=np.float32)
+    args = [_buffer(ARG_IN, data), _buffer(ARG_OUT, sums), IdiomArg(ARG_LOCAL, 0, None, 64 * 4)]
+    assert _cl_run(lib, GROUP_SUM, "group_sum", [256], args, local_size=[64]) == DONE
+    np.testing.assert_array_equal(sums, data.reshape(4, 64).sum(axis=1))
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_three_dimensions_and_inout(lib: ctypes.CDLL) -> None:
+    out = np.full((3, 4, 5), -1, dtype=np.int32)
+    touched = np.array([41], dtype=np.int32)
+    args = [_buffer(ARG_OUT, out), _buffer(ARG_INOUT, touched)]
+    assert _cl_run(lib, GRID, "grid", [5, 4, 3], args) == DONE
+    z, y, x = np.indices(out.shape)
+    np.testing.assert_array_equal(out, x + 10 * y + 100 * z)
+    assert touched[0] == 42
+    # An empty NDRange is nothing to do: DONE, nothing written.
+    assert _cl_run(lib, GRID, "grid", [5, 0, 3], args) == DONE
+    assert touched[0] == 42
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_build_error_fails_once_and_writes_nothing(
+    lib: ctypes.CDLL, capfd: pytest.CaptureFixture[str]
+) -> None:
+    data = np.full(4, 3.0, dtype=np.float32)
+    for _ in range(2):
+        assert _cl_run(lib, BROKEN, "broken", [4], [_buffer(ARG_INOUT, data)]) == FAILED
+    assert (data == 3.0).all()
+    err = capfd.readouterr().err
+    assert err.count("cannot build the OpenCL program of kernel 'broken'") == 1
+    assert "error" in err.split("'broken'", 1)[1]  # the build log follows
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_bad_calls_fail_without_writing(
+    lib: ctypes.CDLL, capfd: pytest.CaptureFixture[str]
+) -> None:
+    c = np.full(64, 9.0, dtype=np.float32)
+    a = np.ones(64, dtype=np.float32)
+    count = ctypes.c_int32(64)
+    args = [_buffer(ARG_IN, a), _buffer(ARG_IN, a), _buffer(ARG_OUT, c), _scalar(count)]
+    assert _cl_run(lib, VADD, "no_such_kernel", [64], args) == FAILED
+    assert _cl_run(lib, VADD, "vadd", [64], args, local_size=[48]) == FAILED  # 64 % 48 != 0
+    assert _cl_run(lib, VADD, "vadd", [64], args[:3]) == FAILED  # an argument left unset
+    assert (c == 9.0).all()
+    assert "no_such_kernel" in capfd.readouterr().err
+
+
+def test_cl_off_declines(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IDIOM_DEVICE", "off")
+    status, got, _ = _vadd(lib, 128)
+    assert status == DECLINED
+    assert (got == -1.0).all()
+
+
+def test_cl_auto_uses_the_cpu_device_without_a_gpu(
+    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("IDIOM_VERBOSE", "1")
+    status, got, expected = _vadd(lib, 256)
+    assert status == DONE
+    np.testing.assert_array_equal(got, expected)
+    assert "cl_run kernel 'vadd' on 'pthread" in capfd.readouterr().err  # PoCL's CPU device
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_from_several_threads(lib: ctypes.CDLL) -> None:
+    failures: list[str] = []
+
+    def worker(seed: int) -> None:
+        for n in range(seed * 100 + 1, seed * 100 + 6):
+            status, got, expected = _vadd(lib, n, None)
+            if status != DONE or not np.array_equal(got, expected):
+                failures.append(f"n={n} status={status}")
+
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+# ---- in a fresh process ---------------------------------------------------------------------
+
+CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_runtime import _load, _vadd
+import numpy as np
+lib = _load()
+for _ in range(2):
+    status, got, expected = _vadd(lib, 300)
+    print(status, np.array_equal(got, expected))
+"""
+
+
+def _child(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    code = CHILD.format(tests=str(Path(__file__).parent))
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
+def test_cl_program_binaries_are_cached_on_disk(tmp_path: Path) -> None:
+    env = {"IDIOM_DEVICE": "cpu", "IDIOM_VERBOSE": "1", "IDIOM_CACHE_DIR": str(tmp_path)}
+    first = _child(env)
+    assert first.stdout.split() == ["0", "True", "0", "True"]
+    assert first.stderr.count("built the program of kernel 'vadd'") == 1
+    assert "from source" in first.stderr
+    (entry,) = (tmp_path / "cl").iterdir()
+    assert entry.suffix == ".bin"
+
+    second = _child(env)
+    assert second.stdout.split() == ["0", "True", "0", "True"]
+    assert "from disk cache" in second.stderr
+
+    entry.write_bytes(entry.read_bytes()[:100])  # damaged: rebuilt silently
+    third = _child(env)
+    assert third.stdout.split() == ["0", "True", "0", "True"]
+    assert "from source" in third.stderr
+    assert "warning" not in third.stderr.lower()
+
+
+def test_no_opencl_platform_fails_with_one_warning(tmp_path: Path) -> None:
+    empty = tmp_path / "vendors"
+    empty.mkdir()
+    result = _child({"OCL_ICD_VENDORS": str(empty), "IDIOM_CACHE_DIR": str(tmp_path)})
+    assert result.stdout.split() == ["2", "False", "2", "False"]
+    assert result.stderr.count("idiom: no OpenCL device (") == 1
+    assert "running the original code" in result.stderr
+
+
+def test_gpu_requested_without_a_gpu_fails_with_one_warning(tmp_path: Path) -> None:
+    result = _child({"IDIOM_DEVICE": "gpu", "IDIOM_CACHE_DIR": str(tmp_path)})
+    if result.stdout.split()[0] == "0":
+        pytest.skip("this machine has an OpenCL GPU")
+    assert result.stdout.split() == ["2", "False", "2", "False"]
+    assert result.stderr.count("no OpenCL GPU device") == 1
+
+
+# ---- the build step -------------------------------------------------------------------------
+
+
+def test_runtime_sources_compile_without_warnings() -> None:
+    import scipy_openblas32  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    clang = find_tool("clang")
+    for source in sorted(RUNTIME_DIR.glob("*.c")):
+        subprocess.run(
+            [clang, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+             f"-I{scipy_openblas32.get_include_dir()}", str(source)],
+            check=True,
+        )  # fmt: skip
+
+
+def test_runtime_links_into_a_program(tmp_path: Path) -> None:
+    runtime = runtime_library()
+    assert all(path.is_file() for path in runtime.objects)
+    assert "-lOpenCL" in runtime.link_args
+    assert issubclass(RuntimeBuildError, IdiomError)
+    program = tmp_path / "prog.c"
+    program.write_text(
+        '#include <stdio.h>\n#include "idiom_runtime.h"\n'
+        "int main(void) {\n"
+        "    double a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4];\n"
+        "    int s = idiom_gemm(IDIOM_DOUBLE, 2, 2, 2, 1.0, a, 2, 1, b, 2, 1, 0.0, c, 2, 1);\n"
+        '    printf("%d %g %g %g %g\\n", s, c[0], c[1], c[2], c[3]);\n'
+        "    return 0;\n}\n"
+    )
+    exe = tmp_path / "prog"
+    clang = find_tool("clang")
+    subprocess.run(
+        [clang, f"-I{RUNTIME_DIR}", str(program), *map(str, runtime.objects),
+         *runtime.link_args, "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    env = {**os.environ, "IDIOM_BLAS_MIN_WORK": "0"}
+    out = subprocess.run([str(exe)], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "19", "22", "43", "50"]
+
+
+def test_runtime_builds_into_a_fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IDIOM_CACHE_DIR", str(tmp_path))
+    library = shared_runtime()
+    assert library.is_relative_to(tmp_path / "runtime")
+    assert library.is_file()
+    # Only the finished build is left: the private staging folder is gone.
+    assert [p.name for p in (tmp_path / "runtime").iterdir()] == [library.parent.name]
