@@ -25,7 +25,15 @@ from mappers.loops import LoopView
 from mappers.region import Region
 from matcher.ir import Value, ValueKind
 
-__all__ = ["BufferGroup", "KernelArg", "KernelBody", "c_type", "launch"]
+__all__ = [
+    "BufferGroup",
+    "KernelArg",
+    "KernelBody",
+    "c_type",
+    "launch",
+    "pack_params",
+    "param_prelude",
+]
 
 _C_TYPES = {
     "i1": "int",
@@ -105,6 +113,7 @@ class BufferGroup:
 
     name: str
     element: str
+    written: bool = False
     accesses: list[Access] = field(default_factory=list)
     low: Operand | None = None
     high: Operand | None = None
@@ -128,7 +137,7 @@ class KernelBody:
         self.lines: list[str] = []
         self.names: dict[Value, str] = {}
         self.scalars: list[tuple[str, Value]] = []
-        self.groups: dict[tuple[Value, str], BufferGroup] = {}
+        self.groups: dict[tuple[Value, str, bool], BufferGroup] = {}
         self.reads: list[tuple[str, Access]] = []  # (index variable, access)
         for depth, loop in enumerate(self.loops):
             self.names[loop.iterator] = self._iterator(depth, loop)
@@ -233,8 +242,11 @@ class KernelBody:
         raise NotReplaced(f"no kernel translation for a call to {callee}")
 
     def _load(self, load: Value) -> str:
-        address = load.operands[0]
-        element = load.type
+        group = self.group(_root(load.operands[0], self.region), load.type)
+        return f"{group.name}[{self.index(load.operands[0], load.type, group)}]"
+
+    def index(self, address: Value, element: str, group: BufferGroup) -> str:
+        """The element index of an affine `address` in `group`'s buffer."""
         c_type(element)
         access = measure(
             self.builder,
@@ -244,17 +256,16 @@ class KernelBody:
             counts=self.counts,
             element_type=element,
         )
-        group = self.group(_root(address, self.region), element)
         group.accesses.append(access)
         index = f"i{len(self.reads)}"
         self.reads.append((index, access))
-        terms = " + ".join(f"t{d} * {index}_s{d}" for d in range(len(self.loops)))
-        return f"{group.name}[{index}_o + {terms}]"
+        terms = "".join(f" + t{d} * {index}_s{d}" for d in range(len(self.loops)))
+        return f"{index}_o{terms}"
 
-    def group(self, root: Value, element: str) -> BufferGroup:
-        key = (root, element)
+    def group(self, root: Value, element: str, *, written: bool = False) -> BufferGroup:
+        key = (root, element, written)
         if key not in self.groups:
-            self.groups[key] = BufferGroup(f"g{len(self.groups)}", element)
+            self.groups[key] = BufferGroup(f"g{len(self.groups)}", element, written=written)
         return self.groups[key]
 
     def close_groups(self) -> None:
@@ -271,10 +282,12 @@ class KernelBody:
             group.low, group.high = low, high
             group.bytes = self.builder.binary("sub", high, low)
 
-    def read_args(self) -> tuple[list[KernelArg], Operand]:
-        """Offsets and strides of every read, in elements, and the condition that they
-        are whole elements from the start of their group's buffer."""
-        builder, args, checks = self.builder, [], []
+    def read_params(self) -> tuple[list[tuple[str, Operand]], Operand]:
+        """Offsets and strides of every indexed access, in elements, and the condition
+        that they are whole elements from the start of their group's buffer."""
+        builder = self.builder
+        params: list[tuple[str, Operand]] = []
+        checks: list[Operand] = []
         group_of = {id(a): g for g in self.groups.values() for a in g.accesses}
         for index, access in self.reads:
             group = group_of[id(access)]
@@ -284,10 +297,17 @@ class KernelBody:
             for amount in (offset, *access.strides):
                 remainder = builder.binary("srem", amount, size)
                 checks.append(builder.compare("eq", remainder, const(I64, 0)))
-            args.append(_long(f"{index}_o", builder.binary("sdiv", offset, size)))
+            params.append((f"{index}_o", builder.binary("sdiv", offset, size)))
             for d, stride in enumerate(access.strides):
-                args.append(_long(f"{index}_s{d}", builder.binary("sdiv", stride, size)))
-        return args, builder.all_of(checks)
+                params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+        return params, builder.all_of(checks)
+
+    def buffer_args(self) -> list[KernelArg]:
+        """One buffer per group: read-only, or copied in and out when written."""
+        return [
+            buffer_arg(g, 2 if g.written else 0, const_data=not g.written)
+            for g in self.groups.values()
+        ]
 
     def scalar_args(self) -> list[KernelArg]:
         return [
@@ -296,8 +316,20 @@ class KernelBody:
         ]
 
 
-def _long(name: str, value: Operand) -> KernelArg:
-    return KernelArg(f"long {name}", 3, value, const(I64, 8))
+def param_prelude(params: Sequence[tuple[str, Operand]]) -> list[str]:
+    """Kernel lines reading the packed parameters (see `pack_params`)."""
+    return [f"const long {name} = P[{k}];" for k, (name, _) in enumerate(params)]
+
+
+def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> KernelArg:
+    """Offsets and strides go in one buffer of longs, `P`: a 27-point stencil has more of
+    them than a kernel may take as arguments. Emit where the stack is saved/restored."""
+    count = max(len(params), 1)
+    array = builder.emit("ptr", f"alloca i64, i32 {count}")
+    for k, (_, value) in enumerate(params):
+        cell = builder.emit("ptr", f"getelementptr i64, ptr {array.ref}, i32 {k}")
+        builder.statement(f"store {value}, ptr {cell.ref}")
+    return KernelArg("__global const long* restrict P", 0, array, const(I64, 8 * count))
 
 
 def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:

@@ -46,7 +46,7 @@ class LoopView:
 class Counted:
     count: Operand  # i64 iterations
     exact: Operand  # i1: the count is right (at least one iteration)
-    valid: Operand = Operand("i1", "true")  # i1: the values fit the arithmetic of the count
+    valid: Operand  # i1: the values fit the arithmetic of the count
 
 
 def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: str) -> LoopView:
@@ -58,7 +58,11 @@ def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: 
 
     iterator, comparison, end = get("iterator"), get("comparison"), get("end")
     compared, iter_next, step = get("iter_compared"), get("iter_next"), get("step")
-    if not isinstance(step.constant, int) or step.constant == 0:
+    try:  # the model keeps integer constants unsigned; the text has the sign
+        step_size = int(operand(step).ref)
+    except ValueError:
+        step_size = 0
+    if step_size == 0:
         raise NotReplaced("the loop step is not a non-zero integer constant")
     tests_current = compared is iterator
     cast = None if compared in (iter_next, iterator) else compared.opcode
@@ -69,7 +73,7 @@ def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: 
     if not continue_on_true:
         predicate = _INVERSE[predicate]
     return LoopView(
-        iterator, get("iter_begin"), get("iter_end"), step.constant, predicate, cast, tests_current
+        iterator, get("iter_begin"), get("iter_end"), step_size, predicate, cast, tests_current
     )
 
 
@@ -92,7 +96,7 @@ def trip_count(builder: Builder, loop: LoopView) -> Counted:
 def _plus_one(builder: Builder, counted: Counted) -> Counted:
     none = builder.compare("eq", counted.exact, const("i1", "false"))
     passing = builder.select(none, const(I64, 0), counted.count)
-    return Counted(builder.binary("add", passing, const(I64, 1)), counted.valid)
+    return Counted(builder.binary("add", passing, const(I64, 1)), counted.valid, counted.valid)
 
 
 def _count_ordered(builder: Builder, loop: LoopView, begin: Operand, end: Operand) -> Counted:

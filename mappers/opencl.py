@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.irtext import Operand, operand
-from mappers.kernels import KernelArg, KernelBody, buffer_arg, c_type, launch
+from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan
 from mappers.region import check_legal
@@ -75,6 +75,7 @@ class _ReductionPlan(Plan):
                 )
         context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
         self.results: list[Operand] = []
+        self.packed: KernelArg | None = None
 
     def _check(self, region: object) -> None:
         header = self.loop.iterator.block
@@ -91,7 +92,7 @@ class _ReductionPlan(Plan):
         self.body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
-        self.read_args, whole = self.body.read_args()
+        self.params, whole = self.body.read_params()
         checks = [counted.exact, whole, _worth_it(builder, counted.count)]
         return builder.all_of(checks)
 
@@ -110,14 +111,18 @@ class _ReductionPlan(Plan):
             f"    r{j} = has ? idiom_combine{j}(r{j}, {op}) : {op};"
             for j, op in enumerate(self.operands)
         )
+        other = "l{j}[lid + s]"
         fold_tree = "\n".join(
-            f"      l{j}[lid] = lh[lid] ? idiom_combine{j}(l{j}[lid], l{j}[lid + s]) : l{j}[lid + s];"
+            f"      l{j}[lid] = lh[lid] ? idiom_combine{j}(l{j}[lid], {other.format(j=j)})"
+            f" : {other.format(j=j)};"
             for j in range(len(accs))
         )
+        prelude = "\n".join("  " + line for line in param_prelude(self.params))
         body = "\n".join("    " + line for line in self.body.lines)
         first = f"""
 __kernel void idiom_reduce({", ".join(params)}) {{
   const int lid = get_local_id(0);
+{prelude}
   {" ".join(f"{t} r{j} = 0;" for j, t in enumerate(types))}
   int has = 0;
   for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {{
@@ -178,9 +183,12 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
     def _common_args(self) -> list[KernelArg]:
         args = [KernelArg("long n0", 3, self.count, const(I64, 8))]
         args += self.body.scalar_args()
-        for group in self.body.groups.values():
-            args.append(buffer_arg(group, 0, const_data=True))
-        return args + self.read_args
+        args += self.body.buffer_args()
+        if self.packed is not None:
+            args.append(self.packed)
+        else:
+            args.append(KernelArg("__global const long* restrict P", 0, None, None))
+        return args
 
     def call(self, builder: Builder) -> Operand:
         source = self._source()
@@ -194,6 +202,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         flags = builder.emit("ptr", f"alloca i32, i32 {GROUPS}")
         outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
         sizes = [_size(t) for t in types]
+        self.packed = pack_params(builder, self.params)
         first_args = self._common_args()
         first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
         first_args += [_host(flags, GROUPS * 4, 1)]

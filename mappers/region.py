@@ -149,6 +149,8 @@ def _skips_loop(branch: Value, loop: LoopView) -> bool:
         return False
     if entered[0] == 1:
         predicate = _negate(predicate)
+    if predicate == "ne" and loop.predicate == "ult" and begin.ref == "0":
+        return True  # 0 != n is 0 <u n
     return predicate == loop.predicate
 
 
