@@ -15,7 +15,7 @@ from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan
-from mappers.region import check_legal, depends_on
+from mappers.region import check_legal, depends_on, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -42,6 +42,7 @@ class _Dense:
     beta: Value | None
     beta_is_one: bool  # the old value is added unscaled (or there is no old value)
     has_old: bool
+    conditions: list[tuple[Value, bool]]  # zero-trip guards of the inner loops
 
 
 def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
@@ -56,7 +57,7 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         init = _need(solution, "acc_init")
         if init.constant != 0:
             raise NotReplaced("the dot product starts from a value other than zero")
-    check_legal(context.region, stores=[store], results=[], loops=loops)
+    conditions = check_legal(context.region, stores=[store], results=[], loops=loops)
     c_old, beta = solution.get("c_old"), solution.get("beta")
     return _Dense(
         loops=loops,
@@ -68,6 +69,7 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         beta=beta,
         beta_is_one=beta is None,
         has_old=c_old is not None,
+        conditions=conditions,
     )
 
 
@@ -95,7 +97,7 @@ class _DensePlan(Plan):
 
     def guard(self, builder: Builder) -> Operand:
         dense = self.dense
-        checks = []
+        checks = [guard_conditions(builder, self.region, dense.conditions)]
         for loop in dense.loops:
             counted = trip_count(builder, loop)
             self.counts.append(counted.count)

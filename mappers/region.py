@@ -10,7 +10,8 @@ change what the program does, apart from the idiom's own stores and results:
 2. the only values used after the region are the idiom's results (in the exit block's
    LCSSA phis);
 3. no control flow inside other than the matched loops' own latches and the guards
-   that skip an inner matched loop when its bounds give no iteration.
+   that skip an inner matched loop; such a guard must depend only on values fixed
+   before the region, and the run-time guard checks that it lets the loop run.
 
 Rule 3 of IDIOMS.md (ranges at run time) is the mappers' guard; rule 4 (reassociation)
 is the `reassociate` flag of the rewriter.
@@ -18,17 +19,17 @@ is the `reassociate` flag of the rewriter.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mappers.emit import NotReplaced
-from mappers.irtext import operand
+from mappers.emit import Builder, Cloner, NotReplaced, const
+from mappers.irtext import Operand
 from mappers.loops import LoopView
 from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
 from matcher.ir import Block, Function, Value
 
-__all__ = ["Region", "check_legal", "depends_on", "region_of"]
+__all__ = ["Region", "check_legal", "depends_on", "guard_conditions", "region_of"]
 
 
 @dataclass(frozen=True)
@@ -82,14 +83,16 @@ def check_legal(
     stores: Iterable[Value],
     results: Iterable[Value],
     loops: Iterable[LoopView],
-) -> None:
-    """Raise NotReplaced unless the region meets the static rules above."""
+) -> list[tuple[Value, bool]]:
+    """Raise NotReplaced unless the region meets the static rules above. Returns the
+    zero-trip guards of inner loops (condition, value that enters the loop): the plan's
+    run-time guard must check them with `guard_conditions`."""
     allowed_stores, allowed_results = set(stores), set(results)
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
             _check_escape(region, instruction, allowed_results)
-    _check_control_flow(region, list(loops))
+    return _check_control_flow(region, list(loops))
 
 
 def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
@@ -114,58 +117,65 @@ def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> No
         raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
 
 
-def _check_control_flow(region: Region, loops: list[LoopView]) -> None:
-    latches = {lp.iterator.block for lp in loops}  # headers of the matched loops
+def _check_control_flow(region: Region, loops: list[LoopView]) -> list[tuple[Value, bool]]:
+    headers = {lp.iterator.block for lp in loops}
+    conditions: list[tuple[Value, bool]] = []
     for block in region.blocks:
         terminator = block.terminator
         if terminator.opcode == "br" and len(terminator.operands) == 0:
             continue
         if terminator.opcode != "br":
             raise NotReplaced(f"the region has a {terminator.opcode} ({_where(terminator)})")
-        targets = set(block.successors)
-        if any(header in targets for header in latches if header is not None):
+        if any(header in block.successors for header in headers):
             continue  # a matched loop's latch (going round again)
-        if not any(_skips_loop(terminator, loop) for loop in loops):
+        entering = _entered_successor(terminator, loops)
+        if entering is None or _varies(terminator.operands[0], region):
             raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
+        conditions.append((terminator.operands[0], entering == 0))
+    return conditions
 
 
-def _skips_loop(branch: Value, loop: LoopView) -> bool:
-    """`branch` enters `loop` exactly when its first iteration passes the loop's test."""
-    condition = branch.operands[0]
-    header = loop.iterator.block
-    assert branch.block is not None and header is not None
-    preheaders = [p for p in header.predecessors if p.terminator.opcode == "br"]
-    entered = [i for i, s in enumerate(branch.block.successors) if s in preheaders]
-    if condition.opcode != "icmp" or len(entered) != 1 or loop.compares_cast is not None:
-        return False
-    if loop.tests_current:  # its guard tests another predicate than its latch
-        return False
-    lhs, rhs = (operand(o) for o in condition.operands)
-    begin, end = operand(loop.iter_begin), operand(loop.iter_end)
-    predicate = condition.predicate or ""
-    if (lhs, rhs) == (end, begin):
-        predicate = _swap(predicate)
-    elif (lhs, rhs) != (begin, end):
-        return False
-    if entered[0] == 1:
-        predicate = _negate(predicate)
-    if predicate == "ne" and loop.predicate == "ult" and begin.ref == "0":
-        return True  # 0 != n is 0 <u n
-    return predicate == loop.predicate
+def _entered_successor(branch: Value, loops: list[LoopView]) -> int | None:
+    """Which successor of `branch` is the preheader of a matched inner loop, if one is:
+    the branch is that loop's zero-trip guard."""
+    assert branch.block is not None
+    for loop in loops:
+        header = loop.iterator.block
+        assert header is not None
+        preheaders = {p for p in header.predecessors if p.terminator.opcode == "br"}
+        entered = [i for i, s in enumerate(branch.block.successors) if s in preheaders]
+        if len(entered) == 1:
+            return entered[0]
+    return None
 
 
-def _swap(predicate: str) -> str:
-    pairs = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-    tail = predicate[1:]
-    return predicate[0] + pairs[tail] if tail in pairs else predicate
+def _varies(value: Value, region: Region) -> bool:
+    """Whether `value` may differ between iterations (depends on a phi or a load inside)."""
+    seen: set[Value] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current in seen or current.block not in region.blocks:
+            continue
+        seen.add(current)
+        if current.opcode in ("phi", "load", "call"):
+            return True
+        stack.extend(current.operands)
+    return False
 
 
-def _negate(predicate: str) -> str:
-    pairs = {"lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
-    tail = predicate[1:]
-    if tail in pairs:
-        return predicate[0] + pairs[tail]
-    return {"eq": "ne", "ne": "eq"}.get(predicate, predicate)
+def guard_conditions(
+    builder: Builder, region: Region, conditions: Sequence[tuple[Value, bool]]
+) -> Operand:
+    """i1: every zero-trip guard inside the region lets its inner loop run. Such a guard
+    depends only on values fixed before the region, so it is evaluated once, up front."""
+    checks = []
+    for condition, entering_when in conditions:
+        value = Cloner(builder, region.blocks, {}, affine=False).value(condition)
+        checks.append(
+            builder.compare("eq", value, const("i1", "true" if entering_when else "false"))
+        )
+    return builder.all_of(checks)
 
 
 def depends_on(value: Value, source: Value, region: Region) -> bool:

@@ -19,15 +19,21 @@ import llvmlite.binding as llvm
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.irtext import ModuleText, Operand, block_ref, operand
-from mappers.opencl import map_reduction
 from mappers.plan import Mapper, MapperContext, Plan
+from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
+from mappers.stencil import map_stencil
 from matcher.detect import Instance
 from matcher.ir import Block, Function, Module, Value
 
 __all__ = ["MAPPERS", "Outcome", "Rewritten", "rewrite_module"]
 
-MAPPERS: dict[str, Mapper] = {"GEMM": map_gemm, "GEMV": map_gemv, "Reduction": map_reduction}
+MAPPERS: dict[str, Mapper] = {
+    "GEMM": map_gemm,
+    "GEMV": map_gemv,
+    "Reduction": map_reduction,
+    "Stencil": map_stencil,
+}
 
 
 @dataclass(frozen=True)

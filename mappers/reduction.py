@@ -1,39 +1,35 @@
-"""Reductions, stencils and histograms as OpenCL kernels generated from the match.
+"""Reductions as OpenCL kernels generated from the match (mappers/kernels.py).
 
-Each plan builds its kernel from the region's own computation (mappers/kernels.py):
-- Reduction: every work-item folds a strided share of the iterations, work-groups fold
-  in local memory, a second kernel folds the groups' partial results; the host then
-  combines the total with the accumulator's initial value using the loop's own update.
-  No identity element is needed: a `has` flag marks partial results that saw nothing.
-- Stencil: one work-item per point of the nest, reading its neighbours from buffers
-  shared per array, writing the output array.
-- Histogram: one work-item per iteration, atomic add into the bins; a first kernel
-  finds the range of bins touched, so only that range is copied and checked against
-  the data read.
-Problems below `idiom_cl_min_work()` iterations stay on the original loop.
+Every work-item folds a strided share of the iterations, work-groups fold in local
+memory, a second kernel folds the groups' partial results; the host then combines the
+total with the accumulator's initial value using the loop's own update. No identity
+element is needed: a `has` flag marks partial results that saw nothing. All the
+accumulators of one loop are folded by the same kernels. Loops of fewer than
+`idiom_cl_min_work()` iterations stay on the original code.
 """
 
 from __future__ import annotations
 
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
-from mappers.irtext import Operand, operand
+from mappers.irtext import ModuleText, Operand, operand
 from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan
-from mappers.region import check_legal
+from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["map_reduction"]
+__all__ = ["PRELUDE", "map_reduction", "stack_saved", "worth_it"]
 
 GROUPS = 256  # work-groups of the first reduction kernel
 LOCAL = 64  # work-items per group (a power of two: the tree in local memory halves it)
-_PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
 _FLOATING = {"fadd", "fsub", "fmul"}
 
 
-def _worth_it(builder: Builder, iterations: Operand) -> Operand:
+def worth_it(builder: Builder, iterations: Operand) -> Operand:
+    """i1: enough iterations for a kernel launch to pay off."""
     minimum = builder.call("i64", "idiom_cl_min_work", [])
     return builder.compare("sge", iterations, minimum)
 
@@ -60,7 +56,7 @@ class _ReductionPlan(Plan):
         self.loop = loop_view(region.function, instance.solution, "")
         self.accumulators = [_Accumulator(dict(s)) for s in solutions]
         self._check(region)
-        check_legal(
+        self.conditions = check_legal(
             region,
             stores=[],
             results=[a.update for a in self.accumulators],
@@ -93,7 +89,8 @@ class _ReductionPlan(Plan):
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
         self.params, whole = self.body.read_params()
-        checks = [counted.exact, whole, _worth_it(builder, counted.count)]
+        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks.append(guard_conditions(builder, self.context.region, self.conditions))
         return builder.all_of(checks)
 
     def _source(self) -> str:
@@ -166,7 +163,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
   {" ".join(f"o{j}[0] = r{j};" for j in range(len(accs)))}
 }}
 """
-        return _PRELUDE + "".join(combines) + first + final
+        return PRELUDE + "".join(combines) + first + final
 
     def _combine(self, j: int, accumulator: _Accumulator, kind: str) -> str:
         update = accumulator.update
@@ -193,11 +190,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
     def call(self, builder: Builder) -> Operand:
         source = self._source()
         types = [a.acc.type for a in self.accumulators]
-        saved = builder.call("ptr", "llvm.stacksave.p0", [])
-        self.context.module.declare("llvm.stacksave.p0", "declare ptr @llvm.stacksave.p0()")
-        self.context.module.declare(
-            "llvm.stackrestore.p0", "declare void @llvm.stackrestore.p0(ptr)"
-        )
+        saved = stack_saved(builder, self.context.module)
         partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
         flags = builder.emit("ptr", f"alloca i32, i32 {GROUPS}")
         outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
@@ -252,6 +245,14 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             cloner = Cloner(builder, self.context.region.blocks, env, affine=False)
             results[update] = cloner.value(update)
         return results
+
+
+def stack_saved(builder: Builder, module: ModuleText) -> Operand:
+    """Save the stack pointer: the call's allocas are released after it (a region inside
+    a loop would otherwise grow the stack at every entry)."""
+    module.declare("llvm.stacksave.p0", "declare ptr @llvm.stacksave.p0()")
+    module.declare("llvm.stackrestore.p0", "declare void @llvm.stackrestore.p0(ptr)")
+    return builder.call("ptr", "llvm.stacksave.p0", [])
 
 
 def _size(type_text: str) -> int:

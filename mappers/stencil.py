@@ -1,0 +1,110 @@
+"""Stencils as OpenCL kernels: one work-item per point of the nest.
+
+The kernel is the nest's own computation of {stored} (mappers/kernels.py), its
+neighbours read from one buffer per array, the result written at {out.address}. The
+innermost loop is the NDRange's first dimension, so neighbouring work-items touch
+neighbouring elements. The output range is copied in and out (the nest may not write
+every element of it), and the guard requires it to be disjoint from everything read:
+an in-place sweep keeps the original code.
+"""
+
+from __future__ import annotations
+
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
+from mappers.loops import LoopView, loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.region import check_legal, guard_conditions
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_stencil"]
+
+
+class _StencilPlan(Plan):
+    target = "OpenCL stencil kernel"
+
+    def __init__(self, instance: Instance, context: MapperContext) -> None:
+        solution = instance.solution
+        self.context = context
+        function = context.region.function
+        depth = sum(1 for level in range(3) if solution.get(f"loop[{level}].iterator"))
+        self.loops: list[LoopView] = [
+            loop_view(function, solution, f"loop[{level}].") for level in range(depth)
+        ]
+        store, stored, address = (solution.get(k) for k in ("store", "stored", "out.address"))
+        if store is None or stored is None or address is None:
+            raise NotReplaced("the stencil match has no store")
+        self.stored: Value = stored
+        self.address: Value = address
+        self.conditions = check_legal(context.region, stores=[store], results=[], loops=self.loops)
+        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
+
+    def guard(self, builder: Builder) -> Operand:
+        checks = [guard_conditions(builder, self.context.region, self.conditions)]
+        self.counts: list[Operand] = []
+        for loop in self.loops:
+            counted = trip_count(builder, loop)
+            self.counts.append(counted.count)
+            checks.append(counted.exact)
+        self.points = self.counts[0]
+        for count in self.counts[1:]:
+            self.points = builder.binary("mul", self.points, count)
+        body = KernelBody(builder, self.context.region, self.loops, self.counts)
+        self.body = body
+        self.value = body.value(self.stored)
+        out_group = body.group(self.address, self.stored.type, written=True)
+        self.out_index = body.index(self.address, self.stored.type, out_group)
+        self.out_name = out_group.name
+        body.close_groups()
+        self.params, whole = body.read_params()
+        checks.append(whole)
+        for group in body.groups.values():
+            if group is not out_group:
+                assert group.low is not None and group.high is not None
+                assert out_group.low is not None and out_group.high is not None
+                before = builder.compare("sle", out_group.high, group.low)
+                after = builder.compare("sle", group.high, out_group.low)
+                checks.append(builder.binary("or", before, after))
+        checks.append(worth_it(builder, self.points))
+        return builder.all_of(checks)
+
+    def _source(self, args: list[KernelArg]) -> str:
+        depth = len(self.loops)
+        params = [f"long n{d}" for d in range(depth)] + [a.declaration for a in args]
+        ids = [f"  const long t{d} = get_global_id({depth - 1 - d});" for d in range(depth)]
+        bounds = " || ".join(f"t{d} >= n{d}" for d in range(depth))
+        lines = [*param_prelude(self.params), *self.body.lines]
+        body = "\n".join("  " + line for line in lines)
+        return f"""{PRELUDE}
+__kernel void idiom_stencil({", ".join(params)}) {{
+{chr(10).join(ids)}
+  if ({bounds}) return;
+{body}
+  {self.out_name}[{self.out_index}] = {self.value};
+}}
+"""
+
+    def call(self, builder: Builder) -> Operand:
+        saved = stack_saved(builder, self.context.module)
+        packed = pack_params(builder, self.params)
+        args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
+        sizes = [KernelArg("", 3, count, const(I64, 8)) for count in self.counts]
+        status = launch(
+            builder,
+            self.context.module,
+            source=self._source(args),
+            kernel="idiom_stencil",
+            global_size=list(reversed(self.counts)),
+            local_size=None,
+            work=self.points,
+            args=[*sizes, *args],
+        )
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return status
+
+
+def map_stencil(instance: Instance, context: MapperContext) -> Plan:
+    return _StencilPlan(instance, context)
