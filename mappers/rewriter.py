@@ -18,6 +18,7 @@ import llvmlite.binding as llvm
 
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
+from mappers.histogram import map_histogram
 from mappers.irtext import ModuleText, Operand, block_ref, operand
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
@@ -33,6 +34,7 @@ MAPPERS: dict[str, Mapper] = {
     "GEMV": map_gemv,
     "Reduction": map_reduction,
     "Stencil": map_stencil,
+    "Histogram": map_histogram,
 }
 
 

@@ -1,0 +1,203 @@
+"""Histograms as OpenCL kernels: atomic adds into the bins.
+
+Which bins a histogram touches depends on the data, so the call runs two kernels: the
+first finds the smallest and largest bin index over all iterations; the host checks
+that this range of the bin array is disjoint from everything the loop reads; the
+second kernel computes each iteration's bin and increment (the loop's own code,
+mappers/kernels.py) and adds atomically into a copy of exactly that range.
+Floating-point bins are added in another order than the loop's, so they need
+reassociation to be allowed.
+"""
+
+from __future__ import annotations
+
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand, operand
+from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
+from mappers.loops import loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.region import check_legal, guard_conditions
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_histogram"]
+
+_ATOMICS = {
+    "i32": "atomic_add((volatile __global int*)cell, inc);",
+    "i64": "atom_add((volatile __global long*)cell, inc);",
+    "float": (
+        "union { uint u; float f; } old, new; "
+        "do { old.f = *cell; new.f = old.f + inc; } "
+        "while (atomic_cmpxchg((volatile __global uint*)cell, old.u, new.u) != old.u);"
+    ),
+    "double": (
+        "union { ulong u; double f; } old, new; "
+        "do { old.f = *cell; new.f = old.f + inc; } "
+        "while (atom_cmpxchg((volatile __global ulong*)cell, old.u, new.u) != old.u);"
+    ),
+}
+_INT64_ATOMICS = (
+    "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+    "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+)
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+
+
+class _HistogramPlan(Plan):
+    target = "OpenCL histogram kernel (atomics)"
+
+    def __init__(self, instance: Instance, context: MapperContext) -> None:
+        solution = instance.solution
+        self.context = context
+        self.loop = loop_view(context.region.function, solution, "")
+        names = ("store", "bin_address", "bins", "bin_index", "old_count", "new_count", "increment")
+        values = {name: solution.get(name) for name in names}
+        missing = [name for name, value in values.items() if value is None]
+        if missing:
+            raise NotReplaced(f"the histogram match has no {{{missing[0]}}}")
+        self.bins: Value = values["bins"]  # type: ignore[assignment]
+        self.index_value: Value = values["bin_index"]  # type: ignore[assignment]
+        self.increment: Value = values["increment"]  # type: ignore[assignment]
+        self.old: Value = values["old_count"]  # type: ignore[assignment]
+        self.kind = values["new_count"].type  # type: ignore[union-attr]
+        address: Value = values["bin_address"]  # type: ignore[assignment]
+        if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
+            raise NotReplaced("the bin address is not bins[index] over the bins' own type")
+        if self.kind not in _ATOMICS:
+            raise NotReplaced(f"no atomic add for {self.kind} bins")
+        if self.kind in ("float", "double") and not context.reassociate:
+            raise NotReplaced("floating-point bins would be added in another order")
+        self.conditions = check_legal(
+            context.region,
+            stores=[values["store"]],
+            results=[],
+            loops=[self.loop],  # type: ignore[list-item]
+        )
+        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
+
+    def guard(self, builder: Builder) -> Operand:
+        counted = trip_count(builder, self.loop)
+        self.count = counted.count
+        body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
+        body.names[self.old] = "__never_read"  # the bin's old value is the atomic's business
+        self.body = body
+        self.index = body.value(self.index_value)
+        self.inc = body.value(self.increment)
+        if "__never_read" in "\n".join(body.lines):
+            raise NotReplaced("the bin index or increment depends on the bins")
+        body.close_groups()
+        self.params, whole = body.read_params()
+        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        return builder.all_of(checks)
+
+    def _source(self, args: list[KernelArg]) -> str:
+        declarations = ", ".join(["long n0", *(a.declaration for a in args)])
+        prelude = "\n".join("  " + line for line in param_prelude(self.params))
+        body = "\n".join("    " + line for line in self.body.lines)
+        kind = c_type(self.kind)
+        extensions = _INT64_ATOMICS if self.kind in ("i64", "double") else ""
+        loop = f"""  for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {{
+{body}"""
+        return f"""{PRELUDE}{extensions}
+__kernel void idiom_bin_range({declarations}, __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+{loop}
+    const long k = (long){self.index};
+    low = min(low, k); high = max(high, k);
+  }}
+  if (low > high) return;
+  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
+  atomic_min(&range[0], (int)low);
+  atomic_max(&range[1], (int)high);
+}}
+
+__kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_bin) {{
+{prelude}
+{loop}
+    const {kind} inc = {self.inc};
+    __global {kind}* cell = bins + ((long){self.index} - first_bin);
+    {_ATOMICS[self.kind]}
+  }}
+}}
+"""
+
+    def call(self, builder: Builder) -> Operand:
+        module = self.context.module
+        saved = stack_saved(builder, module)
+        packed = pack_params(builder, self.params)
+        args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
+        source = self._source(args)
+        common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
+        range_cells = builder.emit("ptr", "alloca i32, i32 3")
+        for k, initial in enumerate((_INT_MAX, _INT_MIN, 0)):
+            cell = builder.emit("ptr", f"getelementptr i32, ptr {range_cells.ref}, i32 {k}")
+            builder.statement(f"store i32 {initial}, ptr {cell.ref}")
+        first = launch(
+            builder,
+            module,
+            source=source,
+            kernel="idiom_bin_range",
+            global_size=[const(I64, 16384)],
+            local_size=None,
+            work=self.count,
+            args=[*common, KernelArg("", 2, range_cells, const(I64, 12))],
+        )
+        low, high, overflow = (
+            builder.emit("i32", f"load i32, ptr {self._cell(builder, range_cells, k).ref}")
+            for k in range(3)
+        )
+        size = const(I64, {"i32": 4, "i64": 8, "float": 4, "double": 8}[self.kind])
+        low64, high64 = builder.to_i64(low), builder.to_i64(high)
+        bins_start = builder.to_i64(self._bins_operand())
+        range_low = builder.binary("add", bins_start, builder.binary("mul", low64, size))
+        range_high = builder.binary(
+            "add",
+            bins_start,
+            builder.binary("mul", builder.binary("add", high64, const(I64, 1)), size),
+        )
+        checks = [
+            builder.compare("eq", first, const("i32", 0)),
+            builder.compare("eq", overflow, const("i32", 0)),
+            builder.compare("sle", low, high),
+        ]
+        for group in self.body.groups.values():
+            assert group.low is not None and group.high is not None
+            before = builder.compare("sle", range_high, group.low)
+            after = builder.compare("sle", group.high, range_low)
+            checks.append(builder.binary("or", before, after))
+        go = builder.all_of(checks)
+        fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("fill", "skip", "merge"))
+        builder.branch_if(go, fill, skip)
+        builder.label(fill)
+        bins_arg = KernelArg("", 2, range_low, builder.binary("sub", range_high, range_low))
+        second = launch(
+            builder,
+            module,
+            source=source,
+            kernel="idiom_histogram",
+            global_size=[const(I64, 16384)],
+            local_size=None,
+            work=self.count,
+            args=[*common, bins_arg, KernelArg("", 3, low64, const(I64, 8))],
+        )
+        builder.branch(merge)
+        builder.label(skip)
+        builder.branch(merge)
+        builder.label(merge)
+        status = builder.emit("i32", f"phi i32 [ {second.ref}, %{fill} ], [ 1, %{skip} ]")
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return status
+
+    def _bins_operand(self) -> Operand:
+        return operand(self.bins)
+
+    @staticmethod
+    def _cell(builder: Builder, cells: Operand, k: int) -> Operand:
+        return builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
+
+
+def map_histogram(instance: Instance, context: MapperContext) -> Plan:
+    return _HistogramPlan(instance, context)
