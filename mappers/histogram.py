@@ -51,17 +51,17 @@ class _HistogramPlan(Plan):
         solution = instance.solution
         self.context = context
         self.loop = loop_view(context.region.function, solution, "")
-        names = ("store", "bin_address", "bins", "bin_index", "old_count", "new_count", "increment")
-        values = {name: solution.get(name) for name in names}
-        missing = [name for name, value in values.items() if value is None]
-        if missing:
-            raise NotReplaced(f"the histogram match has no {{{missing[0]}}}")
-        self.bins: Value = values["bins"]  # type: ignore[assignment]
-        self.index_value: Value = values["bin_index"]  # type: ignore[assignment]
-        self.increment: Value = values["increment"]  # type: ignore[assignment]
-        self.old: Value = values["old_count"]  # type: ignore[assignment]
-        self.kind = values["new_count"].type  # type: ignore[union-attr]
-        address: Value = values["bin_address"]  # type: ignore[assignment]
+
+        def need(name: str) -> Value:
+            value = solution.get(name)
+            if value is None:
+                raise NotReplaced(f"the histogram match has no {{{name}}}")
+            return value
+
+        self.bins, self.index_value = need("bins"), need("bin_index")
+        self.increment, self.old = need("increment"), need("old_count")
+        self.kind = need("new_count").type
+        address, store = need("bin_address"), need("store")
         if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
             raise NotReplaced("the bin address is not bins[index] over the bins' own type")
         if self.kind not in _ATOMICS:
@@ -70,9 +70,9 @@ class _HistogramPlan(Plan):
             raise NotReplaced("floating-point bins would be added in another order")
         self.conditions = check_legal(
             context.region,
-            stores=[values["store"]],
+            stores=[store],
             results=[],
-            loops=[self.loop],  # type: ignore[list-item]
+            loops=[self.loop],
         )
         context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
 
