@@ -12,7 +12,16 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import demo_cmd, detect_cmd, eval_cmd, explain_cmd, idl_cmd, ir_cmd
+from cli import (
+    accelerate_cmd,
+    bench_cmd,
+    demo_cmd,
+    detect_cmd,
+    eval_cmd,
+    explain_cmd,
+    idl_cmd,
+    ir_cmd,
+)
 from idl.errors import IdiomError
 
 __all__ = ["build_parser", "main"]
@@ -24,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (demo_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd, idl_cmd):
+    commands = (demo_cmd, accelerate_cmd, bench_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd)
+    for module in (*commands, idl_cmd):
         module.register(subparsers)
     return parser
 
