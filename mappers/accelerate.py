@@ -114,7 +114,7 @@ def _check_writable(output: Path) -> None:
     folder = output.parent if str(output.parent) else Path(".")
     if output.is_dir():
         raise AccelerateError(f"{output}: is a folder, expected a file to write")
-    if not folder.is_dir():
+    if not folder.is_dir():  # also when a path component is a file
         raise AccelerateError(f"{output}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (output.exists() and not os.access(output, os.W_OK)):
         raise AccelerateError(f"{output}: not writable")

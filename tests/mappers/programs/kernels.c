@@ -1,0 +1,104 @@
+/* Kernels for the differential tests of the mappers: each is called on inputs the test
+ * chooses (sizes, offsets, overlapping pointers) and the results are printed in full, so
+ * that the accelerated build can be compared with the original one. */
+#include <stdio.h>
+#include <stdlib.h>
+
+double dot(int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+long count_above(long n, const int *v, int limit)
+{
+    long c = 0;
+    for (long i = 0; i < n; i++)
+        c += v[i] > limit;
+    return c;
+}
+
+int maximum(int n, const int *v)
+{
+    int m = -2147483647 - 1;
+    for (int i = n - 1; i >= 0; i--)
+        if (v[i] > m) m = v[i];
+    return m;
+}
+
+/* c = a * b, n x n, flattened, leading dimension ld. */
+void matmul(int n, int ld, const double *a, const double *b, double *c)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double acc = 0.0;
+            for (int k = 0; k < n; k++)
+                acc += a[i * ld + k] * b[k * ld + j];
+            c[i * ld + j] = acc;
+        }
+}
+
+void smooth(int n, const float *in, float *out)
+{
+    for (int i = 1; i < n - 1; i++)
+        out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
+}
+
+void histogram(int n, const unsigned char *data, int *bins)
+{
+    for (int i = 0; i < n; i++)
+        bins[data[i] >> 2]++;
+}
+
+static unsigned next(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return *state >> 8;
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10;
+    unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
+    int overlap = argc > 3 ? atoi(argv[3]) : 0;
+    int size = n > 0 ? n : 1;
+    double *x = malloc(sizeof(double) * size * size * 2 + 64);
+    double *y = malloc(sizeof(double) * size * size + 64);
+    double *z = malloc(sizeof(double) * size * size * 2 + 64);
+    int *v = malloc(sizeof(int) * size);
+    float *f = malloc(sizeof(float) * size);
+    float *g = malloc(sizeof(float) * size);
+    unsigned char *bytes = malloc(size);
+    int bins[64] = {0};
+    for (int i = 0; i < size * size; i++) {
+        x[i] = (double)(next(&seed) % 1000) / 100.0 - 5.0;
+        y[i] = (double)(next(&seed) % 1000) / 100.0 - 5.0;
+        z[i] = 0.0;
+    }
+    for (int i = 0; i < size; i++) {
+        v[i] = (int)(next(&seed) % 2001) - 1000;
+        f[i] = (float)(next(&seed) % 1000) / 10.0f;
+        g[i] = -1.0f;
+        bytes[i] = (unsigned char)next(&seed);
+    }
+    printf("dot %.12g\n", dot(n, x, y));
+    printf("above %ld\n", count_above(n, v, 17));
+    printf("max %d\n", n > 0 ? maximum(n, v) : 0);
+    /* overlap: the product is written over its own first factor, the guard must refuse */
+    double *target = overlap ? x : z;
+    matmul(n, size, x, y, target);
+    double sum = 0.0;
+    for (int i = 0; i < n * size; i++) sum += target[i] * (double)(i % 7 + 1);
+    printf("matmul %.12g\n", sum);
+    smooth(n, f, overlap ? f : g);
+    for (int i = 0; i < n && i < 8; i++) printf("smooth %.7g\n", (double)(overlap ? f : g)[i]);
+    double fsum = 0.0;
+    for (int i = 0; i < n; i++) fsum += (overlap ? f : g)[i];
+    printf("smooth sum %.7g\n", fsum);
+    histogram(n, bytes, bins);
+    for (int b = 0; b < 64; b++) printf("%d ", bins[b]);
+    printf("\n");
+    return 0;
+}

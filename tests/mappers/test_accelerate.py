@@ -1,0 +1,134 @@
+"""End to end: the accelerated build of hand-written kernels against the original, on
+random inputs (sizes 0, 1, odd, not multiples of a work-group), with overlapping
+pointers that the run-time guard must send to the original code, and with no device."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mappers.accelerate import AccelerateError, Accelerated, accelerate
+from mappers.compare import first_difference
+from matcher.frontend import CompileOptions, find_tool
+
+PROGRAM = Path(__file__).parent / "programs" / "kernels.c"
+# Every size is worth a kernel here, so that small inputs exercise the replacements.
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    folder = tmp_path_factory.mktemp("kernels")
+    original, accelerated = folder / "original", folder / "accelerated"
+    subprocess.run(
+        [find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original), "-lm"], check=True
+    )
+    report = accelerate([PROGRAM], accelerated, CompileOptions())
+    return original, accelerated, report
+
+
+def _run(binary: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(binary), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+
+
+def _calls(stderr: str) -> list[str]:
+    """The runtime calls that did the work (IDIOM_VERBOSE lines ending in `done`)."""
+    return [line for line in stderr.splitlines() if line.startswith("idiom:") and "done" in line]
+
+
+def test_every_kernel_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    outcomes = {
+        (o.instance.function, o.instance.idiom): o for u in report.units for o in u.outcomes
+    }
+    expected = {
+        ("dot", "Reduction"),
+        ("count_above", "Reduction"),
+        ("maximum", "Reduction"),
+        ("matmul", "GEMM"),
+        ("smooth", "Stencil"),
+        ("histogram", "Histogram"),
+    }
+    for key in expected:
+        assert key in outcomes, f"{key} not found"
+        assert outcomes[key].replaced, f"{key}: {outcomes[key].detail}"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 63, 65, 130])
+@pytest.mark.parametrize("seed", [1, 7])
+def test_random_inputs_give_the_original_results(
+    builds: tuple[Path, Path, Accelerated], n: int, seed: int
+) -> None:
+    original, accelerated, _ = builds
+    args = [str(n), str(seed)]
+    expected = _run(original, args, {})
+    actual = _run(accelerated, args, {**ON_POCL, "IDIOM_VERBOSE": "1"})
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    if n >= 3:  # every kernel has work to do: all six calls ran (reductions launch twice)
+        kernels = " ".join(_calls(actual.stderr))
+        for name in ("gemm", "idiom_reduce", "idiom_stencil", "idiom_histogram"):
+            assert name in kernels
+
+
+def test_overlapping_arrays_run_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
+    original, accelerated, _ = builds
+    args = ["40", "3", "1"]  # the product written over a factor, the stencil in place
+    expected = _run(original, args, {})
+    actual = _run(accelerated, args, {**ON_POCL, "IDIOM_VERBOSE": "1"})
+    assert first_difference(expected.stdout, actual.stdout) is None
+    kernels = " ".join(_calls(actual.stderr))
+    assert "gemm" not in kernels and "idiom_stencil" not in kernels
+    assert "idiom_reduce" in kernels  # the other kernels are still replaced
+
+
+def test_no_opencl_device_falls_back_with_a_warning(
+    builds: tuple[Path, Path, Accelerated], tmp_path: Path
+) -> None:
+    original, accelerated, _ = builds
+    no_vendors = {**ON_POCL, "IDIOM_DEVICE": "auto", "OCL_ICD_VENDORS": str(tmp_path)}
+    expected = _run(original, ["50"], {})
+    actual = _run(accelerated, ["50"], no_vendors)
+    assert actual.returncode == 0
+    assert first_difference(expected.stdout, actual.stdout) is None
+    assert actual.stderr.count("no OpenCL device") == 1
+
+
+def test_device_off_runs_only_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
+    original, accelerated, _ = builds
+    actual = _run(accelerated, ["50"], {"IDIOM_DEVICE": "off", "IDIOM_VERBOSE": "1"})
+    assert first_difference(_run(original, ["50"], {}).stdout, actual.stdout) is None
+    assert _calls(actual.stderr) == []
+
+
+def test_unwritable_outputs_are_refused_before_any_work(tmp_path: Path) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    with pytest.raises(AccelerateError, match="does not exist"):
+        accelerate([PROGRAM], a_file / "prog", CompileOptions())
+    with pytest.raises(AccelerateError, match="is a folder"):
+        accelerate([PROGRAM], tmp_path, CompileOptions())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]  # nothing written
+
+
+def test_missing_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(AccelerateError, match="does not exist"):
+        accelerate([PROGRAM], tmp_path / "missing" / "prog", CompileOptions())
+
+
+def test_emit_llvm_writes_verified_ir_with_the_fallback(tmp_path: Path) -> None:
+    output = tmp_path / "kernels.ll"
+    accelerate([PROGRAM], output, CompileOptions(), emit_llvm=True)
+    text = output.read_text()
+    assert "call i32 @idiom_gemm(" in text and "call i32 @idiom_cl_run(" in text
+    assert ".fallback:" in text  # the original loops stay reachable

@@ -1,0 +1,51 @@
+"""Generated from corpus/: every program, accelerated, prints what the original prints.
+
+Run at the corpus's test sizes on PoCL, with the size thresholds at 1 so that the
+replacements really run (see tests/mappers/test_accelerate.py for the guards).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mappers.accelerate import accelerate
+from mappers.compare import first_difference
+from matcher.expectations import read_program
+from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None:
+    program = read_program(path)
+    original, accelerated = tmp_path / "original", tmp_path / "accelerated"
+    driver = find_tool("clang++" if path.suffix in CXX_SUFFIXES else "clang")
+    subprocess.run([driver, "-O2", "-w", str(path), "-o", str(original), "-lm"], check=True)
+    report = accelerate([path], accelerated, CompileOptions())
+    runs = [
+        subprocess.run(
+            [str(binary), *program.test_args],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+            env={**os.environ, **env},
+        )
+        for binary, env in ((original, {}), (accelerated, ON_POCL))
+    ]
+    assert runs[1].returncode == runs[0].returncode, runs[1].stderr
+    difference = first_difference(runs[0].stdout, runs[1].stdout)
+    replaced = [
+        f"{o.instance.idiom}@{o.instance.lines}"
+        for u in report.units
+        for o in u.outcomes
+        if o.replaced
+    ]
+    assert difference is None, f"{difference} (replaced: {replaced})"
