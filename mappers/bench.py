@@ -15,11 +15,12 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 
 from idl.errors import IdiomError
-from mappers.accelerate import Accelerated, AccelerateError, accelerate
+from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
 from mappers.compare import first_difference
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
@@ -41,13 +42,17 @@ class BenchRow:
     device: str
     outputs_equal: bool
     difference: str | None = None
+    units: tuple[UnitReport, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def speedup(self) -> float:
         return self.original_s / self.accelerated_s if self.accelerated_s > 0 else float("inf")
 
     def to_json(self) -> dict[str, object]:
-        return {**asdict(self), "speedup": round(self.speedup, 3)}
+        fields = {
+            f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "units"
+        }
+        return {**fields, "speedup": round(self.speedup, 3)}
 
 
 def bench_programs(
@@ -96,6 +101,7 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         device=device,
         outputs_equal=difference is None,
         difference=difference,
+        units=built.units,
     )
 
 
