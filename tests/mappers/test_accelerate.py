@@ -132,3 +132,17 @@ def test_emit_llvm_writes_verified_ir_with_the_fallback(tmp_path: Path) -> None:
     text = output.read_text()
     assert "call i32 @idiom_gemm(" in text and "call i32 @idiom_cl_run(" in text
     assert ".fallback:" in text  # the original loops stay reachable
+
+
+def test_multi_file_program(tmp_path: Path) -> None:
+    folder = PROGRAM.parent
+    sources = [folder / "multi_main.c", folder / "multi_kernel.c"]
+    original, accelerated = tmp_path / "original", tmp_path / "accelerated"
+    subprocess.run([find_tool("clang"), "-O2", *map(str, sources), "-o", str(original)], check=True)
+    report = accelerate(sources, accelerated, CompileOptions())
+    assert [o.replaced for u in report.units for o in u.outcomes] == [True]
+    for n in ("0", "5", "3000"):
+        expected = _run(original, [n], {})
+        actual = _run(accelerated, [n], {**ON_POCL, "IDIOM_VERBOSE": "1"})
+        assert first_difference(expected.stdout, actual.stdout) is None
+    assert "idiom_reduce" in " ".join(_calls(actual.stderr))

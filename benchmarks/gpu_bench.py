@@ -1,0 +1,209 @@
+"""Original against accelerated on the GPU machine (see ../shared/DEVICE.md).
+
+The GPU machine has no clang, so the binaries are built here:
+
+    .venv/bin/python benchmarks/gpu_bench.py bundle [PROGRAM...]   # into .gpu/ (git-ignored)
+
+and run there by the same file, which then needs only Python and the bundle:
+
+    python3 benchmarks/gpu_bench.py run --out "$OUT" [--device gpu] [--runs 5]
+
+For each program: the original and the accelerated binary at the corpus's benchmark
+size, median wall time of several runs, every output compared with the original's, and
+the runtime's per-call statistics (IDIOM_STATS: device, kernel time from OpenCL event
+profiling). From a copy kernel run through the same runtime (`copy` below) it derives
+each kernel's share of the device's copy bandwidth, data resident (kernel time only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLE = ROOT / ".gpu"
+DEFAULT_PROGRAMS = (
+    "red_dot.c",
+    "red_norms.c",
+    "red_stats.c",
+    "stencil_1d5_float.c",
+    "stencil_2d5_global.c",
+    "stencil_3d7_heat.c",
+    "stencil_3d27_global.c",
+    "hist_keys.c",
+    "hist_image.cpp",
+    "gemm_dot_global.c",
+    "gemv_rows_global.c",
+)
+COPY_PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include "idiom_runtime.h"
+static const char *source =
+    "__kernel void copy(__global const float* restrict a, __global float* restrict b, long n) {"
+    "  long i = get_global_id(0); if (i < n) b[i] = a[i]; }";
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : (1L << 26);
+    float *a = malloc(sizeof(float) * n), *b = malloc(sizeof(float) * n);
+    for (long i = 0; i < n; i++) a[i] = (float)i;
+    int64_t global = n;
+    idiom_arg args[3] = {{IDIOM_ARG_IN, 0, a, (int64_t)(sizeof(float) * n)},
+                         {IDIOM_ARG_OUT, 0, b, (int64_t)(sizeof(float) * n)},
+                         {IDIOM_ARG_SCALAR, 0, &n, 8}};
+    int status = 0;
+    for (int r = 0; r < 5; r++) status |= idiom_cl_run(source, "copy", 1, &global, NULL, n, 3, args);
+    printf("status %d check %g\n", status, (double)b[n - 1]);
+    return 0;
+}
+"""
+
+
+def bundle(programs: list[str]) -> None:
+    sys.path.insert(0, str(ROOT))
+    from mappers.accelerate import accelerate  # noqa: PLC0415  (only here, not on the GPU)
+    from mappers.runtime_build import RUNTIME_DIR, runtime_library  # noqa: PLC0415
+    from matcher.expectations import read_program  # noqa: PLC0415
+    from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool  # noqa: PLC0415
+
+    shutil.rmtree(BUNDLE, ignore_errors=True)
+    (BUNDLE / "bin").mkdir(parents=True)
+    (BUNDLE / "lib").mkdir()
+    runtime = runtime_library()
+    for folder in runtime.library_dirs:
+        for library in folder.glob("*.so*"):
+            shutil.copy(library, BUNDLE / "lib")
+    manifest = []
+    for name in programs:
+        source = ROOT / "corpus" / name
+        stem = source.stem
+        driver = find_tool("clang++" if source.suffix in CXX_SUFFIXES else "clang")
+        original = BUNDLE / "bin" / f"{stem}.original"
+        subprocess.run([driver, "-O2", "-w", str(source), "-o", str(original), "-lm"], check=True)
+        accelerate([source], BUNDLE / "bin" / f"{stem}.accelerated", CompileOptions())
+        manifest.append({"program": name, "args": list(read_program(source).bench_args)})
+    with tempfile.TemporaryDirectory() as tmp:
+        copy_source = Path(tmp) / "copy.c"
+        copy_source.write_text(COPY_PROGRAM)
+        subprocess.run(
+            [
+                find_tool("clang"),
+                "-O2",
+                f"-I{RUNTIME_DIR}",
+                str(copy_source),
+                *(str(o) for o in runtime.objects),
+                "-o",
+                str(BUNDLE / "bin" / "copy"),
+                *runtime.link_args,
+            ],
+            check=True,
+        )
+    (BUNDLE / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    size = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
+    print(f"bundle: {len(manifest)} programs, {size / 2**20:.1f} MiB in {BUNDLE}")
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[float, str, str]:
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    return time.perf_counter() - started, result.stdout, result.stderr
+
+
+def _stats(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(out: Path, device: str, runs: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
+
+    out.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "LD_LIBRARY_PATH": str(BUNDLE / "lib"), "IDIOM_DEVICE": device}
+    env["IDIOM_CACHE_DIR"] = str(out / "cache")
+    results: dict[str, object] = {"device_policy": device}
+    copy_stats = out / "copy.jsonl"
+    _run([str(BUNDLE / "bin" / "copy")], {**env, "IDIOM_STATS": str(copy_stats)})
+    copies = [c for c in _stats(copy_stats) if c.get("status") == 0]
+    if copies:
+        best = min(float(c["kernel_seconds"]) for c in copies)  # type: ignore[arg-type]
+        moved = 2 * 4 * (1 << 26)
+        results["copy_bandwidth_GBs"] = moved / best / 1e9
+        results["copy_device"] = copies[0].get("device")
+    rows = []
+    for entry in json.loads((BUNDLE / "manifest.json").read_text()):
+        stem = Path(entry["program"]).stem
+        args = entry["args"]
+        originals, accelerated, difference, expected = [], [], None, None
+        stats_file = out / f"{stem}.jsonl"
+        for _ in range(runs):
+            seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.original"), *args], env)
+            originals.append(seconds)
+            expected = stdout if expected is None else expected
+            stats_file.unlink(missing_ok=True)
+            seconds, stdout, stderr = _run(
+                [str(BUNDLE / "bin" / f"{stem}.accelerated"), *args],
+                {**env, "IDIOM_STATS": str(stats_file)},
+            )
+            accelerated.append(seconds)
+            difference = difference or first_difference(expected, stdout)
+        calls = _stats(stats_file)
+        rows.append(
+            {
+                "program": entry["program"],
+                "original_s": statistics.median(originals),
+                "accelerated_s": statistics.median(accelerated),
+                "speedup": statistics.median(originals) / statistics.median(accelerated),
+                "outputs_equal": difference is None,
+                "difference": difference,
+                "calls": _summarise(calls),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    results["programs"] = rows
+    (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
+
+
+def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Per (entry, kernel, device): calls done, seconds inside the runtime, kernel seconds."""
+    groups: dict[tuple[str, str, str], dict[str, float]] = {}
+    for call in calls:
+        if call.get("status") != 0:
+            continue
+        key = (str(call.get("entry")), str(call.get("kernel", "")), str(call.get("device", "")))
+        group = groups.setdefault(key, {"calls": 0, "seconds": 0.0, "kernel_seconds": 0.0})
+        group["calls"] += 1
+        group["seconds"] += float(call.get("seconds", 0.0))  # type: ignore[arg-type]
+        group["kernel_seconds"] += float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
+    return [
+        {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("bundle")
+    make.add_argument("programs", nargs="*", default=list(DEFAULT_PROGRAMS))
+    go = commands.add_parser("run")
+    go.add_argument("--out", type=Path, required=True)
+    go.add_argument("--device", default="gpu")
+    go.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    if args.command == "bundle":
+        bundle(args.programs)
+    else:
+        run(args.out, args.device, args.runs)
+
+
+if __name__ == "__main__":
+    main()
