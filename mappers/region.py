@@ -83,6 +83,7 @@ def check_legal(
     stores: Iterable[Value],
     results: Iterable[Value],
     loops: Iterable[LoopView],
+    data_loops: Iterable[LoopView] = (),
 ) -> list[tuple[Value, bool]]:
     """Raise NotReplaced unless the region meets the static rules above. Returns the
     zero-trip guards of inner loops (condition, value that enters the loop): the plan's
@@ -92,7 +93,7 @@ def check_legal(
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
             _check_escape(region, instruction, allowed_results)
-    return _check_control_flow(region, list(loops))
+    return _check_control_flow(region, list(loops), list(data_loops))
 
 
 def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
@@ -117,8 +118,10 @@ def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> No
         raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
 
 
-def _check_control_flow(region: Region, loops: list[LoopView]) -> list[tuple[Value, bool]]:
-    headers = {lp.iterator.block for lp in loops}
+def _check_control_flow(
+    region: Region, loops: list[LoopView], data_loops: list[LoopView]
+) -> list[tuple[Value, bool]]:
+    headers = {lp.iterator.block for lp in loops + data_loops}
     conditions: list[tuple[Value, bool]] = []
     for block in region.blocks:
         terminator = block.terminator
@@ -128,6 +131,8 @@ def _check_control_flow(region: Region, loops: list[LoopView]) -> list[tuple[Val
             raise NotReplaced(f"the region has a {terminator.opcode} ({_where(terminator)})")
         if any(header in block.successors for header in headers):
             continue  # a matched loop's latch (going round again)
+        if any(_tests_bounds(terminator, loop) for loop in data_loops):
+            continue  # the kernel's own loop makes the same test
         entering = _entered_successor(terminator, loops)
         if entering is None or _varies(terminator.operands[0], region):
             raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
@@ -147,6 +152,24 @@ def _entered_successor(branch: Value, loops: list[LoopView]) -> int | None:
         if len(entered) == 1:
             return entered[0]
     return None
+
+
+def _tests_bounds(branch: Value, loop: LoopView) -> bool:
+    """`branch` enters `loop` exactly when `iter_begin < iter_end` (a loop whose bounds are
+    data, run by a kernel as `for (p = begin; p < end; p++)`)."""
+    entering = _entered_successor(branch, [loop])
+    condition = branch.operands[0]
+    if entering is None or condition.opcode != "icmp" or loop.step != 1:
+        return False
+    predicate = condition.predicate or ""
+    if entering == 1:
+        predicate = {"sge": "slt", "uge": "ult", "sle": "sgt", "ule": "ugt"}.get(predicate, "")
+    bounds = (loop.iter_begin, loop.iter_end)
+    if tuple(condition.operands) == bounds:
+        return predicate in ("slt", "ult")
+    if tuple(condition.operands) == bounds[::-1]:
+        return predicate in ("sgt", "ugt")
+    return False
 
 
 def _varies(value: Value, region: Region) -> bool:

@@ -23,6 +23,7 @@ from mappers.irtext import ModuleText, Operand, block_ref, operand
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
+from mappers.sparse import map_spmv_csr
 from mappers.stencil import map_stencil
 from matcher.detect import Instance
 from matcher.ir import Block, Function, Module, Value
@@ -35,6 +36,7 @@ MAPPERS: dict[str, Mapper] = {
     "Reduction": map_reduction,
     "Stencil": map_stencil,
     "Histogram": map_histogram,
+    "SpMV_CSR": map_spmv_csr,
 }
 
 

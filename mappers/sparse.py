@@ -1,0 +1,276 @@
+"""Sparse matrix-vector products in CSR as OpenCL kernels: one work-item per row.
+
+The positions a row reads (row_ptr[i] .. row_ptr[i+1]) and the columns of x it gathers
+are data, so the call runs three kernels, each writing only what the host needs next:
+the range of positions over all rows, then the range of column indices found there,
+and finally the product itself, with exactly those ranges of values, columns and x
+copied to the device. The host checks that y's range is disjoint from everything
+read (a Gauss-Seidel sweep, which reads what it writes, keeps its original code).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand, operand
+from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
+from mappers.loops import loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.region import check_legal, guard_conditions
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_spmv_csr"]
+
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1}
+_GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
+
+
+def _need(solution: Mapping[str, Value | None], name: str) -> Value:
+    value = solution.get(name)
+    if value is None:
+        raise NotReplaced(f"the SpMV match has no {{{name}}}")
+    return value
+
+
+class _CsrPlan(Plan):
+    target = "OpenCL CSR SpMV kernel"
+
+    def __init__(self, instance: Instance, context: MapperContext) -> None:
+        solution, region = instance.solution, context.region
+        self.context = context
+        self.row = loop_view(region.function, solution, "row.")
+        self.entry = loop_view(region.function, solution, "entry.")
+        if (
+            self.entry.step != 1
+            or self.entry.predicate not in ("slt", "ult")
+            or (self.entry.tests_current)
+        ):
+            raise NotReplaced("the loop over a row's entries is not `p < end; p++`")
+        names = ("values", "columns", "x", "matrix.value", "column_read", "gathered.value")
+        self.values, self.columns, self.x, self.matrix, self.column, self.gathered = (
+            _need(solution, n) for n in names
+        )
+        self.position, self.column_index = _need(solution, "position"), _need(solution, "column")
+        self.acc, self.acc_init = _need(solution, "acc"), _need(solution, "acc_init")
+        self.update, self.final = _need(solution, "update"), _need(solution, "final")
+        self.stored, self.address = _need(solution, "stored"), _need(solution, "c.address")
+        self.c_old = solution.get("c_old")
+        for value in (self.matrix, self.column, self.gathered):
+            if len(value.operands[0].operands) != 2:
+                raise NotReplaced("a sparse read is not array[index]")
+        if self.acc.type in ("float", "double") and not context.reassociate:
+            raise NotReplaced("the row sums would be added in another order")  # see below
+        self.conditions = check_legal(
+            region,
+            stores=[_need(solution, "c.store")],
+            results=[],
+            loops=[self.row],
+            data_loops=[self.entry],
+        )
+        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
+
+    def guard(self, builder: Builder) -> Operand:
+        counted = trip_count(builder, self.row)
+        self.count = counted.count
+        body = KernelBody(builder, self.context.region, [self.row], [counted.count])
+        self.body = body
+        self.start = body.value(self.entry.iter_begin)
+        self.stop = body.value(self.entry.iter_end)
+        self.init = body.value(self.acc_init)
+        self.before = len(body.lines)  # lines above the loop over the row's entries
+        self.out_group = body.group(self.address, self.stored.type, written=True)
+        self.out_index = body.index(self.address, self.stored.type, self.out_group)
+        if self.c_old is not None:
+            body.names[self.c_old] = f"{self.out_group.name}[{self.out_index}]"
+        body.names[self.final] = "acc"
+        self.result = body.value(self.stored)
+        body.close_groups()
+        self.params, whole = body.read_params()
+        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        out = self.out_group
+        assert out.low is not None and out.high is not None
+        for group in body.groups.values():
+            if group is not out:
+                assert group.low is not None and group.high is not None
+                before = builder.compare("sle", out.high, group.low)
+                after = builder.compare("sle", group.high, out.low)
+                checks.append(builder.binary("or", before, after))
+        self.inner = self._inner_loop()
+        return builder.all_of(checks)
+
+    def _inner_loop(self) -> list[str]:
+        """The row's loop over its entries, translated with the gathers as buffer reads."""
+        inner = KernelBody(Builder("unused"), self.context.region, [], [])
+        kind = c_type(self.entry.iterator.type)
+        inner.names.update({self.entry.iterator: "q", self.acc: "acc"})
+        lines = [f"{kind} q = ({kind})qq;"]
+        position = inner.value(self.position)
+        inner.names[self.matrix] = f"V[(long){position} - vlo]"
+        inner.names[self.column] = f"C[(long){position} - clo]"
+        column = inner.value(self.column_index)
+        inner.names[self.gathered] = f"X[(long){column} - xlo]"
+        update = inner.value(self.update)
+        if inner.scalars or inner.reads:
+            raise NotReplaced("the product of a row uses more than the matrix and x")
+        return [*lines, *inner.lines, f"acc = {update};"]
+
+    def _source(self, args: list[KernelArg]) -> str:
+        types = {
+            n: c_type(v.type)
+            for n, v in (("V", self.matrix), ("C", self.column), ("X", self.gathered))
+        }
+        declarations = ", ".join(["long n0", *(a.declaration for a in args)])
+        prelude = "\n".join("  " + line for line in param_prelude(self.params))
+        head = "\n".join("    " + line for line in self.body.lines[: self.before])
+        tail = "\n".join("  " + line for line in self.body.lines[self.before :])
+        inner = "\n".join("    " + line for line in self.inner)
+        kind = c_type(self.acc.type)
+        rows = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
+        return f"""{PRELUDE}
+__kernel void idiom_csr_positions({declarations}, __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+  {rows}
+{head}
+    if ((long){self.start} < (long){self.stop}) {{
+      low = min(low, (long){self.start}); high = max(high, (long){self.stop});
+    }}
+  }}
+  if (low > high) return;
+  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
+  atomic_min(&range[0], (int)low);
+  atomic_max(&range[1], (int)high);
+}}
+
+__kernel void idiom_csr_columns({declarations}, __global const {types["C"]}* C, long clo,
+                                __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+  {rows}
+{head}
+    for (long qq = (long){self.start}; qq < (long){self.stop}; qq++) {{
+      const long c = (long)C[qq - clo];
+      low = min(low, c); high = max(high, c);
+    }}
+  }}
+  if (low > high) return;
+  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
+  atomic_min(&range[0], (int)low);
+  atomic_max(&range[1], (int)high);
+}}
+
+__kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vlo,
+                         __global const {types["C"]}* C, long clo,
+                         __global const {types["X"]}* X, long xlo) {{
+{prelude}
+  const long t0 = get_global_id(0);
+  if (t0 >= n0) return;
+  {{
+{head}
+    {kind} acc = {self.init};
+    for (long qq = (long){self.start}; qq < (long){self.stop}; qq++) {{
+{inner}
+    }}
+{tail}
+    {self.out_group.name}[{self.out_index}] = {self.result};
+  }}
+}}
+"""
+
+    def call(self, builder: Builder) -> Operand:
+        module = self.context.module
+        saved = stack_saved(builder, module)
+        packed = pack_params(builder, self.params)
+        args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
+        source = self._source(args)
+        common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
+        grid = [const(I64, _GRID)]
+        positions = self._range_cells(builder)
+        first = launch(builder, module, source=source, kernel="idiom_csr_positions",
+                       global_size=grid, local_size=None, work=self.count,
+                       args=[*common, KernelArg("", 2, positions, const(I64, 12))])  # fmt: skip
+        p_low, p_high, p_bad = self._read_range(builder, positions)
+        column_type = self.column.type
+        p_count = builder.binary("sub", p_high, p_low)  # stop is exclusive
+        columns_arg, columns_low = self._slice(builder, self.columns, column_type, p_low, p_count)
+        column_range = self._range_cells(builder)
+        second = launch(builder, module, source=source, kernel="idiom_csr_columns",
+                        global_size=grid, local_size=None, work=self.count,
+                        args=[*common, columns_arg, columns_low,
+                              KernelArg("", 2, column_range, const(I64, 12))])  # fmt: skip
+        c_low, c_high, c_bad = self._read_range(builder, column_range)
+        x_type = self.gathered.type
+        values_arg, values_low = self._slice(builder, self.values, self.matrix.type, p_low, p_count)
+        c_count = builder.binary("add", builder.binary("sub", c_high, c_low), const(I64, 1))
+        c_empty = builder.compare("eq", p_count, const(I64, 0))
+        c_count = builder.select(c_empty, const(I64, 0), c_count)  # no entry, no column
+        x_arg, x_low = self._slice(builder, self.x, x_type, c_low, c_count)
+        checks = [
+            builder.compare("eq", builder.binary("or", first, second), const("i32", 0)),
+            builder.compare("eq", builder.binary("or", p_bad, c_bad), const("i32", 0)),
+        ]
+        out = self.out_group
+        assert out.low is not None and out.high is not None
+        for arg in (values_arg, columns_arg, x_arg):
+            assert arg.value is not None and arg.bytes is not None
+            low = builder.to_i64(arg.value)
+            high = builder.binary("add", low, arg.bytes)
+            apart = builder.binary(
+                "or", builder.compare("sle", out.high, low), builder.compare("sle", high, out.low)
+            )
+            checks.append(apart)
+        fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("spmv", "skip", "merge"))
+        builder.branch_if(builder.all_of(checks), fill, skip)
+        builder.label(fill)
+        third = launch(builder, module, source=source, kernel="idiom_spmv",
+                       global_size=[self.count], local_size=None, work=self.count,
+                       args=[*common, values_arg, values_low, columns_arg, columns_low,
+                             x_arg, x_low])  # fmt: skip
+        builder.branch(merge)
+        builder.label(skip)
+        builder.branch(merge)
+        builder.label(merge)
+        status = builder.emit("i32", f"phi i32 [ {third.ref}, %{fill} ], [ 1, %{skip} ]")
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return status
+
+    @staticmethod
+    def _range_cells(builder: Builder) -> Operand:
+        cells = builder.emit("ptr", "alloca i32, i32 3")
+        for k, initial in enumerate((_INT_MAX, _INT_MIN, 0)):
+            cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
+            builder.statement(f"store i32 {initial}, ptr {cell.ref}")
+        return cells
+
+    @staticmethod
+    def _read_range(builder: Builder, cells: Operand) -> tuple[Operand, Operand, Operand]:
+        loaded = []
+        for k in range(3):
+            cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
+            loaded.append(builder.emit("i32", f"load i32, ptr {cell.ref}"))
+        low, high, bad = loaded
+        empty = builder.compare("sgt", low, high)  # no row had an entry: an empty range
+        low = builder.select(empty, const("i32", 0), low)
+        high = builder.select(empty, const("i32", 0), high)
+        return builder.to_i64(low), builder.to_i64(high), bad
+
+    @staticmethod
+    def _slice(
+        builder: Builder, array: Value, element: str, low: Operand, count: Operand
+    ) -> tuple[KernelArg, KernelArg]:
+        """`count` elements of `array` from index `low`, as an input buffer, and `low`."""
+        size = const(I64, _SIZES[element])
+        start = builder.binary(
+            "add", builder.to_i64(operand(array)), builder.binary("mul", low, size)
+        )
+        buffer = KernelArg("", 0, start, builder.binary("mul", count, size))
+        return buffer, KernelArg("", 3, low, const(I64, 8))
+
+
+def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:
+    return _CsrPlan(instance, context)
