@@ -58,6 +58,7 @@ def test_every_kernel_is_replaced(builds: tuple[Path, Path, Accelerated]) -> Non
         ("matmul", "GEMM"),
         ("smooth", "Stencil"),
         ("histogram", "Histogram"),
+        ("csr", "SpMV_CSR"),
     }
     for key in expected:
         assert key in outcomes, f"{key} not found"
@@ -77,18 +78,19 @@ def test_random_inputs_give_the_original_results(
     assert first_difference(expected.stdout, actual.stdout) is None
     if n >= 3:  # every kernel has work to do: all six calls ran (reductions launch twice)
         kernels = " ".join(_calls(actual.stderr))
-        for name in ("gemm", "idiom_reduce", "idiom_stencil", "idiom_histogram"):
+        for name in ("gemm", "idiom_reduce", "idiom_stencil", "idiom_histogram", "idiom_spmv'"):
             assert name in kernels
 
 
 def test_overlapping_arrays_run_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
     original, accelerated, _ = builds
-    args = ["40", "3", "1"]  # the product written over a factor, the stencil in place
+    args = ["40", "3", "1"]  # products written over a factor, the stencil in place
     expected = _run(original, args, {})
     actual = _run(accelerated, args, {**ON_POCL, "IDIOM_VERBOSE": "1"})
     assert first_difference(expected.stdout, actual.stdout) is None
     kernels = " ".join(_calls(actual.stderr))
     assert "gemm" not in kernels and "idiom_stencil" not in kernels
+    assert "idiom_spmv'" not in kernels
     assert "idiom_reduce" in kernels  # the other kernels are still replaced
 
 

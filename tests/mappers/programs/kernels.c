@@ -52,6 +52,17 @@ void histogram(int n, const unsigned char *data, int *bins)
         bins[data[i] >> 2]++;
 }
 
+/* y = A x, A in CSR with a tridiagonal pattern cut at the edges */
+void csr(int n, const int *rp, const int *ci, const double *v, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = rp[i]; j < rp[i + 1]; j++)
+            s += v[j] * x[ci[j]];
+        y[i] = s;
+    }
+}
+
 static unsigned next(unsigned *state)
 {
     *state = *state * 1103515245u + 12345u;
@@ -97,6 +108,25 @@ int main(int argc, char **argv)
     double fsum = 0.0;
     for (int i = 0; i < n; i++) fsum += (overlap ? f : g)[i];
     printf("smooth sum %.7g\n", fsum);
+    int *rp = malloc(sizeof(int) * (size + 1));
+    int *ci = malloc(sizeof(int) * 3 * size);
+    double *cv = malloc(sizeof(double) * 3 * size);
+    double *cy = malloc(sizeof(double) * size);
+    int nnz = 0;
+    for (int i = 0; i < n; i++) {
+        rp[i] = nnz;
+        for (int d = -1; d <= 1; d++)
+            if (i + d >= 0 && i + d < n && (d == 0 || next(&seed) % 3)) {
+                ci[nnz] = i + d;
+                cv[nnz++] = (double)(next(&seed) % 100) / 10.0;
+            }
+    }
+    rp[n] = nnz;
+    double *in = y, *result = overlap ? y : cy; /* overlap: the product over its own input */
+    csr(n, rp, ci, cv, in, result);
+    double csum = 0.0;
+    for (int i = 0; i < n; i++) csum += result[i] * (double)(i % 5 + 1);
+    printf("csr %.12g\n", csum);
     histogram(n, bytes, bins);
     for (int b = 0; b < 64; b++) printf("%d ", bins[b]);
     printf("\n");
