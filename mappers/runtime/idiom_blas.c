@@ -151,8 +151,19 @@ static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
 int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                    int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                    double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
     int32_t status =
         gemm(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm, c_sn);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "gemm", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "k", k);
+        idiom__stats_emit(&j, stats);
+    }
     idiom__trace("gemm %s m=%lld n=%lld k=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) "
                  "on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, (long long)k, (long long)a_sm,
@@ -223,7 +234,17 @@ static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void
 
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s) {
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
     int32_t status = gemv(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "gemv", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m);
+        idiom__json_int(&j, "n", n);
+        idiom__stats_emit(&j, stats);
+    }
     idiom__trace("gemv %s m=%lld n=%lld strides A(%lld,%lld) x %lld y %lld on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, (long long)a_sm, (long long)a_sn,
                  (long long)x_s, (long long)y_s, idiom__status_name(status));

@@ -32,6 +32,36 @@ IDIOM_HIDDEN uint64_t idiom__fnv1a(uint64_t h, const void *data, uint64_t len);
 
 IDIOM_HIDDEN const char *idiom__status_name(int32_t status);
 
+/* ---- IDIOM_STATS: one JSON line per entry-point call (idiom_runtime.c) -------------------- */
+
+/* Seconds on CLOCK_MONOTONIC. */
+IDIOM_HIDDEN double idiom__now(void);
+
+/* The IDIOM_STATS file, or NULL when statistics are off (unset or ""); read on each call. */
+IDIOM_HIDDEN const char *idiom__stats_path(void);
+
+/* A JSON object under construction in a fixed buffer; a line that does not fit is dropped. */
+#define IDIOM_JSON_CAP 4096
+typedef struct {
+    char text[IDIOM_JSON_CAP];
+    size_t len;
+    int overflow;
+} idiom_json;
+
+/* Starts {"entry":..,"status":..,"seconds":..; add fields, then idiom__stats_emit. */
+IDIOM_HIDDEN void idiom__json_begin(idiom_json *j, const char *entry, int32_t status,
+                                    double seconds);
+IDIOM_HIDDEN void idiom__json_int(idiom_json *j, const char *key, long long value);
+/* A number; a negative value (not measured) is written as null. */
+IDIOM_HIDDEN void idiom__json_seconds(idiom_json *j, const char *key, double value);
+/* A string, escaped (invalid UTF-8 becomes U+FFFD); NULL is written as null. */
+IDIOM_HIDDEN void idiom__json_string(idiom_json *j, const char *key, const char *value);
+IDIOM_HIDDEN void idiom__json_int_list(idiom_json *j, const char *key, const int64_t *values,
+                                       int count);
+/* Adds "pid", closes the object and queues the line for `path` (idiom_runtime.c says when it
+   is written). */
+IDIOM_HIDDEN void idiom__stats_emit(idiom_json *j, const char *path);
+
 /* The on-disk cache of OpenCL program binaries (idiom_cache.c). read: 1 and a malloc'ed copy
    of the binary stored under exactly this key, else 0. write: best effort, errors ignored. */
 IDIOM_HIDDEN int idiom__cache_read(const char *key, size_t key_len, unsigned char **binary,

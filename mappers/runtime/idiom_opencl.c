@@ -5,7 +5,8 @@
  * (source text, device). Each launch creates its own kernel object and buffers and releases
  * them before returning, so launches from several threads share nothing mutable but the queue,
  * which OpenCL makes safe. Host memory is written only by the final blocking reads, after the
- * kernel is known to have completed.
+ * kernel is known to have completed. Queues are created with profiling enabled, so that each
+ * launch knows its kernel's device time (for IDIOM_STATS).
  */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 120
@@ -42,6 +43,13 @@ typedef struct program_entry {
     char *source;       /* a copy: the key is the text, whatever pointer it came from */
     cl_program program; /* NULL when the build failed (already reported) */
 } program_entry;
+
+/* Where a launch spent its time; kernel and transfer are negative until measured. */
+typedef struct {
+    double kernel;   /* the kernel's device execution time, from the event's profiling info */
+    double transfer; /* host wall time of the blocking buffer writes and reads */
+    double build;    /* building or loading the program during this call */
+} cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
 static int discovered;
@@ -178,7 +186,11 @@ static int ensure_context(int s) {
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(props, 1, &slot->device, NULL, NULL, &err);
     if (context != NULL && err == CL_SUCCESS) {
-        cl_command_queue queue = clCreateCommandQueue(context, slot->device, 0, &err);
+        cl_command_queue queue =
+            clCreateCommandQueue(context, slot->device, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (queue == NULL || err != CL_SUCCESS) { /* profiling is mandatory, but be lenient */
+            queue = clCreateCommandQueue(context, slot->device, 0, &err);
+        }
         if (queue != NULL && err == CL_SUCCESS) {
             slot->context = context;
             slot->queue = queue;
@@ -276,14 +288,18 @@ static void print_build_log(const device_slot *slot, cl_program program, const c
 }
 
 /* The built program of `source` on slot `s`, or NULL after a report. Called under cl_lock: a
-   build happens once per (source, device), whichever thread asks first. */
-static cl_program get_program(int s, const char *source, const char *kernel) {
+   build happens once per (source, device), whichever thread asks first. `build_seconds` gets
+   the time spent building or loading it, 0 when it was in memory. */
+static cl_program get_program(int s, const char *source, const char *kernel,
+                              double *build_seconds) {
     uint64_t hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
+    *build_seconds = 0.0;
     for (program_entry *e = programs; e != NULL; e = e->next) {
         if (e->hash == hash && e->slot == s && strcmp(e->source, source) == 0) {
             return e->program;
         }
     }
+    double start = idiom__now();
     program_entry *entry = calloc(1, sizeof *entry);
     char *copy = strdup(source);
     if (entry == NULL || copy == NULL) {
@@ -330,6 +346,7 @@ static cl_program get_program(int s, const char *source, const char *kernel) {
     entry->program = program;
     entry->next = programs;
     programs = entry;
+    *build_seconds = idiom__now() - start;
     return program;
 }
 
@@ -382,13 +399,28 @@ static void cl_warn(cl_int err, const char *what, const char *kernel, const devi
                      (int)err, cl_error_name(err), what, kernel, slot->name);
 }
 
+/* The device time of a completed command, or -1 when the driver cannot say. */
+static double event_seconds(cl_event event) {
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) !=
+            CL_SUCCESS ||
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) !=
+            CL_SUCCESS ||
+        end < start) {
+        return -1.0;
+    }
+    return (double)(end - start) * 1e-9;
+}
+
 /* Runs the kernel on an opened device. Host memory is only written by the final reads. */
 static int32_t launch(const device_slot *slot, cl_program program, const char *kernel_name,
                       int32_t dims, const int64_t *global, const int64_t *local, int32_t nargs,
-                      idiom_arg *args) {
+                      idiom_arg *args, cl_timing *timing) {
     int32_t status = IDIOM_FAILED;
     cl_int err = CL_SUCCESS;
     cl_event done = NULL;
+    double transfer = 0.0;
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
     cl_kernel kernel = clCreateKernel(program, kernel_name, &err);
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
@@ -411,8 +443,10 @@ static int32_t launch(const device_slot *slot, cl_program program, const char *k
             }
             if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
                 /* Blocking, so nothing is left in flight if a later step fails. */
+                double start = idiom__now();
                 err = clEnqueueWriteBuffer(slot->queue, mems[i], CL_TRUE, 0, size, arg->ptr, 0,
                                            NULL, NULL);
+                transfer += idiom__now() - start;
                 if (err != CL_SUCCESS) {
                     cl_warn(err, "clEnqueueWriteBuffer", kernel_name, slot);
                     goto out;
@@ -455,11 +489,14 @@ static int32_t launch(const device_slot *slot, cl_program program, const char *k
         cl_warn(err != CL_SUCCESS ? err : exec, "the kernel's execution", kernel_name, slot);
         goto out;
     }
+    timing->kernel = event_seconds(done);
     for (int32_t i = 0; i < nargs; i++) {
         idiom_arg *arg = &args[i];
         if ((arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) && arg->bytes > 0) {
+            double start = idiom__now();
             err = clEnqueueReadBuffer(slot->queue, mems[i], CL_TRUE, 0, (size_t)arg->bytes,
                                       arg->ptr, 0, NULL, NULL);
+            transfer += idiom__now() - start;
             if (err != CL_SUCCESS) {
                 /* Only a lost device gets here, after the kernel succeeded. */
                 cl_warn(err, "clEnqueueReadBuffer", kernel_name, slot);
@@ -469,6 +506,7 @@ static int32_t launch(const device_slot *slot, cl_program program, const char *k
     }
     status = IDIOM_DONE;
 out:
+    timing->transfer = transfer;
     if (done != NULL) {
         clReleaseEvent(done);
     }
@@ -486,7 +524,7 @@ out:
 
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
                       const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
-                      idiom_arg *args, const char **device) {
+                      idiom_arg *args, const char **device, cl_timing *timing) {
     idiom_mode mode = idiom__device_mode();
     if (mode == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
@@ -499,6 +537,8 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     }
     for (int32_t d = 0; d < dims; d++) {
         if (global[d] == 0) {
+            timing->kernel = 0.0;
+            timing->transfer = 0.0;
             return IDIOM_DONE; /* no work-item: the kernel would write nothing */
         }
     }
@@ -507,28 +547,43 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     cl_program program = NULL;
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
-        program = get_program(s, source, kernel);
+        program = get_program(s, source, kernel, &timing->build);
     }
     pthread_mutex_unlock(&cl_lock);
     if (program == NULL) {
         return IDIOM_FAILED;
     }
     /* Slots and programs are never freed, so they outlive the lock. */
-    return launch(&slots[s], program, kernel, dims, global, local, nargs, args);
+    return launch(&slots[s], program, kernel, dims, global, local, nargs, args, timing);
 }
 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
-    const char *device = "none";
-    int32_t status = cl_run(source, kernel, dims, global, local, work, nargs, args, &device);
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    const char *device = NULL;
+    cl_timing timing = {-1.0, -1.0, 0.0};
+    int32_t status =
+        cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "cl_run", status, idiom__now() - start);
+        idiom__json_string(&j, "kernel", kernel);
+        idiom__json_string(&j, "device", device);
+        idiom__json_int_list(&j, "global", global, dims >= 1 && dims <= 3 ? (int)dims : 0);
+        idiom__json_seconds(&j, "kernel_seconds", timing.kernel);
+        idiom__json_seconds(&j, "transfer_seconds", timing.transfer);
+        idiom__json_seconds(&j, "build_seconds", timing.build);
+        idiom__stats_emit(&j, stats);
+    }
     if (idiom__verbose()) {
         long long g[3] = {1, 1, 1};
         for (int32_t d = 0; global != NULL && d < dims && d < 3; d++) {
             g[d] = (long long)global[d];
         }
         idiom__trace("cl_run kernel '%s' on '%s' global %lldx%lldx%lld work %lld args %d: %s",
-                     kernel != NULL ? kernel : "?", device, g[0], g[1], g[2], (long long)work,
-                     (int)nargs, idiom__status_name(status));
+                     kernel != NULL ? kernel : "?", device != NULL ? device : "none", g[0], g[1],
+                     g[2], (long long)work, (int)nargs, idiom__status_name(status));
     }
     return status;
 }

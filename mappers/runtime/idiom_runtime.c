@@ -1,12 +1,15 @@
-/* The idiom runtime's shared parts: environment, diagnostics, hashing. */
+/* The idiom runtime's shared parts: environment, diagnostics, hashing, statistics. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "idiom_internal.h"
 
@@ -121,4 +124,303 @@ void idiom__trace(const char *fmt, ...) {
  * tests set 1 so that small inputs exercise the kernels). */
 int64_t idiom_cl_min_work(void) {
     return idiom__env_int("IDIOM_CL_MIN_WORK", INT64_C(1) << 15);
+}
+
+/* ---- IDIOM_STATS ------------------------------------------------------------------------------
+ *
+ * Each call of an entry point makes one JSON line. Lines are collected in a process-wide buffer
+ * under a mutex and appended to the file (opened O_APPEND, so processes can share it) by a
+ * single write() of whole lines: when the buffer fills, when the previous write is a second
+ * old, when IDIOM_STATS names another file, and at exit (atexit, which exit() and a return from
+ * main run). So the cost per call is two clock reads and a memcpy, and a line is never split
+ * between writes; a program killed by a signal loses the lines since the last write. A forked
+ * child starts with an empty buffer: the parent writes its own lines.
+ */
+
+double idiom__now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *idiom__stats_path(void) {
+    const char *path = getenv("IDIOM_STATS");
+    return path != NULL && *path != '\0' ? path : NULL;
+}
+
+static void json_raw(idiom_json *j, const char *text, size_t len) {
+    if (j->overflow || len > sizeof j->text - j->len) {
+        j->overflow = 1;
+        return;
+    }
+    memcpy(j->text + j->len, text, len);
+    j->len += len;
+}
+
+/* A string literal, without its NUL. */
+#define JSON_LIT(j, literal) json_raw(j, literal, sizeof(literal) - 1)
+
+static void json_printf(idiom_json *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void json_printf(idiom_json *j, const char *fmt, ...) {
+    if (j->overflow) {
+        return;
+    }
+    size_t room = sizeof j->text - j->len;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(j->text + j->len, room, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= room) {
+        j->overflow = 1;
+        return;
+    }
+    j->len += (size_t)n;
+}
+
+/* Numbers are formatted by hand: printf would cost more than the rest of a call's record. */
+static void json_int(idiom_json *j, long long value) {
+    char digits[24];
+    char *p = digits + sizeof digits;
+    unsigned long long v = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    if (value < 0) {
+        *--p = '-';
+    }
+    json_raw(j, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* A duration as a decimal with 9 places (exact to the nanosecond). */
+static void json_duration(idiom_json *j, double seconds) {
+    if (!(seconds < 1e9)) { /* not a duration this process could measure */
+        json_printf(j, "%.9g", seconds);
+        return;
+    }
+    unsigned long long ns = (unsigned long long)(seconds * 1e9 + 0.5);
+    char fraction[10];
+    unsigned long long rest = ns % 1000000000ULL;
+    fraction[0] = '.';
+    for (int i = 9; i >= 1; i--) {
+        fraction[i] = (char)('0' + rest % 10);
+        rest /= 10;
+    }
+    json_int(j, (long long)(ns / 1000000000ULL));
+    json_raw(j, fraction, sizeof fraction);
+}
+
+/* ,"key": (keys are our own literals: no escaping needed). */
+static void json_key(idiom_json *j, const char *key) {
+    JSON_LIT(j, ",\"");
+    json_raw(j, key, strlen(key));
+    JSON_LIT(j, "\":");
+}
+
+void idiom__json_begin(idiom_json *j, const char *entry, int32_t status, double seconds) {
+    j->len = 0;
+    j->overflow = 0;
+    JSON_LIT(j, "{\"entry\":\"");
+    json_raw(j, entry, strlen(entry));
+    JSON_LIT(j, "\",\"status\":");
+    json_int(j, status);
+    JSON_LIT(j, ",\"seconds\":");
+    json_duration(j, seconds >= 0.0 ? seconds : 0.0);
+}
+
+void idiom__json_int(idiom_json *j, const char *key, long long value) {
+    json_key(j, key);
+    json_int(j, value);
+}
+
+void idiom__json_seconds(idiom_json *j, const char *key, double value) {
+    json_key(j, key);
+    if (value >= 0.0) {
+        json_duration(j, value);
+    } else {
+        JSON_LIT(j, "null");
+    }
+}
+
+/* The length of the valid UTF-8 sequence at s[0..len), or 0 if it is not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t len) {
+    unsigned char c = s[0];
+    size_t n = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+        hi = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF; /* nothing past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 2; i < n; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+/* Longer strings are cut (at a character boundary), so that a line always fits. */
+#define JSON_STRING_MAX 256
+
+void idiom__json_string(idiom_json *j, const char *key, const char *value) {
+    json_key(j, key);
+    if (value == NULL) {
+        JSON_LIT(j, "null");
+        return;
+    }
+    const unsigned char *s = (const unsigned char *)value;
+    size_t len = strlen(value);
+    JSON_LIT(j, "\"");
+    for (size_t i = 0; i < len && i < JSON_STRING_MAX;) {
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\') {
+            char escaped[2] = {'\\', (char)c};
+            json_raw(j, escaped, 2);
+            i++;
+        } else if (c == '\n') {
+            JSON_LIT(j, "\\n");
+            i++;
+        } else if (c == '\t') {
+            JSON_LIT(j, "\\t");
+            i++;
+        } else if (c < 0x20) {
+            json_printf(j, "\\u%04x", (unsigned)c);
+            i++;
+        } else if (c < 0x80) {
+            json_raw(j, (const char *)&s[i], 1);
+            i++;
+        } else {
+            size_t n = utf8_sequence(s + i, len - i);
+            if (n == 0) {
+                JSON_LIT(j, "\\ufffd");
+                i++;
+            } else {
+                json_raw(j, (const char *)&s[i], n);
+                i += n;
+            }
+        }
+    }
+    JSON_LIT(j, "\"");
+}
+
+void idiom__json_int_list(idiom_json *j, const char *key, const int64_t *values, int count) {
+    json_key(j, key);
+    JSON_LIT(j, "[");
+    for (int i = 0; values != NULL && i < count; i++) {
+        if (i > 0) {
+            JSON_LIT(j, ",");
+        }
+        json_int(j, (long long)values[i]);
+    }
+    JSON_LIT(j, "]");
+}
+
+#define STATS_BUFFER 65536
+#define STATS_PERIOD 1.0
+
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+static char stats_buffer[STATS_BUFFER];
+static size_t stats_len;
+static char *stats_file; /* where the buffered lines go */
+static double stats_written_at;
+static int stats_hooks;
+static long stats_pid; /* getpid() is a system call: cached, 0 until known */
+
+/* Appends the buffered lines to stats_file in one write(). Called under stats_lock. */
+static void stats_flush(void) {
+    stats_written_at = idiom__now();
+    if (stats_len == 0 || stats_file == NULL) {
+        return;
+    }
+    int fd = open(stats_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        idiom__warn_once("cannot open the IDIOM_STATS file %s: %s", stats_file,
+                         strerror(errno));
+    } else {
+        size_t done = 0;
+        while (done < stats_len) {
+            ssize_t n = write(fd, stats_buffer + done, stats_len - done);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                idiom__warn_once("cannot write the IDIOM_STATS file %s: %s", stats_file,
+                                 n < 0 ? strerror(errno) : "nothing written");
+                break;
+            }
+            done += (size_t)n;
+        }
+        close(fd);
+    }
+    stats_len = 0;
+}
+
+static void stats_at_exit(void) {
+    pthread_mutex_lock(&stats_lock);
+    stats_flush();
+    pthread_mutex_unlock(&stats_lock);
+}
+
+/* fork() while another thread holds the lock must not leave the child's copy locked, and the
+   child must not write the parent's lines a second time. */
+static void stats_before_fork(void) {
+    pthread_mutex_lock(&stats_lock);
+}
+
+static void stats_after_fork_parent(void) {
+    pthread_mutex_unlock(&stats_lock);
+}
+
+static void stats_after_fork_child(void) {
+    stats_len = 0;
+    stats_pid = 0;
+    pthread_mutex_unlock(&stats_lock);
+}
+
+void idiom__stats_emit(idiom_json *j, const char *path) {
+    pthread_mutex_lock(&stats_lock);
+    if (!stats_hooks) {
+        stats_hooks = 1;
+        atexit(stats_at_exit);
+        pthread_atfork(stats_before_fork, stats_after_fork_parent, stats_after_fork_child);
+    }
+    if (stats_pid == 0) {
+        stats_pid = (long)getpid();
+    }
+    JSON_LIT(j, ",\"pid\":");
+    json_int(j, stats_pid);
+    JSON_LIT(j, "}\n");
+    if (j->overflow) {
+        pthread_mutex_unlock(&stats_lock);
+        idiom__warn_once("an IDIOM_STATS line did not fit in %d bytes; dropped", IDIOM_JSON_CAP);
+        return;
+    }
+    if (stats_file == NULL || strcmp(stats_file, path) != 0) {
+        stats_flush();
+        free(stats_file);
+        stats_file = strdup(path);
+    }
+    if (stats_len + j->len > sizeof stats_buffer) {
+        stats_flush();
+    }
+    memcpy(stats_buffer + stats_len, j->text, j->len); /* j->len <= IDIOM_JSON_CAP */
+    stats_len += j->len;
+    if (idiom__now() - stats_written_at >= STATS_PERIOD) {
+        stats_flush();
+    }
+    pthread_mutex_unlock(&stats_lock);
 }

@@ -12,6 +12,19 @@
  *                                   (else $XDG_CACHE_HOME/idiom/cl, else ~/.cache/idiom/cl)
  *   IDIOM_CL_MIN_WORK=N             loops of fewer iterations stay on the original code
  *   IDIOM_VERBOSE=1                 one line per call on stderr
+ *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
+ *                                   (buffered: written at exit, when the buffer fills and by a
+ *                                   call a second after the last write; O_APPEND, whole lines):
+ *     every call  "entry" ("gemm", "gemv", "cl_run"), "status" (the returned code),
+ *                 "seconds" (wall time inside the entry point), "pid"
+ *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
+ *     gemv        "elem", "m", "n"
+ *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
+ *                 "kernel_seconds" (device time from event profiling; null when the kernel
+ *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
+ *                 buffer writes and reads; null when no launch began), "build_seconds"
+ *                 (building or loading the program in this call, 0 when it was in memory)
+ *     Durations are in seconds, written to the nanosecond.
  */
 #ifndef IDIOM_RUNTIME_H
 #define IDIOM_RUNTIME_H

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -45,8 +46,9 @@ class IdiomArg(ctypes.Structure):
     ]
 
 
-def _load() -> ctypes.CDLL:
-    lib = ctypes.CDLL(str(shared_runtime()))
+def _load(path: str | None = None) -> ctypes.CDLL:
+    """The runtime's shared library (by default built or found under the current cache)."""
+    lib = ctypes.CDLL(path if path is not None else str(shared_runtime()))
     i32, i64, dbl, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_double, ctypes.c_void_p
     lib.idiom_gemm.argtypes = [i32, i64, i64, i64, dbl, ptr, i64, i64, ptr, i64, i64]
     lib.idiom_gemm.argtypes += [dbl, ptr, i64, i64]
@@ -69,7 +71,13 @@ def lib() -> ctypes.CDLL:
 def runtime_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     """A clean runtime environment: no user setting leaks in, binaries cached in tmp_path."""
     shared_runtime()  # built (or found) under the user's cache before IDIOM_CACHE_DIR moves
-    for name in ("IDIOM_DEVICE", "IDIOM_BLAS_MIN_WORK", "IDIOM_GPU_MIN_WORK", "IDIOM_VERBOSE"):
+    for name in (
+        "IDIOM_DEVICE",
+        "IDIOM_BLAS_MIN_WORK",
+        "IDIOM_GPU_MIN_WORK",
+        "IDIOM_VERBOSE",
+        "IDIOM_STATS",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("IDIOM_CACHE_DIR", str(tmp_path / "cache"))
     yield
@@ -540,6 +548,163 @@ def test_gpu_requested_without_a_gpu_fails_with_one_warning(tmp_path: Path) -> N
         pytest.skip("this machine has an OpenCL GPU")
     assert result.stdout.split() == ["2", "False", "2", "False"]
     assert result.stderr.count("no OpenCL GPU device") == 1
+
+
+# ---- IDIOM_STATS ----------------------------------------------------------------------------
+
+STATS_CHILD = r"""
+import ctypes, os, sys, threading
+import numpy as np
+sys.path.insert(0, {tests!r})
+from test_runtime import (ARG_IN, ARG_INOUT, BROKEN, FLOAT, VADD, IdiomArg, _buffer, _cl_run,
+                          _gemm_status, _load, _ptr, _vadd)
+lib = _load({library!r})
+row_major = (32, 1, 32, 1, 32, 1)
+# The variable is read on each call: unset or empty, nothing is recorded.
+path = os.environ.pop("IDIOM_STATS")
+_gemm_status(lib, 32, 32, 32, row_major)
+os.environ["IDIOM_STATS"] = ""
+_gemm_status(lib, 32, 32, 32, row_major)
+os.environ["IDIOM_STATS"] = path
+statuses = [
+    _gemm_status(lib, 32, 24, 16, row_major),  # done
+    _gemm_status(lib, 4, 4, 4, row_major),  # declined: below IDIOM_BLAS_MIN_WORK
+]
+a, x, y = np.ones((200, 100), np.float32), np.ones(100, np.float32), np.zeros(200, np.float32)
+statuses.append(lib.idiom_gemv(FLOAT, 200, 100, 1.0, _ptr(a), 100, 1, _ptr(x), 1, 0.0, _ptr(y), 1))
+statuses += [_vadd(lib, 3000)[0], _vadd(lib, 3000)[0]]  # built, then in memory
+data = np.ones(4, np.float32)
+statuses.append(_cl_run(lib, BROKEN, "broken", [4], [_buffer(ARG_INOUT, data)]))
+# A kernel name JSON must escape: a quote, a backslash, a newline, invalid UTF-8, an accent.
+weird = b'we"ird\\name\n\xff\xc3\xa9'
+c = np.zeros(64, np.float32)
+args = (IdiomArg * 3)(_buffer(ARG_IN, c), _buffer(ARG_IN, c), _buffer(ARG_INOUT, c))
+statuses.append(lib.idiom_cl_run(VADD, weird, 1, (ctypes.c_int64 * 1)(64), None, 0, 3, args))
+def work():
+    for _ in range(50):
+        _gemm_status(lib, 32, 32, 32, row_major)
+threads = [threading.Thread(target=work) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(*statuses)
+sys.exit(3)  # exit() runs the runtime's atexit handler, whatever the status
+"""
+
+
+def _stats_child(lib: ctypes.CDLL, stats: Path) -> list[dict[str, Any]]:
+    """Runs STATS_CHILD with IDIOM_STATS=stats; the lines it appended, parsed."""
+    before = len(stats.read_text().splitlines()) if stats.exists() else 0
+    env = {
+        **os.environ,  # IDIOM_CACHE_DIR from the runtime_env fixture
+        "IDIOM_STATS": str(stats),
+        "IDIOM_DEVICE": "cpu",
+        "IDIOM_BLAS_MIN_WORK": "1000",
+    }
+    code = STATS_CHILD.format(tests=str(Path(__file__).parent), library=lib._name)
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, timeout=60, check=False
+    )  # bytes: the warning about the weird kernel name is not UTF-8
+    assert run.returncode == 3, run.stderr
+    assert run.stdout.split() == b"0 1 0 0 0 2 2".split()
+    return [json.loads(line) for line in stats.read_text().splitlines()[before:]]
+
+
+def _check_seconds(record: dict[str, Any], *keys: str) -> None:
+    for key in keys:
+        assert isinstance(record[key], float | int), (key, record)
+        assert 0 <= record[key] < 30, (key, record)
+
+
+def test_stats_one_json_line_per_call(lib: ctypes.CDLL, tmp_path: Path) -> None:
+    stats = tmp_path / "stats.jsonl"
+    records = _stats_child(lib, stats)
+    assert len(records) == 7 + 4 * 50
+    for record in records:
+        assert isinstance(record["pid"], int)
+        _check_seconds(record, "seconds")
+    gemm, small, gemv, vadd1, vadd2, broken, weird = records[:7]
+    assert {k: gemm[k] for k in ("entry", "status", "elem", "m", "n", "k")} == {
+        "entry": "gemm", "status": DONE, "elem": DOUBLE, "m": 32, "n": 24, "k": 16
+    }  # fmt: skip
+    assert (small["entry"], small["status"], small["m"]) == ("gemm", DECLINED, 4)
+    assert {k: gemv[k] for k in ("entry", "status", "elem", "m", "n")} == {
+        "entry": "gemv", "status": DONE, "elem": FLOAT, "m": 200, "n": 100
+    }  # fmt: skip
+    assert "k" not in gemv
+    for vadd in (vadd1, vadd2):
+        assert (vadd["entry"], vadd["status"], vadd["kernel"]) == ("cl_run", DONE, "vadd")
+        assert vadd["device"].startswith("pthread")  # PoCL's "pthread-<cpu name> (R) ..."
+        assert vadd["global"] == [3008]
+        _check_seconds(vadd, "kernel_seconds", "transfer_seconds", "build_seconds")
+        assert 0 < vadd["kernel_seconds"] <= vadd["seconds"]
+    assert vadd1["build_seconds"] > 0
+    assert vadd2["build_seconds"] == 0  # in memory
+    assert (broken["status"], broken["kernel"]) == (FAILED, "broken")
+    assert broken["kernel_seconds"] is None  # never ran
+    assert broken["build_seconds"] > 0
+    assert weird["status"] == FAILED
+    assert weird["kernel"] == 'we"ird\\name\n\ufffd\u00e9'
+    assert weird["device"] == vadd1["device"]
+    assert weird["global"] == [64]
+    threaded = records[7:]
+    assert all((r["entry"], r["status"], r["m"]) == ("gemm", DONE, 32) for r in threaded)
+
+    # A second process appends to the same file, in whole lines.
+    again = _stats_child(lib, stats)
+    assert len(again) == len(records)
+    assert again[0]["pid"] != records[0]["pid"]
+    assert len(stats.read_text().splitlines()) == 2 * len(records)
+
+
+STATS_PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "idiom_runtime.h"
+
+static double a[64 * 64], b[64 * 64], c[64 * 64];
+
+static void gemm(void) {
+    if (idiom_gemm(IDIOM_DOUBLE, 64, 64, 64, 1.0, a, 64, 1, b, 64, 1, 0.0, c, 64, 1) != 0) {
+        exit(1);
+    }
+}
+
+int main(void) {
+    gemm();
+    gemm();
+    pid_t child = fork();
+    if (child == 0) {
+        gemm(); /* the child writes this line only, not its copy of the parent's two */
+        exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    gemm();
+    exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+"""
+
+
+def test_stats_from_a_c_program_that_forks_and_exits(lib: ctypes.CDLL, tmp_path: Path) -> None:
+    program = tmp_path / "prog.c"
+    program.write_text(STATS_PROGRAM)
+    exe = tmp_path / "prog"
+    library = Path(lib._name)  # the shared runtime, already built
+    subprocess.run(
+        [find_tool("clang"), f"-I{RUNTIME_DIR}", str(program), str(library),
+         f"-Wl,-rpath,{library.parent}", "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    stats = tmp_path / "stats.jsonl"
+    subprocess.run([str(exe)], env={**os.environ, "IDIOM_STATS": str(stats)}, check=True)
+    records = [json.loads(line) for line in stats.read_text().splitlines()]
+    assert [r["entry"] for r in records] == ["gemm"] * 4
+    pids = [r["pid"] for r in records]
+    assert sorted(pids.count(pid) for pid in set(pids)) == [1, 3]
 
 
 # ---- the build step -------------------------------------------------------------------------
