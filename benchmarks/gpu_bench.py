@@ -60,7 +60,8 @@ int main(int argc, char **argv) {
                          {IDIOM_ARG_OUT, 0, b, (int64_t)(sizeof(float) * n)},
                          {IDIOM_ARG_SCALAR, 0, &n, 8}};
     int status = 0;
-    for (int r = 0; r < 5; r++) status |= idiom_cl_run(source, "copy", 1, &global, NULL, n, 3, args);
+    for (int r = 0; r < 5; r++)
+        status |= idiom_cl_run(source, "copy", 1, &global, NULL, n, 3, args);
     printf("status %d check %g\n", status, (double)b[n - 1]);
     return 0;
 }

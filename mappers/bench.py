@@ -21,6 +21,7 @@ from pathlib import Path
 
 from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
+from mappers.ceiling import ceiling_seconds, read_stats
 from mappers.compare import first_difference
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
@@ -145,10 +146,6 @@ def _run(command: list[str], env: dict[str, str]) -> tuple[float, str]:
 
 def _ceiling(stats: Path, accelerated_s: float) -> tuple[float | None, str]:
     """The ceiling and the device the runtime used, from the last run's statistics."""
-    try:
-        from mappers.ceiling import ceiling_seconds, read_stats
-    except ImportError:
-        return None, "?"
     if not stats.exists():
         return None, "original code"
     calls = read_stats(stats)

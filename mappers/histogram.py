@@ -64,6 +64,8 @@ class _HistogramPlan(Plan):
         address, store = need("bin_address"), need("store")
         if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
             raise NotReplaced("the bin address is not bins[index] over the bins' own type")
+        if self.bins.block in context.region.blocks:
+            raise NotReplaced(f"the bins {self.bins.name} are loaded again inside the loop")
         if self.kind not in _ATOMICS:
             raise NotReplaced(f"no atomic add for {self.kind} bins")
         if self.kind in ("float", "double") and not context.reassociate:

@@ -62,6 +62,9 @@ class _CsrPlan(Plan):
         for value in (self.matrix, self.column, self.gathered):
             if len(value.operands[0].operands) != 2:
                 raise NotReplaced("a sparse read is not array[index]")
+        for array in (self.values, self.columns, self.x):
+            if array.block in region.blocks:
+                raise NotReplaced(f"the array {array.name} is loaded again inside the loop")
         if self.acc.type in ("float", "double") and not context.reassociate:
             raise NotReplaced("the row sums would be added in another order")  # see below
         self.conditions = check_legal(

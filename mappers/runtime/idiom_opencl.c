@@ -148,7 +148,13 @@ static void discover(void) {
     }
 }
 
-/* The device slot for this launch, or -1 after a warning. Called under cl_lock. */
+#define SLOT_DECLINED (-2)
+
+/* The device slot for this launch, -1 after a warning, or SLOT_DECLINED when `auto` finds
+ * no GPU worth the launch. `auto` does not use a CPU OpenCL device: measured on a 2-core
+ * machine, PoCL kernels copying their data at every call ran bandwidth-bound loops 2 to 15
+ * times slower than the compiled originals (docs/acceleration.md); IDIOM_DEVICE=cpu still
+ * forces it. Called under cl_lock. */
 static int choose_slot(idiom_mode mode, int64_t work) {
     discover();
     int cpu = slots[SLOT_CPU].present;
@@ -166,10 +172,10 @@ static int choose_slot(idiom_mode mode, int64_t work) {
         }
         return want;
     }
-    if (gpu && (work >= idiom__env_int("IDIOM_GPU_MIN_WORK", DEFAULT_GPU_MIN_WORK) || !cpu)) {
+    if (gpu && work >= idiom__env_int("IDIOM_GPU_MIN_WORK", DEFAULT_GPU_MIN_WORK)) {
         return SLOT_GPU;
     }
-    return SLOT_CPU;
+    return SLOT_DECLINED;
 }
 
 /* The slot's context and queue, created on first use. Called under cl_lock. */
@@ -544,6 +550,10 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     }
     pthread_mutex_lock(&cl_lock);
     int s = choose_slot(mode, work);
+    if (s == SLOT_DECLINED) {
+        pthread_mutex_unlock(&cl_lock);
+        return IDIOM_DECLINED;
+    }
     cl_program program = NULL;
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;

@@ -5,7 +5,8 @@
  * every entry point follows: unless it returns IDIOM_DONE, it has written nothing.
  *
  * Environment (read on every call, so a program or a test may change it at run time):
- *   IDIOM_DEVICE=auto|cpu|gpu|off   device policy; off = no acceleration at all (default auto)
+ *   IDIOM_DEVICE=auto|cpu|gpu|off   device policy (default auto: BLAS, and OpenCL on a GPU for
+ *                                   large problems only); off = no acceleration at all
  *   IDIOM_BLAS_MIN_WORK=N           BLAS calls below N multiply-adds are declined (default 4096)
  *   IDIOM_GPU_MIN_WORK=N            auto picks the GPU from this much work on (default 1<<22)
  *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl

@@ -459,14 +459,14 @@ def test_cl_off_declines(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> N
     assert (got == -1.0).all()
 
 
-def test_cl_auto_uses_the_cpu_device_without_a_gpu(
-    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+def test_cl_auto_declines_without_a_gpu(
+    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("IDIOM_VERBOSE", "1")
-    status, got, expected = _vadd(lib, 256)
-    assert status == DONE
-    np.testing.assert_array_equal(got, expected)
-    assert "cl_run kernel 'vadd' on 'pthread" in capfd.readouterr().err  # PoCL's CPU device
+    # `auto` keeps the original code rather than use a CPU OpenCL device (slower here).
+    monkeypatch.setenv("IDIOM_DEVICE", "auto")
+    status, got, _ = _vadd(lib, 256)
+    assert status == DECLINED
+    assert (got == -1.0).all()
 
 
 @pytest.mark.usefixtures("pocl")
