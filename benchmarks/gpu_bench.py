@@ -114,7 +114,9 @@ def bundle(programs: list[str]) -> None:
 
 def _run(command: list[str], env: dict[str, str]) -> tuple[float, str, str]:
     started = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=600, check=False
+    )
     return time.perf_counter() - started, result.stdout, result.stderr
 
 

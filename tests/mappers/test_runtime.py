@@ -459,9 +459,7 @@ def test_cl_off_declines(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> N
     assert (got == -1.0).all()
 
 
-def test_cl_auto_declines_without_a_gpu(
-    lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cl_auto_declines_without_a_gpu(lib: ctypes.CDLL, monkeypatch: pytest.MonkeyPatch) -> None:
     # `auto` keeps the original code rather than use a CPU OpenCL device (slower here).
     monkeypatch.setenv("IDIOM_DEVICE", "auto")
     status, got, _ = _vadd(lib, 256)
