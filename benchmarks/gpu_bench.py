@@ -153,7 +153,7 @@ def run(out: Path, device: str, runs: int) -> None:
             originals.append(seconds)
             expected = stdout if expected is None else expected
             stats_file.unlink(missing_ok=True)
-            seconds, stdout, stderr = _run(
+            seconds, stdout, _ = _run(
                 [str(BUNDLE / "bin" / f"{stem}.accelerated"), *args],
                 {**env, "IDIOM_STATS": str(stats_file)},
             )

@@ -15,7 +15,6 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.histogram import map_histogram
