@@ -21,8 +21,8 @@ from matcher.ir import Value
 
 __all__ = ["PRELUDE", "map_reduction", "stack_saved", "worth_it"]
 
-GROUPS = 256  # work-groups of the first reduction kernel
-LOCAL = 64  # work-items per group (a power of two: the tree in local memory halves it)
+GROUPS = 512  # work-groups of the first reduction kernel (enough to fill a GPU's memory bus)
+LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
 PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
 _FLOATING = {"fadd", "fsub", "fmul"}
@@ -114,6 +114,7 @@ class _ReductionPlan(Plan):
             f" : {other.format(j=j)};"
             for j in range(len(accs))
         )
+        tree = _tree(len(accs), fold_tree)
         prelude = "\n".join("  " + line for line in param_prelude(self.params))
         body = "\n".join("    " + line for line in self.body.lines)
         first = f"""
@@ -127,15 +128,7 @@ __kernel void idiom_reduce({", ".join(params)}) {{
 {fold_first}
     has = 1;
   }}
-  {" ".join(f"l{j}[lid] = r{j};" for j in range(len(accs)))} lh[lid] = has;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {{
-    if (lid < s && lh[lid + s]) {{
-{fold_tree}
-      lh[lid] = 1;
-    }}
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }}
+{tree}
   if (lid == 0) {{
     {" ".join(f"p{j}[get_group_id(0)] = l{j}[0];" for j in range(len(accs)))}
     ph[get_group_id(0)] = lh[0];
@@ -146,21 +139,27 @@ __kernel void idiom_reduce({", ".join(params)}) {{
         final_params += [f"__global const {t}* p{j}" for j, t in enumerate(types)]
         final_params += ["__global const int* ph"]
         final_params += [f"__global {t}* o{j}" for j, t in enumerate(types)]
+        final_params += [f"__local {t}* l{j}" for j, t in enumerate(types)]
+        final_params += ["__local int* lh"]
         fold_final = "\n".join(
             f"      r{j} = has ? idiom_combine{j}(r{j}, p{j}[g]) : p{j}[g];"
             for j in range(len(accs))
         )
         final = f"""
 __kernel void idiom_reduce_final({", ".join(final_params)}) {{
+  const int lid = get_local_id(0);
   {" ".join(f"{t} r{j} = 0;" for j, t in enumerate(types))}
   int has = 0;
-  for (long g = 0; g < groups; g++) {{
+  for (long g = lid; g < groups; g += get_local_size(0)) {{
     if (ph[g]) {{
 {fold_final}
       has = 1;
     }}
   }}
-  {" ".join(f"o{j}[0] = r{j};" for j in range(len(accs)))}
+{tree}
+  if (lid == 0) {{
+    {" ".join(f"o{j}[0] = l{j}[0];" for j in range(len(accs)))}
+  }}
 }}
 """
         return PRELUDE + "".join(combines) + first + final
@@ -216,13 +215,15 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         final_args += [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(flags, GROUPS * 4, 0)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
+        final_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
+        final_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
         status_final = launch(
             builder,
             module,
             source=source,
             kernel="idiom_reduce_final",
-            global_size=[const(I64, 1)],
-            local_size=[1],
+            global_size=[const(I64, LOCAL)],
+            local_size=[LOCAL],
             work=const(I64, GROUPS),
             args=final_args,
         )
@@ -245,6 +246,20 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             cloner = Cloner(builder, self.context.region.blocks, env, affine=False)
             results[update] = cloner.value(update)
         return results
+
+
+def _tree(count: int, fold: str) -> str:
+    """Kernel lines folding each work-item's r{j}/has into l{j}[0]/lh[0] of its group."""
+    stores = " ".join(f"l{j}[lid] = r{j};" for j in range(count))
+    return f"""  {stores} lh[lid] = has;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {{
+    if (lid < s && lh[lid + s]) {{
+{fold}
+      lh[lid] = 1;
+    }}
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }}"""
 
 
 def stack_saved(builder: Builder, module: ModuleText) -> Operand:
