@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mappers.accelerate import AccelerateError, Accelerated, accelerate
+from mappers.accelerate import Accelerated, AccelerateError, accelerate
 from mappers.compare import first_difference
 from matcher.frontend import CompileOptions, find_tool
 
