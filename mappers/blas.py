@@ -8,7 +8,7 @@ layout and transposition BLAS needs or declines (then the original loop runs).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mappers.access import Access, disjoint, measure
 from mappers.emit import I64, Builder, NotReplaced, const
@@ -112,6 +112,8 @@ class _DensePlan(Plan):
                 element_type=dense.element,
             )
             self.accesses[name] = access
+        self._count_upwards(builder)
+        for name, access in self.accesses.items():
             strides, whole = access.element_strides(builder)
             self.strides[name] = strides
             checks.append(whole)
@@ -121,6 +123,33 @@ class _DensePlan(Plan):
             stride = self.accesses[name].strides[level]
             checks.append(builder.compare("eq", stride, const(I64, 0)))
         return builder.all_of(checks)
+
+    def _count_upwards(self, builder: Builder) -> None:
+        """A loop counting down visits the same elements as one counting up: where an
+        access moves backwards along a loop, start every access at that loop's last
+        iteration and negate the strides (BLAS wants positive strides; the sums are
+        reassociated anyway)."""
+        for level, count in enumerate(self.counts):
+            negatives = [
+                builder.compare("slt", a.strides[level], const(I64, 0))
+                for a in self.accesses.values()
+            ]
+            backwards = negatives[0]
+            for negative in negatives[1:]:
+                backwards = builder.binary("or", backwards, negative)
+            last = builder.binary("sub", count, const(I64, 1))
+            for name, access in list(self.accesses.items()):
+                stride = access.strides[level]
+                shift = builder.select(
+                    backwards, builder.binary("mul", stride, last), const(I64, 0)
+                )
+                first = builder.emit("ptr", f"getelementptr i8, {access.first}, {shift}")
+                flipped = builder.select(
+                    backwards, builder.binary("sub", const(I64, 0), stride), stride
+                )
+                strides = list(access.strides)
+                strides[level] = flipped
+                self.accesses[name] = replace(access, first=first, strides=tuple(strides))
 
     def scalars(self, builder: Builder) -> tuple[Operand, Operand]:
         dense = self.dense

@@ -147,11 +147,23 @@ def _entered_successor(branch: Value, loops: list[LoopView]) -> int | None:
     for loop in loops:
         header = loop.iterator.block
         assert header is not None
-        preheaders = {p for p in header.predecessors if p.terminator.opcode == "br"}
+        # The preheader enters the header from outside the loop (the latch is inside).
+        preheaders = {
+            p
+            for p in header.predecessors
+            if p.terminator.opcode == "br" and not _inside(header, p, loop)
+        }
         entered = [i for i, s in enumerate(branch.block.successors) if s in preheaders]
         if len(entered) == 1:
             return entered[0]
     return None
+
+
+def _inside(header: Block, block: Block, loop: LoopView) -> bool:
+    """`block`, a predecessor of the loop's header, is its latch: the counter's next value,
+    not its first, comes from there."""
+    incoming = dict((b, v) for v, b in loop.iterator.incoming)
+    return block in incoming and incoming[block] is not loop.iter_begin
 
 
 def _tests_bounds(branch: Value, loop: LoopView) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from mappers.accelerate import accelerate
+from mappers.ceiling import read_stats
 from mappers.compare import first_difference
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
@@ -20,11 +21,21 @@ from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
+# The runtime call that shows a replaced idiom ran (IDIOM_STATS records).
+CALLS = {
+    "GEMM": "gemm",
+    "GEMV": "gemv",
+    "Reduction": "idiom_reduce",
+    "Stencil": "idiom_stencil",
+    "Histogram": "idiom_histogram",
+    "SpMV_CSR": "idiom_spmv",
+}
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None:
     program = read_program(path)
+    stats = tmp_path / "stats.jsonl"
     original, accelerated = tmp_path / "original", tmp_path / "accelerated"
     driver = find_tool("clang++" if path.suffix in CXX_SUFFIXES else "clang")
     subprocess.run([driver, "-O2", "-w", str(path), "-o", str(original), "-lm"], check=True)
@@ -38,7 +49,7 @@ def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None
             timeout=120,
             env={**os.environ, **env},
         )
-        for binary, env in ((original, {}), (accelerated, ON_POCL))
+        for binary, env in ((original, {}), (accelerated, {**ON_POCL, "IDIOM_STATS": str(stats)}))
     ]
     assert runs[1].returncode == runs[0].returncode, runs[1].stderr
     difference = first_difference(runs[0].stdout, runs[1].stdout)
@@ -49,3 +60,7 @@ def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None
         if o.replaced
     ]
     assert difference is None, f"{difference} (replaced: {replaced})"
+    # Every kind of idiom replaced did its work through the runtime at least once.
+    done = {call.details.get("kernel") or call.entry for call in read_stats(stats) if call.done}
+    for kind in {o.instance.idiom for u in report.units for o in u.outcomes if o.replaced}:
+        assert CALLS[kind] in done, f"{kind} was replaced but its runtime call never ran"
