@@ -22,7 +22,7 @@ from pathlib import Path
 from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
 from mappers.ceiling import ceiling_seconds, read_stats
-from mappers.compare import first_difference
+from mappers.compare import first_difference, program_tolerance
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 
@@ -79,6 +79,7 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         _build_original(path, original)
         built = accelerate([path], accelerated, CompileOptions())
         stats = Path(tmp) / "stats.jsonl"
+        tolerance = program_tolerance(path)
         original_times, accelerated_times = [], []
         expected = difference = None
         for _ in range(max(runs, 1)):
@@ -88,7 +89,7 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
             stats.unlink(missing_ok=True)
             seconds, out = _run([str(accelerated), *args], {"IDIOM_STATS": str(stats)})
             accelerated_times.append(seconds)
-            difference = difference or first_difference(expected, out)
+            difference = difference or first_difference(expected, out, tolerance=tolerance)
         accelerated_s = statistics.median(accelerated_times)
         ceiling, device = _ceiling(stats, accelerated_s)
     return BenchRow(

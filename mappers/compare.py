@@ -9,10 +9,12 @@ about a million terms; a caller comparing exact replacements passes 0.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-__all__ = ["FLOAT_TOLERANCE", "first_difference"]
+__all__ = ["FLOAT_TOLERANCE", "first_difference", "program_tolerance"]
 
 FLOAT_TOLERANCE = 1e-5
+_DECLARED = re.compile(r"^//\s*tolerance:\s*([0-9.eE+-]+)", re.MULTILINE)
 _TOKEN = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\S")
 
 
@@ -54,3 +56,11 @@ def _tokens_agree(left: str, right: str, tolerance: float) -> bool:
         return False
     scale = max(abs(a), abs(b), 1e-300)
     return abs(a - b) <= tolerance * scale or abs(a - b) <= 1e-12
+
+
+def program_tolerance(source: Path) -> float:
+    """The relative tolerance a program declares (`// tolerance: 1e-3`, with its reason on
+    the same line), for outputs whose floating-point rounding is ill-conditioned; else the
+    default."""
+    match = _DECLARED.search(source.read_text(encoding="utf-8", errors="replace"))
+    return float(match.group(1)) if match else FLOAT_TOLERANCE
