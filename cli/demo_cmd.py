@@ -17,9 +17,10 @@ from rich.table import Table
 
 from cli.accelerate_cmd import print_report
 from cli.common import add_frontend_options, compile_options, load_module
-from mappers.accelerate import Accelerated
+from mappers.accelerate import Accelerated, rewrite_file
 from mappers.bench import bench_program
 from matcher.detect import detect_module
+from matcher.expectations import ExpectationError, read_program
 from matcher.pipeline import load_library
 from matcher.summary import summarize_loops
 
@@ -65,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
     console.print(found)
     for cut in report.cut_short:
         console.print(f"[yellow]warning[/yellow]: {cut.message}")
+    if not _is_corpus_program(args.file):
+        # No arguments to run it with (and maybe no main): show the replacements only.
+        _, unit = rewrite_file(args.file, compile_options(args))
+        print_report(console, Accelerated(args.file, (unit,)))
+        console.print("not timed: the file has no `// args:` line (see corpus/README.md)")
+        return 0
     console.print("Building the accelerated program and timing it against the original...")
     row = bench_program(args.file, runs=args.runs, size="bench")
     print_report(console, Accelerated(args.file, row.units))
@@ -77,3 +84,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     console.print(f"outputs: [red]DIFFERENT[/red]: {row.difference}")
     return 1
+
+
+def _is_corpus_program(path: Path) -> bool:
+    try:
+        read_program(path)
+    except ExpectationError:
+        return False
+    return True
