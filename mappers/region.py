@@ -85,10 +85,15 @@ def check_legal(
     loops: Iterable[LoopView],
     data_loops: Iterable[LoopView] = (),
 ) -> list[tuple[Value, bool]]:
+    loops = list(loops)
     """Raise NotReplaced unless the region meets the static rules above. Returns the
     zero-trip guards of inner loops (condition, value that enters the loop): the plan's
     run-time guard must check them with `guard_conditions`."""
     allowed_stores, allowed_results = set(stores), set(results)
+    for loop in loops:
+        for bound in (loop.iter_begin, loop.iter_end):
+            if bound.block in region.blocks:
+                raise NotReplaced(f"a loop bound ({bound.name}) is read inside the region")
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)

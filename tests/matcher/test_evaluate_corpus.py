@@ -1,9 +1,11 @@
 """`idiom eval` on the corpus, generated from the corpus files.
 
-The library does not yet describe every corpus program (see the open issue on the
-idiom library: 2D/3D stencil nests whose addresses chain three getelementptrs, and a
-few GEMM/GEMV/SpMV styles). Until it does, this test is a ratchet: it fails if any
-idiom found today is lost, if false positives grow, or if any near-miss is matched.
+Every expected idiom is found and nothing else is, with one exception stated here: the
+C++ methods whose element accessor (`operator()` over a `std::vector`) the front end
+does not inline. The front end inlines under a threshold of 25 (matcher/frontend.py);
+those accessors cost more, so their loops call a function for every element and no
+constraint over the caller's IR can see the accesses. With a threshold of 45 all of them
+are found. Any other miss, any false positive and any near-miss matched fails.
 """
 
 from __future__ import annotations
@@ -18,8 +20,14 @@ from matcher.frontend import CompileOptions
 from matcher.pipeline import analyse_files
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
-FOUND_AT_LEAST = 123
-FALSE_POSITIVES_AT_MOST = 6
+# (file, kind, line of the marker): the loops that call a C++ accessor per element.
+FRONT_END_MISSES = {
+    ("gemm_matrix_class.cpp", "GEMM", 25),  # Matrix::multiply, a(i, k) * b(k, j)
+    ("gemm_matrix_class.cpp", "Reduction", 52),  # main, c(i, i)
+    ("gemv_matrix.cpp", "GEMV", 24),  # Dense::apply, (*this)(i, j)
+    ("stencil_dilate.cpp", "Stencil", 27),  # dilate, in(i - 1, j)
+    ("stencil_dilate.cpp", "Reduction", 58),  # main, a(k, k)
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,12 +40,18 @@ def scores() -> list[ProgramScore]:
     ]
 
 
-def test_found_and_false_positives_do_not_regress(scores: list[ProgramScore]) -> None:
-    totals = total_by_kind(scores)
-    found = sum(t.found for t in totals.values())
-    false_positives = sum(t.false_positives for t in totals.values())
-    assert found >= FOUND_AT_LEAST, {k: vars(v) for k, v in totals.items()}
-    assert false_positives <= FALSE_POSITIVES_AT_MOST, {k: vars(v) for k, v in totals.items()}
+def test_every_expected_idiom_is_found(scores: list[ProgramScore]) -> None:
+    misses = {(score.program.path.name, e.kind, e.line) for score in scores for e in score.misses}
+    assert misses <= FRONT_END_MISSES, sorted(misses - FRONT_END_MISSES)
+
+
+def test_no_false_positive(scores: list[ProgramScore]) -> None:
+    false_positives = [
+        (score.program.path.name, i.idiom, i.function, i.line)
+        for score in scores
+        for i in score.false_positives
+    ]
+    assert not false_positives
 
 
 def test_no_near_miss_is_matched(scores: list[ProgramScore]) -> None:

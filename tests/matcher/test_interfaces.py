@@ -1,0 +1,299 @@
+"""The interface of every exported idiom, read on corpus programs as a mapper reads it.
+
+Each exported idiom documents, above its `Export`, the variables a mapper reads. These
+tests detect corpus programs and check that those variables name the right values: the
+loops' bounds, the arrays read and written, the accumulator and its operator, the bins,
+the sparse formats' arrays, the stencil's output and its reads.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+
+from matcher.detect import Instance, detect_module
+from matcher.frontend import compile_to_ir
+from matcher.ir import Value
+from matcher.ir_builder import build_module
+from matcher.pipeline import load_library
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+Solution = Mapping[str, Value | None]
+
+
+@functools.cache
+def detect(name: str) -> tuple[Instance, ...]:
+    path = CORPUS / name
+    module = build_module(compile_to_ir(path), str(path))
+    return detect_module(module, load_library().exported_programs()).instances
+
+
+def instance(name: str, idiom: str, function: str, line: int) -> Instance:
+    (found,) = [
+        i for i in detect(name) if i.idiom == idiom and i.function == function and i.line == line
+    ]
+    return found
+
+
+def value(solution: Solution, key: str) -> Value:
+    found = solution.get(key)
+    assert found is not None, f"{{{key}}} is unused"
+    return found
+
+
+def names(solution: Solution, *keys: str) -> list[str]:
+    return [value(solution, key).name for key in keys]
+
+
+def line_of(solution: Solution, key: str) -> int | None:
+    location = value(solution, key).location
+    return location.line if location else None
+
+
+def field_of(load: Value) -> tuple[str, int | float | None]:
+    """The struct a value is loaded from, and the field's byte offset: (%s, 8) for s->f."""
+    assert load.opcode == "load"
+    address = load.operands[0]
+    if address.opcode != "getelementptr":
+        return address.name, 0
+    return address.operands[0].name, address.operands[1].constant
+
+
+def reads(solution: Solution, key: str = "array") -> list[str]:
+    return sorted(
+        v.name
+        for k, v in solution.items()
+        if v is not None and k.startswith("read[") and k.endswith(f"].{key}")
+    )
+
+
+# -- GEMM ---------------------------------------------------------------------------------
+
+
+def test_gemm_alpha_beta_with_leading_dimensions() -> None:
+    gemm = instance("gemm_alphabeta_macro.c", "GEMM", "dgemm_nn", 15)
+    s = gemm.solution
+    assert gemm.within is None
+    assert names(s, "loop[0].iter_end", "loop[1].iter_end", "loop[2].iter_end") == [
+        "%m",
+        "%n",
+        "%k",
+    ]
+    assert [value(s, f"loop[{k}].iter_begin").constant for k in range(3)] == [0, 0, 0]
+    assert [value(s, f"loop[{k}].step").constant for k in range(3)] == [1, 1, 1]
+    assert names(s, "a.array", "b.array", "c.array") == ["%a", "%b", "%c"]
+    assert names(s, "alpha", "beta") == ["%alpha", "%beta"]
+    c_old = value(s, "c_old")
+    assert c_old.opcode == "load" and c_old.operands[0] is s["c.address"]
+    assert value(s, "c.store").operands[1] is s["c.address"]
+    assert value(s, "acc_init").constant == 0.0 and value(s, "update").opcode == "fadd"
+    assert line_of(s, "a.value") == line_of(s, "b.value") == 19
+    assert line_of(s, "c.store") == 20
+
+
+def test_gemm_update_form_reads_factor_and_matrix() -> None:
+    s = instance("gemm_ikj_flat_float.c", "GEMM", "sgemm_acc", 11).solution
+    assert names(s, "loop[0].iter_end", "loop[1].iter_end", "loop[2].iter_end") == [
+        "%m",
+        "%p",
+        "%n",
+    ]
+    assert names(s, "a.array", "b.array", "c.array") == ["%a", "%b", "%c"]
+    assert value(s, "new_value").opcode == "fadd" and s["acc"] is None
+    assert s["alpha"] is None
+    assert value(s, "c_old").operands[0] is s["c.address"]
+
+
+def test_gemm_bounds_and_data_in_struct_fields() -> None:
+    # c->rows, c->cols, a->cols and a->v, b->v, c->v are loaded inside the nest: each
+    # is a load from a field of the struct argument (offsets of struct dmat: 0 rows,
+    # 4 cols, 8 ld, 16 v).
+    s = instance("gemm_struct_bounds.c", "GEMM", "dmat_mul", 16).solution
+    bounds = [field_of(value(s, f"loop[{k}].iter_end")) for k in range(3)]
+    assert bounds == [("%c", 0), ("%c", 4), ("%a", 4)]
+    arrays = [field_of(value(s, f"{x}.array")) for x in "abc"]
+    assert arrays == [("%a", 16), ("%b", 16), ("%c", 16)]
+
+
+# -- GEMV ---------------------------------------------------------------------------------
+
+
+def test_gemv_alpha_beta() -> None:
+    s = instance("gemv_alphabeta_macro.c", "GEMV", "dgemv_n", 12).solution
+    assert names(s, "loop[0].iter_end", "loop[1].iter_end") == ["%m", "%n"]
+    assert names(s, "a.array", "b.array", "c.array") == ["%a", "%x", "%y"]
+    assert names(s, "alpha", "beta") == ["%alpha", "%beta"]
+    assert value(s, "c_old").operands[0] is s["c.address"]
+    assert line_of(s, "c.store") == 16
+
+
+def test_gemv_inside_triangular_nest_has_the_row_bound() -> None:
+    # syrk_lower: for fixed i the (j, k) nest is y[j] = A[j][:] . A[i][:] over j <= i.
+    s = instance("nm_gemm_triangular.c", "GEMV", "syrk_lower", 24).solution
+    bound = value(s, "loop[0].iter_end")  # j <= i: the enclosing loop's counter i
+    assert bound.opcode == "phi" and bound is not s["loop[0].iterator"]
+    assert value(s, "loop[0].comparison").operands[0] is s["loop[0].iterator"]
+    assert names(s, "loop[1].iter_end") == ["%n"]
+    assert {value(s, "a.array").name, value(s, "b.array").name} == {"%A"}
+    assert names(s, "c.array") == ["%S"]
+
+
+# -- Reduction ----------------------------------------------------------------------------
+
+
+def test_reduction_select_maximum() -> None:
+    s = instance("red_minmax.c", "Reduction", "max_abs_diff", 25).solution
+    assert value(s, "update").opcode == "select"
+    assert value(s, "compare").opcode == "fcmp"
+    assert value(s, "acc").opcode == "phi" and value(s, "acc_init").constant == 0.0
+    assert value(s, "operand").opcode == "call"  # fabs(x[i] - y[i])
+    assert reads(s) == ["%x", "%y"]
+    assert names(s, "iter_end") == ["%n"] and value(s, "step").constant == 1
+
+
+def test_reduction_two_accumulators_counting_down() -> None:
+    found = instance("red_minmax.c", "Reduction", "minmax", 11)
+    assert len(found.solutions) == 2  # one solution per accumulator (mn and mx)
+    callees = sorted(value(s, "update").callee or "" for s in found.solutions)
+    assert callees == ["llvm.smax.i32", "llvm.smin.i32"]
+    for s in found.solutions:
+        assert value(s, "step").constant == -1 and value(s, "iter_end").constant == 0
+        assert value(s, "iter_begin").opcode == "add"  # n - 1
+        assert value(s, "acc_init").opcode == "load"  # a[n - 1]
+        assert value(s, "operand").opcode == "load" and reads(s) == ["%a"]
+
+
+def test_reduction_fmin_call_from_infinity() -> None:
+    s = instance("red_minmax.c", "Reduction", "min_value", 36).solution
+    update = value(s, "update")
+    assert update.opcode == "call" and update.operands[1] is s["acc"]
+    assert value(s, "acc_init").constant == float("inf")
+    assert value(s, "operand").opcode == "load"
+
+
+def test_reduction_reads_of_a_3d_array() -> None:
+    # dsum += g0[k][k][k]: three getelementptrs, each indexed by k.
+    found = [i for i in detect("stencil_3d27_global.c") if i.idiom == "Reduction"]
+    (reduction,) = [i for i in found if i.function == "main" and i.line == 58]
+    arrays = {v.name for s in reduction.solutions for v in [s.get("read[0].array")] if v}
+    assert arrays == {"@g0"}
+    assert {value(s, "update").opcode for s in reduction.solutions} == {"fadd"}
+
+
+# -- Histogram ----------------------------------------------------------------------------
+
+
+def test_histogram_of_weights() -> None:
+    s = instance("hist_weighted.c", "Histogram", "bin_weights", 9).solution
+    assert names(s, "bins", "iter_end") == ["%h", "%n"]
+    assert value(s, "bin_index").opcode == "sext"
+    assert value(s, "new_count").opcode == "fadd"
+    assert value(s, "old_count").operands[0] is s["bin_address"]
+    assert value(s, "store").operands[1] is s["bin_address"]
+    increment = value(s, "increment")  # w[i]
+    assert increment.opcode == "load" and increment.operands[0].operands[0].name == "%w"
+
+
+def test_histogram_coo_scatter_add() -> None:
+    s = instance("hist_coo_spmv.c", "Histogram", "coo_mv", 14).solution
+    assert names(s, "bins", "iter_end") == ["%y", "%nnz"]
+    row = value(s, "bin_index").operands[0]  # t[k].row, sign-extended
+    assert row.opcode == "load"
+    assert value(s, "increment").opcode == "fmul"  # t[k].val * x[t[k].col]
+
+
+# -- SpMV ---------------------------------------------------------------------------------
+
+
+def test_spmv_csr_in_a_struct() -> None:
+    # The row offsets, column indices and values are pointer fields of *A, loaded again
+    # on every row (offsets of CsrMatrix: 8 rowstart, 16 colind, 24 value).
+    s = instance("csr_struct.c", "SpMV_CSR", "csr_apply", 17).solution
+    fields = [field_of(value(s, key)) for key in ("row_ptr", "columns", "values")]
+    assert fields == [("%A", 8), ("%A", 16), ("%A", 24)]
+    assert names(s, "x", "y") == ["%x", "%y"]
+    assert field_of(value(s, "row.iter_end")) == ("%A", 0)
+    assert value(s, "entry.iter_begin").opcode == "load"  # rowstart[r]
+    assert value(s, "entry.iter_end").opcode == "load"  # rowstart[r + 1]
+    assert value(s, "final").opcode == "phi" and s["init_store"] is None
+    assert value(s, "c.store").operands[0] is s["final"]
+
+
+def test_spmv_csr_sum_kept_in_y() -> None:
+    s = instance("csr_lcg_float.c", "SpMV_CSR", "spmv_csr_f", 16).solution
+    assert names(s, "row_ptr", "columns", "values", "x", "y") == [
+        "%rowptr",
+        "%colidx",
+        "%vals",
+        "%x",
+        "%y",
+    ]
+    init, store = value(s, "init_store"), value(s, "c.store")
+    assert init.operands[1] is s["c.address"] is store.operands[1]
+    assert init.operands[0] is s["acc_init"] and value(s, "acc_init").constant == 0.0
+    assert store.operands[0] is s["update"] and s["final"] is None
+    assert line_of(s, "init_store") == 17 and line_of(s, "c.store") == 19
+
+
+def test_spmv_jds_permuted_rows() -> None:
+    s = instance("jds_basic.c", "SpMV_JDS", "spmv_jds", 11).solution
+    assert names(s, "perm", "jd_ptr", "values", "columns", "x", "y") == [
+        "%perm",
+        "%jd_ptr",
+        "%data",
+        "%idx",
+        "%x",
+        "%y",
+    ]
+    assert names(s, "row.iter_end") == ["%n"]
+    nzcnt = value(s, "diagonal.iter_end")  # nzcnt[r]
+    assert nzcnt.opcode == "load" and nzcnt.operands[0].operands[0].name == "%nzcnt"
+    assert value(s, "update").opcode == "fadd"
+
+
+def test_spmv_jds_in_a_struct() -> None:
+    # struct jds: 8 perm, 16 nzcnt, 24 jd_ptr, 32 col, 40 val.
+    s = instance("jds_struct.c", "SpMV_JDS", "jds_mul", 19).solution
+    fields = [field_of(value(s, key)) for key in ("perm", "jd_ptr", "columns", "values")]
+    assert fields == [("%A", 8), ("%A", 24), ("%A", 32), ("%A", 40)]
+    assert names(s, "x", "y") == ["%x", "%y"]
+
+
+# -- Stencil ------------------------------------------------------------------------------
+
+
+def test_stencil_2d_on_global_arrays() -> None:
+    stencil = instance("stencil_2d5_global.c", "Stencil", "jacobi5", 15)
+    s = stencil.solution
+    assert stencil.within is None
+    assert names(s, "out.array") == ["%out"]
+    assert reads(s) == ["%in", "%in", "%in", "%in", "@f"]
+    assert value(s, "store").operands[1] is s["out.address"] and line_of(s, "store") == 17
+    assert value(s, "loop[0].iter_begin").constant == value(s, "loop[1].iter_begin").constant == 1
+    assert value(s, "inner.iterator") is s["loop[1].iterator"]
+    # in[i-1][j], in[i+1][j] and in[i][j-1] are displaced by a constant in their chains;
+    # in[i][j+1] by its index j+1.
+    shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
+    assert len(shifted) == 3 and all(v.opcode == "load" for v in shifted)
+    assert value(s, "shifted_index[0]").operands[0].opcode == "add"
+
+
+def test_stencil_3d_reads_all_27_points() -> None:
+    s = instance("stencil_3d27_global.c", "Stencil", "smooth27", 15).solution
+    assert names(s, "out.array") == ["%out"]
+    assert reads(s) == ["%in"] * 27
+    assert [value(s, f"loop[{k}].iter_end").name for k in range(3)] == ["%sub"] * 3
+
+
+def test_stencil_pointer_to_pointer_rows() -> None:
+    s = instance("stencil_2d5_int_rows.c", "Stencil", "smooth_img", 9).solution
+    assert names(s, "out.array") == ["%dst"]
+    assert reads(s) == ["%src"] * 5
+    assert value(s, "stored").opcode == "sdiv"  # (...) / 8
+
+
+def test_stencil_flattened_3d_with_index_macro() -> None:
+    s = instance("stencil_3d7_heat.c", "Stencil", "heat7", 11).solution
+    assert names(s, "out.array") == ["%out"] and reads(s) == ["%in"] * 7
+    assert [value(s, f"loop[{k}].iter_end").opcode for k in range(3)] == ["add"] * 3
