@@ -39,7 +39,7 @@ from matcher.frontend import (
     source_files,
 )
 from matcher.ir_builder import build_module
-from matcher.pipeline import analyse_file, load_library
+from matcher.pipeline import analyse_file, load_library, paused_gc
 from matcher.solver import solve
 
 __all__ = ["main"]
@@ -134,7 +134,8 @@ def main() -> None:
     pairs: list[Pair] = []
     if not args.no_pairs:
         for path in files:
-            front, model, found = breakdown(path, idioms)
+            with paused_gc():  # as `analyse_file` runs (see `matcher.pipeline`)
+                front, model, found = breakdown(path, idioms)
             split[path] = (front, model, sum(p.seconds for p in found))
             pairs += found
 

@@ -167,6 +167,8 @@ def solve(
         exhausted = True
     except _TooManySolutions:
         exhausted = too_many = True
+    finally:
+        engine.release()
     names = engine.compiled.names
     solutions = tuple(dict(zip(names, found, strict=True)) for found in engine.found)
     wanted = set(program.variables)
@@ -224,13 +226,24 @@ class _Engine:
         self._checks: dict[CheckItem, Check] = {}
         self._steps: dict[Step, tuple[Any, ...]] = {}
         self._failed: set[object] = set()
-        self._domain: Generator = lambda vals: self.ix.domain
+        domain = self.ix.domain
+        self._domain: Generator = lambda vals: domain  # not `self.ix`: no cycle
         # Detection mode (`distinct`): the key slots, the keys found, the depth of the
         # top-level frame that bound each slot, and where to unwind to after a solution.
         self._key_slots: tuple[int, ...] | None = None
         self._keys: set[tuple[Value | None, ...]] = set()
         self._bound_at: dict[int, int] = {}
         self._cut: int | None = None
+
+    def release(self) -> None:
+        """Drops what the search compiled. Its checks close over the engine (a cycle),
+        so without this every solve's closures and memos would wait for the cyclic
+        garbage collector, whose full passes over a large heap cost more than the
+        searches themselves."""
+        self._checks.clear()
+        self._steps.clear()
+        self._collects.clear()
+        self._failed.clear()
 
     def set_distinct(self, names: tuple[str, ...]) -> None:
         slot_of = {name: slot for slot, name in enumerate(self.compiled.names)}
