@@ -34,7 +34,7 @@ from matcher.detect import DISTINCT
 from matcher.frontend import (
     CXX_SUFFIXES,
     CompileOptions,
-    compile_to_ir,
+    canonical_ir,
     find_tool,
     source_files,
 )
@@ -79,10 +79,10 @@ def breakdown(path: Path, idioms: tuple[str, ...]) -> tuple[float, float, list[P
     """Front end and model times, and every pair's solve, as `detect_module` runs them."""
     programs = load_library(idioms).exported_programs()
     start = time.perf_counter()
-    text = compile_to_ir(path)
+    ir = canonical_ir(path)
     front = time.perf_counter() - start
     start = time.perf_counter()
-    module = build_module(text, str(path))
+    module = build_module(ir, str(path))
     model = time.perf_counter() - start
     pairs = []
     for function in module:

@@ -40,11 +40,12 @@ class IRError(IdiomError):
     """LLVM rejected the IR (a parse or verifier error)."""
 
 
-def build_module(ir_text: str, source: str = "<ir>") -> Module:
-    """Parse and verify IR text and build the model of every defined function."""
+def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
+    """Parse and verify IR, text or bitcode, and build the model of every defined
+    function."""
     llvm.initialize_native_target()
     try:
-        parsed = llvm.parse_assembly(ir_text)
+        parsed = llvm.parse_assembly(ir) if isinstance(ir, str) else llvm.parse_bitcode(ir)
         parsed.verify()
     except RuntimeError as error:
         raise IRError(f"{source}: LLVM rejected the IR: {str(error).strip()}") from error

@@ -30,7 +30,7 @@ from pathlib import Path
 import idl
 from idl.errors import IdiomError
 from matcher.detect import Detection, Instance, detect_module
-from matcher.frontend import CompileOptions, compile_to_ir
+from matcher.frontend import CompileOptions, canonical_ir
 from matcher.ir_builder import build_module
 from matcher.solver_program import compile_program
 
@@ -89,7 +89,7 @@ def _analyse(
     path: str, options: CompileOptions, library: idl.Library, *, keep_ir: bool
 ) -> FileResult:
     try:
-        module = build_module(compile_to_ir(Path(path), options), path)
+        module = build_module(canonical_ir(Path(path), options), path)
         report = detect_module(module, library.exported_programs())
     except IdiomError as error:
         return FileResult(path, error=str(error))
