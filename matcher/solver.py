@@ -330,7 +330,8 @@ class _Engine:
     def _compile(self, step: Step) -> tuple[Any, ...]:
         """A step's checks, each with the variables it reads (and the generator and the
         variables it reads, for a bind) on this function."""
-        checks = tuple((self.check(item), tuple(item.variables)) for item in step.checks)
+        check = self.check
+        checks = tuple([(check(item), item.variables) for item in step.checks])
         compiled: tuple[Any, ...]
         if isinstance(step, BindStep):
             atom = step.atom
@@ -496,8 +497,16 @@ class _Engine:
             self._nogoods.clear()
             self._nogood_count = 0
         slots = tuple(sorted(conflict))
-        table = self._nogoods.setdefault(point, {})
-        table.setdefault(slots, set()).add(tuple([vals[s] for s in slots]))
+        values = tuple([vals[s] for s in slots])
+        table = self._nogoods.get(point)
+        if table is None:
+            self._nogoods[point] = {slots: {values}}
+        else:
+            seen = table.get(slots)
+            if seen is None:
+                table[slots] = {values}
+            else:
+                seen.add(values)
         self._nogood_count += 1
 
     def _known_failure(self, point: object, vals: list[Slot]) -> tuple[int, ...] | None:
@@ -576,21 +585,30 @@ class _Engine:
     # -- fully bound formulas -------------------------------------------------------------
 
     def disjunction_holds(self, disjunction: CDisjunction, vals: list[Slot]) -> bool:
-        return any(self._group_holds(part, vals) for part in disjunction.parts)
+        # Plain loops: this runs for every candidate that completes a disjunction.
+        for part in disjunction.parts:  # noqa: SIM110
+            if self._group_holds(part, vals):
+                return True
+        return False
 
     def _group_holds(self, group: Group, vals: list[Slot]) -> bool:
         if group.false:
             return False
         check = self.check
-        if not all(check(atom)(vals) for atom in group.atoms):
-            return False
+        for atom in group.atoms:
+            if not check(atom)(vals):
+                return False
         for collect in group.collects:
             result = self.collect_values(collect, vals)
-            if result is None or any(
-                vals[s] is not result[i] for i, s in enumerate(collect.produced)
-            ):
+            if result is None:
                 return False
-        return all(self.disjunction_holds(d, vals) for d in group.disjunctions)
+            for i, s in enumerate(collect.produced):
+                if vals[s] is not result[i]:
+                    return False
+        for disjunction in group.disjunctions:  # noqa: SIM110
+            if not self.disjunction_holds(disjunction, vals):
+                return False
+        return True
 
 
 def _value(slot: Slot) -> Value | None:
