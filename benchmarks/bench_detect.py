@@ -34,12 +34,12 @@ from matcher.detect import DISTINCT
 from matcher.frontend import (
     CXX_SUFFIXES,
     CompileOptions,
-    compile_to_ir,
+    canonical_ir,
     find_tool,
     source_files,
 )
 from matcher.ir_builder import build_module
-from matcher.pipeline import analyse_file, load_library
+from matcher.pipeline import analyse_file, load_library, paused_gc
 from matcher.solver import solve
 
 __all__ = ["main"]
@@ -79,10 +79,10 @@ def breakdown(path: Path, idioms: tuple[str, ...]) -> tuple[float, float, list[P
     """Front end and model times, and every pair's solve, as `detect_module` runs them."""
     programs = load_library(idioms).exported_programs()
     start = time.perf_counter()
-    text = compile_to_ir(path)
+    ir = canonical_ir(path)
     front = time.perf_counter() - start
     start = time.perf_counter()
-    module = build_module(text, str(path))
+    module = build_module(ir, str(path))
     model = time.perf_counter() - start
     pairs = []
     for function in module:
@@ -134,7 +134,8 @@ def main() -> None:
     pairs: list[Pair] = []
     if not args.no_pairs:
         for path in files:
-            front, model, found = breakdown(path, idioms)
+            with paused_gc():  # as `analyse_file` runs (see `matcher.pipeline`)
+                front, model, found = breakdown(path, idioms)
             split[path] = (front, model, sum(p.seconds for p in found))
             pairs += found
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from matcher.frontend import CompileOptions, compile_to_ir
+from matcher.frontend import CompileOptions, canonical_ir
 from matcher.ir import Module
 from matcher.ir_builder import build_module
 
@@ -38,4 +38,4 @@ def compile_options(args: argparse.Namespace) -> CompileOptions:
 
 def load_module(path: Path, options: CompileOptions) -> Module:
     """Front end then IR model; every failure is an `IdiomError` with the file named."""
-    return build_module(compile_to_ir(path, options), str(path))
+    return build_module(canonical_ir(path, options), str(path))

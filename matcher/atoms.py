@@ -469,15 +469,51 @@ def _known(slot: Slot) -> Arg:
 def compile_check(
     ix: FunctionIndex, atom: Atom, slots: Sequence[int]
 ) -> Callable[[list[Slot]], bool]:
-    """`check` as a closure reading the atom's variables from the solver's value array."""
+    """`check` as a closure reading the atom's variables from the solver's value array
+    (every variable bound). The commonest kinds get a closure of their own: a check
+    runs for every candidate the search tries."""
     kind, detail = atom.kind, atom.detail
-    if kind in _NONE_AWARE or len(slots) == 3:
+    if len(slots) == 3:
         return lambda vals: check(ix, kind, detail, [_known(vals[s]) for s in slots])
     if len(slots) == 1:
         (i,) = slots
+        if kind is AtomKind.UNUSED:
+            return lambda vals: vals[i] is None
         test = _unary_test(kind, detail)
         return lambda vals: isinstance(v := vals[i], Value) and test(v)
     i, j = slots
+    match kind:
+        case AtomKind.SAME:
+            return lambda vals: vals[i] is vals[j]
+        case AtomKind.NOT_SAME:
+            return lambda vals: vals[i] is not vals[j]
+        case AtomKind.DATA_FLOW:
+            return lambda vals: (
+                isinstance(a := vals[i], Value)
+                and isinstance(b := vals[j], Value)
+                and a in b.operands
+            )
+        case AtomKind.OPERAND:
+            k = _position(detail)
+            return lambda vals: (
+                isinstance(a := vals[i], Value)
+                and isinstance(b := vals[j], Value)
+                and len(b.operands) > k
+                and b.operands[k] is a
+            )
+        case kind if kind in _DOMINANCE:
+            post, strict = _DOMINANCE[kind]
+            function = ix.function
+            tree = function.post_dominators if post else function.dominators
+            dominates = tree.instruction_dominates
+            instruction = ValueKind.INSTRUCTION
+            return lambda vals: (
+                isinstance(a := vals[i], Value)
+                and isinstance(b := vals[j], Value)
+                and a.kind is instruction
+                and b.kind is instruction
+                and dominates(a, b, strict=strict)
+            )
     return lambda vals: (
         isinstance(a := vals[i], Value)
         and isinstance(b := vals[j], Value)

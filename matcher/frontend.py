@@ -1,4 +1,4 @@
-"""The clang-22 front end: C, C++, `.ll` and `.bc` in, canonical LLVM IR text out.
+"""The clang-22 front end: C, C++, `.ll` and `.bc` in, canonical LLVM IR out.
 
 The canonical pipeline keeps idioms visible to the matcher:
 
@@ -14,8 +14,13 @@ The canonical pipeline keeps idioms visible to the matcher:
    loops put in simplified, rotated, LCSSA form with their invariants hoisted (licm).
    There is no unrolling and no vectorisation, so a source loop stays one IR loop.
 
-`.ll` and `.bc` inputs are taken as they are (the user chose that IR); `.bc` is turned
-into text through llvmlite so the rest of the tool sees one format.
+`.ll` and `.bc` inputs are taken as they are (the user chose that IR).
+
+`canonical_ir` gives the IR in the form that is cheapest to produce and to read: for a
+source file, clang's output is piped into opt and opt's bitcode comes back through a
+pipe (no temporary files, opt starts while clang is still compiling, and the result is
+neither printed as text nor parsed back), for `.ll` the text, for `.bc` the bytes.
+`matcher.ir_builder.build_module` takes either. `compile_to_ir` always gives text.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ __all__ = [
     "IR_SUFFIXES",
     "CompileOptions",
     "FrontendError",
+    "canonical_ir",
     "compile_to_ir",
     "find_tool",
     "source_files",
@@ -101,6 +107,12 @@ def find_tool(name: str) -> str:
 
 def compile_to_ir(path: Path, options: CompileOptions | None = None) -> str:
     """Canonical LLVM IR text for a C/C++/IR file."""
+    ir = canonical_ir(path, options)
+    return ir if isinstance(ir, str) else _bitcode_to_text(ir, path)
+
+
+def canonical_ir(path: Path, options: CompileOptions | None = None) -> str | bytes:
+    """Canonical LLVM IR for a C/C++/IR file: bitcode (bytes) or text (str)."""
     options = options or CompileOptions()
     if not path.is_file():
         raise FrontendError(f"{path}: no such file")
@@ -108,7 +120,7 @@ def compile_to_ir(path: Path, options: CompileOptions | None = None) -> str:
     if suffix == ".ll":
         return path.read_text(encoding="utf-8", errors="replace")
     if suffix == ".bc":
-        return _bitcode_to_text(path)
+        return path.read_bytes()
     if suffix in C_SUFFIXES:
         return _compile_source(path, "clang", options)
     if suffix in CXX_SUFFIXES:
@@ -118,54 +130,70 @@ def compile_to_ir(path: Path, options: CompileOptions | None = None) -> str:
     )
 
 
-def _compile_source(path: Path, driver: str, options: CompileOptions) -> str:
+def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
+    """clang | opt: text into opt, bitcode out of it.
+
+    opt reads text, as it did from a file: given clang's bitcode, which keeps the order
+    of each value's uses, its passes would name a few values differently (`%retval.0`
+    for `%retval.1`). Its output order of uses does not matter: the model takes users
+    from operands."""
     clang = find_tool(driver)
     opt = find_tool("opt")
-    with tempfile.TemporaryDirectory(prefix="idiom-fe-") as tmp:
-        raw = Path(tmp) / "raw.ll"
-        canonical = Path(tmp) / "canonical.ll"
-        front = [
-            clang,
-            *options.clang_flags(),
-            "-O2",
-            "-Xclang",
-            "-disable-llvm-passes",
-            "-gline-tables-only",
-            "-ffp-contract=off",
-            "-fno-discard-value-names",
-            "-emit-llvm",
-            "-S",
-            str(path),
-            "-o",
-            str(raw),
-        ]
-        _run(front, f"{path}: clang-22 failed")
-        passes = [
-            opt,
-            "-S",
-            f"-inline-threshold={INLINE_THRESHOLD}",
-            f"-passes={CANONICAL_PASSES}",
-            str(raw),
-            "-o",
-            str(canonical),
-        ]
-        _run(passes, f"{path}: opt-22 failed on the IR clang produced")
-        return canonical.read_text(encoding="utf-8", errors="replace")
+    front = [
+        clang,
+        *options.clang_flags(),
+        "-O2",
+        "-Xclang",
+        "-disable-llvm-passes",
+        "-gline-tables-only",
+        "-ffp-contract=off",
+        "-fno-discard-value-names",
+        "-emit-llvm",
+        "-S",
+        str(path),
+        "-o",
+        "-",
+    ]
+    passes = [
+        opt,
+        f"-inline-threshold={INLINE_THRESHOLD}",
+        f"-passes={CANONICAL_PASSES}",
+        "-",
+        "-o",
+        "-",
+    ]
+    # clang's diagnostics go to a file: a pipe nobody reads while opt runs could fill
+    # up and stop clang (and opt, waiting for its input).
+    with tempfile.TemporaryFile() as clang_errors:
+        try:
+            compiling = subprocess.Popen(front, stdout=subprocess.PIPE, stderr=clang_errors)
+        except OSError as error:
+            raise FrontendError(f"{path}: clang-22 failed: {error}") from error
+        assert compiling.stdout is not None
+        try:
+            optimising = subprocess.Popen(
+                passes, stdin=compiling.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+        except OSError as error:
+            compiling.kill()
+            compiling.wait()
+            raise FrontendError(f"{path}: opt-22 failed: {error}") from error
+        finally:
+            compiling.stdout.close()  # opt holds the read end now
+        bitcode, opt_errors = optimising.communicate()
+        if compiling.wait() != 0:
+            clang_errors.seek(0)
+            diagnostics = clang_errors.read().decode(errors="replace").strip()
+            raise FrontendError(f"{path}: clang-22 failed:\n{diagnostics}")
+    if optimising.returncode != 0:
+        diagnostics = opt_errors.decode(errors="replace").strip()
+        raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
+    return bitcode
 
 
-def _run(command: Sequence[str], what: str) -> None:
+def _bitcode_to_text(bitcode: bytes, path: Path) -> str:
     try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-    except OSError as error:
-        raise FrontendError(f"{what}: {error}") from error
-    if result.returncode != 0:
-        diagnostics = result.stderr.strip() or result.stdout.strip()
-        raise FrontendError(f"{what}:\n{diagnostics}")
-
-
-def _bitcode_to_text(path: Path) -> str:
-    try:
-        module = llvm.parse_bitcode(path.read_bytes())
+        module = llvm.parse_bitcode(bitcode)
     except RuntimeError as error:
         raise FrontendError(f"{path}: LLVM rejected the bitcode: {error}") from error
     return str(module)

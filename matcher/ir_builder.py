@@ -40,11 +40,12 @@ class IRError(IdiomError):
     """LLVM rejected the IR (a parse or verifier error)."""
 
 
-def build_module(ir_text: str, source: str = "<ir>") -> Module:
-    """Parse and verify IR text and build the model of every defined function."""
+def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
+    """Parse and verify IR, text or bitcode, and build the model of every defined
+    function."""
     llvm.initialize_native_target()
     try:
-        parsed = llvm.parse_assembly(ir_text)
+        parsed = llvm.parse_assembly(ir) if isinstance(ir, str) else llvm.parse_bitcode(ir)
         parsed.verify()
     except RuntimeError as error:
         raise IRError(f"{source}: LLVM rejected the IR: {str(error).strip()}") from error
@@ -202,8 +203,9 @@ class _FunctionBuilder:
 
     def _instruction(self, ref: Any, block: Block, position: int) -> Value:
         type_text = str(ref.type)
-        named = type_text != "void" or bool(ref.name)
-        name = self._name(ref.name) if named else ""
+        ref_name = ref.name
+        named = type_text != "void" or bool(ref_name)
+        name = self._name(ref_name) if named else ""
         value = Value(ValueKind.INSTRUCTION, name, type_text, _type_kind(type_text))
         value.opcode = ref.opcode
         value.block = block
@@ -211,8 +213,7 @@ class _FunctionBuilder:
         self.by_address[_address(ref)] = value
         return value
 
-    def _operand(self, ref: Any) -> Value:
-        address = _address(ref)
+    def _operand(self, ref: Any, address: int) -> Value:
         known = self.by_address.get(address) or self.others.get(address)
         if known is not None:
             return known
@@ -227,25 +228,35 @@ class _FunctionBuilder:
         return value
 
     def _link(self, value: Value, ref: Any) -> None:
-        operands = list(ref.operands)
-        block_refs = [op for op in operands if op.value_kind.name == "basic_block"]
-        value_refs = [op for op in operands if op.value_kind.name != "basic_block"]
+        # Operands are told apart by address (this function's blocks are all known):
+        # every question asked of llvmlite is a call through its FFI, and the model's
+        # build time is mostly those calls.
+        blocks_by_address = self.blocks_by_address
+        value_refs: list[tuple[Any, int]] = []
+        targets: list[Block] = []
+        for op in ref.operands:
+            address = _address(op)
+            block = blocks_by_address.get(address)
+            if block is None:
+                value_refs.append((op, address))
+            else:
+                targets.append(block)
         if value.opcode in ("call", "invoke", "callbr") and value_refs:
             callee = value_refs.pop()  # LLVM keeps the callee last; it is printed first
             value_refs.insert(0, callee)
-            value.callee = callee.name or None
+            value.callee = callee[0].name or None
             value.attributes = self._call_attributes(value)
-        value.operands = tuple(self._operand(op) for op in value_refs)
+        value.operands = tuple(self._operand(op, address) for op, address in value_refs)
         if value.opcode == "phi":
             value.incoming = tuple(
-                (operand, self.blocks_by_address[_address(block)])
+                (operand, blocks_by_address[_address(block)])
                 for operand, block in zip(value.operands, ref.incoming_blocks, strict=True)
             )
-        if value.opcode == "br" and len(block_refs) == 2:
-            block_refs.reverse()  # stored as false, true; printed (and meant) true, false
+        if value.opcode == "br" and len(targets) == 2:
+            targets.reverse()  # stored as false, true; printed (and meant) true, false
         assert value.block is not None
-        if block_refs and value.block.terminator is value:
-            value.block.successors = tuple(self.blocks_by_address[_address(b)] for b in block_refs)
+        if targets and value.block.terminator is value:
+            value.block.successors = tuple(targets)
 
     def _call_attributes(self, value: Value) -> frozenset[str]:
         words = set(self.function_attributes.get(value.callee or "", frozenset()))

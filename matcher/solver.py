@@ -36,10 +36,16 @@ What makes it fast (none of it changes the solutions, nor their order):
 - `may_match` first: a one-variable atom that every solution needs (an opcode of the
   top-level conjunction, or one that every disjunct of a disjunction has) and that no
   value of the function satisfies means no solution; the search is skipped (0 steps).
-- Failed branch points are remembered (see `_Engine`): plan branches are shared by the
-  paths that reach the same pending formula, and a branch searched without success
-  under some values of the variables it reads fails at once when reached again with
-  them. Steps not taken are not counted, so a search may take fewer steps than before.
+- Failures are learnt from (see `_Engine`): each failure knows the variables that
+  explain it (its conflict). A plan point (a bind step, or a branch, which the plan
+  shares between the paths that reach the same pending formula) searched without
+  success fails at once when reached again with the same values of its conflict's
+  variables, however the search got there; and a failure that does not depend on the
+  innermost bindings jumps back over them (conflict-directed back-jumping) instead of
+  trying their other values, which would fail the same way. This is what keeps an
+  independent sub-problem (the loops of a nest, the accesses of a stencil) from being
+  searched again for every value of something it does not read. Steps not taken are
+  not counted, so a search may take fewer steps than before.
 """
 
 from __future__ import annotations
@@ -83,14 +89,18 @@ Check = Callable[[list[Slot]], bool]
 Generator = Callable[[list[Slot]], Iterable[Value | None]]
 Emit = Callable[[list[Slot]], None]
 # A frame of the search stack, by its first item:
-#   _BIND:   (_BIND, values left, variable, its checks, plan node, step index)
+#   _BIND:   (_BIND, values left, variable, its checks, plan node, step index, conflict,
+#             solutions emitted when pushed, the bind step, variables its generator reads)
 #   _CHOICE: (_CHOICE, disjunct numbers left, branch, plan node)
-#   _UNDO:   (_UNDO, slots a collect assigned), popping it unassigns them
-#   _MARK:   (_MARK, memo key, solutions emitted when the branch point was reached)
+#   _UNDO:   (_UNDO, slots a collect assigned, the collect's outer slots); popping it
+#             unassigns them
+#   _MARK:   (_MARK, branch, solutions emitted when the branch point was reached,
+#             conflict)
+# A conflict is the set of variables whose values explain the failures met so far.
 Frame = tuple[Any, ...]
 _BIND, _CHOICE, _UNDO, _MARK = range(4)
 CollectResult = tuple[Value | None, ...] | None
-# Failed branch points remembered per solve (see `_Engine`), at most this many.
+# Failures remembered per solve (see `_Engine`), at most this many.
 _FAILED_LIMIT = 1 << 17
 
 
@@ -167,10 +177,13 @@ def solve(
         exhausted = True
     except _TooManySolutions:
         exhausted = too_many = True
-    names = engine.compiled.names
+    finally:
+        engine.release()
+    compiled = engine.compiled
+    names = compiled.names
     solutions = tuple(dict(zip(names, found, strict=True)) for found in engine.found)
-    wanted = set(program.variables)
-    if len(wanted) != len(names):  # names also covers variables missing from `variables`
+    if compiled.extra_names:  # names also covers variables missing from `variables`
+        wanted = set(program.variables)
         solutions = tuple({k: v for k, v in s.items() if k in wanted} for s in solutions)
     return SolveResult(
         program.name, function.name, solutions, engine.steps, limit, exhausted, too_many
@@ -206,12 +219,18 @@ class _Engine:
     share its budget. The plan names atoms; the engine compiles them, once per step,
     into checks and generators over its function's index.
 
-    Failed branch points are remembered: when every option of a branch has been searched
-    without reaching a solution, the branch and the values of its `slots` (the bound
-    variables the rest of the plan can read) are recorded, and a later arrival at the
-    same branch with the same values fails at once. The search below a branch reads no
-    other variable, so it would fail again; and as no solution is skipped, the solutions
-    come in the same order as without the memo."""
+    Failures are learnt from (`prune`). Every failure comes with its conflict: the
+    variables whose values explain it (a failed check's variables, a collect's outer
+    variables, a generator's inputs when its values ran out). What the search does from
+    a plan point (a bind step or a branch) depends only on the values it reads, so when
+    everything below a point has failed without a solution, the point and the values of
+    the conflict's variables are remembered, and a later arrival with those values
+    fails at once; and a failure whose conflict leaves out the variables of the
+    innermost frames jumps back over them (`_fail`). As no solution is ever skipped,
+    the solutions come in the same order as without learning; only steps are saved."""
+
+    # Off: plain chronological backtracking (the tests compare both).
+    prune = True
 
     def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
         self.compiled = compile_program(program)
@@ -223,8 +242,11 @@ class _Engine:
         self._collects: dict[tuple[CCollect, tuple[Value | None, ...]], CollectResult] = {}
         self._checks: dict[CheckItem, Check] = {}
         self._steps: dict[Step, tuple[Any, ...]] = {}
-        self._failed: set[object] = set()
-        self._domain: Generator = lambda vals: self.ix.domain
+        # Remembered failures: plan point -> variables read -> their failing values.
+        self._nogoods: dict[object, dict[tuple[int, ...], set[tuple[Slot, ...]]]] = {}
+        self._nogood_count = 0
+        domain = self.ix.domain
+        self._domain: Generator = lambda vals: domain  # not `self.ix`: no cycle
         # Detection mode (`distinct`): the key slots, the keys found, the depth of the
         # top-level frame that bound each slot, and where to unwind to after a solution.
         self._key_slots: tuple[int, ...] | None = None
@@ -232,8 +254,18 @@ class _Engine:
         self._bound_at: dict[int, int] = {}
         self._cut: int | None = None
 
+    def release(self) -> None:
+        """Drops what the search compiled. Its checks close over the engine (a cycle),
+        so without this every solve's closures and memos would wait for the cyclic
+        garbage collector, whose full passes over a large heap cost more than the
+        searches themselves."""
+        self._checks.clear()
+        self._steps.clear()
+        self._collects.clear()
+        self._nogoods.clear()
+
     def set_distinct(self, names: tuple[str, ...]) -> None:
-        slot_of = {name: slot for slot, name in enumerate(self.compiled.names)}
+        slot_of = self.compiled.slot_of
         self._key_slots = tuple(slot_of[name] for name in names if name in slot_of)
 
     def _key(self, vals: list[Slot]) -> tuple[Value | None, ...]:
@@ -270,10 +302,12 @@ class _Engine:
         """Depth-first over the plan from `root`."""
         node, index = root, 0
         while True:
-            self._forward(node, index, vals, run)
+            conflict = self._forward(node, index, vals, run)
             if run.top and self._cut is not None:
                 self._unwind(vals, run.stack, self._cut)
                 self._cut = None
+            elif conflict is not None:
+                self._fail(set(conflict), vals, run)
             resumed = self._backtrack(vals, run)
             if resumed is None:
                 return
@@ -294,17 +328,20 @@ class _Engine:
         return found
 
     def _compile(self, step: Step) -> tuple[Any, ...]:
-        """A step's checks (and generator, for a bind) on this function."""
-        checks = tuple(self.check(item) for item in step.checks)
+        """A step's checks, each with the variables it reads (and the generator and the
+        variables it reads, for a bind) on this function."""
+        check = self.check
+        checks = tuple([(check(item), item.variables) for item in step.checks])
         compiled: tuple[Any, ...]
         if isinstance(step, BindStep):
             atom = step.atom
-            generator = (
-                self._domain
-                if atom is None
-                else compile_generator(self.ix, atom.atom, step.position, atom.slots)
-            )
-            compiled = (step.var, generator, checks)
+            inputs: tuple[int, ...] = ()
+            if atom is None:
+                generator = self._domain
+            else:
+                generator = compile_generator(self.ix, atom.atom, step.position, atom.slots)
+                inputs = tuple(atom.variables - {step.var})
+            compiled = (step.var, generator, checks, inputs)
         else:
             compiled = checks
         self._steps[step] = compiled
@@ -312,38 +349,57 @@ class _Engine:
 
     # -- the search ----------------------------------------------------------------------
 
-    def _forward(self, node: PlanNode, index: int, vals: list[Slot], run: _Run) -> None:
-        """Runs deterministic steps until a choice is pushed, a check fails or a solution."""
+    def _forward(
+        self, node: PlanNode, index: int, vals: list[Slot], run: _Run
+    ) -> Iterable[int] | None:
+        """Runs deterministic steps until a choice is pushed (None), a solution is
+        emitted (None) or something fails: then the variables the failure read."""
         steps, plan, compiled_steps = node.steps, self.planner.step, self._steps
         stack = run.stack
+        nogoods = self._nogoods
         while True:
             step = steps[index] if index < len(steps) else plan(node, index)
             if step is None:
                 break
             compiled = compiled_steps.get(step) or self._compile(step)
             if type(step) is BindStep:
-                var, generate, checks = compiled
-                stack.append((_BIND, iter(generate(vals)), var, checks, node, index))
-                return
+                if step in nogoods and (known := self._known_failure(step, vals)) is not None:
+                    return known
+                var, generate, checks, inputs = compiled
+                stack.append(
+                    (
+                        _BIND,
+                        iter(generate(vals)),
+                        var,
+                        checks,
+                        node,
+                        index,
+                        set(),
+                        run.emitted,
+                        step,
+                        inputs,
+                    )
+                )
+                return None
             if type(step) is CheckStep:
-                for check in compiled:
+                for check, slots in compiled:
                     if not check(vals):
-                        return
-            elif not self._apply_collect(step, compiled, vals, run):  # type: ignore[arg-type]
-                return
+                        return slots  # type: ignore[no-any-return]
+            else:
+                failed = self._apply_collect(step, compiled, vals, run)  # type: ignore[arg-type]
+                if failed is not None:
+                    return failed
             index += 1
         branch = node.branch
         if branch is None:
             run.emitted += 1
             run.emit(vals)
-            return
-        key: object = branch
-        if branch.slots:
-            key = (branch, *[vals[s] for s in branch.slots])
-        if key in self._failed:
-            return
-        stack.append((_MARK, key, run.emitted))
+            return None
+        if branch in nogoods and (known := self._known_failure(branch, vals)) is not None:
+            return known
+        stack.append((_MARK, branch, run.emitted, set()))
         stack.append((_CHOICE, iter(range(len(branch.options))), branch, node))
+        return None
 
     def _backtrack(self, vals: list[Slot], run: _Run) -> tuple[PlanNode, int] | None:
         """The next option of the innermost choice with one left; None when none has."""
@@ -352,30 +408,113 @@ class _Engine:
             frame = stack[-1]
             kind = frame[0]
             if kind == _BIND:
-                _, options, var, checks, node, index = frame
+                _, options, var, checks, node, index, conflict, emitted = frame[:8]
                 for value in options:
                     self._count()
                     vals[var] = value
-                    for check in checks:
+                    for check, slots in checks:
                         if not check(vals):
+                            conflict.update(slots)
                             break
                     else:
                         if run.top:
                             self._bound_at[var] = len(stack) - 1
                         return node, index + 1
                 vals[var] = UNBOUND
+                stack.pop()
+                if run.emitted == emitted:  # every value failed: see `_fail`
+                    conflict.discard(var)
+                    conflict.update(frame[9])
+                    self._remember(frame[8], conflict, vals)
+                    self._fail(conflict, vals, run)
             elif kind == _CHOICE:
                 for choice in frame[1]:
                     self._count()
                     return self.planner.child(frame[2], choice), 0
+                stack.pop()
             elif kind == _UNDO:
                 for slot in frame[1]:
                     vals[slot] = UNBOUND
-            elif run.emitted == frame[2]:  # _MARK: the branch point led nowhere
-                if len(self._failed) >= _FAILED_LIMIT:
-                    self._failed.clear()
-                self._failed.add(frame[1])
-            stack.pop()
+                stack.pop()
+            else:  # _MARK: every option of the branch has been searched
+                stack.pop()
+                if run.emitted == frame[2]:
+                    self._remember(frame[1], frame[3], vals)
+                    self._fail(frame[3], vals, run)
+        return None
+
+    def _fail(self, conflict: set[int], vals: list[Slot], run: _Run) -> None:
+        """A failure that only the values of the variables in `conflict` explain.
+
+        Conflict-directed back-jumping: the innermost frames that bound none of those
+        variables (and under which no solution was found) are dropped with every value
+        they had left, since each would lead through the same deterministic steps to
+        the same failure; on the way the conflict gains what explains their values
+        (the variables their generator read, and why their earlier values failed), and
+        each dropped point is remembered as failing. A collect's assignment on the way
+        stands for the variables the collect read. The conflict is then added to the
+        frame reached: the bind that set one of its variables, or the branch point whose
+        option just failed (both are remembered with it when they are exhausted)."""
+        stack = run.stack
+        if not self.prune:
+            return
+        while stack:
+            frame = stack[-1]
+            kind = frame[0]
+            if kind == _BIND:
+                var = frame[2]
+                if var in conflict or run.emitted != frame[7]:
+                    frame[6].update(conflict)
+                    return
+                stack.pop()
+                vals[var] = UNBOUND
+                conflict |= frame[6]
+                conflict.discard(var)
+                conflict.update(frame[9])
+                self._remember(frame[8], conflict, vals)
+            elif kind == _UNDO:
+                stack.pop()
+                slots = frame[1]
+                for slot in slots:
+                    vals[slot] = UNBOUND
+                if not conflict.isdisjoint(slots):
+                    conflict.difference_update(slots)
+                    conflict.update(frame[2])
+            elif kind == _CHOICE:
+                stack[-2][3].update(conflict)  # the branch's _MARK, just below
+                return
+            else:  # pragma: no cover - a _MARK always has its _CHOICE above it
+                raise AssertionError("a branch mark without its choice")
+
+    # -- remembered failures -------------------------------------------------------------
+
+    def _remember(self, point: object, conflict: set[int], vals: list[Slot]) -> None:
+        """Records that the search from `point` fails whenever the variables of
+        `conflict` have their present values (it reads no other bound variable)."""
+        if not self.prune:
+            return
+        if self._nogood_count >= _FAILED_LIMIT:
+            self._nogoods.clear()
+            self._nogood_count = 0
+        slots = tuple(sorted(conflict))
+        values = tuple([vals[s] for s in slots])
+        table = self._nogoods.get(point)
+        if table is None:
+            self._nogoods[point] = {slots: {values}}
+        else:
+            seen = table.get(slots)
+            if seen is None:
+                table[slots] = {values}
+            else:
+                seen.add(values)
+        self._nogood_count += 1
+
+    def _known_failure(self, point: object, vals: list[Slot]) -> tuple[int, ...] | None:
+        """The variables of a remembered failure at `point` that the present values
+        repeat; None if none does."""
+        for slots, seen in self._nogoods[point].items():
+            if tuple([vals[s] for s in slots]) in seen:
+                return slots
         return None
 
     def _unwind(self, vals: list[Slot], stack: list[Frame], depth: int) -> None:
@@ -391,20 +530,29 @@ class _Engine:
     # -- collect -------------------------------------------------------------------------
 
     def _apply_collect(
-        self, step: CollectStep, checks: tuple[Check, ...], vals: list[Slot], run: _Run
-    ) -> bool:
-        result = self.collect_values(step.collect, vals)
+        self,
+        step: CollectStep,
+        checks: tuple[tuple[Check, tuple[int, ...]], ...],
+        vals: list[Slot],
+        run: _Run,
+    ) -> Iterable[int] | None:
+        """Evaluates a collect step; None when it holds, else the variables read."""
+        collect = step.collect
+        result = self.collect_values(collect, vals)
         if result is None or any(vals[s] is not result[i] for i, s in step.compare):
-            return False
+            return (*collect.outer, *(s for _, s in step.compare))
         slots = tuple(slot for _, slot in step.assign)
         for i, slot in step.assign:
             vals[slot] = result[i]
         stack = run.stack
-        stack.append((_UNDO, slots))  # popping it undoes the assignment
+        stack.append((_UNDO, slots, collect.outer))  # popping it undoes the assignment
         if run.top:
             for slot in slots:
                 self._bound_at[slot] = len(stack) - 1
-        return all(check(vals) for check in checks)
+        for check, read in checks:
+            if not check(vals):
+                return read
+        return None
 
     def collect_values(self, collect: CCollect, vals: list[Slot]) -> CollectResult:
         """The values of the collect's slot variables, or None if it cannot hold."""
@@ -437,21 +585,30 @@ class _Engine:
     # -- fully bound formulas -------------------------------------------------------------
 
     def disjunction_holds(self, disjunction: CDisjunction, vals: list[Slot]) -> bool:
-        return any(self._group_holds(part, vals) for part in disjunction.parts)
+        # Plain loops: this runs for every candidate that completes a disjunction.
+        for part in disjunction.parts:  # noqa: SIM110
+            if self._group_holds(part, vals):
+                return True
+        return False
 
     def _group_holds(self, group: Group, vals: list[Slot]) -> bool:
         if group.false:
             return False
         check = self.check
-        if not all(check(atom)(vals) for atom in group.atoms):
-            return False
+        for atom in group.atoms:
+            if not check(atom)(vals):
+                return False
         for collect in group.collects:
             result = self.collect_values(collect, vals)
-            if result is None or any(
-                vals[s] is not result[i] for i, s in enumerate(collect.produced)
-            ):
+            if result is None:
                 return False
-        return all(self.disjunction_holds(d, vals) for d in group.disjunctions)
+            for i, s in enumerate(collect.produced):
+                if vals[s] is not result[i]:
+                    return False
+        for disjunction in group.disjunctions:  # noqa: SIM110
+            if not self.disjunction_holds(disjunction, vals):
+                return False
+        return True
 
 
 def _value(slot: Slot) -> Value | None:

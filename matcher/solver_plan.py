@@ -31,8 +31,10 @@ Variable order (`order="selective"`, the default). At each point of the plan:
    (`matcher.solver_cost`). A disjunction costs the sum, over its disjuncts, of the best
    estimate inside the disjunct (or the current best, if that is lower): it is branched
    on only when its disjuncts bind something much more cheaply than anything available
-   now. A disjunction whose unbound variables all come from pending collects waits for
-   them (it will be a check). The cheapest action wins; ties go to binding, then to the
+   now. A disjunct's best estimate is over its atoms, or, when none of them binds
+   anything, over its nested disjunctions (each the sum over its own disjuncts). A
+   disjunction whose unbound variables all come from pending collects waits for them
+   (it will be a check). The cheapest action wins; ties go to binding, then to the
    order of appearance.
 When a disjunction is branched on, the disjuncts whose variables are all bound form one
 option (a check that one of them holds): they would constrain nothing new, so taking
@@ -437,13 +439,23 @@ class Planner:
 
     def _part_cost(self, state: _State, part: Group, produced: set[int]) -> float:
         """0 for a false disjunct, 1 for a fully bound one (a check), else its best
-        estimate (infinite if its top level binds nothing)."""
+        estimate: over its atoms, or, when none of them binds anything, over its nested
+        disjunctions, each costing the sum over its own disjuncts (infinite if nothing
+        can be estimated). A disjunct made only of nested choices, such as "an add and
+        {operand} is either argument of {update}", binds its operand from a bound
+        instruction: a few candidates, where taking it as unknown would let a far
+        worse generator of {operand} win."""
         if part.false or part.variables <= state.bound:
             return 0.0 if part.false else 1.0
         best = float("inf")
         for atom in part.atoms:
             for var in atom.variables - state.bound - produced:
                 best = min(best, self._estimate(atom, var, state.bound))
+        if best == float("inf"):
+            for nested in part.disjunctions:
+                if not nested.variables <= state.bound:  # a fully bound one binds nothing
+                    cost = sum(self._part_cost(state, p, produced) for p in nested.parts)
+                    best = min(best, cost)
         return best
 
     def _best_generator(self, state: _State, var: int) -> Generated:

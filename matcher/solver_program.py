@@ -74,6 +74,10 @@ class CompiledProgram:
     # The program's plans, by variable order (`matcher.solver_plan.planner_for`): built
     # once, shared by every function the program is solved on.
     planners: dict[str, Any] = field(default_factory=dict, repr=False)
+    # slot of each name, and whether `names` holds more than the program's variables:
+    # read by every solve, so computed once (a library program has thousands).
+    slot_of: dict[str, int] = field(default_factory=dict, repr=False)
+    extra_names: bool = False
 
 
 # By identity: hashing a large program (thousands of atoms) costs more than a small
@@ -104,7 +108,16 @@ def _compile(program: Program) -> CompiledProgram:
         for slot in atom.variables:
             atoms_of[slot].append(atom)
     required = () if root.false else tuple(sorted(_required(root), key=str))
-    return CompiledProgram(program, names, root, first_seen, tuple(map(tuple, atoms_of)), required)
+    return CompiledProgram(
+        program,
+        names,
+        root,
+        first_seen,
+        tuple(map(tuple, atoms_of)),
+        required,
+        slot_of={name: slot for slot, name in enumerate(names)},
+        extra_names=len(set(program.variables)) != len(names),
+    )
 
 
 def _required(group: Group) -> set[tuple[AtomKind, str | int | None]]:

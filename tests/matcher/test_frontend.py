@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from matcher.frontend import CompileOptions, FrontendError, compile_to_ir, find_tool
+from matcher.frontend import (
+    CompileOptions,
+    FrontendError,
+    canonical_ir,
+    compile_to_ir,
+    find_tool,
+)
 from matcher.ir_builder import IRError, build_module
 
 KERNEL = (
@@ -41,6 +47,24 @@ def test_bitcode_and_ll_inputs(tmp_path: Path) -> None:
     for path in (ll, bc):
         (f,) = build_module(compile_to_ir(path)).functions
         assert f.source_name == "sum"
+
+
+def test_sources_come_back_as_bitcode_with_the_same_model(tmp_path: Path) -> None:
+    source = tmp_path / "k.c"
+    source.write_text(KERNEL)
+    bitcode = canonical_ir(source)
+    assert isinstance(bitcode, bytes)
+    (from_bitcode,) = build_module(bitcode).functions
+    (from_text,) = build_module(compile_to_ir(source)).functions
+    assert [
+        (v.name, v.opcode, v.type, [o.id for o in v.operands]) for v in from_bitcode.values
+    ] == [(v.name, v.opcode, v.type, [o.id for o in v.operands]) for v in from_text.values]
+    assert [v.location for v in from_bitcode.instructions] == [
+        v.location for v in from_text.instructions
+    ]
+    bc = tmp_path / "k.bc"
+    bc.write_bytes(bitcode)
+    assert canonical_ir(bc) == bitcode  # a .bc input is taken as it is
 
 
 def test_user_flags_pass_through(tmp_path: Path) -> None:
