@@ -59,7 +59,7 @@ CANONICAL_PASSES = (
     "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop-rotate,"
     "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,simplifycfg,loop-simplify,lcssa)"
 )
-INLINE_THRESHOLD = 25  # inlines accessors and one-line helpers, never a loop nest
+INLINE_THRESHOLD = 45  # inlines accessors (operator() over std::vector), never a loop nest
 
 
 class FrontendError(IdiomError):

@@ -1,11 +1,7 @@
 """`idiom eval` on the corpus, generated from the corpus files.
 
-Every expected idiom is found and nothing else is, with one exception stated here: the
-C++ methods whose element accessor (`operator()` over a `std::vector`) the front end
-does not inline. The front end inlines under a threshold of 25 (matcher/frontend.py);
-those accessors cost more, so their loops call a function for every element and no
-constraint over the caller's IR can see the accesses. With a threshold of 45 all of them
-are found. Any other miss, any false positive and any near-miss matched fails.
+Every expected idiom is found and nothing else is: any miss, any false positive and any
+near-miss matched fails.
 """
 
 from __future__ import annotations
@@ -20,14 +16,6 @@ from matcher.frontend import CompileOptions
 from matcher.pipeline import analyse_files
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
-# (file, kind, line of the marker): the loops that call a C++ accessor per element.
-FRONT_END_MISSES = {
-    ("gemm_matrix_class.cpp", "GEMM", 25),  # Matrix::multiply, a(i, k) * b(k, j)
-    ("gemm_matrix_class.cpp", "Reduction", 52),  # main, c(i, i)
-    ("gemv_matrix.cpp", "GEMV", 24),  # Dense::apply, (*this)(i, j)
-    ("stencil_dilate.cpp", "Stencil", 27),  # dilate, in(i - 1, j)
-    ("stencil_dilate.cpp", "Reduction", 58),  # main, a(k, k)
-}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +30,7 @@ def scores() -> list[ProgramScore]:
 
 def test_every_expected_idiom_is_found(scores: list[ProgramScore]) -> None:
     misses = {(score.program.path.name, e.kind, e.line) for score in scores for e in score.misses}
-    assert misses <= FRONT_END_MISSES, sorted(misses - FRONT_END_MISSES)
+    assert not misses, sorted(misses)
 
 
 def test_no_false_positive(scores: list[ProgramScore]) -> None:
