@@ -13,7 +13,17 @@ from __future__ import annotations
 
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
-from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
+from mappers.kernels import (
+    PUBLISH_RANGE,
+    KernelArg,
+    KernelBody,
+    c_type,
+    launch,
+    pack_params,
+    param_prelude,
+    range_cells,
+    read_cells,
+)
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan
 from mappers.reduction import PRELUDE, stack_saved, worth_it
@@ -41,7 +51,6 @@ _INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
 )
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
 
 class _HistogramPlan(Plan):
@@ -110,10 +119,7 @@ __kernel void idiom_bin_range({declarations}, __global int* range) {{
     const long k = (long){self.index};
     low = min(low, k); high = max(high, k);
   }}
-  if (low > high) return;
-  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
-  atomic_min(&range[0], (int)low);
-  atomic_max(&range[1], (int)high);
+{PUBLISH_RANGE}
 }}
 
 __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_bin) {{
@@ -133,10 +139,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
         source = self._source(args)
         common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
-        range_cells = builder.emit("ptr", "alloca i32, i32 3")
-        for k, initial in enumerate((_INT_MAX, _INT_MIN, 0)):
-            cell = builder.emit("ptr", f"getelementptr i32, ptr {range_cells.ref}, i32 {k}")
-            builder.statement(f"store i32 {initial}, ptr {cell.ref}")
+        cells = range_cells(builder)
         first = launch(
             builder,
             module,
@@ -145,12 +148,9 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             global_size=[const(I64, 16384)],
             local_size=None,
             work=self.count,
-            args=[*common, KernelArg("", 2, range_cells, const(I64, 12))],
+            args=[*common, KernelArg("", 2, cells, const(I64, 12))],
         )
-        low, high, overflow = (
-            builder.emit("i32", f"load i32, ptr {self._cell(builder, range_cells, k).ref}")
-            for k in range(3)
-        )
+        low, high, overflow = read_cells(builder, cells)
         size = const(I64, {"i32": 4, "i64": 8, "float": 4, "double": 8}[self.kind])
         low64, high64 = builder.to_i64(low), builder.to_i64(high)
         bins_start = builder.to_i64(self._bins_operand())
@@ -195,10 +195,6 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
-
-    @staticmethod
-    def _cell(builder: Builder, cells: Operand, k: int) -> Operand:
-        return builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
 
 
 def map_histogram(instance: Instance, context: MapperContext) -> Plan:

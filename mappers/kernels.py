@@ -26,6 +26,7 @@ from mappers.region import Region
 from matcher.ir import Value, ValueKind
 
 __all__ = [
+    "PUBLISH_RANGE",
     "BufferGroup",
     "KernelArg",
     "KernelBody",
@@ -33,6 +34,8 @@ __all__ = [
     "launch",
     "pack_params",
     "param_prelude",
+    "range_cells",
+    "read_cells",
 ]
 
 _C_TYPES = {
@@ -453,3 +456,30 @@ def _string_constant(builder: Builder, module: ModuleText, text: str, hint: str)
     )
     module.add_global(f'{name} = private unnamed_addr constant [{len(data)} x i8] c"{escaped}"')
     return Operand("ptr", name)
+
+
+RANGE_EMPTY = (2**31 - 1, -(2**31), 0)
+# Kernel lines publishing a work-item's `low`/`high` (longs) into the cells `range`.
+PUBLISH_RANGE = """  if (low > high) return;
+  if (low < INT_MIN || high > INT_MAX) { atomic_or(&range[2], 1); return; }
+  atomic_min(&range[0], (int)low);
+  atomic_max(&range[1], (int)high);"""  # low, high, overflow flag before any index is seen
+
+
+def range_cells(builder: Builder) -> Operand:
+    """Three i32 cells a range-finding kernel updates with atomics: lowest and highest
+    index seen, and a flag set when an index does not fit an int."""
+    cells = builder.emit("ptr", "alloca i32, i32 3")
+    for k, initial in enumerate(RANGE_EMPTY):
+        cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
+        builder.statement(f"store i32 {initial}, ptr {cell.ref}")
+    return cells
+
+
+def read_cells(builder: Builder, cells: Operand) -> tuple[Operand, Operand, Operand]:
+    """The three cells of `range_cells` after the kernel: low, high, overflow (i32)."""
+    loaded = []
+    for k in range(3):
+        cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
+        loaded.append(builder.emit("i32", f"load i32, ptr {cell.ref}"))
+    return loaded[0], loaded[1], loaded[2]

@@ -14,7 +14,17 @@ from collections.abc import Mapping
 
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
-from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
+from mappers.kernels import (
+    PUBLISH_RANGE,
+    KernelArg,
+    KernelBody,
+    c_type,
+    launch,
+    pack_params,
+    param_prelude,
+    range_cells,
+    read_cells,
+)
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan
 from mappers.reduction import PRELUDE, stack_saved, worth_it
@@ -24,7 +34,6 @@ from matcher.ir import Value
 
 __all__ = ["map_spmv_csr"]
 
-_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1}
 _GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
 
@@ -144,10 +153,7 @@ __kernel void idiom_csr_positions({declarations}, __global int* range) {{
       low = min(low, (long){self.start}); high = max(high, (long){self.stop});
     }}
   }}
-  if (low > high) return;
-  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
-  atomic_min(&range[0], (int)low);
-  atomic_max(&range[1], (int)high);
+{PUBLISH_RANGE}
 }}
 
 __kernel void idiom_csr_columns({declarations}, __global const {types["C"]}* C, long clo,
@@ -161,10 +167,7 @@ __kernel void idiom_csr_columns({declarations}, __global const {types["C"]}* C, 
       low = min(low, c); high = max(high, c);
     }}
   }}
-  if (low > high) return;
-  if (low < {_INT_MIN} || high > {_INT_MAX}) {{ atomic_or(&range[2], 1); return; }}
-  atomic_min(&range[0], (int)low);
-  atomic_max(&range[1], (int)high);
+{PUBLISH_RANGE}
 }}
 
 __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vlo,
@@ -193,7 +196,7 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         source = self._source(args)
         common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
         grid = [const(I64, _GRID)]
-        positions = self._range_cells(builder)
+        positions = range_cells(builder)
         first = launch(builder, module, source=source, kernel="idiom_csr_positions",
                        global_size=grid, local_size=None, work=self.count,
                        args=[*common, KernelArg("", 2, positions, const(I64, 12))])  # fmt: skip
@@ -201,7 +204,7 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         column_type = self.column.type
         p_count = builder.binary("sub", p_high, p_low)  # stop is exclusive
         columns_arg, columns_low = self._slice(builder, self.columns, column_type, p_low, p_count)
-        column_range = self._range_cells(builder)
+        column_range = range_cells(builder)
         second = launch(builder, module, source=source, kernel="idiom_csr_columns",
                         global_size=grid, local_size=None, work=self.count,
                         args=[*common, columns_arg, columns_low,
@@ -243,20 +246,8 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         return status
 
     @staticmethod
-    def _range_cells(builder: Builder) -> Operand:
-        cells = builder.emit("ptr", "alloca i32, i32 3")
-        for k, initial in enumerate((_INT_MAX, _INT_MIN, 0)):
-            cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
-            builder.statement(f"store i32 {initial}, ptr {cell.ref}")
-        return cells
-
-    @staticmethod
     def _read_range(builder: Builder, cells: Operand) -> tuple[Operand, Operand, Operand]:
-        loaded = []
-        for k in range(3):
-            cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
-            loaded.append(builder.emit("i32", f"load i32, ptr {cell.ref}"))
-        low, high, bad = loaded
+        low, high, bad = read_cells(builder, cells)
         empty = builder.compare("sgt", low, high)  # no row had an entry: an empty range
         low = builder.select(empty, const("i32", 0), low)
         high = builder.select(empty, const("i32", 0), high)
