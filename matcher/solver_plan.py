@@ -448,9 +448,12 @@ class Planner:
         if part.false or part.variables <= state.bound:
             return 0.0 if part.false else 1.0
         best = float("inf")
+        bound = state.bound
         for atom in part.atoms:
-            for var in atom.variables - state.bound - produced:
-                best = min(best, self._estimate(atom, var, state.bound))
+            for var in atom.slots:
+                if var not in bound and var not in produced:
+                    cost = self._estimate(atom, var, bound)
+                    best = min(best, cost)
         if best == float("inf"):
             for nested in part.disjunctions:
                 if not nested.variables <= state.bound:  # a fully bound one binds nothing
@@ -473,7 +476,16 @@ class Planner:
         return best
 
     def _estimate(self, atom: CAtom, var: int, bound: set[int]) -> float:
-        others_bound = all(s in bound or s == var for s in atom.slots)
+        # Planning a large program asks this millions of times: the common arities
+        # without a generator expression.
+        slots = atom.slots
+        if len(slots) == 1:
+            others_bound = True
+        elif len(slots) == 2:
+            other = slots[1] if slots[0] == var else slots[0]
+            others_bound = other == var or other in bound
+        else:
+            others_bound = all(s in bound or s == var for s in slots)
         key = (atom, var, others_bound)
         found = self._estimates.get(key)
         if found is None:
