@@ -59,6 +59,7 @@ from idl.program import Program
 from matcher.atoms import UNBOUND, Slot, compile_check, compile_generator, projection_size
 from matcher.function_index import FunctionIndex, index_of
 from matcher.ir import Function, Value
+from matcher.solver_cost import nominal_size
 from matcher.solver_plan import (
     BindStep,
     CheckItem,
@@ -235,7 +236,7 @@ class _Engine:
     def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
         self.compiled = compile_program(program)
         self.ix: FunctionIndex = index_of(function)
-        self.planner = planner_for(self.compiled, order)
+        self.planner = planner_for(self.compiled, order, nominal_size(len(function.values)))
         self.limit = limit
         self.steps = 0
         self.found: dict[tuple[Value | None, ...], None] = {}

@@ -184,21 +184,24 @@ class _State:
         )
 
 
-def planner_for(program: CompiledProgram, order: Order) -> Planner:
-    """The program's planner for `order`, kept on the compiled program."""
-    planner = program.planners.get(order)
+def planner_for(program: CompiledProgram, order: Order, values: float = VALUES) -> Planner:
+    """The program's planner for `order` and functions of the size class `values`
+    (`matcher.solver_cost.nominal_size`), kept on the compiled program."""
+    key = f"{order}/{values:g}"
+    planner = program.planners.get(key)
     if not isinstance(planner, Planner) or planner.nodes > PLAN_NODES_LIMIT:
-        planner = Planner(program, order)
-        program.planners[order] = planner
+        planner = Planner(program, order, values)
+        program.planners[key] = planner
     return planner
 
 
 class Planner:
     """Plans the search of one compiled program, for every function."""
 
-    def __init__(self, program: CompiledProgram, order: Order) -> None:
+    def __init__(self, program: CompiledProgram, order: Order, values: float = VALUES) -> None:
         self.program = program
         self.order = order
+        self.values = values  # the nominal size of the functions planned for
         self.nodes = 0  # plan nodes built so far
         self._estimates: dict[tuple[CAtom, int, bool], float] = {}
         self._root: PlanNode | None = None
@@ -422,7 +425,7 @@ class Planner:
     def _disjunction_cost(
         self, state: _State, disjunction: CDisjunction, now: float, produced: set[int]
     ) -> float:
-        fallback = now if now != float("inf") else VALUES + 1
+        fallback = now if now != float("inf") else self.values + 1
         parts = state.part_costs.get(disjunction)
         if parts is None:
             parts = tuple(self._part_cost(state, part, produced) for part in disjunction.parts)
@@ -465,7 +468,7 @@ class Planner:
         found = state.generators.get(var)
         if found is not None:
             return found
-        best: Generated = (VALUES + 1, None, 0)
+        best: Generated = (self.values + 1, None, 0)
         pending = state.atoms
         for atom in self.program.atoms_of[var]:
             if atom in pending:
@@ -491,8 +494,10 @@ class Planner:
         if found is None:
             kind, position = atom.atom.kind, atom.slots.index(var)
             if len(atom.slots) == 1 or not others_bound:
-                found = projection_estimate(kind, atom.atom.detail, position, len(atom.slots))
+                found = projection_estimate(
+                    kind, atom.atom.detail, position, len(atom.slots), self.values
+                )
             else:
-                found = bound_estimate(kind, position)
+                found = bound_estimate(kind, position, self.values)
             self._estimates[key] = found
         return found
