@@ -1,10 +1,11 @@
 """The search plan: which variable to bind next, from which atom, and what to check.
 
 A plan depends only on the program and on which variables are bound, never on their
-values nor on the function: one `Planner` per compiled program (and order) is built on
-first use and shared by every function the program is solved on (`planner_for`). Its
-steps name atoms; the engine (`matcher.solver`) turns them into checks and generators
-for its function. The estimates come from `matcher.solver_cost` (a nominal function).
+values nor on the function beyond its size class: one `Planner` per compiled program
+(and order, and size class) is built on first use and shared by every function of that
+class the program is solved on (`planner_for`). Its steps name atoms; the engine
+(`matcher.solver`) turns them into checks and generators for its function. The
+estimates come from `matcher.solver_cost` (a nominal function of the size class).
 
 A `PlanNode` is a run of deterministic steps (bind a variable from a generator, check
 atoms, filter a fully bound disjunction, evaluate a collect), planned lazily, so that a
