@@ -142,9 +142,11 @@ def main() -> None:
     columns = ("clang", "detect", "ratio", "front end", "model", "solve", "slowest pair")
     print(f"{'file':30} " + " ".join(f"{c:>9}" for c in columns[:-1]) + f"  {columns[-1]}")
     ratios = []
+    by_ratio: dict[Path, float] = {}
     for path in files:
         c, d = statistics.median(clang[path]), statistics.median(detect[path])
         ratios.append(d / c)
+        by_ratio[path] = d / c
         line = f"{path.name:30} {c * 1e3:7.1f}ms {d * 1e3:7.1f}ms {d / c:9.2f}"
         if path in split:
             front, model, solving = split[path]
@@ -155,6 +157,8 @@ def main() -> None:
 
     print(f"\n{len(files)} files, median of {args.runs} runs each.")
     print(f"detect/clang: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+    worst = sorted(by_ratio, key=lambda p: -by_ratio[p])[:5]
+    print("worst files: " + ", ".join(f"{p.name} {by_ratio[p]:.2f}" for p in worst))
     if pairs:
         total = sum(p.seconds for p in pairs)
         print(f"\nSlowest (idiom, function) pairs of {len(pairs)} ({total:.2f}s of solving):")

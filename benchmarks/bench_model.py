@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from matcher.frontend import CXX_SUFFIXES, compile_to_ir, find_tool, source_files
+from matcher.frontend import CXX_SUFFIXES, canonical_ir, find_tool, source_files
 from matcher.ir_builder import build_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,8 +52,8 @@ def main() -> None:
         output = Path(tmp) / "out.o"
         for path in sources(args.paths):
             clang = median_time(lambda p=path: clang_compile(p, output), args.runs)
-            ir = compile_to_ir(path)
-            front = median_time(lambda p=path: compile_to_ir(p), args.runs)
+            ir = canonical_ir(path)  # what detection reads: bitcode for a source file
+            front = median_time(lambda p=path: canonical_ir(p), args.runs)
             model = median_time(lambda t=ir, p=path: build_module(t, str(p)), args.runs)
             model_ratios.append(model / clang)
             total_ratios.append((front + model) / clang)

@@ -30,9 +30,12 @@ formulation's (`matcher.reference` poses the same program to python-constraint):
   stop enumerating the many equivalent ways one region satisfies an idiom.
 
 What makes it fast (none of it changes the solutions, nor their order):
-- The plan (`matcher.solver_plan`) depends on the program only: it is built once, on
-  first use, and shared by every function; the engine compiles its steps into checks
-  and generators for the function at hand, once per step and solve.
+- The plan (`matcher.solver_plan`) depends on the program and on the size class of the
+  function only (`matcher.solver_cost.nominal_size`: every function of up to 316
+  values is one class): it is built once, on first use, and shared by every function
+  of the class; the engine compiles its steps into checks and generators for the
+  function at hand, once per step and solve. The variable order and the estimates it
+  follows are described in `matcher.solver_plan`.
 - `may_match` first: a one-variable atom that every solution needs (an opcode of the
   top-level conjunction, or one that every disjunct of a disjunction has) and that no
   value of the function satisfies means no solution; the search is skipped (0 steps).
@@ -59,6 +62,7 @@ from idl.program import Program
 from matcher.atoms import UNBOUND, Slot, compile_check, compile_generator, projection_size
 from matcher.function_index import FunctionIndex, index_of
 from matcher.ir import Function, Value
+from matcher.solver_cost import nominal_size
 from matcher.solver_plan import (
     BindStep,
     CheckItem,
@@ -235,7 +239,7 @@ class _Engine:
     def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
         self.compiled = compile_program(program)
         self.ix: FunctionIndex = index_of(function)
-        self.planner = planner_for(self.compiled, order)
+        self.planner = planner_for(self.compiled, order, nominal_size(len(function.values)))
         self.limit = limit
         self.steps = 0
         self.found: dict[tuple[Value | None, ...], None] = {}

@@ -2,11 +2,20 @@
 any function.
 
 The plan of a program (`matcher.solver_plan`) is built once and shared by every function
-the program is solved on, so its estimates cannot look at the function: they are taken
-on a nominal function of `VALUES` values, `INSTRUCTIONS` of them instructions, with
-typical proportions measured over the corpus's functions that hold a loop (how many
-values are loads, phis, operands number 1 of something...). Only the order of the
-estimates matters: the planner binds first the variable with the fewest candidates.
+the program is solved on, so its estimates cannot look at the function itself: they are
+taken on a nominal function of `values` values (3/5 of them instructions), with typical
+proportions measured over the corpus's functions that hold a loop (how many values are
+loads, phis, operands number 1 of something...). Only the order of the estimates
+matters: the planner binds first the variable with the fewest candidates.
+
+The nominal size is the function's size class (`nominal_size`): `VALUES` for the
+functions of up to a few hundred values (every function of the corpus), ten times more
+for each further decade. What scales with the size is what a whole function offers (the
+stores, the adds, the dominators of an instruction); what an atom generates from bound
+values does not (the operands of an instruction, the users of a value). In a function of
+thousands of values, enumerating every store and checking each against the rest is far
+worse than reaching the store from a value already bound; a plan for a nominal 100-value
+function cannot see that. So there is one plan per program and size class.
 
 Two kinds of estimates:
 - `projection_estimate`: a position of an atom whose other variables are not all bound,
@@ -20,10 +29,10 @@ from __future__ import annotations
 
 from idl.program import AtomKind
 
-__all__ = ["INSTRUCTIONS", "VALUES", "bound_estimate", "projection_estimate"]
+__all__ = ["VALUES", "bound_estimate", "nominal_size", "projection_estimate"]
 
 VALUES = 100.0
-INSTRUCTIONS = 60.0
+_INSTRUCTIONS = 0.6  # share of the values that are instructions
 
 # Share of the values a one-variable atom admits.
 _UNARY: dict[AtomKind, float] = {
@@ -92,34 +101,45 @@ _BOUND: dict[AtomKind, tuple[float, ...]] = {
 }
 
 
+def nominal_size(values: int) -> float:
+    """The size class of a function of `values` values: `VALUES` up to 10**2.5 (316),
+    then `VALUES` times the nearest power of ten of values/`VALUES`."""
+    size = VALUES
+    while values >= size * 10**0.5:
+        size *= 10
+    return size
+
+
 def projection_estimate(
-    kind: AtomKind, detail: str | int | None, position: int, arity: int
+    kind: AtomKind, detail: str | int | None, position: int, arity: int, values: float = VALUES
 ) -> float:
-    """How many values position `position` of the atom can take on a nominal function."""
+    """How many values position `position` of the atom can take on a nominal function
+    of `values` values."""
     if kind is AtomKind.UNUSED:
         return 1.0
     if arity == 1:
         if kind is AtomKind.OPCODE:
-            return VALUES * _OPCODES.get(str(detail), _RARE_OPCODE)
-        return VALUES * _UNARY.get(kind, 1.0)
+            return values * _OPCODES.get(str(detail), _RARE_OPCODE)
+        return values * _UNARY.get(kind, 1.0)
     if arity == 2:
         if kind is AtomKind.OPERAND:
-            return VALUES * _numbered(_OPERANDS, detail)[position]
+            return values * _numbered(_OPERANDS, detail)[position]
         if kind is AtomKind.SUCCESSOR:
-            return VALUES * _numbered(_SUCCESSORS, detail)[position]
-        return VALUES * _PAIRS.get(kind, (1.0, 1.0))[position]
-    return VALUES * _TRIPLES.get(kind, (1.0, 1.0, 1.0))[position]
+            return values * _numbered(_SUCCESSORS, detail)[position]
+        return values * _PAIRS.get(kind, (1.0, 1.0))[position]
+    return values * _TRIPLES.get(kind, (1.0, 1.0, 1.0))[position]
 
 
-def bound_estimate(kind: AtomKind, position: int) -> float:
-    """How many values the atom generates at `position` from its other variables' values."""
+def bound_estimate(kind: AtomKind, position: int, values: float = VALUES) -> float:
+    """How many values the atom generates at `position` from its other variables' values,
+    on a nominal function of `values` values."""
     if kind in _BOUND:
         return float(_BOUND[kind][position])
     if kind is AtomKind.NOT_SAME:
-        return VALUES
+        return values
     if kind in (AtomKind.CONTROL_FLOW_PASSES_THROUGH, AtomKind.DATA_FLOW_PASSES_THROUGH):
-        return VALUES / 4
-    return INSTRUCTIONS / 2  # dominance
+        return values / 4
+    return values * _INSTRUCTIONS / 2  # dominance
 
 
 def _numbered(

@@ -1,10 +1,11 @@
 """The search plan: which variable to bind next, from which atom, and what to check.
 
 A plan depends only on the program and on which variables are bound, never on their
-values nor on the function: one `Planner` per compiled program (and order) is built on
-first use and shared by every function the program is solved on (`planner_for`). Its
-steps name atoms; the engine (`matcher.solver`) turns them into checks and generators
-for its function. The estimates come from `matcher.solver_cost` (a nominal function).
+values nor on the function beyond its size class: one `Planner` per compiled program
+(and order, and size class) is built on first use and shared by every function of that
+class the program is solved on (`planner_for`). Its steps name atoms; the engine
+(`matcher.solver`) turns them into checks and generators for its function. The
+estimates come from `matcher.solver_cost` (a nominal function of the size class).
 
 A `PlanNode` is a run of deterministic steps (bind a variable from a generator, check
 atoms, filter a fully bound disjunction, evaluate a collect), planned lazily, so that a
@@ -184,21 +185,24 @@ class _State:
         )
 
 
-def planner_for(program: CompiledProgram, order: Order) -> Planner:
-    """The program's planner for `order`, kept on the compiled program."""
-    planner = program.planners.get(order)
+def planner_for(program: CompiledProgram, order: Order, values: float = VALUES) -> Planner:
+    """The program's planner for `order` and functions of the size class `values`
+    (`matcher.solver_cost.nominal_size`), kept on the compiled program."""
+    key = f"{order}/{values:g}"
+    planner = program.planners.get(key)
     if not isinstance(planner, Planner) or planner.nodes > PLAN_NODES_LIMIT:
-        planner = Planner(program, order)
-        program.planners[order] = planner
+        planner = Planner(program, order, values)
+        program.planners[key] = planner
     return planner
 
 
 class Planner:
     """Plans the search of one compiled program, for every function."""
 
-    def __init__(self, program: CompiledProgram, order: Order) -> None:
+    def __init__(self, program: CompiledProgram, order: Order, values: float = VALUES) -> None:
         self.program = program
         self.order = order
+        self.values = values  # the nominal size of the functions planned for
         self.nodes = 0  # plan nodes built so far
         self._estimates: dict[tuple[CAtom, int, bool], float] = {}
         self._root: PlanNode | None = None
@@ -422,7 +426,7 @@ class Planner:
     def _disjunction_cost(
         self, state: _State, disjunction: CDisjunction, now: float, produced: set[int]
     ) -> float:
-        fallback = now if now != float("inf") else VALUES + 1
+        fallback = now if now != float("inf") else self.values + 1
         parts = state.part_costs.get(disjunction)
         if parts is None:
             parts = tuple(self._part_cost(state, part, produced) for part in disjunction.parts)
@@ -448,9 +452,12 @@ class Planner:
         if part.false or part.variables <= state.bound:
             return 0.0 if part.false else 1.0
         best = float("inf")
+        bound = state.bound
         for atom in part.atoms:
-            for var in atom.variables - state.bound - produced:
-                best = min(best, self._estimate(atom, var, state.bound))
+            for var in atom.slots:
+                if var not in bound and var not in produced:
+                    cost = self._estimate(atom, var, bound)
+                    best = min(best, cost)
         if best == float("inf"):
             for nested in part.disjunctions:
                 if not nested.variables <= state.bound:  # a fully bound one binds nothing
@@ -462,7 +469,7 @@ class Planner:
         found = state.generators.get(var)
         if found is not None:
             return found
-        best: Generated = (VALUES + 1, None, 0)
+        best: Generated = (self.values + 1, None, 0)
         pending = state.atoms
         for atom in self.program.atoms_of[var]:
             if atom in pending:
@@ -473,14 +480,25 @@ class Planner:
         return best
 
     def _estimate(self, atom: CAtom, var: int, bound: set[int]) -> float:
-        others_bound = all(s in bound or s == var for s in atom.slots)
+        # Planning a large program asks this millions of times: the common arities
+        # without a generator expression.
+        slots = atom.slots
+        if len(slots) == 1:
+            others_bound = True
+        elif len(slots) == 2:
+            other = slots[1] if slots[0] == var else slots[0]
+            others_bound = other == var or other in bound
+        else:
+            others_bound = all(s in bound or s == var for s in slots)
         key = (atom, var, others_bound)
         found = self._estimates.get(key)
         if found is None:
             kind, position = atom.atom.kind, atom.slots.index(var)
             if len(atom.slots) == 1 or not others_bound:
-                found = projection_estimate(kind, atom.atom.detail, position, len(atom.slots))
+                found = projection_estimate(
+                    kind, atom.atom.detail, position, len(atom.slots), self.values
+                )
             else:
-                found = bound_estimate(kind, position)
+                found = bound_estimate(kind, position, self.values)
             self._estimates[key] = found
         return found

@@ -71,7 +71,7 @@ class CompiledProgram:
     # One-variable atoms (kind, detail) that hold in every solution: if no value of a
     # function satisfies one of them, the program has no solution there.
     required: tuple[tuple[AtomKind, str | int | None], ...] = ()
-    # The program's plans, by variable order (`matcher.solver_plan.planner_for`): built
+    # The program's plans, by variable order and size class (`solver_plan.planner_for`): built
     # once, shared by every function the program is solved on.
     planners: dict[str, Any] = field(default_factory=dict, repr=False)
     # slot of each name, and whether `names` holds more than the program's variables:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from random_cases import random_ir, random_program
 from solver_testkit import (
     C_BRANCHES,
@@ -19,9 +20,13 @@ from solver_testkit import (
 )
 
 from idl.program import AtomKind, Program
+from matcher import solver
+from matcher.detect import DISTINCT
 from matcher.ir import Function, Value
+from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
 from matcher.solver import may_match, solve
+from matcher.solver_cost import nominal_size
 from matcher.solver_plan import planner_for
 from matcher.solver_program import compile_program
 
@@ -147,3 +152,52 @@ def test_fail_fast_never_rejects_a_function_with_a_solution() -> None:
                 rejected += 1
                 assert not reference_solutions(program, function), seed
     assert rejected > 0
+
+
+def test_size_classes() -> None:
+    assert [nominal_size(n) for n in (0, 120, 316, 317, 3162, 3163, 40_000)] == [
+        100.0,
+        100.0,
+        100.0,
+        1000.0,
+        1000.0,
+        10000.0,
+        100_000.0,
+    ]
+    compiled = compile_program(READS)
+    small = planner_for(compiled, "selective")
+    assert planner_for(compiled, "selective", 100.0) is small
+    large = planner_for(compiled, "selective", 1000.0)
+    assert large is not small and large.values == 1000.0
+    assert planner_for(compiled, "selective", 1000.0) is large
+
+
+def test_every_size_class_plans_the_same_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan for large functions orders the search differently (reaching a value
+    from a bound one rather than enumerating the function): the same solutions, and
+    in detection mode the same regions."""
+    cases = []
+    for number in range(30):
+        function = ir_function(random_ir(8000 + number))
+        for seed in range(number * 100, number * 100 + 6):
+            cases.append((random_program(seed, function), function))
+    cases += [(READS, function) for function in _functions()]
+    expected = [solve(p, f, budget=20_000) for p, f in cases]
+    library = [(p, f) for p in load_library().exported_programs() for f in _functions()]
+    regions = [_keys(solve(p, f, distinct=DISTINCT)) for p, f in library]
+    changed = 0
+    for values in (1000.0, 10000.0):
+        monkeypatch.setattr(solver, "nominal_size", lambda _count, v=values: v)
+        for (program, function), before in zip(cases, expected, strict=True):
+            result = solve(program, function, budget=20_000)
+            changed += result.steps != before.steps
+            if not (result.exhausted or before.exhausted):
+                assert _rows(program, result.solutions) == _rows(program, before.solutions)
+        for (program, function), keys in zip(library, regions, strict=True):
+            result = solve(program, function, distinct=DISTINCT)
+            assert _keys(result) == keys, (values, program.name, function.name)
+    assert changed > 0  # the large plans do search differently
+
+
+def _keys(result: solver.SolveResult) -> set[tuple[Value | None, ...]]:
+    return {tuple(s.get(name) for name in DISTINCT) for s in result}
