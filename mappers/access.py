@@ -19,7 +19,7 @@ from mappers.loops import LoopView, iteration_value
 from mappers.region import Region
 from matcher.ir import Value
 
-__all__ = ["Access", "disjoint", "measure"]
+__all__ = ["Access", "apart", "disjoint", "element_size", "measure"]
 
 _SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "ptr": 8}
 
@@ -75,11 +75,16 @@ def measure(
     return Access(first, tuple(strides), element_size(element_type), low, high)
 
 
+def apart(
+    builder: Builder, first: tuple[Operand, Operand], second: tuple[Operand, Operand]
+) -> Operand:
+    """i1: the byte ranges [low, high) of `first` and `second` do not overlap."""
+    before = builder.compare("sle", first[1], second[0])
+    after = builder.compare("sle", second[1], first[0])
+    return builder.binary("or", before, after)
+
+
 def disjoint(builder: Builder, written: Access, others: Sequence[Access]) -> Operand:
     """i1: the written range overlaps none of the others."""
-    checks = []
-    for other in others:
-        before = builder.compare("sle", written.high, other.low)
-        after = builder.compare("sle", other.high, written.low)
-        checks.append(builder.binary("or", before, after))
+    checks = [apart(builder, (written.low, written.high), (o.low, o.high)) for o in others]
     return builder.all_of(checks) if checks else const(I1, "true")

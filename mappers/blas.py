@@ -7,14 +7,13 @@ layout and transposition BLAS needs or declines (then the original loop runs).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from mappers.access import Access, disjoint, measure
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan
+from mappers.plan import MapperContext, Plan, need
 from mappers.region import check_legal, depends_on, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -49,21 +48,21 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
     solution = instance.solution
     function = context.region.function
     loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
-    a_value, store = _need(solution, "a.value"), _need(solution, "c.store")
+    a_value, store = need(solution, "a.value"), need(solution, "c.store")
     element = a_value.type
     if element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {element} routine")
     if solution.get("acc") is not None:
-        init = _need(solution, "acc_init")
+        init = need(solution, "acc_init")
         if init.constant != 0:
             raise NotReplaced("the dot product starts from a value other than zero")
     conditions = check_legal(context.region, stores=[store], results=[], loops=loops)
     c_old, beta = solution.get("c_old"), solution.get("beta")
     return _Dense(
         loops=loops,
-        a=_need(solution, "a.address"),
-        b=_need(solution, "b.address"),
-        c=_need(solution, "c.address"),
+        a=need(solution, "a.address"),
+        b=need(solution, "b.address"),
+        c=need(solution, "c.address"),
         element=element,
         alpha=solution.get("alpha"),
         beta=beta,
@@ -71,13 +70,6 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         has_old=c_old is not None,
         conditions=conditions,
     )
-
-
-def _need(solution: Mapping[str, Value | None], name: str) -> Value:
-    value = solution.get(name)
-    if value is None:
-        raise NotReplaced(f"the match has no {{{name}}}")
-    return value
 
 
 def _scalar(builder: Builder, value: Value | None, default: float) -> Operand:

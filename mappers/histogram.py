@@ -11,6 +11,7 @@ reassociation to be allowed.
 
 from __future__ import annotations
 
+from mappers.access import element_size
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.kernels import (
@@ -25,11 +26,10 @@ from mappers.kernels import (
     read_cells,
 )
 from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan
+from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, stack_saved, worth_it
 from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
-from matcher.ir import Value
 
 __all__ = ["map_histogram"]
 
@@ -61,16 +61,10 @@ class _HistogramPlan(Plan):
         self.context = context
         self.loop = loop_view(context.region.function, solution, "")
 
-        def need(name: str) -> Value:
-            value = solution.get(name)
-            if value is None:
-                raise NotReplaced(f"the histogram match has no {{{name}}}")
-            return value
-
-        self.bins, self.index_value = need("bins"), need("bin_index")
-        self.increment, self.old = need("increment"), need("old_count")
-        self.kind = need("new_count").type
-        address, store = need("bin_address"), need("store")
+        self.bins, self.index_value = need(solution, "bins"), need(solution, "bin_index")
+        self.increment, self.old = need(solution, "increment"), need(solution, "old_count")
+        self.kind = need(solution, "new_count").type
+        address, store = need(solution, "bin_address"), need(solution, "store")
         if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
             raise NotReplaced("the bin address is not bins[index] over the bins' own type")
         if self.bins.block in context.region.blocks:
@@ -85,7 +79,6 @@ class _HistogramPlan(Plan):
             results=[],
             loops=[self.loop],
         )
-        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
 
     def guard(self, builder: Builder) -> Operand:
         counted = trip_count(builder, self.loop)
@@ -99,7 +92,7 @@ class _HistogramPlan(Plan):
             raise NotReplaced("the bin index or increment depends on the bins")
         body.close_groups()
         self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         checks.append(guard_conditions(builder, self.context.region, self.conditions))
         return builder.all_of(checks)
 
@@ -151,7 +144,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             args=[*common, KernelArg("", 2, cells, const(I64, 12))],
         )
         low, high, overflow = read_cells(builder, cells)
-        size = const(I64, {"i32": 4, "i64": 8, "float": 4, "double": 8}[self.kind])
+        size = const(I64, element_size(self.kind))
         low64, high64 = builder.to_i64(low), builder.to_i64(high)
         bins_start = builder.to_i64(self._bins_operand())
         range_low = builder.binary("add", bins_start, builder.binary("mul", low64, size))
@@ -165,11 +158,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             builder.compare("eq", overflow, const("i32", 0)),
             builder.compare("sle", low, high),
         ]
-        for group in self.body.groups.values():
-            assert group.low is not None and group.high is not None
-            before = builder.compare("sle", range_high, group.low)
-            after = builder.compare("sle", group.high, range_low)
-            checks.append(builder.binary("or", before, after))
+        checks += self.body.apart_from_reads((range_low, range_high))
         go = builder.all_of(checks)
         fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("fill", "skip", "merge"))
         builder.branch_if(go, fill, skip)

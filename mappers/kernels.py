@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mappers.access import Access, element_size, measure
+from mappers.access import Access, apart, element_size, measure
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import ModuleText, Operand, operand
 from mappers.loops import LoopView
@@ -304,6 +304,21 @@ class KernelBody:
             for d, stride in enumerate(access.strides):
                 params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
         return params, builder.all_of(checks)
+
+    def apart_from_reads(self, written: BufferGroup | tuple[Operand, Operand]) -> list[Operand]:
+        """i1 per group read: its range does not overlap `written` (a group, or a byte
+        range low, high)."""
+        if isinstance(written, BufferGroup):
+            assert written.low is not None and written.high is not None
+            target = (written.low, written.high)
+        else:
+            target = written
+        checks = []
+        for group in self.groups.values():
+            if group is not written:
+                assert group.low is not None and group.high is not None
+                checks.append(apart(self.builder, target, (group.low, group.high)))
+        return checks
 
     def buffer_args(self) -> list[KernelArg]:
         """One buffer per group: read-only, or copied in and out when written."""

@@ -15,16 +15,16 @@ receives in place of the loop's results.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from mappers.emit import Builder
+from mappers.emit import Builder, NotReplaced
 from mappers.irtext import ModuleText, Operand
 from mappers.region import Region
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["MapperContext", "Plan"]
+__all__ = ["MapperContext", "Plan", "need"]
 
 
 @dataclass(frozen=True)
@@ -52,3 +52,11 @@ class Plan(ABC):
 
 
 Mapper = Callable[[Instance, MapperContext], Plan]
+
+
+def need(solution: Mapping[str, Value | None], name: str) -> Value:
+    """An interface variable the mapper cannot do without."""
+    value = solution.get(name)
+    if value is None:
+        raise NotReplaced(f"the match has no {{{name}}}")
+    return value

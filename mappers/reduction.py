@@ -10,11 +10,12 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
+from mappers.access import element_size
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.irtext import ModuleText, Operand, operand
 from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
 from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan
+from mappers.plan import MapperContext, Plan, need
 from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -28,22 +29,18 @@ _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with 
 _FLOATING = {"fadd", "fsub", "fmul"}
 
 
-def worth_it(builder: Builder, iterations: Operand) -> Operand:
+def worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> Operand:
     """i1: enough iterations for a kernel launch to pay off."""
+    module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
     minimum = builder.call("i64", "idiom_cl_min_work", [])
     return builder.compare("sge", iterations, minimum)
 
 
 class _Accumulator:
     def __init__(self, solution: dict[str, Value | None]) -> None:
-        def need(name: str) -> Value:
-            value = solution.get(name)
-            if value is None:
-                raise NotReplaced(f"the reduction has no {{{name}}}")
-            return value
-
-        self.acc, self.init, self.update = need("acc"), need("acc_init"), need("update")
-        self.operand, self.compare = need("operand"), solution.get("compare")
+        self.acc, self.init = need(solution, "acc"), need(solution, "acc_init")
+        self.update = need(solution, "update")
+        self.operand, self.compare = need(solution, "operand"), solution.get("compare")
 
 
 class _ReductionPlan(Plan):
@@ -69,7 +66,6 @@ class _ReductionPlan(Plan):
                 raise NotReplaced(
                     "a floating-point reduction would be reordered (reassociation off)"
                 )
-        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
         self.results: list[Operand] = []
         self.packed: KernelArg | None = None
 
@@ -89,7 +85,7 @@ class _ReductionPlan(Plan):
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
         self.params, whole = self.body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         checks.append(guard_conditions(builder, self.context.region, self.conditions))
         return builder.all_of(checks)
 
@@ -193,7 +189,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
         flags = builder.emit("ptr", f"alloca i32, i32 {GROUPS}")
         outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
-        sizes = [_size(t) for t in types]
+        sizes = [element_size(t) for t in types]
         self.packed = pack_params(builder, self.params)
         first_args = self._common_args()
         first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
@@ -268,10 +264,6 @@ def stack_saved(builder: Builder, module: ModuleText) -> Operand:
     module.declare("llvm.stacksave.p0", "declare ptr @llvm.stacksave.p0()")
     module.declare("llvm.stackrestore.p0", "declare void @llvm.stackrestore.p0(ptr)")
     return builder.call("ptr", "llvm.stacksave.p0", [])
-
-
-def _size(type_text: str) -> int:
-    return {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "i1": 4}[type_text]
 
 
 def _host(pointer: Operand, size: int, kind: int) -> KernelArg:

@@ -10,8 +10,7 @@ read (a Gauss-Seidel sweep, which reads what it writes, keeps its original code)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from mappers.access import apart, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.kernels import (
@@ -26,7 +25,7 @@ from mappers.kernels import (
     read_cells,
 )
 from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan
+from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, stack_saved, worth_it
 from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
@@ -34,15 +33,7 @@ from matcher.ir import Value
 
 __all__ = ["map_spmv_csr"]
 
-_SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1}
 _GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
-
-
-def _need(solution: Mapping[str, Value | None], name: str) -> Value:
-    value = solution.get(name)
-    if value is None:
-        raise NotReplaced(f"the SpMV match has no {{{name}}}")
-    return value
 
 
 class _CsrPlan(Plan):
@@ -61,12 +52,12 @@ class _CsrPlan(Plan):
             raise NotReplaced("the loop over a row's entries is not `p < end; p++`")
         names = ("values", "columns", "x", "matrix.value", "column_read", "gathered.value")
         self.values, self.columns, self.x, self.matrix, self.column, self.gathered = (
-            _need(solution, n) for n in names
+            need(solution, n) for n in names
         )
-        self.position, self.column_index = _need(solution, "position"), _need(solution, "column")
-        self.acc, self.acc_init = _need(solution, "acc"), _need(solution, "acc_init")
-        self.update, self.final = _need(solution, "update"), _need(solution, "final")
-        self.stored, self.address = _need(solution, "stored"), _need(solution, "c.address")
+        self.position, self.column_index = need(solution, "position"), need(solution, "column")
+        self.acc, self.acc_init = need(solution, "acc"), need(solution, "acc_init")
+        self.update, self.final = need(solution, "update"), need(solution, "final")
+        self.stored, self.address = need(solution, "stored"), need(solution, "c.address")
         self.c_old = solution.get("c_old")
         for value in (self.matrix, self.column, self.gathered):
             if len(value.operands[0].operands) != 2:
@@ -78,12 +69,11 @@ class _CsrPlan(Plan):
             raise NotReplaced("the row sums would be added in another order")  # see below
         self.conditions = check_legal(
             region,
-            stores=[_need(solution, "c.store")],
+            stores=[need(solution, "c.store")],
             results=[],
             loops=[self.row],
             data_loops=[self.entry],
         )
-        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
 
     def guard(self, builder: Builder) -> Operand:
         counted = trip_count(builder, self.row)
@@ -102,16 +92,11 @@ class _CsrPlan(Plan):
         self.result = body.value(self.stored)
         body.close_groups()
         self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, counted.count)]
+        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         checks.append(guard_conditions(builder, self.context.region, self.conditions))
         out = self.out_group
         assert out.low is not None and out.high is not None
-        for group in body.groups.values():
-            if group is not out:
-                assert group.low is not None and group.high is not None
-                before = builder.compare("sle", out.high, group.low)
-                after = builder.compare("sle", group.high, out.low)
-                checks.append(builder.binary("or", before, after))
+        checks += body.apart_from_reads(out)
         self.inner = self._inner_loop()
         return builder.all_of(checks)
 
@@ -225,11 +210,9 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         for arg in (values_arg, columns_arg, x_arg):
             assert arg.value is not None and arg.bytes is not None
             low = builder.to_i64(arg.value)
-            high = builder.binary("add", low, arg.bytes)
-            apart = builder.binary(
-                "or", builder.compare("sle", out.high, low), builder.compare("sle", high, out.low)
+            checks.append(
+                apart(builder, (out.low, out.high), (low, builder.binary("add", low, arg.bytes)))
             )
-            checks.append(apart)
         fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("spmv", "skip", "merge"))
         builder.branch_if(builder.all_of(checks), fill, skip)
         builder.label(fill)
@@ -258,7 +241,7 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         builder: Builder, array: Value, element: str, low: Operand, count: Operand
     ) -> tuple[KernelArg, KernelArg]:
         """`count` elements of `array` from index `low`, as an input buffer, and `low`."""
-        size = const(I64, _SIZES[element])
+        size = const(I64, element_size(element))
         start = builder.binary(
             "add", builder.to_i64(operand(array)), builder.binary("mul", low, size)
         )

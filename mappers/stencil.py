@@ -40,7 +40,6 @@ class _StencilPlan(Plan):
         self.stored: Value = stored
         self.address: Value = address
         self.conditions = check_legal(context.region, stores=[store], results=[], loops=self.loops)
-        context.module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
 
     def guard(self, builder: Builder) -> Operand:
         checks = [guard_conditions(builder, self.context.region, self.conditions)]
@@ -61,14 +60,8 @@ class _StencilPlan(Plan):
         body.close_groups()
         self.params, whole = body.read_params()
         checks.append(whole)
-        for group in body.groups.values():
-            if group is not out_group:
-                assert group.low is not None and group.high is not None
-                assert out_group.low is not None and out_group.high is not None
-                before = builder.compare("sle", out_group.high, group.low)
-                after = builder.compare("sle", group.high, out_group.low)
-                checks.append(builder.binary("or", before, after))
-        checks.append(worth_it(builder, self.points))
+        checks += body.apart_from_reads(out_group)
+        checks.append(worth_it(builder, self.context.module, self.points))
         return builder.all_of(checks)
 
     def _source(self, args: list[KernelArg]) -> str:
