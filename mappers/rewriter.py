@@ -4,8 +4,9 @@ For each instance, largest regions first (an idiom nested in a replaced one goes
 it), the idiom's mapper checks legality and yields a `Plan`; the rewriter lays out the
 guard, call, done and fallback blocks (see mappers/plan.py), sends the preheader to the
 guard, the fallback to the original header, and gives the exit block's phis their
-values on the new path. LLVM's verifier (opt-22, in its own process) checks the module after
-every replacement; a replacement it rejects is undone and reported, never kept.
+values on the new path. LLVM's verifier (opt-22, in its own process) checks the
+rewritten module; if it rejects it, the replacements are made again one by one, each
+verified, and the ones it rejects are undone and reported, never kept.
 """
 
 from __future__ import annotations
@@ -62,6 +63,17 @@ class Rewritten:
 def rewrite_module(
     module: Module, instances: Sequence[Instance], *, reassociate: bool = True
 ) -> Rewritten:
+    # The verifier costs a process start: run it once on the whole result, and only when
+    # that fails, again after every replacement to find and undo the faulty ones.
+    rewritten = _rewrite(module, instances, reassociate=reassociate, verify_each=False)
+    if _verify(rewritten.text) is None:
+        return rewritten
+    return _rewrite(module, instances, reassociate=reassociate, verify_each=True)
+
+
+def _rewrite(
+    module: Module, instances: Sequence[Instance], *, reassociate: bool, verify_each: bool
+) -> Rewritten:
     text = ModuleText(module)
     functions = {function.name: function for function in module}
     claimed: list[tuple[frozenset[Block], Instance]] = []
@@ -80,7 +92,7 @@ def rewrite_module(
             state = text.snapshot()
             plan = mapper(instance, MapperContext(region, text, reassociate))
             _apply(text, region, plan, f"idiom{number}")
-            problem = _verify(text.text())
+            problem = _verify(text.text()) if verify_each else None
             if problem:
                 text.restore(state)
                 raise NotReplaced(f"internal error, LLVM rejected the rewrite: {problem}")
