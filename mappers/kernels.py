@@ -108,6 +108,8 @@ class KernelArg:
     kind: int  # IDIOM_ARG_*
     value: Operand | None = None  # a scalar's value, or a buffer's host start (ptr)
     bytes: Operand | None = None  # a buffer's size in bytes
+    flags: int = 0  # IDIOM_ARG_RESIDENT for a buffer that may stay on the device
+    definition: str = ""  # a resident buffer's name, defined from its buffer and offset
 
 
 @dataclass
@@ -350,14 +352,24 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
     return KernelArg("__global const long* restrict P", 0, array, const(I64, 8 * count))
 
 
+RESIDENT = 1  # IDIOM_ARG_RESIDENT
+
+
 def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
+    """A user array's buffer. It may stay on the device between calls (the runtime's
+    residency), inside a larger buffer: the kernel takes that buffer and the byte offset of
+    the group's start in it, and the group's name is a macro for the start."""
     assert group.low is not None and group.high is not None
     qualifier = "const " if const_data else ""
+    pointer = f"__global {qualifier}{c_type(group.element)}*"
+    name = group.name
     return KernelArg(
-        f"__global {qualifier}{c_type(group.element)}* restrict {group.name}",
+        f"__global {qualifier}char* restrict {name}_mem, long {name}_at",
         kind,
         group.low,
         group.bytes,
+        flags=RESIDENT,
+        definition=f"#define {name} (({pointer})({name}_mem + {name}_at))",
     )
 
 
@@ -397,12 +409,17 @@ def launch(
     local_size: Sequence[int] | None,
     work: Operand,
     args: Sequence[KernelArg],
+    defining: Sequence[KernelArg] | None = None,
 ) -> Operand:
-    """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status."""
+    """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
+    The source starts with the definitions of the resident buffers of `defining` (by
+    default `args`): kernels of one source launched with different arguments share it."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
-    source_ref = _string_constant(builder, module, source + "\0", "src")
+    definers = args if defining is None else defining
+    definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
+    source_ref = _string_constant(builder, module, definitions + source + "\0", "src")
     name_ref = _string_constant(builder, module, kernel + "\0", "name")
     slots = builder.emit("ptr", f"alloca {{ i32, i32, ptr, i64 }}, i32 {max(len(args), 1)}")
     for number, arg in enumerate(args):
@@ -410,6 +427,10 @@ def launch(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slots.ref}, i32 {number}"
         )
         builder.statement(f"store i32 {arg.kind}, ptr {slot.ref}")
+        flags_at = builder.emit(
+            "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 1"
+        )
+        builder.statement(f"store i32 {arg.flags}, ptr {flags_at.ref}")
         pointer = builder.emit(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 2"
         )

@@ -22,8 +22,9 @@ from matcher.ir import Value
 
 __all__ = ["PRELUDE", "map_reduction", "stack_saved", "worth_it"]
 
-GROUPS = 512  # work-groups of the first reduction kernel (enough to fill a GPU's memory bus)
+GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
+PER_ITEM = 8  # fewer groups below GROUPS * LOCAL * PER_ITEM iterations: no idle work-items
 PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
 _FLOATING = {"fadd", "fsub", "fmul"}
@@ -197,17 +198,18 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
         module = self.context.module
+        groups = self._groups(builder)
         status_first = launch(
             builder,
             module,
             source=source,
             kernel="idiom_reduce",
-            global_size=[const(I64, GROUPS * LOCAL)],
+            global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
             local_size=[LOCAL],
             work=self.count,
             args=first_args,
         )
-        final_args = [KernelArg("", 3, const(I64, GROUPS), const(I64, 8))]
+        final_args = [KernelArg("", 3, groups, const(I64, 8))]
         final_args += [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(flags, GROUPS * 4, 0)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
@@ -220,14 +222,25 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             kernel="idiom_reduce_final",
             global_size=[const(I64, LOCAL)],
             local_size=[LOCAL],
-            work=const(I64, GROUPS),
+            work=groups,
             args=final_args,
+            defining=first_args,
         )
         self.results = [
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
         ]
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return builder.binary("or", status_first, status_final)
+
+    def _groups(self, builder: Builder) -> Operand:
+        """Work-groups of the first kernel: one per LOCAL * PER_ITEM iterations, 1 to GROUPS."""
+        chunk = LOCAL * PER_ITEM
+        wanted = builder.binary("sdiv", builder.binary("add", self.count, const(I64, chunk - 1)),
+                                const(I64, chunk))  # fmt: skip
+        at_least_one = builder.select(builder.compare("slt", wanted, const(I64, 1)),
+                                      const(I64, 1), wanted)  # fmt: skip
+        too_many = builder.compare("sgt", at_least_one, const(I64, GROUPS))
+        return builder.select(too_many, const(I64, GROUPS), at_least_one)
 
     def done(self, builder: Builder) -> dict[Value, Operand]:
         results: dict[Value, Operand] = {}

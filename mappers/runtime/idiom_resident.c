@@ -1,0 +1,233 @@
+/* Device residency: host ranges kept on the device between launches (see idiom_resident.h).
+ *
+ * This is what lets an iterative program (a time loop around a stencil, repeated reductions)
+ * copy its arrays to the device once instead of at every call. Entries are a short list: a
+ * program has a few arrays. Their ranges are widened to ALIGN-byte boundaries, so that every
+ * naturally aligned host object sits at an aligned offset in its device buffer; the widening
+ * stays within the same page, and the extra bytes are only ever uploaded, never copied back.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "idiom_resident.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define ALIGN ((uintptr_t)128) /* divides any page size; >= every element's alignment */
+
+typedef struct entry {
+    struct entry *next;
+    int slot;
+    cl_command_queue queue;
+    uintptr_t lo, hi; /* the host bytes the buffer holds */
+    cl_mem mem;
+    uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
+    uint64_t generation;          /* the last launch that used it */
+} entry;
+
+static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
+static entry *entries;
+static atomic_int entry_count; /* read without the lock by idiom_host_access's fast path */
+static uint64_t resident_bytes;
+static uint64_t generations;
+static atomic_int switched_on;
+
+void idiom_residency_on(void) {
+    atomic_store(&switched_on, 1);
+}
+
+int idiom__resident_on(void) {
+    if (!atomic_load(&switched_on)) {
+        return 0;
+    }
+    const char *text = getenv("IDIOM_RESIDENT");
+    return text == NULL || text[0] != '0' || text[1] != '\0';
+}
+
+void idiom__resident_lock(void) {
+    pthread_mutex_lock(&resident_mutex);
+}
+
+void idiom__resident_unlock(void) {
+    pthread_mutex_unlock(&resident_mutex);
+}
+
+uint64_t idiom__resident_generation(void) {
+    return ++generations;
+}
+
+/* Copies back the entry's newer bytes, releases its buffer and unlinks it. */
+static cl_int drop(entry **link, idiom_traffic *traffic) {
+    entry *e = *link;
+    cl_int err = CL_SUCCESS;
+    if (e->newer_lo < e->newer_hi) {
+        double start = idiom__now();
+        size_t bytes = e->newer_hi - e->newer_lo;
+        err = clEnqueueReadBuffer(e->queue, e->mem, CL_TRUE, e->newer_lo - e->lo, bytes,
+                                  (void *)e->newer_lo, 0, NULL, NULL);
+        traffic->seconds += idiom__now() - start;
+        traffic->downloaded += (int64_t)bytes;
+        if (err != CL_SUCCESS) {
+            idiom__warn_once("OpenCL error %d copying device results back to the host; the "
+                             "program's results are lost",
+                             (int)err);
+        }
+    }
+    clReleaseMemObject(e->mem);
+    resident_bytes -= e->hi - e->lo;
+    *link = e->next;
+    free(e);
+    atomic_fetch_sub(&entry_count, 1);
+    return err;
+}
+
+cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        if (e->lo < hi && lo < e->hi) {
+            cl_int err = drop(link, traffic);
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            link = &e->next;
+        }
+    }
+    return first;
+}
+
+static entry *holding(int slot, uintptr_t lo, uintptr_t hi) {
+    for (entry *e = entries; e != NULL; e = e->next) {
+        if (e->slot == slot && e->lo <= lo && hi <= e->hi) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* Evicts entries not used by this launch until `bytes` more fit in the budget. */
+static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
+                        idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry **link = &entries; *link != NULL && resident_bytes + bytes > budget;) {
+        if ((*link)->generation != generation) {
+            cl_int err = drop(link, traffic);
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            link = &(*link)->next;
+        }
+    }
+    if (first == CL_SUCCESS && resident_bytes + bytes > budget) {
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    return first;
+}
+
+cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
+                               uint64_t budget, uint64_t generation, uintptr_t lo, uintptr_t hi,
+                               idiom_traffic *traffic) {
+    entry *found = holding(slot, lo, hi);
+    if (found != NULL) {
+        found->generation = generation;
+        return CL_SUCCESS;
+    }
+    uintptr_t new_lo = lo & ~(ALIGN - 1);
+    uintptr_t new_hi = (hi + ALIGN - 1) & ~(ALIGN - 1);
+    /* Overlapping entries are merged into the new one: grow the range until no entry
+       overlaps it without being inside it. */
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (entry *e = entries; e != NULL; e = e->next) {
+            if (e->lo < new_hi && new_lo < e->hi && (e->lo < new_lo || e->hi > new_hi)) {
+                new_lo = e->lo < new_lo ? e->lo : new_lo;
+                new_hi = e->hi > new_hi ? e->hi : new_hi;
+                grown = 1;
+            }
+        }
+    }
+    cl_int err = idiom__resident_evict(new_lo, new_hi, traffic);
+    if (err == CL_SUCCESS) {
+        err = make_room(new_hi - new_lo, budget, generation, traffic);
+    }
+    if (err != CL_SUCCESS) {
+        return err;
+    }
+    entry *e = calloc(1, sizeof *e);
+    if (e == NULL) {
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    size_t bytes = new_hi - new_lo;
+    e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (e->mem != NULL && err == CL_SUCCESS) {
+        double start = idiom__now();
+        err = clEnqueueWriteBuffer(queue, e->mem, CL_TRUE, 0, bytes, (const void *)new_lo, 0,
+                                   NULL, NULL);
+        traffic->seconds += idiom__now() - start;
+        traffic->uploaded += (int64_t)bytes;
+    }
+    if (e->mem == NULL || err != CL_SUCCESS) {
+        if (e->mem != NULL) {
+            clReleaseMemObject(e->mem);
+        }
+        free(e);
+        return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    e->slot = slot;
+    e->queue = queue;
+    e->lo = new_lo;
+    e->hi = new_hi;
+    e->newer_lo = e->newer_hi = new_lo;
+    e->generation = generation;
+    e->next = entries;
+    entries = e;
+    resident_bytes += bytes;
+    atomic_fetch_add(&entry_count, 1);
+    return CL_SUCCESS;
+}
+
+cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset) {
+    entry *e = holding(slot, lo, hi);
+    if (e == NULL) {
+        return NULL;
+    }
+    *offset = lo - e->lo;
+    return e->mem;
+}
+
+void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
+    entry *e = holding(slot, lo, hi);
+    if (e == NULL || lo >= hi) {
+        return;
+    }
+    if (e->newer_lo >= e->newer_hi) {
+        e->newer_lo = lo;
+        e->newer_hi = hi;
+    } else {
+        e->newer_lo = lo < e->newer_lo ? lo : e->newer_lo;
+        e->newer_hi = hi > e->newer_hi ? hi : e->newer_hi;
+    }
+}
+
+void idiom_host_access(void) {
+    if (atomic_load(&entry_count) == 0) {
+        return; /* the common case: nothing on a device */
+    }
+    const char *stats = idiom__stats_path();
+    double start = idiom__now();
+    idiom_traffic traffic = {0.0, 0, 0};
+    idiom__resident_lock();
+    int had = atomic_load(&entry_count);
+    cl_int err = idiom__resident_evict(0, UINTPTR_MAX, &traffic);
+    idiom__resident_unlock();
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "host_access", err == CL_SUCCESS ? IDIOM_DONE : IDIOM_FAILED,
+                          idiom__now() - start);
+        idiom__json_int(&j, "entries", had);
+        idiom__json_int(&j, "download_bytes", traffic.downloaded);
+        idiom__json_seconds(&j, "transfer_seconds", traffic.seconds);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("host access: %d device cop%s dropped, %lld bytes copied back", had,
+                 had == 1 ? "y" : "ies", (long long)traffic.downloaded);
+}

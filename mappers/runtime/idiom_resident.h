@@ -1,0 +1,57 @@
+/* Device copies of host memory kept between launches (idiom_resident.c); not part of the ABI.
+ *
+ * An entry is a device buffer holding a copy of the host bytes [lo, hi). Kernels read and write
+ * entries in place; the bytes a kernel wrote are "newer on the device" until they are copied
+ * back. Entries live until the program touches host memory: the rewritten program calls
+ * idiom_host_access() before any host access that may follow a launch (mappers/residency.py
+ * decides where), which copies back what is newer on the device and forgets every entry. An
+ * argument that is not resident but overlaps an entry evicts that entry first, and BLAS calls
+ * begin with idiom_host_access(), so host and device never disagree about a byte both use.
+ *
+ * Every function here is called with the residency lock held (idiom__resident_lock).
+ */
+#ifndef IDIOM_RESIDENT_H
+#define IDIOM_RESIDENT_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+
+#include <CL/cl.h>
+#include <stdint.h>
+
+#include "idiom_internal.h"
+
+/* Bytes moved by one launch, and the host time the copies took. */
+typedef struct {
+    double seconds;
+    int64_t uploaded;
+    int64_t downloaded;
+} idiom_traffic;
+
+/* Residency is on: the program called idiom_residency_on() and IDIOM_RESIDENT is not "0". */
+IDIOM_HIDDEN int idiom__resident_on(void);
+
+IDIOM_HIDDEN void idiom__resident_lock(void);
+IDIOM_HIDDEN void idiom__resident_unlock(void);
+
+/* Copies back what is newer on the device in every entry overlapping [lo, hi), then forgets
+ * those entries. Returns the first OpenCL error (the entries are forgotten regardless). */
+IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
+
+/* Makes sure one entry of device `slot` holds [lo, hi): an entry already holding it is kept;
+ * otherwise the overlapping entries are evicted and one entry covering all of them and [lo, hi)
+ * is created and filled from the host. Entries used in launch `generation` are never evicted
+ * to make room; others are when the device's `budget` of bytes would be exceeded. */
+IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
+                                            uint64_t budget, uint64_t generation, uintptr_t lo,
+                                            uintptr_t hi, idiom_traffic *traffic);
+
+/* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
+IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
+
+/* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device. */
+IDIOM_HIDDEN void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi);
+
+/* A new launch number, for idiom__resident_acquire. */
+IDIOM_HIDDEN uint64_t idiom__resident_generation(void);
+
+#endif /* IDIOM_RESIDENT_H */
