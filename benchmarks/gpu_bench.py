@@ -40,6 +40,7 @@ DEFAULT_PROGRAMS = (
     "stencil_3d27_global.c",
     "hist_keys.c",
     "hist_image.cpp",
+    "csr_banded.c",
     "gemm_dot_global.c",
     "gemv_rows_global.c",
 )
@@ -183,10 +184,25 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
         if call.get("status") != 0:
             continue
         key = (str(call.get("entry")), str(call.get("kernel", "")), str(call.get("device", "")))
-        group = groups.setdefault(key, {"calls": 0, "seconds": 0.0, "kernel_seconds": 0.0})
+        group = groups.setdefault(
+            key,
+            {
+                "calls": 0,
+                "seconds": 0.0,
+                "kernel_seconds": 0.0,
+                "min_kernel_seconds": float("inf"),
+                "upload_bytes": 0,
+                "download_bytes": 0,
+            },
+        )
+        kernel = float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         group["calls"] += 1
         group["seconds"] += float(call.get("seconds", 0.0))  # type: ignore[arg-type]
-        group["kernel_seconds"] += float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
+        group["kernel_seconds"] += kernel
+        if kernel > 0:
+            group["min_kernel_seconds"] = min(group["min_kernel_seconds"], kernel)
+        group["upload_bytes"] += int(call.get("upload_bytes", 0) or 0)  # type: ignore[call-overload]
+        group["download_bytes"] += int(call.get("download_bytes", 0) or 0)  # type: ignore[call-overload]
     return [
         {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
     ]

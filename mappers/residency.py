@@ -14,8 +14,10 @@ An instruction that needs the host's memory up to date — a load or store (exce
 rewriter's own argument arrays), a call of a function outside the program or through a
 pointer, a memory intrinsic — is preceded by `idiom_host_access()` wherever it can be
 reached dirty. The call is hoisted to the preheader of the outermost enclosing loop that
-launches nothing, so a loop of host code pays it once. It costs one atomic read when there
-is nothing on a device.
+launches nothing, so a loop of host code pays it once. A single load or store that cannot
+be hoisted (say, a result stored between two launches) gets `idiom_host_access_at(address,
+size)` instead, which brings back only the copy holding those bytes: the other arrays stay
+on the device. Both cost one atomic read when there is nothing on a device.
 
 Calls of functions defined in the program need no clean state: each function assumes it
 may be entered dirty (except `main`) and protects its own accesses; the call leaves the
@@ -32,17 +34,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from mappers.irtext import ModuleText
+from mappers.irtext import ModuleText, operand
 from matcher.analysis import Loop
-from matcher.ir import Block, Function, Module, Value
+from matcher.ir import Block, Function, Module, Value, ValueKind
 from matcher.ir_builder import build_module
 
 __all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
 
 HOST_ACCESS = "idiom_host_access"
+HOST_ACCESS_AT = "idiom_host_access_at"
 _ON = "idiom_residency_on"
 _LAUNCH = "idiom_cl_run"
-_CLEANING = frozenset({HOST_ACCESS, "idiom_gemm", "idiom_gemv"})
+_CLEANING = frozenset({"idiom_host_access", "idiom_gemm", "idiom_gemv"})
 # Intrinsics that take pointers without touching the memory behind them.
 _NEUTRAL_INTRINSICS = (
     "llvm.lifetime.",
@@ -55,6 +58,9 @@ _NEUTRAL_INTRINSICS = (
     "llvm.prefetch",
 )
 _MEMORY_OPCODES = frozenset({"load", "store", "atomicrmw", "cmpxchg", "fence", "va_arg"})
+# Library calls that touch no array when every pointer they get is a constant (a format).
+_QUIET_CALLS = frozenset({"printf", "puts", "putchar", "fflush", "clock", "time", "rand", "srand"})
+_SIZES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "float": 4, "i64": 8, "double": 8, "ptr": 8}
 _REWRITER_NAME = re.compile(r"%idiom\d+\.")
 
 
@@ -91,6 +97,7 @@ def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
         for function in module:
             _Placement(function, program, edited).place()
         edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
+        edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
         edited.declare(_ON, f"declare void @{_ON}()")
         out.append(edited.text())
     return out
@@ -139,6 +146,10 @@ class _Program:
             return Effect(needs_clean=False, after=State.DIRTY if launches else None)
         if "memory(none)" in instruction.attributes or "readnone" in instruction.attributes:
             return _NEUTRAL
+        if callee in _QUIET_CALLS and all(
+            o.kind is ValueKind.GLOBAL for o in instruction.operands if o.type == "ptr"
+        ):
+            return _NEUTRAL
         return _ACCESS  # outside the program, or through a pointer
 
 
@@ -181,7 +192,8 @@ class _Placement:
         self.leaves_clean = function.name == "main" or (
             function.name in program.escaped and function.name in program.launches
         )
-        self.inserted: set[Value] = set()  # host-access calls go before these
+        self.inserted: set[Value] = set()  # idiom_host_access() goes before these
+        self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
 
     def place(self) -> None:
         if self.function.name == "main":
@@ -190,11 +202,21 @@ class _Placement:
             violations = self._violations()
             if not violations:
                 break
-            self.inserted.update(self._position(v) for v in violations)
+            for violation in violations:
+                position = self._position(violation)
+                if position is violation and _accessed(violation) is not None:
+                    self.targeted.add(violation)
+                else:
+                    self.inserted.add(position)
         else:  # a safety net that cannot be reached dirty any more
             self.inserted.update(self._violations())
         for instruction in sorted(self.inserted, key=lambda i: i.id):
             self.edited.insert_before(instruction, _call(HOST_ACCESS))
+        for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
+            address, size = _accessed(instruction) or (instruction, 0)
+            where = operand(address)
+            call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
+            self.edited.insert_before(instruction, call)
 
     def _needs(self, instruction: Value) -> bool:
         if instruction.opcode == "ret":
@@ -229,7 +251,9 @@ class _Placement:
         for instruction in block.instructions:
             if instruction in self.inserted:
                 state = State.CLEAN
-            if state is State.DIRTY and self._needs(instruction):
+            if instruction in self.targeted:
+                pass  # its own bytes are brought back; other copies stay where they are
+            elif state is State.DIRTY and self._needs(instruction):
                 if violations is not None:
                     violations.append(instruction)
                 state = State.CLEAN  # as it will be, once placed
@@ -239,16 +263,14 @@ class _Placement:
         return state
 
     def _position(self, violation: Value) -> Value:
-        """Where the host access for `violation` goes: right before it if the block made
-        the state dirty, else at the block's start, hoisted out of loops that launch nothing."""
+        """Where the host access for `violation` goes: hoisted out of the loops around it
+        that launch nothing, else right before it."""
         block = violation.block
         assert block is not None
         earlier = block.instructions[: violation.position]
         if any(self.effects[i].after is State.DIRTY for i in earlier):
             return violation
-        position = _first_insertion_point(block)
-        if violation.position < position.position:
-            return violation
+        position = violation
         loop = self.function.loops.innermost(block)
         while loop is not None and not self._launches_in(loop):
             preheader = loop.preheader
@@ -264,6 +286,20 @@ class _Placement:
         return any(
             self.effects[i].after is State.DIRTY for b in loop.blocks for i in b.instructions
         )
+
+
+def _accessed(instruction: Value) -> tuple[Value, int] | None:
+    """The address and size of a load's or store's bytes, when the size is known."""
+    if instruction.opcode == "load":
+        address, kind = instruction.operands[0], instruction.type
+    elif instruction.opcode == "store":
+        address, kind = instruction.operands[1], instruction.operands[0].type
+    else:
+        return None
+    vector = re.fullmatch(r"<(\d+) x (\w+)>", kind)
+    if vector is not None and vector.group(2) in _SIZES:
+        return address, int(vector.group(1)) * _SIZES[vector.group(2)]
+    return (address, _SIZES[kind]) if kind in _SIZES else None
 
 
 def _join(old: State | None, new: State) -> State:

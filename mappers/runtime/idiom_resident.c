@@ -208,7 +208,8 @@ void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
     }
 }
 
-void idiom_host_access(void) {
+/* Evicts the entries overlapping [lo, hi); reports when there were any. */
+static void host_access(uintptr_t lo, uintptr_t hi) {
     if (atomic_load(&entry_count) == 0) {
         return; /* the common case: nothing on a device */
     }
@@ -216,9 +217,13 @@ void idiom_host_access(void) {
     double start = idiom__now();
     idiom_traffic traffic = {0.0, 0, 0};
     idiom__resident_lock();
-    int had = atomic_load(&entry_count);
-    cl_int err = idiom__resident_evict(0, UINTPTR_MAX, &traffic);
+    int before = atomic_load(&entry_count);
+    cl_int err = idiom__resident_evict(lo, hi, &traffic);
+    int had = before - atomic_load(&entry_count);
     idiom__resident_unlock();
+    if (had == 0) {
+        return;
+    }
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "host_access", err == CL_SUCCESS ? IDIOM_DONE : IDIOM_FAILED,
@@ -230,4 +235,13 @@ void idiom_host_access(void) {
     }
     idiom__trace("host access: %d device cop%s dropped, %lld bytes copied back", had,
                  had == 1 ? "y" : "ies", (long long)traffic.downloaded);
+}
+
+void idiom_host_access(void) {
+    host_access(0, UINTPTR_MAX);
+}
+
+void idiom_host_access_at(const void *address, int64_t bytes) {
+    uintptr_t lo = (uintptr_t)address;
+    host_access(lo, lo + (uintptr_t)(bytes > 0 ? bytes : 1));
 }

@@ -28,7 +28,7 @@
  *                 (building or loading the program in this call, 0 when it was in memory),
  *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";
- *                 written only when there was something on a device
+ *                 written only when a copy was dropped (idiom_host_access_at too)
  *     Durations are in seconds, written to the nanosecond.
  */
 #ifndef IDIOM_RUNTIME_H
@@ -107,6 +107,10 @@ void idiom_residency_on(void);
 /* Copies back to the host whatever kernels wrote on a device and forgets every device copy.
  * Costs one atomic read when nothing is on a device. */
 void idiom_host_access(void);
+
+/* The same for the device copies overlapping [address, address + bytes) only: what a single
+ * load or store needs. The other copies stay on the device. */
+void idiom_host_access_at(const void *address, int64_t bytes);
 
 #ifdef __cplusplus
 }
