@@ -445,19 +445,17 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
     } else {
         /* OpenCL forbids empty buffers: a 0-byte argument gets 1 byte nobody reads. */
         size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1;
-        cl_mem_flags flags = arg->kind == IDIOM_ARG_IN    ? CL_MEM_READ_ONLY
-                             : arg->kind == IDIOM_ARG_OUT ? CL_MEM_WRITE_ONLY
-                                                          : CL_MEM_READ_WRITE;
-        *own = clCreateBuffer(slot->context, flags, size, NULL, &err);
+        *own = idiom__pool_take(s, slot->context, size, &err);
         if (*own == NULL || err != CL_SUCCESS) {
             *own = NULL;
             return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
         }
         mem = *own;
         if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
-            /* Blocking, so nothing is left in flight if a later step fails. */
+            /* Not blocking: the in-order queue runs it before the kernel, which the launch
+               waits for (and a failed launch waits with clFinish before returning). */
             double start = idiom__now();
-            err = clEnqueueWriteBuffer(slot->queue, mem, CL_TRUE, 0, size, arg->ptr, 0, NULL,
+            err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, size, arg->ptr, 0, NULL,
                                        NULL);
             traffic->seconds += idiom__now() - start;
             traffic->uploaded += arg->bytes;
@@ -514,10 +512,23 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
     idiom_traffic *traffic = &timing->traffic;
     int resident_mode = idiom__resident_on();
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
-    cl_kernel kernel = clCreateKernel(program, kernel_name, &err);
-    idiom__resident_lock(); /* held to the end: entries are shared by every launch */
+    idiom__resident_lock(); /* held to the end: entries, kernels, scratch buffers are shared */
+    cl_kernel kernel = idiom__kernel_for(program, kernel_name, &err);
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
         cl_warn(err, "clCreateKernel", kernel_name, slot);
+        goto out;
+    }
+    /* A kernel object keeps the arguments of its last launch: check that this one sets them
+       all, as a fresh kernel would have. */
+    cl_uint wanted = 0;
+    cl_uint given = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        given += is_buffer(args[i].kind) && (args[i].flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
+    }
+    err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof wanted, &wanted, NULL);
+    if (err != CL_SUCCESS || wanted != given) {
+        cl_warn(err != CL_SUCCESS ? err : CL_INVALID_KERNEL_ARGS, "setting the arguments",
+                kernel_name, slot);
         goto out;
     }
     err = prepare_residency(slot, s, nargs, args, resident_mode, traffic);
@@ -593,19 +604,19 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
     }
     status = IDIOM_DONE;
 out:
-    idiom__resident_unlock();
+    if (status != IDIOM_DONE) {
+        clFinish(slot->queue); /* no write may still read the caller's memory */
+    }
     timing->transfer = traffic->seconds;
     if (done != NULL) {
         clReleaseEvent(done);
     }
     for (int32_t i = 0; mems != NULL && i < nargs; i++) {
         if (mems[i] != NULL) {
-            clReleaseMemObject(mems[i]);
+            idiom__pool_give(s, mems[i], args[i].bytes > 0 ? (size_t)args[i].bytes : 1);
         }
     }
-    if (kernel != NULL) {
-        clReleaseKernel(kernel);
-    }
+    idiom__resident_unlock();
     free(mems);
     return status;
 }

@@ -245,3 +245,89 @@ void idiom_host_access_at(const void *address, int64_t bytes) {
     uintptr_t lo = (uintptr_t)address;
     host_access(lo, lo + (uintptr_t)(bytes > 0 ? bytes : 1));
 }
+
+/* ---- reuse between launches: kernel objects and scratch buffers --------------------------
+ *
+ * Creating a kernel object and a device buffer costs tens to hundreds of microseconds on a
+ * GPU, as much as a whole small kernel: an iterative program launching thousands of times
+ * would pay it at every call. Both are kept (under the residency lock, which every launch
+ * holds) and reused: kernels per (program, name), scratch buffers by exact size, up to
+ * POOL_BYTES in all. */
+
+#include <string.h>
+
+#define POOL_SLOTS 64
+#define POOL_BYTES ((size_t)256 << 20)
+
+typedef struct kernel_entry {
+    struct kernel_entry *next;
+    cl_program program;
+    char *name;
+    cl_kernel kernel;
+} kernel_entry;
+
+typedef struct {
+    int slot;
+    size_t bytes;
+    cl_mem mem;
+} pooled;
+
+static kernel_entry *kernels;
+static pooled pool[POOL_SLOTS];
+static int pool_count;
+static size_t pool_bytes;
+
+cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err) {
+    for (kernel_entry *e = kernels; e != NULL; e = e->next) {
+        if (e->program == program && strcmp(e->name, name) == 0) {
+            *err = CL_SUCCESS;
+            return e->kernel;
+        }
+    }
+    cl_kernel kernel = clCreateKernel(program, name, err);
+    if (kernel == NULL || *err != CL_SUCCESS) {
+        return NULL;
+    }
+    kernel_entry *e = calloc(1, sizeof *e);
+    char *copy = strdup(name);
+    if (e == NULL || copy == NULL) {
+        free(e);
+        free(copy);
+        clReleaseKernel(kernel);
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    e->program = program;
+    e->name = copy;
+    e->kernel = kernel;
+    e->next = kernels;
+    kernels = e;
+    return kernel;
+}
+
+cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err) {
+    for (int i = 0; i < pool_count; i++) {
+        if (pool[i].slot == slot && pool[i].bytes == bytes) {
+            cl_mem mem = pool[i].mem;
+            pool_bytes -= bytes;
+            pool[i] = pool[--pool_count];
+            *err = CL_SUCCESS;
+            return mem;
+        }
+    }
+    return clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, err);
+}
+
+void idiom__pool_give(int slot, cl_mem mem, size_t bytes) {
+    while (pool_count > 0 && (pool_count == POOL_SLOTS || pool_bytes + bytes > POOL_BYTES)) {
+        clReleaseMemObject(pool[0].mem); /* the oldest goes */
+        pool_bytes -= pool[0].bytes;
+        pool[0] = pool[--pool_count];
+    }
+    if (bytes > POOL_BYTES) {
+        clReleaseMemObject(mem);
+        return;
+    }
+    pool[pool_count++] = (pooled){slot, bytes, mem};
+    pool_bytes += bytes;
+}

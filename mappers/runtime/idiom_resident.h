@@ -54,4 +54,11 @@ IDIOM_HIDDEN void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi);
 /* A new launch number, for idiom__resident_acquire. */
 IDIOM_HIDDEN uint64_t idiom__resident_generation(void);
 
+/* The kernel object `name` of `program`, created once and kept. */
+IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err);
+
+/* A read-write buffer of exactly `bytes` on `slot`, reused when a launch gave one back. */
+IDIOM_HIDDEN cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err);
+IDIOM_HIDDEN void idiom__pool_give(int slot, cl_mem mem, size_t bytes);
+
 #endif /* IDIOM_RESIDENT_H */
