@@ -60,6 +60,15 @@ _NEUTRAL_INTRINSICS = (
 _MEMORY_OPCODES = frozenset({"load", "store", "atomicrmw", "cmpxchg", "fence", "va_arg"})
 # Library calls that touch no array when every pointer they get is a constant (a format).
 _QUIET_CALLS = frozenset({"printf", "puts", "putchar", "fflush", "clock", "time", "rand", "srand"})
+# The math library: values in, a value out (and errno, which no kernel touches).
+# fmt: off
+_MATH = (
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin",
+    "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "floor",
+    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "hypot", "erf", "erfc",
+)
+# fmt: on
+_QUIET_CALLS |= frozenset(name + suffix for name in _MATH for suffix in ("", "f", "l"))
 _SIZES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "float": 4, "i64": 8, "double": 8, "ptr": 8}
 _REWRITER_NAME = re.compile(r"%idiom\d+\.")
 
@@ -139,15 +148,15 @@ class _Program:
             return Effect(needs_clean=False, after=State.CLEAN)
         if callee is not None and callee.startswith("idiom_"):
             return _NEUTRAL
+        if "memory(none)" in instruction.attributes or "readnone" in instruction.attributes:
+            return _NEUTRAL
         if callee is not None and callee.startswith("llvm."):
             return _intrinsic_effect(instruction, callee)
         if callee in self.defined:
             launches = callee in self.launches
             return Effect(needs_clean=False, after=State.DIRTY if launches else None)
-        if "memory(none)" in instruction.attributes or "readnone" in instruction.attributes:
-            return _NEUTRAL
         if callee in _QUIET_CALLS and all(
-            o.kind is ValueKind.GLOBAL for o in instruction.operands if o.type == "ptr"
+            o.kind is ValueKind.GLOBAL for o in _pointers(instruction)
         ):
             return _NEUTRAL
         return _ACCESS  # outside the program, or through a pointer
@@ -156,7 +165,13 @@ class _Program:
 def _intrinsic_effect(instruction: Value, callee: str) -> Effect:
     if callee.startswith(_NEUTRAL_INTRINSICS):
         return _NEUTRAL
-    return _ACCESS if any(o.type == "ptr" for o in instruction.operands) else _NEUTRAL
+    return _ACCESS if _pointers(instruction) else _NEUTRAL
+
+
+def _pointers(call: Value) -> list[Value]:
+    """The pointer arguments of a call (its operands include the callee)."""
+    callee = f"@{call.callee}"
+    return [o for o in call.operands if o.type == "ptr" and o.name != callee]
 
 
 def _rewriter_owned(instruction: Value) -> bool:
