@@ -207,6 +207,10 @@ class KernelBody:
             return self._compare(value, args)
         if opcode == "select":
             return f"{args[0]} ? {args[1]} : {args[2]}"
+        if opcode == "trunc" and value.type == "i1":  # the low bit, as LLVM takes it
+            return f"({args[0]} & 1)"
+        if opcode == "sext" and value.operands[0].type == "i1":  # true is -1
+            return f"-({kind}){args[0]}"
         if opcode in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc"):
             return f"({kind}){args[0]}"
         if opcode in ("zext", "uitofp"):

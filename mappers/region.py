@@ -11,7 +11,9 @@ change what the program does, apart from the idiom's own stores and results:
    LCSSA phis);
 3. no control flow inside other than the matched loops' own latches and the guards
    that skip an inner matched loop; such a guard must depend only on values fixed
-   before the region, and the run-time guard checks that it lets the loop run.
+   before the region, and the run-time guard checks that it lets the loop run. A mapper
+   whose kernel makes a branch's test itself at every iteration (a histogram's
+   conditional update) names that branch as `conditional`.
 
 Rule 3 of IDIOMS.md (ranges at run time) is the mappers' guard; rule 4 (reassociation)
 is the `reassociate` flag of the rewriter.
@@ -84,11 +86,14 @@ def check_legal(
     results: Iterable[Value],
     loops: Iterable[LoopView],
     data_loops: Iterable[LoopView] = (),
+    conditional: Iterable[Value] = (),
 ) -> list[tuple[Value, bool]]:
-    loops = list(loops)
     """Raise NotReplaced unless the region meets the static rules above. Returns the
     zero-trip guards of inner loops (condition, value that enters the loop): the plan's
-    run-time guard must check them with `guard_conditions`."""
+    run-time guard must check them with `guard_conditions`. `conditional` are branches
+    whose condition the kernel evaluates itself, at every iteration (a histogram's
+    conditional update)."""
+    loops = list(loops)
     allowed_stores, allowed_results = set(stores), set(results)
     for loop in loops:
         for bound in (loop.iter_begin, loop.iter_end):
@@ -98,7 +103,7 @@ def check_legal(
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
             _check_escape(region, instruction, allowed_results)
-    return _check_control_flow(region, list(loops), list(data_loops))
+    return _check_control_flow(region, loops, list(data_loops), set(conditional))
 
 
 def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
@@ -124,7 +129,7 @@ def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> No
 
 
 def _check_control_flow(
-    region: Region, loops: list[LoopView], data_loops: list[LoopView]
+    region: Region, loops: list[LoopView], data_loops: list[LoopView], conditional: set[Value]
 ) -> list[tuple[Value, bool]]:
     headers = {lp.iterator.block for lp in loops + data_loops}
     conditions: list[tuple[Value, bool]] = []
@@ -138,6 +143,8 @@ def _check_control_flow(
             continue  # a matched loop's latch (going round again)
         if any(_tests_bounds(terminator, loop) for loop in data_loops):
             continue  # the kernel's own loop makes the same test
+        if terminator in conditional:
+            continue  # the kernel makes the same test
         entering = _entered_successor(terminator, loops)
         if entering is None or _varies(terminator.operands[0], region):
             raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
