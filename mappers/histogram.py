@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from mappers.access import Access, apart, element_size
+from mappers.access import Access, apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.kernels import (
@@ -127,10 +127,12 @@ class _HistogramPlan(Plan):
             results=[],
             loops=[self.loop],
             conditional=[branch for branch, _ in self.tests],
+            fixed_loads=True,
         )
 
     def guard(self, builder: Builder) -> Operand:
         region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
         main = _Translated(
@@ -143,8 +145,7 @@ class _HistogramPlan(Plan):
             raise NotReplaced("the bin index, increment or condition depends on the bins")
         main.body.close_groups()
         self.params, whole = main.body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         # Reads under a test: the tests alone, run first, say which iterations to copy for.
         self.active: _Translated | None = None
         self.active_params: list[tuple[str, Operand]] = []
@@ -324,6 +325,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         for read_low, read_high in ranges:
             assert read_low is not None and read_high is not None
             checks.append(apart(builder, (range_low, range_high), (read_low, read_high)))
+        checks.append(apart_from_fixed(builder, self.context.region, (range_low, range_high)))
         bins_arg = KernelArg("", 2, range_low, builder.binary("sub", range_high, range_low))
 
         def add() -> Operand:

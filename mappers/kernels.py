@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from mappers.access import Access, apart, element_size, measure
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand, operand
+from mappers.irtext import ModuleText, Operand
 from mappers.loops import LoopView
 from mappers.region import Region
 from matcher.ir import Value, ValueKind
@@ -168,7 +168,11 @@ class KernelBody:
         """The C expression (a variable or literal) of `value` for the current iteration."""
         if value in self.names:
             return self.names[value]
-        if not value.is_instruction or value.block not in self.region.blocks:
+        if (
+            not value.is_instruction
+            or value.block not in self.region.blocks
+            or value in self.builder.known  # a fixed value, loaded once before the region
+        ):
             return self.scalar(value)
         text = self._expression(value)
         name = f"v{len(self.names)}"
@@ -333,7 +337,9 @@ class KernelBody:
 
     def scalar_args(self) -> list[KernelArg]:
         return [
-            KernelArg(f"{c_type(v.type)} {name}", 3, operand(v), const(I64, element_size(v.type)))
+            KernelArg(
+                f"{c_type(v.type)} {name}", 3, self.builder.ref(v), const(I64, element_size(v.type))
+            )
             for name, v in self.scalars
         ]
 
