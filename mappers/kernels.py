@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from mappers.access import Access, apart, element_size, measure
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand, operand
+from mappers.irtext import ModuleText, Operand
 from mappers.loops import LoopView
 from mappers.region import Region
 from matcher.ir import Value, ValueKind
@@ -170,7 +170,11 @@ class KernelBody:
         """The C expression (a variable or literal) of `value` for the current iteration."""
         if value in self.names:
             return self.names[value]
-        if not value.is_instruction or value.block not in self.region.blocks:
+        if (
+            not value.is_instruction
+            or value.block not in self.region.blocks
+            or value in self.builder.known  # a fixed value, loaded once before the region
+        ):
             return self.scalar(value)
         text = self._expression(value)
         name = f"v{len(self.names)}"
@@ -209,6 +213,10 @@ class KernelBody:
             return self._compare(value, args)
         if opcode == "select":
             return f"{args[0]} ? {args[1]} : {args[2]}"
+        if opcode == "trunc" and value.type == "i1":  # the low bit, as LLVM takes it
+            return f"({args[0]} & 1)"
+        if opcode == "sext" and value.operands[0].type == "i1":  # true is -1
+            return f"-({kind}){args[0]}"
         if opcode in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc"):
             return f"({kind}){args[0]}"
         if opcode in ("zext", "uitofp"):
@@ -331,7 +339,9 @@ class KernelBody:
 
     def scalar_args(self) -> list[KernelArg]:
         return [
-            KernelArg(f"{c_type(v.type)} {name}", 3, operand(v), const(I64, element_size(v.type)))
+            KernelArg(
+                f"{c_type(v.type)} {name}", 3, self.builder.ref(v), const(I64, element_size(v.type))
+            )
             for name, v in self.scalars
         ]
 

@@ -59,6 +59,7 @@ class _ReductionPlan(Plan):
             stores=[],
             results=[a.update for a in self.accumulators],
             loops=[self.loop],
+            fixed_loads=True,  # nothing is stored: no fixed value can change
         )
         for accumulator in self.accumulators:
             if accumulator.acc.type not in ("i8", "i16", "i32", "i64", "float", "double"):
@@ -80,14 +81,15 @@ class _ReductionPlan(Plan):
             raise NotReplaced(f"the loop also carries {name}, which is not a reduction")
 
     def guard(self, builder: Builder) -> Operand:
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
-        self.body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
+        self.body = KernelBody(builder, region, [self.loop], [counted.count])
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
         self.params, whole = self.body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         return builder.all_of(checks)
 
     def _source(self) -> str:

@@ -10,9 +10,9 @@ read (a Gauss-Seidel sweep, which reads what it writes, keeps its original code)
 
 from __future__ import annotations
 
-from mappers.access import apart, element_size
+from mappers.access import apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand, operand
+from mappers.irtext import Operand
 from mappers.kernels import (
     PUBLISH_RANGE,
     KernelArg,
@@ -27,7 +27,7 @@ from mappers.kernels import (
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, stack_saved, worth_it
-from mappers.region import check_legal, guard_conditions
+from mappers.region import check_legal, guard_conditions, is_fixed_load, load_fixed, runs_with
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -63,8 +63,8 @@ class _CsrPlan(Plan):
             if len(value.operands[0].operands) != 2:
                 raise NotReplaced("a sparse read is not array[index]")
         for array in (self.values, self.columns, self.x):
-            if array.block in region.blocks:
-                raise NotReplaced(f"the array {array.name} is loaded again inside the loop")
+            if array.block in region.blocks and not is_fixed_load(array, region):
+                raise NotReplaced(f"the array {array.name} is computed inside the loop")
         if self.acc.type in ("float", "double") and not context.reassociate:
             raise NotReplaced("the row sums would be added in another order")  # see below
         self.conditions = check_legal(
@@ -73,9 +73,19 @@ class _CsrPlan(Plan):
             results=[],
             loops=[self.row],
             data_loops=[self.entry],
+            fixed_loads=True,
         )
 
     def guard(self, builder: Builder) -> Operand:
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
+        # The matrix and x, when they are fixed values the loop reads only for a row
+        # with entries, are loaded once some row is known to have entries (see `call`).
+        self.late = [a for a in (self.values, self.columns, self.x) if a in builder.refused]
+        entered = runs_with(region, self.conditions, [self.entry])
+        for array in self.late:
+            if array.block not in entered:
+                raise NotReplaced(builder.refused[array])
         counted = trip_count(builder, self.row)
         self.count = counted.count
         body = KernelBody(builder, self.context.region, [self.row], [counted.count])
@@ -92,11 +102,11 @@ class _CsrPlan(Plan):
         self.result = body.value(self.stored)
         body.close_groups()
         self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         out = self.out_group
         assert out.low is not None and out.high is not None
         checks += body.apart_from_reads(out)
+        checks.append(apart_from_fixed(builder, region, (out.low, out.high)))
         self.inner = self._inner_loop()
         return builder.all_of(checks)
 
@@ -188,6 +198,15 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         p_low, p_high, p_bad = self._read_range(builder, positions)
         column_type = self.column.type
         p_count = builder.binary("sub", p_high, p_low)  # stop is exclusive
+        if self.late:  # some row has entries: the loop reads them for it
+            entries = builder.all_of(
+                [
+                    builder.compare("eq", first, const("i32", 0)),
+                    builder.compare("sgt", p_count, const(I64, 0)),
+                ]
+            )
+            for array in self.late:
+                load_fixed(builder, array, entries)
         columns_arg, columns_low = self._slice(builder, self.columns, column_type, p_low, p_count)
         column_range = range_cells(builder)
         second = launch(builder, module, source=source, kernel="idiom_csr_columns",
@@ -243,7 +262,7 @@ __kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vl
         """`count` elements of `array` from index `low`, as an input buffer, and `low`."""
         size = const(I64, element_size(element))
         start = builder.binary(
-            "add", builder.to_i64(operand(array)), builder.binary("mul", low, size)
+            "add", builder.to_i64(builder.ref(array)), builder.binary("mul", low, size)
         )
         buffer = KernelArg("", 0, start, builder.binary("mul", count, size))
         return buffer, KernelArg("", 3, low, const(I64, 8))

@@ -10,6 +10,7 @@ an in-place sweep keeps the original code.
 
 from __future__ import annotations
 
+from mappers.access import apart_from_fixed
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
@@ -39,10 +40,13 @@ class _StencilPlan(Plan):
             raise NotReplaced("the stencil match has no store")
         self.stored: Value = stored
         self.address: Value = address
-        self.conditions = check_legal(context.region, stores=[store], results=[], loops=self.loops)
+        self.conditions = check_legal(
+            context.region, stores=[store], results=[], loops=self.loops, fixed_loads=True
+        )
 
     def guard(self, builder: Builder) -> Operand:
-        checks = [guard_conditions(builder, self.context.region, self.conditions)]
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         self.counts: list[Operand] = []
         for loop in self.loops:
             counted = trip_count(builder, loop)
@@ -61,6 +65,8 @@ class _StencilPlan(Plan):
         self.params, whole = body.read_params()
         checks.append(whole)
         checks += body.apart_from_reads(out_group)
+        assert out_group.low is not None and out_group.high is not None
+        checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         checks.append(worth_it(builder, self.context.module, self.points))
         return builder.all_of(checks)
 
