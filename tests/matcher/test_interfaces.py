@@ -297,3 +297,22 @@ def test_stencil_flattened_3d_with_index_macro() -> None:
     s = instance("stencil_3d7_heat.c", "Stencil", "heat7", 11).solution
     assert names(s, "out.array") == ["%out"] and reads(s) == ["%in"] * 7
     assert [value(s, f"loop[{k}].iter_end").opcode for k in range(3)] == ["add"] * 3
+
+
+def test_stencil_over_records_is_displaced_by_whole_records() -> None:
+    # c[i] = p[i-1].x - 2 p[i].x + p[i+1].x over 32-byte records: p[i-1] lies 32 bytes
+    # before the record p + i, outside it; p[i+1] is at the index i+1.
+    s = instance("nm_stencil_fields.c", "Stencil", "curvature", 60).solution
+    assert names(s, "out.array") == ["%c"] and reads(s) == ["%p"] * 3
+    shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
+    assert [v.operands[0].byte_offset for v in shifted] == [-32]
+    assert [v.operands[0].operands[0].pointee_size for v in shifted] == [32]
+    assert value(s, "shift_offset[0]").constant == 1
+
+
+def test_stencil_counting_down_reads_neighbours() -> None:
+    # b[i] = (a[i-1] + 2 a[i] + a[i+1]) / 4 for i from n-2 down to 1.
+    s = instance("nm_stencil_fields.c", "Stencil", "smooth_down", 67).solution
+    assert names(s, "out.array") == ["%b"] and reads(s) == ["%a"] * 3
+    shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
+    assert sorted(v.operands[0].byte_offset or 0 for v in shifted) == [-8, 8]
