@@ -316,3 +316,59 @@ def test_stencil_counting_down_reads_neighbours() -> None:
     assert names(s, "out.array") == ["%b"] and reads(s) == ["%a"] * 3
     shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
     assert sorted(v.operands[0].byte_offset or 0 for v in shifted) == [-8, 8]
+
+
+# -- Accumulators in memory, loops that also store elsewhere -------------------------------
+
+
+def test_reduction_into_an_array_of_sums_indexed_by_an_inner_loop() -> None:
+    # rms[m] = rms[m] + grid[k][j][i][m]^2 for m < 5, over the whole (k, j, i) sweep.
+    s = instance("red_memory.c", "Reduction", "residual_norms", 21).solution
+    acc, store = value(s, "acc"), value(s, "acc_store")
+    assert acc.opcode == "load" and s["acc_init"] is None
+    assert acc.operands[0] is s["acc_address"] is store.operands[1]
+    assert store.operands[0] is s["update"] is s["fold"] and value(s, "fold").opcode == "fadd"
+    assert names(s, "acc_array") == ["%rms"]
+    assert value(s, "acc_lane").operands[0] is s["lane.iterator"]
+    assert value(s, "lane.iter_end").constant == 4  # m < 5, compared as m <= 4
+    assert reads(s) == ["@grid"]
+
+
+def test_reduction_written_back_on_every_trip() -> None:
+    # *total += a[i] * w[i]: LLVM keeps the total in a phi and stores it on every trip.
+    s = instance("red_memory.c", "Reduction", "weighted_total", 36).solution
+    assert value(s, "acc").opcode == "phi" and value(s, "acc_init").opcode == "load"
+    assert value(s, "acc_store").operands[0] is s["update"]
+    assert names(s, "acc_array") == ["%total"] and reads(s) == ["%a", "%w"]
+    found = instance("red_memory.c", "Reduction", "accumulate_stats", 43)
+    fields = sorted(field_of(value(x, "acc_init")) for x in found.solutions)
+    assert fields == [("%st", 8), ("%st", 16)]
+
+
+def test_reductions_and_histogram_of_a_loop_that_stores_elsewhere() -> None:
+    # gauss_pairs: q[l] += 1 and the sums sx, sy (updated on the accepted trials only)
+    # in one loop that also stores each trial's radius into a global.
+    histogram = instance("red_side_stores.c", "Histogram", "gauss_pairs", 16)
+    s = histogram.solution
+    assert names(s, "bins") == ["%q"] and value(s, "increment").constant == 1.0
+    others = [v for k, v in s.items() if k.endswith("].store") and v is not None]
+    assert [v.operands[1].name for v in others] == ["@last_radius"]
+    (reduction,) = [
+        i for i in detect("red_side_stores.c") if i.idiom == "Reduction" and i.line == 16
+    ]
+    assert reduction.within is not None and len(reduction.solutions) == 2
+    for x in reduction.solutions:
+        update, fold = value(x, "update"), value(x, "fold")
+        assert update.opcode == "phi" and fold.opcode == "fadd" and update is not fold
+        assert value(x, "operand").opcode == "fmul" and reads(x) == ["%q", "%x", "%x"]
+        writes = sorted(
+            v.name for k, v in x.items() if k.endswith("].array") and "write" in k and v
+        )
+        assert writes == ["%q", "@last_radius"]
+
+
+def test_reduction_beside_a_maximum_kept_through_a_pointer() -> None:
+    s = instance("red_side_stores.c", "Reduction", "norm_and_max", 40).solution
+    assert value(s, "fold").opcode == "fadd" and s["acc_store"] is None
+    writes = [v.name for k, v in s.items() if k.startswith("write[") and k.endswith(".array") and v]
+    assert writes == ["%mx"]
