@@ -372,3 +372,19 @@ def test_reduction_beside_a_maximum_kept_through_a_pointer() -> None:
     assert value(s, "fold").opcode == "fadd" and s["acc_store"] is None
     writes = [v.name for k, v in s.items() if k.startswith("write[") and k.endswith(".array") and v]
     assert writes == ["%mx"]
+
+
+def test_histogram_with_a_bound_read_again_on_every_trip() -> None:
+    # for (k = first; k < end[b]; k++) counts[key[k]]++: end[b] is loaded on every trip
+    # (counts and end are both int: the store may change it, as far as LLVM knows).
+    s = instance("hist_saturate_rows.c", "Histogram", "count_per_bucket", 25).solution
+    bound = value(s, "iter_end")
+    assert bound.opcode == "load" and bound.block is s["end"].block
+    assert bound.operands[0].operands[0].name == "%end"
+    assert names(s, "bins") == ["%counts"]
+
+
+def test_saturating_histogram_tests_the_old_count() -> None:
+    s = instance("hist_saturate_rows.c", "Histogram", "saturating_histogram", 13).solution
+    test = value(s, "old_count_use[0]")
+    assert test.opcode == "icmp" and value(s, "old_count_use[1]") is s["new_count"]
