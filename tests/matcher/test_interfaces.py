@@ -393,3 +393,12 @@ def test_saturating_histogram_tests_the_old_count() -> None:
     s = instance("hist_saturate_rows.c", "Histogram", "saturating_histogram", 13).solution
     test = value(s, "old_count_use[0]")
     assert test.opcode == "icmp" and value(s, "old_count_use[1]") is s["new_count"]
+
+
+def test_reduction_reading_at_coordinates_clipped_to_the_image() -> None:
+    # sad += abs(cur[(by + y) * w + bx + x] - ref[ry * w + clip(bx + dx + x)])
+    s = instance("red_clamped.c", "Reduction", "block_sad", 16).solution
+    assert reads(s) == ["%cur", "%ref"] and value(s, "operand").callee == "llvm.abs.i32"
+    clamps = [v for k, v in s.items() if k.endswith("clamp.value") and v is not None]
+    clamps += [v for k, v in s.items() if k.endswith(".clamp_term") and v is not None]
+    assert {v.callee for v in clamps} == {"llvm.smin.i32"}
