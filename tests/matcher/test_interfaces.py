@@ -402,3 +402,18 @@ def test_reduction_reading_at_coordinates_clipped_to_the_image() -> None:
     clamps = [v for k, v in s.items() if k.endswith("clamp.value") and v is not None]
     clamps += [v for k, v in s.items() if k.endswith(".clamp_term") and v is not None]
     assert {v.callee for v in clamps} == {"llvm.smin.i32"}
+
+
+def test_histogram_whose_bin_comes_from_a_search() -> None:
+    # A binary search over the edges (an inner loop) finds the bin; one of three updates
+    # of bins[] adds 1 to it.
+    s = instance("hist_search.c", "Histogram", "pair_histogram", 16).solution
+    assert names(s, "bins") == ["%bins"] and value(s, "increment").constant == 1
+    latch = value(s, "body.inner_latch[0]")
+    assert latch.opcode == "br" and latch.location is not None and latch.location.line == 19
+    others = [v for k, v in s.items() if k.startswith("other_write[") and k.endswith("].store")]
+    updates = [v for v in others if v is not None]
+    assert len(updates) == 2
+    for k in range(2):
+        assert value(s, f"other_write[{k}].new_count").opcode == "add"
+        assert names(s, f"other_write[{k}].array") == ["%bins"]
