@@ -1,4 +1,4 @@
-// corpus: Histogram, an 8-bit saturating histogram of pixel values, and counts of keys per bucket where each bucket's end is read again on every trip (int arrays that may alias the counts)
+// corpus: Histogram, an 8-bit saturating histogram of pixel values, counts of keys per bucket where each bucket's end is read again on every trip (int arrays that may alias the counts), and the row counts of a sparse matrix built from its entries, rowptr[col + 1] += len[i] with len[i] read again on every trip
 // args: test=2000 3 bench=20000000 20
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +27,17 @@ void count_per_bucket(const int *key, const int *end, int nb, int *counts)
     }
 }
 
+/* for every entry (i, c) of the rows' column lists: rowptr[c + 1] += len[i] */
+void count_rows(const int *len, const int (*cols)[8], int nrows, int *rowptr)
+{
+    for (int i = 0; i < nrows; i++) {
+        for (int e = 0; e < len[i]; e++) {        // expect: Histogram in count_rows
+            int c = cols[i][e] + 1;
+            rowptr[c] = rowptr[c] + len[i];
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100000;
@@ -48,12 +59,23 @@ int main(int argc, char **argv)
     }
     for (int b = 0; b < NBUCKETS; b++)
         end[b] = (int)((long)n * (b + 1) / NBUCKETS);
+    int nrows = n / 8;
+    int *len = malloc((size_t)nrows * sizeof *len);
+    int (*cols)[8] = malloc((size_t)nrows * sizeof *cols);
+    int *rowptr = calloc((size_t)nrows + 1, sizeof *rowptr);
+    if (!len || !cols || !rowptr) return 1;
+    for (int i = 0; i < nrows; i++) {
+        len[i] = 1 + (i * 5) % 8;
+        for (int e = 0; e < 8; e++)
+            cols[i][e] = (i * 3 + e * 7) % nrows;
+    }
 
     for (int r = 0; r < reps; r++) {
         for (int v = 0; v < NBINS; v++)
             hist[v] = 0;
         saturating_histogram(img, n, hist);
         count_per_bucket(key, end, NBUCKETS, counts);
+        count_rows(len, (const int (*)[8])cols, nrows, rowptr);
     }
 
     long hs = 0, cs = 0;
@@ -64,6 +86,13 @@ int main(int argc, char **argv)
     printf("n = %d reps = %d\n", n, reps);
     printf("hist sum = %ld hist[0] = %d hist[63] = %d\n", hs, hist[0], hist[63]);
     printf("counts checksum = %ld counts[5] = %d\n", cs, counts[5]);
+    long rs = 0;
+    for (int i = 0; i <= nrows; i++)              // expect: Reduction in main
+        rs += (long)rowptr[i] * (i % 13 + 1);
+    printf("rows checksum = %ld\n", rs);
+    free(len);
+    free(cols);
+    free(rowptr);
     free(img);
     free(key);
     free(end);

@@ -417,3 +417,14 @@ def test_histogram_whose_bin_comes_from_a_search() -> None:
     for k in range(2):
         assert value(s, f"other_write[{k}].new_count").opcode == "add"
         assert names(s, f"other_write[{k}].array") == ["%bins"]
+
+
+def test_histogram_of_a_value_read_again_into_a_bin_one_past() -> None:
+    # rowptr[cols[i][e] + 1] += len[i]: LLVM carries len[i], loaded for the loop's test,
+    # over to the next trip as a phi; the +1 is a getelementptr of its own.
+    s = instance("hist_saturate_rows.c", "Histogram", "count_rows", 34).solution
+    increment = value(s, "increment")
+    assert increment.opcode == "phi" and value(s, "iter_end").opcode == "load"
+    assert {v.opcode for v, _ in increment.incoming} == {"load"}
+    assert names(s, "bins") == ["%rowptr"] and value(s, "bin_offset").constant == 4
+    assert value(s, "bin_address").operands[0] is s["bin_element"]
