@@ -39,8 +39,12 @@ def worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> Opera
 
 class _Accumulator:
     def __init__(self, solution: dict[str, Value | None]) -> None:
+        if solution.get("acc_store") is not None:
+            raise NotReplaced("the accumulator is kept in memory")
         self.acc, self.init = need(solution, "acc"), need(solution, "acc_init")
         self.update = need(solution, "update")
+        if solution.get("fold") is not self.update:
+            raise NotReplaced("the accumulator is updated on some paths of the loop only")
         self.operand, self.compare = need(solution, "operand"), solution.get("compare")
 
 
