@@ -4,15 +4,13 @@ data read (the guard must send them to the original code)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from differential import build_pair, run_binary
 
-from mappers.accelerate import Accelerated, accelerate
+from mappers.accelerate import Accelerated
 from mappers.compare import first_difference
-from matcher.frontend import CompileOptions, find_tool
 
 PROGRAM = Path(__file__).parent / "programs" / "conditional.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
@@ -25,22 +23,10 @@ KEPT = {  # near-misses, with the reason they keep their code
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
-    folder = tmp_path_factory.mktemp("conditional")
-    original, accelerated = folder / "original", folder / "accelerated"
-    subprocess.run([find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original)], check=True)
-    report = accelerate([PROGRAM], accelerated, CompileOptions())
-    return original, accelerated, report
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("conditional"))
 
 
-def _run(binary: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(binary), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, **env},
-    )
+_run = run_binary
 
 
 def _done(stderr: str, kernel: str) -> int:

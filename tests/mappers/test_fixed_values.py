@@ -5,16 +5,14 @@ kernels write, where the guard must send them to the original code."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from differential import build_pair, run_binary
 
-from mappers.accelerate import Accelerated, accelerate
+from mappers.accelerate import Accelerated
 from mappers.compare import first_difference
-from matcher.frontend import CompileOptions, find_tool
 
 PROGRAM = Path(__file__).parent / "programs" / "fixed.c"
 ON_POCL = {
@@ -34,22 +32,10 @@ REPLACED = {
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
-    folder = tmp_path_factory.mktemp("fixed")
-    original, accelerated = folder / "original", folder / "accelerated"
-    subprocess.run([find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original)], check=True)
-    report = accelerate([PROGRAM], accelerated, CompileOptions())
-    return original, accelerated, report
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("fixed"))
 
 
-def _run(binary: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(binary), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, **env},
-    )
+_run = run_binary
 
 
 def _done(stderr: str) -> Counter[str]:
