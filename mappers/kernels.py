@@ -134,8 +134,14 @@ class KernelBody:
         region: Region,
         loops: Sequence[LoopView],
         counts: Sequence[Operand],
+        *,
+        shared_strides: bool = False,
     ) -> None:
         self.builder = builder
+        # With shared strides, a buffer's reads move together (a stencil's neighbours):
+        # the kernel computes the point's index once per buffer and adds each read's
+        # offset; the guard checks at run time that the strides are indeed the same.
+        self.shared_strides = shared_strides
         self.region = region
         self.loops = list(loops)
         self.counts = list(counts)
@@ -272,8 +278,13 @@ class KernelBody:
         group.accesses.append(access)
         index = f"i{len(self.reads)}"
         self.reads.append((index, access))
-        terms = "".join(f" + t{d} * {index}_s{d}" for d in range(len(self.loops)))
-        return f"{index}_o{terms}"
+        if not self.shared_strides:
+            terms = "".join(f" + t{d} * {index}_s{d}" for d in range(len(self.loops)))
+            return f"{index}_o{terms}"
+        if len(group.accesses) == 1:
+            terms = " + ".join(f"t{d} * {group.name}_s{d}" for d in range(len(self.loops)))
+            self.lines.append(f"const long {group.name}_point = {terms or '0'};")
+        return f"{index}_o + {group.name}_point"
 
     def group(self, root: Value, element: str, *, written: bool = False) -> BufferGroup:
         key = (root, element, written)
@@ -311,8 +322,16 @@ class KernelBody:
                 remainder = builder.binary("srem", amount, size)
                 checks.append(builder.compare("eq", remainder, const(I64, 0)))
             params.append((f"{index}_o", builder.binary("sdiv", offset, size)))
+            if not self.shared_strides:
+                for d, stride in enumerate(access.strides):
+                    params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+                continue
+            leader = group.accesses[0]
             for d, stride in enumerate(access.strides):
-                params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+                if access is leader:
+                    params.append((f"{group.name}_s{d}", builder.binary("sdiv", stride, size)))
+                else:
+                    checks.append(builder.compare("eq", stride, leader.strides[d]))
         return params, builder.all_of(checks)
 
     def apart_from_reads(self, written: BufferGroup | tuple[Operand, Operand]) -> list[Operand]:

@@ -55,7 +55,9 @@ class _StencilPlan(Plan):
         self.points = self.counts[0]
         for count in self.counts[1:]:
             self.points = builder.binary("mul", self.points, count)
-        body = KernelBody(builder, self.context.region, self.loops, self.counts)
+        body = KernelBody(
+            builder, self.context.region, self.loops, self.counts, shared_strides=True
+        )
         self.body = body
         self.value = body.value(self.stored)
         out_group = body.group(self.address, self.stored.type, written=True)
@@ -91,18 +93,39 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         packed = pack_params(builder, self.params)
         args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
         sizes = [KernelArg("", 3, count, const(I64, 8)) for count in self.counts]
+        local = _LOCAL_SIZES[len(self.counts)]
+        rounded = [
+            _round_up(builder, count, size)
+            for count, size in zip(reversed(self.counts), local, strict=True)
+        ]
         status = launch(
             builder,
             self.context.module,
             source=self._source(args),
             kernel="idiom_stencil",
-            global_size=list(reversed(self.counts)),
-            local_size=None,
+            global_size=rounded,
+            local_size=local,
             work=self.points,
             args=[*sizes, *args],
         )
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return status
+
+
+# Work-group shapes, innermost dimension first, the global size rounded up to them. On an
+# H100 the shape changed kernel times by a few percent only (docs/acceleration.md), but a
+# size left to the driver must divide the global size: a prime one would leave one
+# work-item per group.
+_LOCAL_SIZES = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
+
+
+def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:
+    """`count` rounded up to a multiple of the work-group size (the kernel skips the
+    work-items past the nest's bounds)."""
+    bumped = builder.binary("add", count, const(I64, multiple - 1))
+    return builder.binary(
+        "mul", builder.binary("udiv", bumped, const(I64, multiple)), const(I64, multiple)
+    )
 
 
 def map_stencil(instance: Instance, context: MapperContext) -> Plan:
