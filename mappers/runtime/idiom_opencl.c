@@ -596,9 +596,12 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
                                   arg->ptr, 0, NULL, NULL);
         traffic->seconds += idiom__now() - start;
         traffic->downloaded += arg->bytes;
+        if (err == CL_SUCCESS) {
+            err = idiom__resident_refresh(lo, lo + (uintptr_t)arg->bytes, traffic);
+        }
         if (err != CL_SUCCESS) {
             /* Only a lost device gets here, after the kernel succeeded. */
-            cl_warn(err, "clEnqueueReadBuffer", kernel_name, slot);
+            cl_warn(err, "copying an output back", kernel_name, slot);
             goto out;
         }
     }

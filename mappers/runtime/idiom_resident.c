@@ -123,6 +123,76 @@ static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
     return first;
 }
 
+/* Unlinks the entries of `slot` inside [lo, hi) into `taken` (sorted by address), when every
+   entry overlapping that range is one of them; returns how many, or -1 (none unlinked). */
+static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int room) {
+    int count = 0;
+    for (entry *e = entries; e != NULL; e = e->next) {
+        if (e->lo < hi && lo < e->hi) {
+            if (e->slot != slot || e->lo < lo || e->hi > hi || count == room) {
+                return -1;
+            }
+            count++;
+        }
+    }
+    count = 0;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        if (e->lo < hi && lo < e->hi) {
+            *link = e->next;
+            int at = count++;
+            while (at > 0 && taken[at - 1]->lo > e->lo) { /* insertion: a few entries */
+                taken[at] = taken[at - 1];
+                at--;
+            }
+            taken[at] = e;
+            resident_bytes -= e->hi - e->lo;
+            atomic_fetch_sub(&entry_count, 1);
+        } else {
+            link = &e->next;
+        }
+    }
+    return count;
+}
+
+/* Fills the new buffer `mem` holding host bytes [lo, hi): the entries `taken` (inside it,
+   sorted, not overlapping) are copied on the device, newer bytes included; only the gaps
+   between them come from the host. */
+static cl_int fill(cl_command_queue queue, cl_mem mem, uintptr_t lo, uintptr_t hi,
+                   entry **taken, int count, idiom_traffic *traffic) {
+    cl_int err = CL_SUCCESS;
+    uintptr_t at = lo;
+    double start = idiom__now();
+    for (int i = 0; i <= count && err == CL_SUCCESS; i++) {
+        uintptr_t gap_end = i < count ? taken[i]->lo : hi;
+        if (at < gap_end) {
+            err = clEnqueueWriteBuffer(queue, mem, CL_TRUE, at - lo, gap_end - at,
+                                       (const void *)at, 0, NULL, NULL);
+            traffic->uploaded += (int64_t)(gap_end - at);
+        }
+        if (i < count && err == CL_SUCCESS) {
+            entry *e = taken[i];
+            err = clEnqueueCopyBuffer(queue, e->mem, mem, 0, e->lo - lo, e->hi - e->lo, 0, NULL,
+                                      NULL);
+            at = e->hi;
+        }
+    }
+    traffic->seconds += idiom__now() - start;
+    return err;
+}
+
+/* Puts entries taken out by take_inside back (when the merged buffer could not be made). */
+static void put_back(entry **taken, int count) {
+    for (int i = 0; i < count; i++) {
+        taken[i]->next = entries;
+        entries = taken[i];
+        resident_bytes += taken[i]->hi - taken[i]->lo;
+        atomic_fetch_add(&entry_count, 1);
+    }
+}
+
+#define MERGED_MAX 16
+
 cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                uint64_t budget, uint64_t generation, uintptr_t lo, uintptr_t hi,
                                idiom_traffic *traffic) {
@@ -145,31 +215,35 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
             }
         }
     }
-    cl_int err = idiom__resident_evict(new_lo, new_hi, traffic);
-    if (err == CL_SUCCESS) {
-        err = make_room(new_hi - new_lo, budget, generation, traffic);
-    }
-    if (err != CL_SUCCESS) {
-        return err;
-    }
-    entry *e = calloc(1, sizeof *e);
-    if (e == NULL) {
-        return CL_OUT_OF_HOST_MEMORY;
+    /* Entries of this device inside the range are copied on the device, without going
+       through the host; any other overlap (another device) is evicted first. */
+    entry *taken[MERGED_MAX];
+    int count = take_inside(slot, new_lo, new_hi, taken, MERGED_MAX);
+    cl_int err = CL_SUCCESS;
+    if (count < 0) {
+        count = 0;
+        err = idiom__resident_evict(new_lo, new_hi, traffic);
     }
     size_t bytes = new_hi - new_lo;
-    e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (e->mem != NULL && err == CL_SUCCESS) {
-        double start = idiom__now();
-        err = clEnqueueWriteBuffer(queue, e->mem, CL_TRUE, 0, bytes, (const void *)new_lo, 0,
-                                   NULL, NULL);
-        traffic->seconds += idiom__now() - start;
-        traffic->uploaded += (int64_t)bytes;
+    if (err == CL_SUCCESS) {
+        err = make_room(bytes, budget, generation, traffic);
     }
-    if (e->mem == NULL || err != CL_SUCCESS) {
-        if (e->mem != NULL) {
+    entry *e = err == CL_SUCCESS ? calloc(1, sizeof *e) : NULL;
+    if (err == CL_SUCCESS && e == NULL) {
+        err = CL_OUT_OF_HOST_MEMORY;
+    }
+    if (e != NULL) {
+        e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (e->mem != NULL && err == CL_SUCCESS) {
+            err = fill(queue, e->mem, new_lo, new_hi, taken, count, traffic);
+        }
+    }
+    if (err != CL_SUCCESS || e == NULL || e->mem == NULL) {
+        if (e != NULL && e->mem != NULL) {
             clReleaseMemObject(e->mem);
         }
         free(e);
+        put_back(taken, count); /* their newer bytes are still theirs to copy back */
         return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
     }
     e->slot = slot;
@@ -177,6 +251,16 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
     e->lo = new_lo;
     e->hi = new_hi;
     e->newer_lo = e->newer_hi = new_lo;
+    for (int i = 0; i < count; i++) { /* the merged entries' newer bytes stay newer */
+        entry *old = taken[i];
+        if (old->newer_lo < old->newer_hi) {
+            int empty = e->newer_lo >= e->newer_hi;
+            e->newer_lo = empty || old->newer_lo < e->newer_lo ? old->newer_lo : e->newer_lo;
+            e->newer_hi = empty || old->newer_hi > e->newer_hi ? old->newer_hi : e->newer_hi;
+        }
+        clReleaseMemObject(old->mem); /* freed once the copy that reads it is done */
+        free(old);
+    }
     e->generation = generation;
     e->next = entries;
     entries = e;
@@ -192,6 +276,23 @@ cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset
     }
     *offset = lo - e->lo;
     return e->mem;
+}
+
+cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry *e = entries; e != NULL; e = e->next) {
+        uintptr_t from = e->lo > lo ? e->lo : lo;
+        uintptr_t to = e->hi < hi ? e->hi : hi;
+        if (from < to) {
+            double start = idiom__now();
+            cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, from - e->lo, to - from,
+                                              (const void *)from, 0, NULL, NULL);
+            traffic->seconds += idiom__now() - start;
+            traffic->uploaded += (int64_t)(to - from);
+            first = first != CL_SUCCESS ? first : err;
+        }
+    }
+    return first;
 }
 
 void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {

@@ -38,15 +38,24 @@ IDIOM_HIDDEN void idiom__resident_unlock(void);
 IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
 /* Makes sure one entry of device `slot` holds [lo, hi): an entry already holding it is kept;
- * otherwise the overlapping entries are evicted and one entry covering all of them and [lo, hi)
- * is created and filled from the host. Entries used in launch `generation` are never evicted
- * to make room; others are when the device's `budget` of bytes would be exceeded. */
+ * otherwise one entry covering [lo, hi) and every entry overlapping it is created: the entries
+ * of `slot` it covers are copied into it on the device (their newer bytes stay newer), the rest
+ * comes from the host. Entries used in launch `generation` are never evicted to make room;
+ * others are when the device's `budget` of bytes would be exceeded.
+ * This relies on every byte of an entry that is not newer there being equal to the host's:
+ * see idiom__resident_refresh. */
 IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                             uint64_t budget, uint64_t generation, uintptr_t lo,
                                             uintptr_t hi, idiom_traffic *traffic);
 
 /* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
 IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
+
+/* The host's bytes [lo, hi) changed without a host access: a launch copied an output that is
+ * not resident back there. Entries overlapping it only in the bytes their ranges were widened
+ * by (or in a neighbouring argument's) get those bytes again, so that merging entries on the
+ * device never brings back stale ones. */
+IDIOM_HIDDEN cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
 /* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device. */
 IDIOM_HIDDEN void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi);

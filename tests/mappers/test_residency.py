@@ -131,6 +131,14 @@ RUNTIME_SCRIPT = textwrap.dedent(
     }
     '''
 
+    MIXED = b'''
+    #define in ((__global const double*)(in_mem + in_at))
+    __kernel void mixed(__global const char* in_mem, long in_at, __global double* out) {
+        size_t i = get_global_id(0);
+        out[i] = in[i] + 0.5;
+    }
+    '''
+
     def run(source, name, n, *args):
         array = (Arg * len(args))(*args)
         size = (ctypes.c_int64 * 1)(n)
@@ -157,6 +165,29 @@ RUNTIME_SCRIPT = textwrap.dedent(
     lib.idiom_host_access()
     expected = np.concatenate([4 * np.arange(1.0, 101.0), 4 * np.arange(51.0, 251.0)])
     assert (x == expected).all(), (x[:4], x[100:104])
+    # A range around a copy with device results: the copy moves on the device, the gaps
+    # around it come from the host.
+    v = np.arange(1.0, 301.0)
+    u = np.full(300, 3.0)
+    r = np.zeros(300)
+    assert run(SCALE, b"scale", 100, buf(0, v, 1, 100, 100), buf(2, u, 1, 100, 100)) == 0
+    assert run(SCALE, b"scale", 300, buf(0, u, 1), buf(2, r, 1)) == 0
+    lib.idiom_host_access()
+    expected = np.full(300, 3.0)
+    expected[100:200] = 2 * v[100:200]
+    assert (u == expected).all(), (u[98:102], u[198:202])
+    assert (r == 2 * expected).all(), (r[98:102], r[198:202])
+    # An output that is not resident, a few bytes after a resident input: those bytes sit in
+    # the input's device copy (ranges are widened) and must not come back stale in a merge.
+    big = np.arange(1.0, 201.0)
+    s = np.zeros(200)
+    assert run(MIXED, b"mixed", 50, buf(0, big, 1, 0, 100), buf(1, big, 0, 101, 50)) == 0
+    assert run(SCALE, b"scale", 200, buf(0, big, 1), buf(2, s, 1)) == 0
+    lib.idiom_host_access()
+    expected = np.arange(1.0, 201.0)
+    expected[101:151] = expected[0:50] + 0.5
+    assert (big == expected).all(), big[99:104]
+    assert (s == 2 * expected).all(), s[99:104]
     print(json.dumps({"kept": kept}))
     """
 )
