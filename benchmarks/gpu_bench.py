@@ -11,7 +11,8 @@ and run there by the same file, which then needs only Python and the bundle:
 `bundle all` takes every corpus program with an idiom. The same machine is a quiet CPU
 too: `run --device auto --cpus 0,1 --ceiling` times the corpus as on a two-core machine
 (IDIOM_DEVICE=auto keeps OpenCL off the CPU), with the ceiling of each program (its BLAS
-calls replayed directly; install the scipy-openblas32 wheel from .gpu/wheels there).
+calls replayed directly; install the scipy-openblas32 and lark wheels from .gpu/wheels
+there).
 
 For each program: the original and the accelerated binary at the corpus's benchmark
 size, median wall time of several runs, every output compared with the original's, and
@@ -82,8 +83,8 @@ def bundle(programs: list[str]) -> None:
     from matcher.expectations import read_program  # noqa: PLC0415
     from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool  # noqa: PLC0415
 
-    for folder in ("bin", "lib"):  # .gpu/wheels (pyopencl, scipy-openblas32) stays
-        shutil.rmtree(BUNDLE / folder, ignore_errors=True)
+    for made in ("bin", "lib"):  # .gpu/wheels (pyopencl, scipy-openblas32) stays
+        shutil.rmtree(BUNDLE / made, ignore_errors=True)
     (BUNDLE / "bin").mkdir(parents=True)
     (BUNDLE / "lib").mkdir()
     runtime = runtime_library()
@@ -149,7 +150,9 @@ def corpus_with_idioms() -> list[str]:
     return [p.name for p in programs if any(e.present for e in read_program(p).expectations)]
 
 
-def run(out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | None) -> None:
+def run(
+    out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | None, part: str
+) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
 
@@ -159,9 +162,10 @@ def run(out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | N
 
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "LD_LIBRARY_PATH": str(BUNDLE / "lib"), "IDIOM_DEVICE": device}
-    env["IDIOM_CACHE_DIR"] = str(out / "cache")
+    scratch = Path(tempfile.mkdtemp(prefix="gpu-bench-"))  # only gpu_bench.json goes to `out`
+    env["IDIOM_CACHE_DIR"] = str(scratch / "cache")
     results: dict[str, object] = {"device_policy": device}
-    copy_stats = out / "copy.jsonl"
+    copy_stats = scratch / "copy.jsonl"
     _run([str(BUNDLE / "bin" / "copy")], {**env, "IDIOM_STATS": str(copy_stats)})
     copies = [c for c in _stats(copy_stats) if c.get("status") == 0]
     if copies:
@@ -170,11 +174,12 @@ def run(out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | N
         results["copy_bandwidth_GBs"] = moved / best / 1e9
         results["copy_device"] = copies[0].get("device")
     rows = []
-    for entry in json.loads((BUNDLE / "manifest.json").read_text()):
+    number, parts = (int(n) for n in part.split("/"))
+    for entry in json.loads((BUNDLE / "manifest.json").read_text())[number - 1 :: parts]:
         stem = entry["stem"]
         args = entry["args"]
         originals, accelerated, difference, expected = [], [], None, None
-        stats_file = out / f"{stem}-{'-'.join(args)}.jsonl"
+        stats_file = scratch / f"{stem}-{'-'.join(args)}.jsonl"
         for _ in range(runs):
             seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.original"), *args], env)
             originals.append(seconds)
@@ -206,6 +211,7 @@ def run(out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | N
         print(json.dumps(rows[-1]), flush=True)
     results["programs"] = rows
     (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _ceiling(stats_file: Path, accelerated_s: float) -> float | None:
@@ -275,12 +281,13 @@ def main() -> None:
     go.add_argument("--runs", type=int, default=5)
     go.add_argument("--ceiling", action="store_true", help="replay BLAS calls directly too")
     go.add_argument("--cpus", help="run on these CPUs only, e.g. 0,1 (a two-core machine)")
+    go.add_argument("--part", default="1/1", help="K/N: every N-th program from the K-th")
     args = parser.parse_args()
     if args.command == "bundle":
         bundle(corpus_with_idioms() if args.programs == ["all"] else args.programs)
     else:
         cpus = [int(c) for c in args.cpus.split(",")] if args.cpus else None
-        run(args.out, args.device, args.runs, ceiling=args.ceiling, cpus=cpus)
+        run(args.out, args.device, args.runs, ceiling=args.ceiling, cpus=cpus, part=args.part)
 
 
 if __name__ == "__main__":

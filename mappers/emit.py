@@ -112,6 +112,14 @@ class Builder:
     def branch_if(self, condition: Operand, if_true: Block | str, if_false: Block | str) -> None:
         self.statement(f"br {condition}, label {block_ref(if_true)}, label {block_ref(if_false)}")
 
+    def require(self, condition: Operand) -> None:
+        """In a guard: go to the original code at once unless `condition` holds. A cheap
+        test placed first spares a small call (an inner loop of a few iterations, run
+        millions of times) the rest of the guard."""
+        passed = self.fresh("passed").removeprefix("%")
+        self.branch_if(condition, passed, f"{self.prefix}.fallback")
+        self.label(passed)
+
 
 # Instructions a cloned computation may contain, and their poison-generating flags
 # (dropped: the clone is evaluated at iterations the loop may not reach).

@@ -44,7 +44,7 @@ from mappers.kernels import (
 )
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
-from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import Region, check_legal, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Block, Value
@@ -135,6 +135,7 @@ class _HistogramPlan(Plan):
         checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
+        require_worth_it(builder, self.context.module, counted.count)
         main = _Translated(
             KernelBody(builder, region, [self.loop], [counted.count]), self.old, self.tests
         )
@@ -145,7 +146,7 @@ class _HistogramPlan(Plan):
             raise NotReplaced("the bin index, increment or condition depends on the bins")
         main.body.close_groups()
         self.params, whole = main.body.read_params()
-        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
+        checks += [counted.exact, whole]
         # Reads under a test: the tests alone, run first, say which iterations to copy for.
         self.active: _Translated | None = None
         self.active_params: list[tuple[str, Operand]] = []

@@ -20,7 +20,7 @@ from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["PRELUDE", "map_reduction", "stack_saved", "worth_it"]
+__all__ = ["PRELUDE", "map_reduction", "require_worth_it", "stack_saved"]
 
 GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
@@ -30,11 +30,12 @@ _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with 
 _FLOATING = {"fadd", "fsub", "fmul"}
 
 
-def worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> Operand:
-    """i1: enough iterations for a kernel launch to pay off."""
+def require_worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> None:
+    """In a guard, as early as the iteration count is known: the original code runs at
+    once unless there are enough iterations for a kernel launch to pay off."""
     module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
     minimum = builder.call("i64", "idiom_cl_min_work", [])
-    return builder.compare("sge", iterations, minimum)
+    builder.require(builder.compare("sge", iterations, minimum))
 
 
 class _Accumulator:
@@ -89,11 +90,12 @@ class _ReductionPlan(Plan):
         checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
+        require_worth_it(builder, self.context.module, counted.count)
         self.body = KernelBody(builder, region, [self.loop], [counted.count])
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
         self.params, whole = self.body.read_params()
-        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
+        checks += [counted.exact, whole]
         return builder.all_of(checks)
 
     def _source(self) -> str:
@@ -228,7 +230,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             kernel="idiom_reduce_final",
             global_size=[const(I64, LOCAL)],
             local_size=[LOCAL],
-            work=groups,
+            work=self.count,  # the reduction's work: the device choice must be the first's
             args=final_args,
             defining=first_args,
         )

@@ -26,7 +26,7 @@ from mappers.kernels import (
 )
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
-from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import check_legal, guard_conditions, is_fixed_load, load_fixed, runs_with
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -88,6 +88,7 @@ class _CsrPlan(Plan):
                 raise NotReplaced(builder.refused[array])
         counted = trip_count(builder, self.row)
         self.count = counted.count
+        require_worth_it(builder, self.context.module, counted.count)
         body = KernelBody(builder, self.context.region, [self.row], [counted.count])
         self.body = body
         self.start = body.value(self.entry.iter_begin)
@@ -102,7 +103,7 @@ class _CsrPlan(Plan):
         self.result = body.value(self.stored)
         body.close_groups()
         self.params, whole = body.read_params()
-        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
+        checks += [counted.exact, whole]
         out = self.out_group
         assert out.low is not None and out.high is not None
         checks += body.apart_from_reads(out)

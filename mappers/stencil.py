@@ -16,7 +16,7 @@ from mappers.irtext import Operand
 from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
 from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan
-from mappers.reduction import PRELUDE, stack_saved, worth_it
+from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -55,6 +55,7 @@ class _StencilPlan(Plan):
         self.points = self.counts[0]
         for count in self.counts[1:]:
             self.points = builder.binary("mul", self.points, count)
+        require_worth_it(builder, self.context.module, self.points)
         body = KernelBody(
             builder, self.context.region, self.loops, self.counts, shared_strides=True
         )
@@ -69,7 +70,6 @@ class _StencilPlan(Plan):
         checks += body.apart_from_reads(out_group)
         assert out_group.low is not None and out_group.high is not None
         checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
-        checks.append(worth_it(builder, self.context.module, self.points))
         return builder.all_of(checks)
 
     def _source(self, args: list[KernelArg]) -> str:

@@ -14,6 +14,9 @@ typedef enum { IDIOM_MODE_AUTO, IDIOM_MODE_CPU, IDIOM_MODE_GPU, IDIOM_MODE_OFF }
 /* IDIOM_DEVICE, read on each call; an unknown value counts as auto (and is warned about). */
 IDIOM_HIDDEN idiom_mode idiom__device_mode(void);
 
+/* IDIOM_DEVICE=auto uses OpenCL on a GPU only, from this many iterations of work. */
+#define IDIOM_DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)
+
 /* A non-negative integer environment variable, or `fallback` when unset or malformed. */
 IDIOM_HIDDEN int64_t idiom__env_int(const char *name, int64_t fallback);
 

@@ -21,7 +21,6 @@
 #include "idiom_internal.h"
 #include "idiom_resident.h"
 
-#define DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)
 
 enum { SLOT_CPU = 0, SLOT_GPU = 1, SLOTS = 2 };
 
@@ -175,7 +174,7 @@ static int choose_slot(idiom_mode mode, int64_t work) {
         }
         return want;
     }
-    if (gpu && work >= idiom__env_int("IDIOM_GPU_MIN_WORK", DEFAULT_GPU_MIN_WORK)) {
+    if (gpu && work >= idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK)) {
         return SLOT_GPU;
     }
     return SLOT_DECLINED;

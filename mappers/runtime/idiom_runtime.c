@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +123,29 @@ void idiom__trace(const char *fmt, ...) {
 /* The guards the rewriter emits keep loops of fewer iterations than this on the original
  * code: a kernel launch costs tens of microseconds. IDIOM_CL_MIN_WORK overrides it (the
  * tests set 1 so that small inputs exercise the kernels). */
+/* Guards call this before every region they may replace, inner loops of a few iterations
+   included: it is read from the environment once (getenv scans the whole environment). */
 int64_t idiom_cl_min_work(void) {
-    return idiom__env_int("IDIOM_CL_MIN_WORK", INT64_C(1) << 15);
+    static _Atomic int64_t cached = -1;
+    int64_t known = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (known >= 0) {
+        return known;
+    }
+    int64_t minimum = idiom__env_int("IDIOM_CL_MIN_WORK", INT64_C(1) << 15);
+    switch (idiom__device_mode()) {
+    case IDIOM_MODE_OFF:
+        minimum = INT64_MAX;
+        break;
+    case IDIOM_MODE_AUTO: { /* which launches below the GPU's threshold decline anyway */
+        int64_t gpu = idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
+        minimum = gpu > minimum ? gpu : minimum;
+        break;
+    }
+    default:
+        break;
+    }
+    atomic_store_explicit(&cached, minimum, memory_order_relaxed);
+    return minimum;
 }
 
 /* ---- IDIOM_STATS ------------------------------------------------------------------------------

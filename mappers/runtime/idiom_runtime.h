@@ -94,7 +94,9 @@ typedef struct idiom_arg {
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args);
 
-/* The fewest loop iterations worth an OpenCL launch (IDIOM_CL_MIN_WORK, default 32768). */
+/* The fewest loop iterations worth an OpenCL launch: IDIOM_CL_MIN_WORK (default 32768), or
+ * under IDIOM_DEVICE=auto the larger of it and IDIOM_GPU_MIN_WORK (default 4M: auto launches
+ * on a GPU only); no number with IDIOM_DEVICE=off. Read once per process. */
 int64_t idiom_cl_min_work(void);
 
 /* Device residency. A program calls idiom_residency_on() once (the rewriter puts it at the

@@ -84,7 +84,13 @@ def test_no_opencl_device_falls_back_with_a_warning(
     builds: tuple[Path, Path, Accelerated], tmp_path: Path
 ) -> None:
     original, accelerated, _ = builds
-    no_vendors = {**ON_POCL, "IDIOM_DEVICE": "auto", "OCL_ICD_VENDORS": str(tmp_path)}
+    # auto launches only above IDIOM_GPU_MIN_WORK: 1, so that these small calls try
+    no_vendors = {
+        **ON_POCL,
+        "IDIOM_DEVICE": "auto",
+        "IDIOM_GPU_MIN_WORK": "1",
+        "OCL_ICD_VENDORS": str(tmp_path),
+    }
     expected = _run(original, ["50"], {})
     actual = _run(accelerated, ["50"], no_vendors)
     assert actual.returncode == 0
@@ -97,6 +103,18 @@ def test_device_off_runs_only_the_original_code(builds: tuple[Path, Path, Accele
     actual = _run(accelerated, ["50"], {"IDIOM_DEVICE": "off", "IDIOM_VERBOSE": "1"})
     assert first_difference(_run(original, ["50"], {}).stdout, actual.stdout) is None
     assert _calls(actual.stderr) == []
+    assert "cl_run" not in actual.stderr  # the guards leave before calling the runtime
+
+
+def test_auto_keeps_small_loops_off_the_runtime(builds: tuple[Path, Path, Accelerated]) -> None:
+    """Below IDIOM_GPU_MIN_WORK, auto would decline every launch: the guards say so first,
+    which keeps a replaced inner loop of a few iterations as cheap as the original."""
+    original, accelerated, _ = builds
+    actual = _run(accelerated, ["50"], {"IDIOM_DEVICE": "auto", "IDIOM_VERBOSE": "1"})
+    assert first_difference(_run(original, ["50"], {}).stdout, actual.stdout) is None
+    assert "cl_run" not in actual.stderr
+    forced = _run(accelerated, ["50"], {**ON_POCL, "IDIOM_VERBOSE": "1"})
+    assert "cl_run" in forced.stderr
 
 
 def test_unwritable_outputs_are_refused_before_any_work(tmp_path: Path) -> None:
