@@ -291,9 +291,9 @@ class _Placement:
             preheader = loop.preheader
             if preheader is None or len(preheader.successors) != 1:
                 break
+            position = preheader.terminator  # after whatever launches in the preheader
             if any(self.effects[i].after is State.DIRTY for i in preheader.instructions):
-                break
-            position = preheader.terminator
+                break  # but no higher: not above that launch
             loop = self.function.loops.innermost(preheader)
         return position
 
