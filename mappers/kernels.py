@@ -34,6 +34,7 @@ __all__ = [
     "launch",
     "pack_params",
     "param_prelude",
+    "publish_range",
     "range_cells",
     "read_cells",
 ]
@@ -479,6 +480,19 @@ PUBLISH_RANGE = """  if (low > high) return;
   if (low < INT_MIN || high > INT_MAX) { atomic_or(&range[2], 1); return; }
   atomic_min(&range[0], (int)low);
   atomic_max(&range[1], (int)high);"""  # low, high, overflow flag before any index is seen
+
+
+def publish_range(low: str, high: str, cells: str) -> str:
+    """Kernel lines publishing the longs `low`/`high` into the cells `cells` like
+    PUBLISH_RANGE, without returning: a kernel may publish several ranges."""
+    return f"""  if ({low} <= {high}) {{
+    if ({low} < INT_MIN || {high} > INT_MAX) {{
+      atomic_or(&{cells}[2], 1);
+    }} else {{
+      atomic_min(&{cells}[0], (int){low});
+      atomic_max(&{cells}[1], (int){high});
+    }}
+  }}"""
 
 
 def range_cells(builder: Builder) -> Operand:
