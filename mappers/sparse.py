@@ -49,6 +49,7 @@ __all__ = [
     "Slice",
     "Translated",
     "cells_arg",
+    "check_fixed",
     "check_indexed",
     "data_loop",
     "entries",
@@ -335,9 +336,9 @@ class _CsrPlan(Plan):
         inner.names.update(body.names)
         inner.names.update({self.entry.iterator: "q", gather.acc: "acc"})
         self.entry_lines = gather.translate(inner)
-        self.target = f"{self.out.name}[{out_index}]"
+        self.cell = f"{self.out.name}[{out_index}]"
         if gather.c_old is not None:
-            body.names[gather.c_old] = self.target
+            body.names[gather.c_old] = self.cell
         body.names[gather.final] = "acc"
         self.result = body.value(gather.stored)
         self.tail = body.lines[len(self.head) :]
@@ -379,7 +380,7 @@ class _CsrPlan(Plan):
   {c_type(self.gather.acc.type)} acc = {self.init};
 {entries(self.bounds, self.entry.iterator, t.lines, f"      acc = {t.update};")}
 {indent(self.tail, 2)}
-  {self.target} = {self.result};"""
+  {self.cell} = {self.result};"""
 
     def call(self, builder: Builder) -> Operand:
         module, gather = self.context.module, self.gather
