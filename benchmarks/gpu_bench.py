@@ -8,6 +8,11 @@ and run there by the same file, which then needs only Python and the bundle:
 
     python3 benchmarks/gpu_bench.py run --out "$OUT" [--device gpu] [--runs 5]
 
+`bundle all` takes every corpus program with an idiom. The same machine is a quiet CPU
+too: `run --device auto --cpus 0,1 --ceiling` times the corpus as on a two-core machine
+(IDIOM_DEVICE=auto keeps OpenCL off the CPU), with the ceiling of each program (its BLAS
+calls replayed directly; install the scipy-openblas32 wheel from .gpu/wheels there).
+
 For each program: the original and the accelerated binary at the corpus's benchmark
 size, median wall time of several runs, every output compared with the original's, and
 the runtime's per-call statistics (IDIOM_STATS: device, kernel time from OpenCL event
@@ -40,6 +45,7 @@ DEFAULT_PROGRAMS = (
     "stencil_3d27_global.c",
     "hist_keys.c",
     "hist_image.cpp",
+    "csr_banded.c",
     "gemm_dot_global.c",
     "gemv_rows_global.c",
 )
@@ -71,11 +77,13 @@ int main(int argc, char **argv) {
 def bundle(programs: list[str]) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.accelerate import accelerate  # noqa: PLC0415  (only here, not on the GPU)
+    from mappers.compare import program_tolerance  # noqa: PLC0415
     from mappers.runtime_build import RUNTIME_DIR, runtime_library  # noqa: PLC0415
     from matcher.expectations import read_program  # noqa: PLC0415
     from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool  # noqa: PLC0415
 
-    shutil.rmtree(BUNDLE, ignore_errors=True)
+    for folder in ("bin", "lib"):  # .gpu/wheels (pyopencl, scipy-openblas32) stays
+        shutil.rmtree(BUNDLE / folder, ignore_errors=True)
     (BUNDLE / "bin").mkdir(parents=True)
     (BUNDLE / "lib").mkdir()
     runtime = runtime_library()
@@ -83,14 +91,20 @@ def bundle(programs: list[str]) -> None:
         for library in folder.glob("*.so*"):
             shutil.copy(library, BUNDLE / "lib")
     manifest = []
-    for name in programs:
+    for spec in programs:
+        name, _, arguments = spec.partition(":")
         source = ROOT / "corpus" / name
         stem = source.stem
-        driver = find_tool("clang++" if source.suffix in CXX_SUFFIXES else "clang")
-        original = BUNDLE / "bin" / f"{stem}.original"
-        subprocess.run([driver, "-O2", "-w", str(source), "-o", str(original), "-lm"], check=True)
-        accelerate([source], BUNDLE / "bin" / f"{stem}.accelerated", CompileOptions())
-        manifest.append({"program": name, "args": list(read_program(source).bench_args)})
+        if not (BUNDLE / "bin" / f"{stem}.original").exists():
+            driver = find_tool("clang++" if source.suffix in CXX_SUFFIXES else "clang")
+            original = BUNDLE / "bin" / f"{stem}.original"
+            subprocess.run(
+                [driver, "-O2", "-w", str(source), "-o", str(original), "-lm"], check=True
+            )
+            accelerate([source], BUNDLE / "bin" / f"{stem}.accelerated", CompileOptions())
+        args = arguments.split(",") if arguments else list(read_program(source).bench_args)
+        tolerance = program_tolerance(source)
+        manifest.append({"program": name, "stem": stem, "args": args, "tolerance": tolerance})
     with tempfile.TemporaryDirectory() as tmp:
         copy_source = Path(tmp) / "copy.c"
         copy_source.write_text(COPY_PROGRAM)
@@ -126,9 +140,22 @@ def _stats(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run(out: Path, device: str, runs: int) -> None:
+def corpus_with_idioms() -> list[str]:
+    """Every corpus program expected to hold an idiom."""
+    sys.path.insert(0, str(ROOT))
+    from matcher.expectations import read_program  # noqa: PLC0415
+
+    programs = sorted((ROOT / "corpus").glob("*.c*"))
+    return [p.name for p in programs if any(e.present for e in read_program(p).expectations)]
+
+
+def run(out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | None) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
+
+    if cpus:  # a machine of that many cores (children inherit it); OpenBLAS told as much
+        os.sched_setaffinity(0, cpus)
+        os.environ["OPENBLAS_NUM_THREADS"] = str(len(cpus))
 
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "LD_LIBRARY_PATH": str(BUNDLE / "lib"), "IDIOM_DEVICE": device}
@@ -144,10 +171,10 @@ def run(out: Path, device: str, runs: int) -> None:
         results["copy_device"] = copies[0].get("device")
     rows = []
     for entry in json.loads((BUNDLE / "manifest.json").read_text()):
-        stem = Path(entry["program"]).stem
+        stem = entry["stem"]
         args = entry["args"]
         originals, accelerated, difference, expected = [], [], None, None
-        stats_file = out / f"{stem}.jsonl"
+        stats_file = out / f"{stem}-{'-'.join(args)}.jsonl"
         for _ in range(runs):
             seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.original"), *args], env)
             originals.append(seconds)
@@ -158,11 +185,14 @@ def run(out: Path, device: str, runs: int) -> None:
                 {**env, "IDIOM_STATS": str(stats_file)},
             )
             accelerated.append(seconds)
-            difference = difference or first_difference(expected, stdout)
+            difference = difference or first_difference(
+                expected, stdout, tolerance=entry.get("tolerance", 1e-5)
+            )
         calls = _stats(stats_file)
         rows.append(
             {
                 "program": entry["program"],
+                "args": args,
                 "original_s": statistics.median(originals),
                 "accelerated_s": statistics.median(accelerated),
                 "speedup": statistics.median(originals) / statistics.median(accelerated),
@@ -171,22 +201,58 @@ def run(out: Path, device: str, runs: int) -> None:
                 "calls": _summarise(calls),
             }
         )
+        if ceiling:
+            rows[-1]["ceiling_s"] = _ceiling(stats_file, statistics.median(accelerated))
         print(json.dumps(rows[-1]), flush=True)
     results["programs"] = rows
     (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
 
 
+def _ceiling(stats_file: Path, accelerated_s: float) -> float | None:
+    """The program with its accelerated calls made by the library alone (mappers/ceiling.py;
+    its OpenBLAS comes from the scipy-openblas32 wheel)."""
+    from mappers.ceiling import CeilingError, ceiling_seconds, read_stats  # noqa: PLC0415
+
+    try:
+        calls = read_stats(stats_file) if stats_file.exists() else []
+        return ceiling_seconds(accelerated_s, calls) if calls else None
+    except CeilingError as error:
+        print(f"ceiling: {error}", file=sys.stderr)
+        return None
+
+
 def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
     """Per (entry, kernel, device): calls done, seconds inside the runtime, kernel seconds."""
     groups: dict[tuple[str, str, str], dict[str, float]] = {}
+    durations: dict[tuple[str, str, str], list[float]] = {}
     for call in calls:
         if call.get("status") != 0:
             continue
         key = (str(call.get("entry")), str(call.get("kernel", "")), str(call.get("device", "")))
-        group = groups.setdefault(key, {"calls": 0, "seconds": 0.0, "kernel_seconds": 0.0})
+        group = groups.setdefault(
+            key,
+            {
+                "calls": 0,
+                "seconds": 0.0,
+                "kernel_seconds": 0.0,
+                "min_kernel_seconds": float("inf"),
+                "upload_bytes": 0,
+                "download_bytes": 0,
+                "build_seconds": 0.0,
+            },
+        )
+        durations.setdefault(key, []).append(float(call.get("seconds", 0.0)))  # type: ignore[arg-type]
+        group["build_seconds"] += float(call.get("build_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
+        kernel = float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         group["calls"] += 1
         group["seconds"] += float(call.get("seconds", 0.0))  # type: ignore[arg-type]
-        group["kernel_seconds"] += float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
+        group["kernel_seconds"] += kernel
+        if kernel > 0:
+            group["min_kernel_seconds"] = min(group["min_kernel_seconds"], kernel)
+        group["upload_bytes"] += int(call.get("upload_bytes", 0) or 0)  # type: ignore[call-overload]
+        group["download_bytes"] += int(call.get("download_bytes", 0) or 0)  # type: ignore[call-overload]
+    for key, values in groups.items():  # the typical call: first calls build programs
+        values["median_call_seconds"] = statistics.median(durations[key])
     return [
         {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
     ]
@@ -196,16 +262,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("bundle")
-    make.add_argument("programs", nargs="*", default=list(DEFAULT_PROGRAMS))
+    make.add_argument(
+        "programs",
+        nargs="*",
+        default=list(DEFAULT_PROGRAMS),
+        help="corpus programs, each optionally with its arguments (red_dot.c:32000000,20), "
+        "or `all`: every corpus program with an idiom",
+    )
     go = commands.add_parser("run")
     go.add_argument("--out", type=Path, required=True)
     go.add_argument("--device", default="gpu")
     go.add_argument("--runs", type=int, default=5)
+    go.add_argument("--ceiling", action="store_true", help="replay BLAS calls directly too")
+    go.add_argument("--cpus", help="run on these CPUs only, e.g. 0,1 (a two-core machine)")
     args = parser.parse_args()
     if args.command == "bundle":
-        bundle(args.programs)
+        bundle(corpus_with_idioms() if args.programs == ["all"] else args.programs)
     else:
-        run(args.out, args.device, args.runs)
+        cpus = [int(c) for c in args.cpus.split(",")] if args.cpus else None
+        run(args.out, args.device, args.runs, ceiling=args.ceiling, cpus=cpus)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idl.errors import IdiomError
+from mappers.residency import needs_residency, with_host_access
 from mappers.rewriter import Outcome, rewrite_module
 from mappers.runtime_build import runtime_library
 from matcher.detect import Detection, detect_module
@@ -80,11 +81,16 @@ def accelerate(
     if emit_llvm and len(sources) != 1:
         raise AccelerateError("--emit-llvm takes one source file (one module of IR)")
     units: list[UnitReport] = []
+    texts: list[str] = []
+    for source in sources:
+        text, report = rewrite_file(source, options, idiom_dirs, reassociate=reassociate)
+        texts.append(text)
+        units.append(report)
+    if needs_residency(texts):
+        texts = with_host_access(texts, [str(source) for source in sources])
     with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
         objects: list[str] = []
-        for number, source in enumerate(sources):
-            text, report = rewrite_file(source, options, idiom_dirs, reassociate=reassociate)
-            units.append(report)
+        for number, text in enumerate(texts):
             ir_path = Path(tmp) / f"unit{number}.ll"
             ir_path.write_text(text, encoding="utf-8")
             if emit_llvm:

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mappers.emit import I1, I64, Builder, Cloner, const
-from mappers.irtext import Operand, operand
+from mappers.irtext import Operand
 from mappers.loops import LoopView, iteration_value
-from mappers.region import Region
+from mappers.region import Region, fixed_values
 from matcher.ir import Value
 
-__all__ = ["Access", "apart", "disjoint", "element_size", "measure"]
+__all__ = ["Access", "apart", "apart_from_fixed", "disjoint", "element_size", "measure"]
 
 _SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "ptr": 8}
 
@@ -57,7 +57,7 @@ def measure(
     element_type: str,
 ) -> Access:
     """Emit the first address, the strides and the byte range of an affine access."""
-    first_values = {loop.iterator: operand(loop.iter_begin) for loop in loops}
+    first_values = {loop.iterator: builder.ref(loop.iter_begin) for loop in loops}
     first = Cloner(builder, region.blocks, first_values, affine=True).value(address)
     start = builder.to_i64(first)
     strides = []
@@ -88,3 +88,14 @@ def disjoint(builder: Builder, written: Access, others: Sequence[Access]) -> Ope
     """i1: the written range overlaps none of the others."""
     checks = [apart(builder, (written.low, written.high), (o.low, o.high)) for o in others]
     return builder.all_of(checks) if checks else const(I1, "true")
+
+
+def apart_from_fixed(builder: Builder, region: Region, written: tuple[Operand, Operand]) -> Operand:
+    """i1: the byte range `written` (low, high) holds none of the bytes the region's
+    fixed values are loaded from (region.py), so a store there cannot change them."""
+    checks = []
+    for value in fixed_values(region):
+        address = builder.to_i64(builder.ref(value.operands[0]))
+        end = builder.binary("add", address, const(I64, element_size(value.type)))
+        checks.append(apart(builder, written, (address, end)))
+    return builder.all_of(checks)

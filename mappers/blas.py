@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand, operand
+from mappers.irtext import Operand
 from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.region import check_legal, depends_on, guard_conditions
@@ -56,7 +56,9 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         init = need(solution, "acc_init")
         if init.constant != 0:
             raise NotReplaced("the dot product starts from a value other than zero")
-    conditions = check_legal(context.region, stores=[store], results=[], loops=loops)
+    conditions = check_legal(
+        context.region, stores=[store], results=[], loops=loops, fixed_loads=True
+    )
     c_old, beta = solution.get("c_old"), solution.get("beta")
     return _Dense(
         loops=loops,
@@ -75,7 +77,7 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
 def _scalar(builder: Builder, value: Value | None, default: float) -> Operand:
     if value is None:
         return const("double", f"{default:e}")
-    return builder.cast("fpext", operand(value), "double")
+    return builder.cast("fpext", builder.ref(value), "double")
 
 
 class _DensePlan(Plan):
@@ -89,7 +91,7 @@ class _DensePlan(Plan):
 
     def guard(self, builder: Builder) -> Operand:
         dense = self.dense
-        checks = [guard_conditions(builder, self.region, dense.conditions)]
+        checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
         for loop in dense.loops:
             counted = trip_count(builder, loop)
             self.counts.append(counted.count)
@@ -111,6 +113,7 @@ class _DensePlan(Plan):
             checks.append(whole)
         a, b, c = self.accesses["a"], self.accesses["b"], self.accesses["c"]
         checks.append(disjoint(builder, c, [a, b]))
+        checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
         for name, level in self.fixed.items():
             stride = self.accesses[name].strides[level]
             checks.append(builder.compare("eq", stride, const(I64, 0)))

@@ -32,12 +32,26 @@ def const(type_text: str, value: int | float | str) -> Operand:
 
 
 class Builder:
-    """Instruction lines of new blocks, each value with a fresh name."""
+    """Instruction lines of new blocks, each value with a fresh name.
+
+    `known` maps values of the region to values the new code computed for them: a load
+    from a fixed address inside the region, loaded once ahead of it (see
+    `region.guard_conditions`); `refused` says why such a load could not be. `ref` is
+    how new code refers to a value of the module."""
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self.lines: list[str] = []
+        self.known: dict[Value, Operand] = {}
+        self.refused: dict[Value, str] = {}
         self._count = 0
+
+    def ref(self, value: Value) -> Operand:
+        if value in self.known:
+            return self.known[value]
+        if value in self.refused:
+            raise NotReplaced(self.refused[value])
+        return operand(value)
 
     def fresh(self, hint: str = "") -> str:
         self._count += 1
@@ -160,7 +174,7 @@ class Cloner:
     ) -> None:
         self.builder = builder
         self.region = region
-        self.env = dict(env)
+        self.env = {**builder.known, **env}
         self.affine = affine
         self._varies: set[Value] = set(env)
 
@@ -172,6 +186,8 @@ class Cloner:
         if value.opcode == "phi":
             raise NotReplaced(f"{value.name} is carried from one iteration to the next")
         if value.opcode == "load":
+            if value in self.builder.refused:
+                raise NotReplaced(self.builder.refused[value])
             raise NotReplaced(f"the address depends on memory ({value.name} is loaded)")
         pure_call = value.opcode == "call" and not self.affine and is_pure_call(value)
         if value.opcode not in _CLONABLE and not pure_call:

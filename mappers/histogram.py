@@ -7,11 +7,28 @@ second kernel computes each iteration's bin and increment (the loop's own code,
 mappers/kernels.py) and adds atomically into a copy of exactly that range.
 Floating-point bins are added in another order than the loop's, so they need
 reassociation to be allowed.
+
+The update may be conditional (`if (lo <= v[i] && v[i] < hi) h[v[i] - lo]++`). The
+branches that decide whether an iteration reaches the store are found in the loop's
+control flow; both kernels make the same tests, nested as in the loop, before they
+compute the bin, and an iteration whose tests fail touches no bin and does not count
+for the range. What the loop computes under a test the kernels compute only when it
+holds (a division guarded against zero stays guarded). A read under a test is made by
+the loop only at some iterations, so the host may not copy the whole range the access
+would cover at every iteration (it may run past the end of the array): then a third
+kernel, run first, finds the first and last iteration whose tests all hold, with the
+reads the tests need (those must be made at every iteration), and the other two
+kernels run over those iterations only, each read copied for them only. Both ends are
+iterations at which the loop makes every one of these reads, and an affine access
+between two addresses of one array stays inside it.
 """
 
 from __future__ import annotations
 
-from mappers.access import element_size
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from mappers.access import Access, apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.kernels import (
@@ -28,11 +45,13 @@ from mappers.kernels import (
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, stack_saved, worth_it
-from mappers.region import check_legal, guard_conditions
+from mappers.region import Region, check_legal, guard_conditions
 from matcher.detect import Instance
+from matcher.ir import Block, Value
 
 __all__ = ["map_histogram"]
 
+_GRID = 16384  # work-items of every kernel (each loops over its share of the iterations)
 _ATOMICS = {
     "i32": "atomic_add((volatile __global int*)cell, inc);",
     "i64": "atom_add((volatile __global long*)cell, inc);",
@@ -51,6 +70,33 @@ _INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
 )
+_NEVER_READ = "__never_read"  # the bin's old value: the atomic's business, never the kernel's
+
+
+class _Translated:
+    """An iteration's code as kernel lines, with a scope opened at each test:
+    `scopes[k]` is (number of lines before the test's `if`, the test)."""
+
+    def __init__(self, body: KernelBody, old: Value, tests: Sequence[tuple[Value, bool]]) -> None:
+        self.body = body
+        body.names[old] = _NEVER_READ
+        self.scopes: list[tuple[int, str]] = []
+        for branch, taken in tests:
+            test = body.value(branch.operands[0])
+            self.scopes.append((len(body.lines), test if taken else f"!{test}"))
+
+    def loop(self, update: Sequence[str]) -> str:
+        """The kernel's loop over iterations t_first .. n0 - 1, `update` in the innermost
+        scope."""
+        lines = ["for (long t0 = t_first + get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"]
+        depth, start = 1, 0
+        for end, test in self.scopes:
+            lines += ["  " * depth + line for line in self.body.lines[start:end]]
+            lines.append("  " * depth + f"if ({test}) {{")
+            depth, start = depth + 1, end
+        lines += ["  " * depth + line for line in [*self.body.lines[start:], *update]]
+        lines += ["  " * d + "}" for d in range(depth - 1, -1, -1)]
+        return "\n".join("  " + line for line in lines)
 
 
 class _HistogramPlan(Plan):
@@ -73,76 +119,194 @@ class _HistogramPlan(Plan):
             raise NotReplaced(f"no atomic add for {self.kind} bins")
         if self.kind in ("float", "double") and not context.reassociate:
             raise NotReplaced("floating-point bins would be added in another order")
+        assert store.block is not None
+        self.tests = _tests_before(context.region, store.block)
         self.conditions = check_legal(
             context.region,
             stores=[store],
             results=[],
             loops=[self.loop],
+            conditional=[branch for branch, _ in self.tests],
+            fixed_loads=True,
         )
 
     def guard(self, builder: Builder) -> Operand:
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
-        body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
-        body.names[self.old] = "__never_read"  # the bin's old value is the atomic's business
-        self.body = body
-        self.index = body.value(self.index_value)
-        self.inc = body.value(self.increment)
-        if "__never_read" in "\n".join(body.lines):
-            raise NotReplaced("the bin index or increment depends on the bins")
-        body.close_groups()
-        self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        main = _Translated(
+            KernelBody(builder, region, [self.loop], [counted.count]), self.old, self.tests
+        )
+        self.main = main
+        self.index = main.body.value(self.index_value)
+        self.inc = main.body.value(self.increment)
+        if _NEVER_READ in "\n".join(main.body.lines):
+            raise NotReplaced("the bin index, increment or condition depends on the bins")
+        main.body.close_groups()
+        self.params, whole = main.body.read_params()
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
+        # Reads under a test: the tests alone, run first, say which iterations to copy for.
+        self.active: _Translated | None = None
+        self.active_params: list[tuple[str, Operand]] = []
+        if self._late_reads(main.body):
+            active = _Translated(
+                KernelBody(builder, region, [self.loop], [counted.count]), self.old, self.tests
+            )
+            late = self._late_reads(active.body)
+            if late:
+                raise NotReplaced(
+                    f"a test depends on {late[0].name}, read only under another test"
+                    f" ({_where(late[0])})"
+                )
+            active.body.close_groups()
+            self.active_params, whole = active.body.read_params()
+            checks.append(whole)
+            self.active = active
         return builder.all_of(checks)
 
+    def _late_reads(self, body: KernelBody) -> list[Value]:
+        """The reads of `body` that the loop makes only at some iterations (under a test)."""
+        region = self.context.region
+        dominators = region.function.dominators
+        return [
+            value
+            for value in body.names
+            if value.opcode == "load"
+            and value is not self.old
+            and value.block in region.blocks
+            and not dominators.block_dominates(value.block, region.latch)
+        ]
+
+    def _active_source(self, args: list[KernelArg]) -> str:
+        assert self.active is not None
+        declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
+        prelude = "\n".join("  " + line for line in param_prelude(self.active_params))
+        iterations = self.active.loop(["low = min(low, t0); high = max(high, t0);"])
+        return f"""{PRELUDE}
+__kernel void idiom_active({declarations}, __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+{iterations}
+{PUBLISH_RANGE}
+}}
+"""
+
     def _source(self, args: list[KernelArg]) -> str:
-        declarations = ", ".join(["long n0", *(a.declaration for a in args)])
-        prelude = "\n".join("  " + line for line in param_prelude(self.params))
-        body = "\n".join("    " + line for line in self.body.lines)
         kind = c_type(self.kind)
         extensions = _INT64_ATOMICS if self.kind in ("i64", "double") else ""
-        loop = f"""  for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {{
-{body}"""
+        declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
+        prelude = "\n".join("  " + line for line in param_prelude(self.params))
+        find_range = self.main.loop(
+            [f"const long k = (long){self.index};", "low = min(low, k); high = max(high, k);"]
+        )
+        count = self.main.loop(
+            [
+                f"const {kind} inc = {self.inc};",
+                f"__global {kind}* cell = bins + ((long){self.index} - first_bin);",
+                _ATOMICS[self.kind],
+            ]
+        )
         return f"""{PRELUDE}{extensions}
 __kernel void idiom_bin_range({declarations}, __global int* range) {{
 {prelude}
   long low = LONG_MAX, high = LONG_MIN;
-{loop}
-    const long k = (long){self.index};
-    low = min(low, k); high = max(high, k);
-  }}
+{find_range}
 {PUBLISH_RANGE}
 }}
 
 __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_bin) {{
 {prelude}
-{loop}
-    const {kind} inc = {self.inc};
-    __global {kind}* cell = bins + ((long){self.index} - first_bin);
-    {_ATOMICS[self.kind]}
-  }}
+{count}
 }}
 """
 
     def call(self, builder: Builder) -> Operand:
         module = self.context.module
         saved = stack_saved(builder, module)
-        packed = pack_params(builder, self.params)
-        args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
-        source = self._source(args)
-        common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
+        body = self.main.body
+        groups = list(body.groups.values())
+        buffers = body.buffer_args()
+        if self.active is None:
+            packed = pack_params(builder, self.params)
+            ranges = [(g.low, g.high) for g in groups]
+            status = self._count(
+                builder,
+                t_first=const(I64, 0),
+                end=self.count,
+                buffers=buffers,
+                packed=packed,
+                ranges=ranges,
+            )
+            builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+            return status
+        active = self.active.body
+        active_packed = pack_params(builder, self.active_params)
+        active_args = [*active.scalar_args(), *active.buffer_args(), active_packed]
         cells = range_cells(builder)
-        first = launch(
-            builder,
-            module,
-            source=source,
-            kernel="idiom_bin_range",
-            global_size=[const(I64, 16384)],
-            local_size=None,
-            work=self.count,
-            args=[*common, KernelArg("", 2, cells, const(I64, 12))],
+        found = launch(builder, module, source=self._active_source(active_args),
+                       kernel="idiom_active", global_size=[const(I64, _GRID)], local_size=None,
+                       work=self.count,
+                       args=[_scalar(self.count), _scalar(const(I64, 0)), *active_args,
+                             KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
+        first, last, overflow = read_cells(builder, cells)
+        go = builder.all_of(
+            [
+                builder.compare("eq", found, const("i32", 0)),
+                builder.compare("eq", overflow, const("i32", 0)),
+                builder.compare("sle", first, last),
+            ]
         )
+
+        def restricted() -> Operand:
+            """The kernels over the iterations first .. last, each read copied for them."""
+            t_first, t_last = builder.to_i64(first), builder.to_i64(last)
+            ranges = [_span(builder, g.accesses, t_first, t_last) for g in groups]
+            low_of = {id(a): r[0] for g, r in zip(groups, ranges, strict=True) for a in g.accesses}
+            offsets = {
+                f"{index}_o": builder.binary(
+                    "sdiv",
+                    builder.binary("sub", builder.to_i64(access.first), low_of[id(access)]),
+                    const(I64, access.element_size),
+                )
+                for index, access in body.reads
+            }
+            params = [(name, offsets.get(name, value)) for name, value in self.params]
+            copies = [
+                replace(arg, value=low, bytes=builder.binary("sub", high, low))
+                for arg, (low, high) in zip(buffers, ranges, strict=True)
+            ]
+            end = builder.binary("add", t_last, const(I64, 1))
+            packed = pack_params(builder, params)
+            return self._count(
+                builder, t_first=t_first, end=end, buffers=copies, packed=packed, ranges=ranges
+            )
+
+        status = _when(builder, go, restricted)
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return status
+
+    def _count(
+        self,
+        builder: Builder,
+        *,
+        t_first: Operand,
+        end: Operand,
+        buffers: list[KernelArg],
+        packed: KernelArg,
+        ranges: Sequence[tuple[Operand | None, Operand | None]],
+    ) -> Operand:
+        """The two kernels over iterations t_first .. end - 1, with these copies of the
+        reads (`ranges`, their byte ranges): the range of bins, checked against the
+        reads, then the atomic adds. Returns the status (1 when the check fails)."""
+        module = self.context.module
+        args = [*self.main.body.scalar_args(), *buffers, packed]
+        source = self._source(args)
+        common = [_scalar(end), _scalar(t_first), *args]
+        cells = range_cells(builder)
+        first = launch(builder, module, source=source, kernel="idiom_bin_range",
+                       global_size=[const(I64, _GRID)], local_size=None, work=self.count,
+                       args=[*common, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         low, high, overflow = read_cells(builder, cells)
         size = const(I64, element_size(self.kind))
         low64, high64 = builder.to_i64(low), builder.to_i64(high)
@@ -158,32 +322,105 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             builder.compare("eq", overflow, const("i32", 0)),
             builder.compare("sle", low, high),
         ]
-        checks += self.body.apart_from_reads((range_low, range_high))
-        go = builder.all_of(checks)
-        fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("fill", "skip", "merge"))
-        builder.branch_if(go, fill, skip)
-        builder.label(fill)
+        for read_low, read_high in ranges:
+            assert read_low is not None and read_high is not None
+            checks.append(apart(builder, (range_low, range_high), (read_low, read_high)))
+        checks.append(apart_from_fixed(builder, self.context.region, (range_low, range_high)))
         bins_arg = KernelArg("", 2, range_low, builder.binary("sub", range_high, range_low))
-        second = launch(
-            builder,
-            module,
-            source=source,
-            kernel="idiom_histogram",
-            global_size=[const(I64, 16384)],
-            local_size=None,
-            work=self.count,
-            args=[*common, bins_arg, KernelArg("", 3, low64, const(I64, 8))],
-        )
-        builder.branch(merge)
-        builder.label(skip)
-        builder.branch(merge)
-        builder.label(merge)
-        status = builder.emit("i32", f"phi i32 [ {second.ref}, %{fill} ], [ 1, %{skip} ]")
-        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
-        return status
+
+        def add() -> Operand:
+            return launch(builder, module, source=source, kernel="idiom_histogram",
+                          global_size=[const(I64, _GRID)], local_size=None, work=self.count,
+                          args=[*common, bins_arg, _scalar(low64)])  # fmt: skip
+
+        return _when(builder, builder.all_of(checks), add)
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
+
+
+def _scalar(value: Operand) -> KernelArg:
+    """An i64 passed by value."""
+    return KernelArg("", 3, value, const(I64, 8))
+
+
+def _span(
+    builder: Builder, accesses: Sequence[Access], t_first: Operand, t_last: Operand
+) -> tuple[Operand, Operand]:
+    """The byte range [low, high) the accesses of a group cover over iterations t_first ..
+    t_last of the (single) loop."""
+    low: Operand | None = None
+    high: Operand | None = None
+    for access in accesses:
+        stride = access.strides[0]
+        start = builder.binary(
+            "add", builder.to_i64(access.first), builder.binary("mul", t_first, stride)
+        )
+        span = builder.binary("mul", builder.binary("sub", t_last, t_first), stride)
+        negative = builder.compare("slt", span, const(I64, 0))
+        a_low = builder.binary("add", start, builder.select(negative, span, const(I64, 0)))
+        a_high = builder.binary(
+            "add",
+            builder.binary("add", start, const(I64, access.element_size)),
+            builder.select(negative, const(I64, 0), span),
+        )
+        if low is None or high is None:
+            low, high = a_low, a_high
+            continue
+        low = builder.select(builder.compare("slt", a_low, low), a_low, low)
+        high = builder.select(builder.compare("sgt", a_high, high), a_high, high)
+    assert low is not None and high is not None
+    return low, high
+
+
+def _when(builder: Builder, condition: Operand, then: Callable[[], Operand]) -> Operand:
+    """The status `then` emits when `condition` holds, else 1 (nothing done)."""
+    run, skip, merge = (builder.fresh(part).lstrip("%") for part in ("run", "skip", "merge"))
+    builder.branch_if(condition, run, skip)
+    builder.label(run)
+    status = then()
+    ran = builder.fresh("ran").lstrip("%")  # `then` may have ended in a block of its own
+    builder.branch(ran)
+    builder.label(ran)
+    builder.branch(merge)
+    builder.label(skip)
+    builder.branch(merge)
+    builder.label(merge)
+    return builder.emit("i32", f"phi i32 [ {status.ref}, %{ran} ], [ 1, %{skip} ]")
+
+
+def _tests_before(region: Region, block: Block) -> list[tuple[Value, bool]]:
+    """The branches that decide whether an iteration reaches `block`, outermost first,
+    each with the value its condition must have. Walking up the dominator tree from
+    `block`: a dominator that `block` post-dominates reaches it on every path; otherwise
+    `block` must have one predecessor, a conditional branch, and is reached exactly when
+    that branch goes its way. Paths that merge before `block` (`if (a) ... else ...`
+    then the update) are not followed."""
+    function = region.function
+    tests: list[tuple[Value, bool]] = []
+    while block is not region.header:
+        above = function.dominators.idom.get(block)
+        if above is None or above not in region.blocks:
+            raise NotReplaced("the update is not reached from the loop's header")
+        if function.post_dominators.block_dominates(block, above):
+            block = above
+            continue
+        branch = above.terminator
+        if (
+            block.predecessors != (above,)
+            or branch.opcode != "br"
+            or len(branch.operands) != 1
+            or len(set(above.successors)) != 2
+        ):
+            raise NotReplaced(f"the update is reached by paths that merge ({_where(branch)})")
+        tests.append((branch, above.successors[0] is block))
+        block = above
+    tests.reverse()
+    return tests
+
+
+def _where(value: Value) -> str:
+    return f"line {value.location.line}" if value.location else value.name or "?"
 
 
 def map_histogram(instance: Instance, context: MapperContext) -> Plan:

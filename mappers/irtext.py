@@ -106,6 +106,11 @@ class ModuleText:
         """Replace one instruction's line (single-line instructions only)."""
         self.lines[self._instruction_line[instruction]] = "  " + text.strip()
 
+    def insert_before(self, instruction: Value, text: str) -> None:
+        """Put a single-line instruction right before `instruction` (line numbers stay)."""
+        number = self._instruction_line[instruction]
+        self.lines[number] = "  " + text.strip() + "\n" + self.lines[number]
+
     def append_blocks(self, function: Function, lines: list[str]) -> None:
         self._appended.setdefault(function.name, []).extend(lines)
 

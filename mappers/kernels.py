@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from mappers.access import Access, apart, element_size, measure
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand, operand
+from mappers.irtext import ModuleText, Operand
 from mappers.loops import LoopView
 from mappers.region import Region
 from matcher.ir import Value, ValueKind
@@ -109,6 +109,8 @@ class KernelArg:
     kind: int  # IDIOM_ARG_*
     value: Operand | None = None  # a scalar's value, or a buffer's host start (ptr)
     bytes: Operand | None = None  # a buffer's size in bytes
+    flags: int = 0  # IDIOM_ARG_RESIDENT for a buffer that may stay on the device
+    definition: str = ""  # a resident buffer's name, defined from its buffer and offset
 
 
 @dataclass
@@ -133,8 +135,14 @@ class KernelBody:
         region: Region,
         loops: Sequence[LoopView],
         counts: Sequence[Operand],
+        *,
+        shared_strides: bool = False,
     ) -> None:
         self.builder = builder
+        # With shared strides, a buffer's reads move together (a stencil's neighbours):
+        # the kernel computes the point's index once per buffer and adds each read's
+        # offset; the guard checks at run time that the strides are indeed the same.
+        self.shared_strides = shared_strides
         self.region = region
         self.loops = list(loops)
         self.counts = list(counts)
@@ -169,7 +177,11 @@ class KernelBody:
         """The C expression (a variable or literal) of `value` for the current iteration."""
         if value in self.names:
             return self.names[value]
-        if not value.is_instruction or value.block not in self.region.blocks:
+        if (
+            not value.is_instruction
+            or value.block not in self.region.blocks
+            or value in self.builder.known  # a fixed value, loaded once before the region
+        ):
             return self.scalar(value)
         text = self._expression(value)
         name = f"v{len(self.names)}"
@@ -208,6 +220,10 @@ class KernelBody:
             return self._compare(value, args)
         if opcode == "select":
             return f"{args[0]} ? {args[1]} : {args[2]}"
+        if opcode == "trunc" and value.type == "i1":  # the low bit, as LLVM takes it
+            return f"({args[0]} & 1)"
+        if opcode == "sext" and value.operands[0].type == "i1":  # true is -1
+            return f"-({kind}){args[0]}"
         if opcode in ("sext", "trunc", "sitofp", "fptosi", "fpext", "fptrunc"):
             return f"({kind}){args[0]}"
         if opcode in ("zext", "uitofp"):
@@ -263,8 +279,13 @@ class KernelBody:
         group.accesses.append(access)
         index = f"i{len(self.reads)}"
         self.reads.append((index, access))
-        terms = "".join(f" + t{d} * {index}_s{d}" for d in range(len(self.loops)))
-        return f"{index}_o{terms}"
+        if not self.shared_strides:
+            terms = "".join(f" + t{d} * {index}_s{d}" for d in range(len(self.loops)))
+            return f"{index}_o{terms}"
+        if len(group.accesses) == 1:
+            terms = " + ".join(f"t{d} * {group.name}_s{d}" for d in range(len(self.loops)))
+            self.lines.append(f"const long {group.name}_point = {terms or '0'};")
+        return f"{index}_o + {group.name}_point"
 
     def group(self, root: Value, element: str, *, written: bool = False) -> BufferGroup:
         key = (root, element, written)
@@ -302,8 +323,16 @@ class KernelBody:
                 remainder = builder.binary("srem", amount, size)
                 checks.append(builder.compare("eq", remainder, const(I64, 0)))
             params.append((f"{index}_o", builder.binary("sdiv", offset, size)))
+            if not self.shared_strides:
+                for d, stride in enumerate(access.strides):
+                    params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+                continue
+            leader = group.accesses[0]
             for d, stride in enumerate(access.strides):
-                params.append((f"{index}_s{d}", builder.binary("sdiv", stride, size)))
+                if access is leader:
+                    params.append((f"{group.name}_s{d}", builder.binary("sdiv", stride, size)))
+                else:
+                    checks.append(builder.compare("eq", stride, leader.strides[d]))
         return params, builder.all_of(checks)
 
     def apart_from_reads(self, written: BufferGroup | tuple[Operand, Operand]) -> list[Operand]:
@@ -330,7 +359,9 @@ class KernelBody:
 
     def scalar_args(self) -> list[KernelArg]:
         return [
-            KernelArg(f"{c_type(v.type)} {name}", 3, operand(v), const(I64, element_size(v.type)))
+            KernelArg(
+                f"{c_type(v.type)} {name}", 3, self.builder.ref(v), const(I64, element_size(v.type))
+            )
             for name, v in self.scalars
         ]
 
@@ -351,14 +382,24 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
     return KernelArg("__global const long* restrict P", 0, array, const(I64, 8 * count))
 
 
+RESIDENT = 1  # IDIOM_ARG_RESIDENT
+
+
 def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
+    """A user array's buffer. It may stay on the device between calls (the runtime's
+    residency), inside a larger buffer: the kernel takes that buffer and the byte offset of
+    the group's start in it, and the group's name is a macro for the start."""
     assert group.low is not None and group.high is not None
     qualifier = "const " if const_data else ""
+    pointer = f"__global {qualifier}{c_type(group.element)}*"
+    name = group.name
     return KernelArg(
-        f"__global {qualifier}{c_type(group.element)}* restrict {group.name}",
+        f"__global {qualifier}char* restrict {name}_mem, long {name}_at",
         kind,
         group.low,
         group.bytes,
+        flags=RESIDENT,
+        definition=f"#define {name} (({pointer})({name}_mem + {name}_at))",
     )
 
 
@@ -398,12 +439,17 @@ def launch(
     local_size: Sequence[int] | None,
     work: Operand,
     args: Sequence[KernelArg],
+    defining: Sequence[KernelArg] | None = None,
 ) -> Operand:
-    """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status."""
+    """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
+    The source starts with the definitions of the resident buffers of `defining` (by
+    default `args`): kernels of one source launched with different arguments share it."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
-    source_ref = _string_constant(builder, module, source + "\0", "src")
+    definers = args if defining is None else defining
+    definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
+    source_ref = _string_constant(builder, module, definitions + source + "\0", "src")
     name_ref = _string_constant(builder, module, kernel + "\0", "name")
     slots = builder.emit("ptr", f"alloca {{ i32, i32, ptr, i64 }}, i32 {max(len(args), 1)}")
     for number, arg in enumerate(args):
@@ -411,6 +457,10 @@ def launch(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slots.ref}, i32 {number}"
         )
         builder.statement(f"store i32 {arg.kind}, ptr {slot.ref}")
+        flags_at = builder.emit(
+            "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 1"
+        )
+        builder.statement(f"store i32 {arg.flags}, ptr {flags_at.ref}")
         pointer = builder.emit(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 2"
         )

@@ -79,7 +79,7 @@ def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: 
 
 def trip_count(builder: Builder, loop: LoopView) -> Counted:
     """Emit the iteration count of `loop` (entered at least once) and its validity."""
-    begin, end = operand(loop.iter_begin), operand(loop.iter_end)
+    begin, end = builder.ref(loop.iter_begin), builder.ref(loop.iter_end)
     if loop.compares_cast is not None:
         begin = builder.cast(loop.compares_cast, begin, end.type)
     if loop.predicate == "ne":
@@ -142,7 +142,7 @@ def _count_not_equal(builder: Builder, begin: Operand, end: Operand, step: int) 
 
 def iteration_value(builder: Builder, loop: LoopView, iteration: int) -> Operand:
     """The counter's value at a given iteration (0 is the first)."""
-    begin = operand(loop.iter_begin)
+    begin = builder.ref(loop.iter_begin)
     if iteration == 0:
         return begin
     return builder.binary("add", begin, const(begin.type, loop.step * iteration))

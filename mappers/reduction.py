@@ -22,8 +22,9 @@ from matcher.ir import Value
 
 __all__ = ["PRELUDE", "map_reduction", "stack_saved", "worth_it"]
 
-GROUPS = 512  # work-groups of the first reduction kernel (enough to fill a GPU's memory bus)
+GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
+PER_ITEM = 8  # fewer groups below GROUPS * LOCAL * PER_ITEM iterations: no idle work-items
 PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
 _FLOATING = {"fadd", "fsub", "fmul"}
@@ -38,8 +39,12 @@ def worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> Opera
 
 class _Accumulator:
     def __init__(self, solution: dict[str, Value | None]) -> None:
+        if solution.get("acc_store") is not None:
+            raise NotReplaced("the accumulator is kept in memory")
         self.acc, self.init = need(solution, "acc"), need(solution, "acc_init")
         self.update = need(solution, "update")
+        if solution.get("fold") is not self.update:
+            raise NotReplaced("the accumulator is updated on some paths of the loop only")
         self.operand, self.compare = need(solution, "operand"), solution.get("compare")
 
 
@@ -58,6 +63,7 @@ class _ReductionPlan(Plan):
             stores=[],
             results=[a.update for a in self.accumulators],
             loops=[self.loop],
+            fixed_loads=True,  # nothing is stored: no fixed value can change
         )
         for accumulator in self.accumulators:
             if accumulator.acc.type not in ("i8", "i16", "i32", "i64", "float", "double"):
@@ -79,14 +85,15 @@ class _ReductionPlan(Plan):
             raise NotReplaced(f"the loop also carries {name}, which is not a reduction")
 
     def guard(self, builder: Builder) -> Operand:
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         counted = trip_count(builder, self.loop)
         self.count = counted.count
-        self.body = KernelBody(builder, self.context.region, [self.loop], [counted.count])
+        self.body = KernelBody(builder, region, [self.loop], [counted.count])
         self.operands = [self.body.value(a.operand) for a in self.accumulators]
         self.body.close_groups()
         self.params, whole = self.body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, self.context.region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         return builder.all_of(checks)
 
     def _source(self) -> str:
@@ -197,17 +204,18 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
         module = self.context.module
+        groups = self._groups(builder)
         status_first = launch(
             builder,
             module,
             source=source,
             kernel="idiom_reduce",
-            global_size=[const(I64, GROUPS * LOCAL)],
+            global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
             local_size=[LOCAL],
             work=self.count,
             args=first_args,
         )
-        final_args = [KernelArg("", 3, const(I64, GROUPS), const(I64, 8))]
+        final_args = [KernelArg("", 3, groups, const(I64, 8))]
         final_args += [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(flags, GROUPS * 4, 0)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
@@ -220,14 +228,25 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             kernel="idiom_reduce_final",
             global_size=[const(I64, LOCAL)],
             local_size=[LOCAL],
-            work=const(I64, GROUPS),
+            work=groups,
             args=final_args,
+            defining=first_args,
         )
         self.results = [
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
         ]
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return builder.binary("or", status_first, status_final)
+
+    def _groups(self, builder: Builder) -> Operand:
+        """Work-groups of the first kernel: one per LOCAL * PER_ITEM iterations, 1 to GROUPS."""
+        chunk = LOCAL * PER_ITEM
+        wanted = builder.binary("sdiv", builder.binary("add", self.count, const(I64, chunk - 1)),
+                                const(I64, chunk))  # fmt: skip
+        at_least_one = builder.select(builder.compare("slt", wanted, const(I64, 1)),
+                                      const(I64, 1), wanted)  # fmt: skip
+        too_many = builder.compare("sgt", at_least_one, const(I64, GROUPS))
+        return builder.select(too_many, const(I64, GROUPS), at_least_one)
 
     def done(self, builder: Builder) -> dict[Value, Operand]:
         results: dict[Value, Operand] = {}

@@ -11,10 +11,28 @@ change what the program does, apart from the idiom's own stores and results:
    LCSSA phis);
 3. no control flow inside other than the matched loops' own latches and the guards
    that skip an inner matched loop; such a guard must depend only on values fixed
-   before the region, and the run-time guard checks that it lets the loop run.
+   before the region, and the run-time guard checks that it lets the loop run. A mapper
+   whose kernel makes a branch's test itself at every iteration (a histogram's
+   conditional update) names that branch as `conditional`.
 
 Rule 3 of IDIOMS.md (ranges at run time) is the mappers' guard; rule 4 (reassociation)
 is the `reassociate` flag of the rewriter.
+
+Fixed values. The idioms may bind a loop bound, an array's base pointer or a leading
+dimension to a load inside the region from an address computed before it (`m->rows`,
+`m->val`: a struct field the compiler could not hoist, because a store of the loop
+might write it, or because the load runs only when an inner loop does). A mapper that
+passes `fixed_loads=True` to `check_legal` and `guard_conditions` gets those values
+loaded once, ahead of the region, from the same address (`Builder.known`), and must
+check at run time, with `access.apart_from_fixed`, that no store of the region can
+write their bytes: then the value read once is the value every iteration reads. Only
+plain loads (not volatile, not atomic) of scalars and pointers qualify. A load is made
+ahead of the region only where the original is known to make it: the guard evaluates
+the inner loops' zero-trip guards in stages (a guard may itself test a fixed value, as
+`m->cols > 0`), and loads a fixed value once the guards under which its block runs are
+known to hold; a fixed value read only under a data-dependent test (a CSR row that has
+entries) is refused there (`Builder.refused`), and a mapper that knows when the test
+holds may load it then (`load_fixed`).
 """
 
 from __future__ import annotations
@@ -29,7 +47,17 @@ from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
 from matcher.ir import Block, Function, Value
 
-__all__ = ["Region", "check_legal", "depends_on", "guard_conditions", "region_of"]
+__all__ = [
+    "Region",
+    "check_legal",
+    "depends_on",
+    "fixed_values",
+    "guard_conditions",
+    "is_fixed_load",
+    "load_fixed",
+    "region_of",
+    "runs_with",
+]
 
 
 @dataclass(frozen=True)
@@ -84,21 +112,26 @@ def check_legal(
     results: Iterable[Value],
     loops: Iterable[LoopView],
     data_loops: Iterable[LoopView] = (),
+    conditional: Iterable[Value] = (),
+    fixed_loads: bool = False,
 ) -> list[tuple[Value, bool]]:
-    loops = list(loops)
     """Raise NotReplaced unless the region meets the static rules above. Returns the
     zero-trip guards of inner loops (condition, value that enters the loop): the plan's
-    run-time guard must check them with `guard_conditions`."""
+    run-time guard must check them with `guard_conditions`. `conditional` are branches
+    whose condition the kernel evaluates itself, at every iteration (a histogram's
+    conditional update). With `fixed_loads`, bounds and zero-trip guards may be loads
+    from fixed addresses (see the module's documentation)."""
+    loops = list(loops)
     allowed_stores, allowed_results = set(stores), set(results)
     for loop in loops:
         for bound in (loop.iter_begin, loop.iter_end):
-            if bound.block in region.blocks:
+            if bound.block in region.blocks and not (fixed_loads and is_fixed_load(bound, region)):
                 raise NotReplaced(f"a loop bound ({bound.name}) is read inside the region")
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
             _check_escape(region, instruction, allowed_results)
-    return _check_control_flow(region, list(loops), list(data_loops))
+    return _check_control_flow(region, loops, list(data_loops), set(conditional), fixed_loads)
 
 
 def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
@@ -107,6 +140,8 @@ def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
         raise NotReplaced(f"the region has an atomic operation ({_where(instruction)})")
     if opcode in ("load", "store") and " volatile " in f" {instruction.text} ":
         raise NotReplaced(f"the region has a volatile access ({_where(instruction)})")
+    if opcode in ("load", "store") and " atomic " in f" {instruction.text} ":
+        raise NotReplaced(f"the region has an atomic access ({_where(instruction)})")
     if opcode == "store" and instruction not in allowed_stores:
         raise NotReplaced(f"the region stores elsewhere too ({_where(instruction)})")
     if opcode in ("call", "invoke") and not is_pure_call(instruction):
@@ -124,7 +159,11 @@ def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> No
 
 
 def _check_control_flow(
-    region: Region, loops: list[LoopView], data_loops: list[LoopView]
+    region: Region,
+    loops: list[LoopView],
+    data_loops: list[LoopView],
+    conditional: set[Value],
+    fixed_loads: bool,
 ) -> list[tuple[Value, bool]]:
     headers = {lp.iterator.block for lp in loops + data_loops}
     conditions: list[tuple[Value, bool]] = []
@@ -138,8 +177,10 @@ def _check_control_flow(
             continue  # a matched loop's latch (going round again)
         if any(_tests_bounds(terminator, loop) for loop in data_loops):
             continue  # the kernel's own loop makes the same test
+        if terminator in conditional:
+            continue  # the kernel makes the same test
         entering = _entered_successor(terminator, loops)
-        if entering is None or _varies(terminator.operands[0], region):
+        if entering is None or _varies(terminator.operands[0], region, fixed_loads):
             raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
         conditions.append((terminator.operands[0], entering == 0))
     return conditions
@@ -189,8 +230,9 @@ def _tests_bounds(branch: Value, loop: LoopView) -> bool:
     return False
 
 
-def _varies(value: Value, region: Region) -> bool:
-    """Whether `value` may differ between iterations (depends on a phi or a load inside)."""
+def _varies(value: Value, region: Region, fixed_loads: bool) -> bool:
+    """Whether `value` may differ between iterations (depends on a phi or a load inside,
+    other than a load from a fixed address when those are allowed)."""
     seen: set[Value] = set()
     stack = [value]
     while stack:
@@ -198,24 +240,190 @@ def _varies(value: Value, region: Region) -> bool:
         if current in seen or current.block not in region.blocks:
             continue
         seen.add(current)
+        if fixed_loads and is_fixed_load(current, region):
+            continue
         if current.opcode in ("phi", "load", "call"):
             return True
         stack.extend(current.operands)
     return False
 
 
+_FIXED_TYPES = {"i8", "i16", "i32", "i64", "ptr", "float", "double"}
+# What a fixed value is taken to be where it is not loaded (then the guard fails, or the
+# value is not used): a divisor that cannot trap, a null pointer never dereferenced.
+_PLACEHOLDER = {"ptr": "null", "float": "0.000000e+00", "double": "0.000000e+00"}
+
+
+def is_fixed_load(value: Value, region: Region) -> bool:
+    """`value` is a plain load inside the region from an address computed before it."""
+    if value.opcode != "load" or value.block not in region.blocks:
+        return False
+    text = f" {value.text} "
+    return (
+        " volatile " not in text
+        and " atomic " not in text
+        and value.type in _FIXED_TYPES
+        and value.operands[0].block not in region.blocks
+    )
+
+
+def fixed_values(region: Region) -> list[Value]:
+    """The region's loads from fixed addresses, in the order of its blocks."""
+    return [
+        instruction
+        for block in region.function.blocks
+        if block in region.blocks
+        for instruction in block.instructions
+        if is_fixed_load(instruction, region)
+    ]
+
+
 def guard_conditions(
-    builder: Builder, region: Region, conditions: Sequence[tuple[Value, bool]]
+    builder: Builder,
+    region: Region,
+    conditions: Sequence[tuple[Value, bool]],
+    *,
+    fixed_loads: bool = False,
 ) -> Operand:
     """i1: every zero-trip guard inside the region lets its inner loop run. Such a guard
-    depends only on values fixed before the region, so it is evaluated once, up front."""
-    checks = []
-    for condition, entering_when in conditions:
-        value = Cloner(builder, region.blocks, {}, affine=False).value(condition)
-        checks.append(
-            builder.compare("eq", value, const("i1", "true" if entering_when else "false"))
+    depends only on values fixed before the region, so it is evaluated once, up front.
+    With `fixed_loads`, first of all in the guard: loads the region's fixed values ahead
+    of it, in stages, each where the original is known to load it (see the module's
+    documentation); the guards may test those values."""
+    if not fixed_loads:
+        return builder.all_of(_guard_check(builder, region, c, e) for c, e in conditions)
+    pending = list(conditions)
+    candidates = fixed_values(region)
+    held: list[tuple[Value, bool]] = []  # the zero-trip guards checked so far
+    checks: list[Operand] = []
+    progress = True
+    while progress:
+        runs = runs_with(region, held)
+        ready = [v for v in candidates if v not in builder.known and v.block in runs]
+        if ready:
+            _load(builder, ready, builder.all_of(checks))
+        progress = bool(ready)
+        for condition, entering_when in list(pending):
+            if not _computable(condition, region, builder):
+                continue
+            checks.append(_guard_check(builder, region, condition, entering_when))
+            held.append((condition, entering_when))
+            pending.remove((condition, entering_when))
+            progress = True
+    for value in candidates:
+        if value not in builder.known:
+            builder.refused.setdefault(
+                value,
+                f"{value.name} is read only when a condition holds that the guard cannot"
+                f" test ({_where(value)})",
+            )
+    if pending:
+        condition = pending[0][0]
+        raise NotReplaced(
+            f"an inner loop's guard ({condition.name}) tests a value read only under"
+            " a condition the guard cannot test"
         )
     return builder.all_of(checks)
+
+
+def _guard_check(builder: Builder, region: Region, condition: Value, entering: bool) -> Operand:
+    value = Cloner(builder, region.blocks, {}, affine=False).value(condition)
+    return builder.compare("eq", value, const("i1", "true" if entering else "false"))
+
+
+def _computable(value: Value, region: Region, builder: Builder) -> bool:
+    """Whether `value` can be computed ahead of the region now (every load it depends on
+    inside the region is already loaded there)."""
+    seen: set[Value] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current in seen or current in builder.known or current.block not in region.blocks:
+            continue
+        seen.add(current)
+        if current.opcode in ("phi", "load"):
+            return False
+        stack.extend(current.operands)
+    return True
+
+
+def runs_with(
+    region: Region,
+    conditions: Sequence[tuple[Value, bool]],
+    entered: Sequence[LoopView] = (),
+) -> frozenset[Block]:
+    """The blocks every iteration of the region runs when the zero-trip guards of
+    `conditions` let their loops run and each data loop of `entered` is entered (its
+    bounds test passes): those on every path from the header to the latch once the other
+    edges of those branches are gone."""
+    going: dict[Value, int] = {}  # branch: the successor it takes
+    for condition, entering_when in conditions:
+        for block in region.blocks:
+            branch = block.terminator
+            if branch.opcode == "br" and branch.operands and branch.operands[0] is condition:
+                going[branch] = 0 if entering_when else 1
+    for loop in entered:
+        for block in region.blocks:
+            branch = block.terminator
+            if branch.opcode != "br" or len(branch.operands) != 1:
+                continue
+            side = _entered_successor(branch, [loop])
+            if side is not None and _tests_bounds(branch, loop):
+                going[branch] = side
+
+    def successors(block: Block) -> list[Block]:
+        targets = list(block.successors)
+        if block.terminator in going:
+            targets = [targets[going[block.terminator]]]
+        return [t for t in targets if t in region.blocks and t is not region.header]
+
+    def reaches_latch(avoiding: Block) -> bool:
+        seen, stack = {region.header}, [region.header]
+        while stack:
+            for target in successors(stack.pop()):
+                if target is region.latch:
+                    return True
+                if target not in seen and target is not avoiding:
+                    seen.add(target)
+                    stack.append(target)
+        return region.header is region.latch
+
+    return frozenset(
+        block
+        for block in region.blocks
+        if block in (region.header, region.latch) or not reaches_latch(block)
+    )
+
+
+def load_fixed(builder: Builder, value: Value, when: Operand) -> Operand:
+    """Load the fixed value `value` ahead of the region when `when` holds, which the
+    caller knows to imply that the original loads it; a placeholder otherwise."""
+    _load(builder, [value], when)
+    builder.refused.pop(value, None)
+    return builder.known[value]
+
+
+def _load(builder: Builder, values: Sequence[Value], when: Operand) -> None:
+    def load(value: Value) -> Operand:
+        right_side = value.text.split(", !", 1)[0].split(" = ", 1)[1]
+        return builder.emit(value.type, right_side, "fixed")
+
+    if when.ref == "true":
+        builder.known.update((value, load(value)) for value in values)
+        return
+    loads, skip, join = (builder.fresh(part).lstrip("%") for part in ("load", "skip", "join"))
+    builder.branch_if(when, loads, skip)
+    builder.label(loads)
+    loaded = [load(value) for value in values]
+    builder.branch(join)
+    builder.label(skip)
+    builder.branch(join)
+    builder.label(join)
+    for value, new in zip(values, loaded, strict=True):
+        placeholder = _PLACEHOLDER.get(value.type, "1")
+        builder.known[value] = builder.emit(
+            value.type, f"phi {value.type} [ {new.ref}, %{loads} ], [ {placeholder}, %{skip} ]"
+        )
 
 
 def depends_on(value: Value, source: Value, region: Region) -> bool:

@@ -37,8 +37,14 @@ __all__ = [
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 """The runtime's sources; `idiom_runtime.h` there is the header a caller includes."""
 
-_SOURCES = ("idiom_runtime.c", "idiom_blas.c", "idiom_opencl.c", "idiom_cache.c")
-_HEADERS = ("idiom_runtime.h", "idiom_internal.h")
+_SOURCES = (
+    "idiom_runtime.c",
+    "idiom_blas.c",
+    "idiom_opencl.c",
+    "idiom_resident.c",
+    "idiom_cache.c",
+)
+_HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h")
 _SHARED_NAME = "libidiom_runtime.so"
 # No -Werror: a newer compiler's new warning must not stop a user's build (tests use it).
 _CFLAGS = ("-std=c11", "-O2", "-fPIC", "-Wall", "-Wextra")

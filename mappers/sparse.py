@@ -10,6 +10,11 @@ Each launch is made only once the ones before it succeeded and their ranges fit 
 everything read (a Gauss-Seidel sweep, which reads what it writes, keeps its original
 code). A row's entries are added one after the other in the loop's own order, with
 FP_CONTRACT off, so every row's sum is the original's to the last bit: no reassociation.
+
+The arrays may be struct fields read inside the loop (fixed values, mappers/region.py):
+the guard loads them once, and checks that the written range holds none of their bytes.
+A field the loop reads only for a row with entries is loaded once the first kernel has
+found such a row (`late_arrays`, `load_late`): never where the original would not.
 """
 
 from __future__ import annotations
@@ -18,9 +23,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from mappers.access import apart, element_size
+from mappers.access import apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand, operand
+from mappers.irtext import ModuleText, Operand
 from mappers.kernels import (
     BufferGroup,
     KernelArg,
@@ -37,7 +42,14 @@ from mappers.kernels import (
 from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, stack_saved, worth_it
-from mappers.region import Region, check_legal, guard_conditions
+from mappers.region import (
+    Region,
+    check_legal,
+    guard_conditions,
+    is_fixed_load,
+    load_fixed,
+    runs_with,
+)
 from matcher.detect import Instance
 from matcher.ir import Function, Value
 
@@ -54,6 +66,8 @@ __all__ = [
     "data_loop",
     "entries",
     "indent",
+    "late_arrays",
+    "load_late",
     "loop_bounds",
     "map_spmv_csr",
     "read_range",
@@ -112,8 +126,40 @@ def check_indexed(address: Value, element: str, what: str) -> None:
 
 
 def check_fixed(array: Value, region: Region) -> None:
-    if array.block in region.blocks:
-        raise NotReplaced(f"the array {array.name} is loaded again inside the loop")
+    """Refuse an array pointer computed inside the loop, unless it is a fixed value (a
+    struct field read there, region.py): the guard reads that once and checks that the
+    loop cannot write it."""
+    if array.block in region.blocks and not is_fixed_load(array, region):
+        raise NotReplaced(f"the array {array.name} is computed inside the loop")
+
+
+def late_arrays(
+    builder: Builder,
+    region: Region,
+    conditions: Sequence[tuple[Value, bool]],
+    loop: LoopView,
+    arrays: Sequence[Value],
+) -> list[Value]:
+    """The arrays that are fixed values the guard could not load (`Builder.refused`):
+    those the loop reads only inside the data loop `loop`, when a row enters it. A kernel
+    finds whether some row does; `load_late` loads them then. Call after
+    `guard_conditions`; raises for an array read under any other test."""
+    late = [a for a in dict.fromkeys(arrays) if a in builder.refused]
+    entered = runs_with(region, conditions, [loop])
+    for array in late:
+        if array.block not in entered:
+            raise NotReplaced(builder.refused[array])
+    return late
+
+
+def load_late(builder: Builder, arrays: Sequence[Value], count: Operand) -> None:
+    """Load the `late_arrays` when `count` (i64, the length of a range a kernel found
+    over the rows that enter the data loop) is positive: then the original loads them
+    too. Otherwise they are null placeholders, and every slice of them is empty."""
+    if arrays:
+        entered = builder.compare("sgt", count, const(I64, 0))
+        for array in arrays:
+            load_fixed(builder, array, entered)
 
 
 @dataclass(frozen=True)
@@ -213,7 +259,8 @@ def slice_of(
     written: bool = False,
 ) -> Slice:
     size = const(I64, element_size(element))
-    low = builder.binary("add", builder.to_i64(operand(array)), builder.binary("mul", first, size))
+    base = builder.to_i64(builder.ref(array))  # a fixed value's pointer: as loaded once
+    low = builder.binary("add", base, builder.binary("mul", first, size))
     length = builder.binary("mul", count, size)
     high = builder.binary("add", low, length)
     group = BufferGroup(name, element, written=written, low=low, high=high, bytes=length)
@@ -318,10 +365,15 @@ class _CsrPlan(Plan):
             results=[],
             loops=[self.row],
             data_loops=[self.entry],
+            fixed_loads=True,
         )
 
     def guard(self, builder: Builder) -> Operand:
         gather, region = self.gather, self.context.region
+        # First: the fixed values it loads are what the trip count and the kernels use.
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
+        arrays = (gather.values, gather.columns, gather.x)
+        self.late = late_arrays(builder, region, self.conditions, self.entry, arrays)
         counted = trip_count(builder, self.row)
         self.count = counted.count
         body = KernelBody(builder, region, [self.row], [counted.count])
@@ -344,9 +396,10 @@ class _CsrPlan(Plan):
         self.tail = body.lines[len(self.head) :]
         body.close_groups()
         self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         checks += body.apart_from_reads(self.out)
+        assert self.out.low is not None and self.out.high is not None
+        checks.append(apart_from_fixed(builder, region, (self.out.low, self.out.high)))
         return builder.all_of(checks)
 
     def _positions(self) -> str:
@@ -396,6 +449,7 @@ class _CsrPlan(Plan):
                             body=self._positions(), global_size=grid, work=self.count)  # fmt: skip
         p_first, p_count, p_bad = read_range(builder, positions, inclusive=False)
         chain.then([succeeded(builder, status, p_bad)])
+        load_late(builder, self.late, p_count)  # before the slices: their bases
 
         column_type = gather.column_read.type
         columns = slice_of(builder, "C", gather.columns, column_type, first=p_first, count=p_count)

@@ -10,6 +10,7 @@ an in-place sweep keeps the original code.
 
 from __future__ import annotations
 
+from mappers.access import apart_from_fixed
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
@@ -39,10 +40,13 @@ class _StencilPlan(Plan):
             raise NotReplaced("the stencil match has no store")
         self.stored: Value = stored
         self.address: Value = address
-        self.conditions = check_legal(context.region, stores=[store], results=[], loops=self.loops)
+        self.conditions = check_legal(
+            context.region, stores=[store], results=[], loops=self.loops, fixed_loads=True
+        )
 
     def guard(self, builder: Builder) -> Operand:
-        checks = [guard_conditions(builder, self.context.region, self.conditions)]
+        region = self.context.region
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
         self.counts: list[Operand] = []
         for loop in self.loops:
             counted = trip_count(builder, loop)
@@ -51,7 +55,9 @@ class _StencilPlan(Plan):
         self.points = self.counts[0]
         for count in self.counts[1:]:
             self.points = builder.binary("mul", self.points, count)
-        body = KernelBody(builder, self.context.region, self.loops, self.counts)
+        body = KernelBody(
+            builder, self.context.region, self.loops, self.counts, shared_strides=True
+        )
         self.body = body
         self.value = body.value(self.stored)
         out_group = body.group(self.address, self.stored.type, written=True)
@@ -61,6 +67,8 @@ class _StencilPlan(Plan):
         self.params, whole = body.read_params()
         checks.append(whole)
         checks += body.apart_from_reads(out_group)
+        assert out_group.low is not None and out_group.high is not None
+        checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         checks.append(worth_it(builder, self.context.module, self.points))
         return builder.all_of(checks)
 
@@ -85,18 +93,39 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         packed = pack_params(builder, self.params)
         args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
         sizes = [KernelArg("", 3, count, const(I64, 8)) for count in self.counts]
+        local = _LOCAL_SIZES[len(self.counts)]
+        rounded = [
+            _round_up(builder, count, size)
+            for count, size in zip(reversed(self.counts), local, strict=True)
+        ]
         status = launch(
             builder,
             self.context.module,
             source=self._source(args),
             kernel="idiom_stencil",
-            global_size=list(reversed(self.counts)),
-            local_size=None,
+            global_size=rounded,
+            local_size=local,
             work=self.points,
             args=[*sizes, *args],
         )
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return status
+
+
+# Work-group shapes, innermost dimension first, the global size rounded up to them. On an
+# H100 the shape changed kernel times by a few percent only (docs/acceleration.md), but a
+# size left to the driver must divide the global size: a prime one would leave one
+# work-item per group.
+_LOCAL_SIZES = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
+
+
+def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:
+    """`count` rounded up to a multiple of the work-group size (the kernel skips the
+    work-items past the nest's bounds)."""
+    bumped = builder.binary("add", count, const(I64, multiple - 1))
+    return builder.binary(
+        "mul", builder.binary("udiv", bumped, const(I64, multiple)), const(I64, multiple)
+    )
 
 
 def map_stencil(instance: Instance, context: MapperContext) -> Plan:

@@ -26,6 +26,12 @@ Decisions where IDL.md leaves room:
   instruction-level CFG once c is removed. A path may be empty, so with a = b != c the
   atom is false. `df_passes_through` is the same on the graph whose edges run from an
   operand to its user, over every value (arguments, constants and globals included).
+- `is outside the element of {b}` (`outside_element`): `a` is a getelementptr whose base
+  is `b`, with constant indices only, and `b` is a getelementptr; `a`'s byte offset is
+  negative or at least the size of the element `b` points to (`Value.byte_offset`,
+  `Value.pointee_size`). So `a[i-1]` (8 bytes before a double) and `in[i-1][j]` (one row
+  before a row) are outside their element, `u[i][4]` (32 bytes into a 40-byte record) is
+  not. Unknown sizes make it false.
 - `has attribute pure`: a `call` whose attributes include `nounwind` and one of
   `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
   maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic
@@ -42,6 +48,7 @@ from idl.errors import IdiomError
 from idl.program import Atom, AtomKind
 from matcher.function_index import FunctionIndex, index_of, unique
 from matcher.ir import Function, TypeKind, Value, ValueKind
+from matcher.layout import outside_element
 
 __all__ = [
     "UNBOUND",
@@ -206,6 +213,8 @@ def _check_pair(ix: FunctionIndex, kind: AtomKind, detail: Detail, a: Value, b: 
             return (
                 _is_instruction(a, b) and a.position == 0 and a.block is b.block and b.is_terminator
             )
+        case AtomKind.OUTSIDE_ELEMENT:
+            return outside_element(a, b)
     post, strict = _DOMINANCE[kind]
     if not _is_instruction(a, b):
         return False
@@ -312,6 +321,8 @@ def _projection(ix: FunctionIndex, kind: AtomKind, detail: Detail, first: bool) 
             return ix.successor_at(k) if first else ix.branching_at(k)
         case AtomKind.SPANS_BLOCK:
             return ix.block_firsts if first else ix.terminators
+        case AtomKind.OUTSIDE_ELEMENT:
+            return ix.outside_elements if first else ix.left_elements
     post, strict = _DOMINANCE[kind]
     if not strict:
         return ix.instructions
@@ -345,6 +356,11 @@ def _partners(
             if first:
                 return (block.first,) if other.is_terminator else ()
             return (block.terminator,) if other.position == 0 else ()
+        case AtomKind.OUTSIDE_ELEMENT:
+            if first:
+                return tuple(u for u in other.users if outside_element(u, other))
+            base = other.operands[:1]
+            return base if base and outside_element(other, base[0]) else ()
     post, strict = _DOMINANCE[kind]
     return ix.dominance_partners(other, post=post, strict=strict, upward=first)
 

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from matcher.analysis import immediate_dominators
 from matcher.ir import Block, Function, Value, ValueKind
+from matcher.layout import outside_element
 
 __all__ = ["FunctionIndex", "index_of", "unique"]
 
@@ -72,6 +73,7 @@ class FunctionIndex:
         self._strict_ends: dict[tuple[bool, bool], tuple[Value, ...]] = {}
         self._reach: dict[tuple[bool, bool, Value, Value | None], frozenset[Value]] = {}
         self._must_pass: dict[tuple[bool, Value, Value], frozenset[Value] | None] = {}
+        self._outside: tuple[Value, ...] | None = None
 
     @property
     def function(self) -> Function:
@@ -88,6 +90,22 @@ class FunctionIndex:
             found = tuple(v for v in self.values if test(v))
             self._unary[key] = found
         return found
+
+    @property
+    def outside_elements(self) -> tuple[Value, ...]:
+        """Constant getelementptrs that leave the element their base points to."""
+        if self._outside is None:
+            self._outside = tuple(
+                v
+                for v in self.instructions
+                if v.byte_offset is not None and v.operands and outside_element(v, v.operands[0])
+            )
+        return self._outside
+
+    @property
+    def left_elements(self) -> tuple[Value, ...]:
+        """The bases of `outside_elements`."""
+        return unique(v.operands[0] for v in self.outside_elements)
 
     # -- operand and successor positions ---------------------------------------------
 

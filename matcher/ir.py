@@ -69,6 +69,7 @@ class Value:
     __slots__ = (
         "attributes",
         "block",
+        "byte_offset",
         "callee",
         "constant",
         "id",
@@ -78,6 +79,7 @@ class Value:
         "name",
         "opcode",
         "operands",
+        "pointee_size",
         "position",
         "predicate",
         "text",
@@ -104,6 +106,10 @@ class Value:
         self.callee: str | None = None  # call/invoke: the called function's name
         self.attributes: frozenset[str] = frozenset()  # call: function attributes
         self.text = ""  # the instruction as LLVM prints it
+        # getelementptr: the size in bytes of the element its result points to, and its
+        # offset in bytes from its base when every index is a constant (None: unknown).
+        self.pointee_size: int | None = None
+        self.byte_offset: int | None = None
 
     @property
     def is_instruction(self) -> bool:

@@ -20,6 +20,7 @@ from matcher.analysis import dominator_tree, find_loops, post_dominator_tree
 from matcher.debuginfo import DebugInfo, instruction_debug_id
 from matcher.demangle import demangle_names
 from matcher.ir import Block, Function, Module, TypeKind, Value, ValueKind
+from matcher.layout import Layout
 
 __all__ = ["IRError", "build_module"]
 
@@ -58,6 +59,7 @@ def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
     attributes = _function_attributes(text)
     bodies = iter(_function_bodies(text))
     demangled = demangle_names(fn.name for fn in parsed.functions if not fn.is_declaration)
+    layout = Layout(parsed)
     functions = []
     for fn in parsed.functions:
         if fn.is_declaration:
@@ -69,7 +71,7 @@ def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
         source_name = (
             demangled.get(fn.name) or debug.subprogram_name(subprograms.get(fn.name)) or fn.name
         )
-        builder = _FunctionBuilder(fn, source_name, debug, attributes, body)
+        builder = _FunctionBuilder(fn, source_name, debug, attributes, body, layout=layout)
         functions.append(builder.build())
     return Module(source, tuple(functions), text)
 
@@ -141,8 +143,11 @@ class _FunctionBuilder:
         debug: DebugInfo,
         attributes: tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]],
         lines: list[str],
+        *,
+        layout: Layout,
     ) -> None:
         self.fn = fn
+        self.layout = layout
         self.lines = lines
         self.function = Function(fn.name, source_name)
         self.debug = debug
@@ -176,6 +181,10 @@ class _FunctionBuilder:
                 match = _PREDICATE.search(line)
                 value.predicate = match.group(1) if match else None
             self._link(value, ref)
+            if value.opcode == "getelementptr":
+                value.pointee_size, value.byte_offset = self.layout.gep(
+                    line, [v.constant for v in value.operands[1:]]
+                )
         self._link_blocks(blocks)
         function.blocks = tuple(blocks)
         function.instructions = tuple(value for value, _ in refs)

@@ -79,6 +79,7 @@ _PAIRS: dict[AtomKind, tuple[float, float]] = {
     AtomKind.STRICTLY_POST_DOMINATES: (0.55, 0.55),
     AtomKind.SAME: (1.01, 1.01),
     AtomKind.NOT_SAME: (1.01, 1.01),
+    AtomKind.OUTSIDE_ELEMENT: (0.01, 0.01),
 }
 # By operand or successor number (the last entry serves every larger number).
 _OPERANDS = ((0.45, 0.6), (0.33, 0.44), (0.04, 0.04), (0.02, 0.02))
@@ -98,6 +99,7 @@ _BOUND: dict[AtomKind, tuple[float, ...]] = {
     AtomKind.SUCCESSOR: (1, 1.5),
     AtomKind.SPANS_BLOCK: (1, 1),
     AtomKind.REACHES_PHI: (1, 1, 1),
+    AtomKind.OUTSIDE_ELEMENT: (1, 1),
 }
 
 

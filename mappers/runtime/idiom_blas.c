@@ -151,6 +151,7 @@ static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
 int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                    int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                    double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    idiom_host_access(); /* BLAS reads and writes host memory: bring device results back */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     int32_t status =
@@ -234,6 +235,7 @@ static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void
 
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s) {
+    idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     int32_t status = gemv(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);

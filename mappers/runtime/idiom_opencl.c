@@ -19,6 +19,7 @@
 #include <CL/cl.h>
 
 #include "idiom_internal.h"
+#include "idiom_resident.h"
 
 #define DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)
 
@@ -34,6 +35,7 @@ typedef struct {
     char name[256];
     char driver[256];
     char platform_version[256];
+    uint64_t budget; /* bytes that resident copies may take: half the device's memory */
 } device_slot;
 
 typedef struct program_entry {
@@ -49,6 +51,7 @@ typedef struct {
     double kernel;   /* the kernel's device execution time, from the event's profiling info */
     double transfer; /* host wall time of the blocking buffer writes and reads */
     double build;    /* building or loading the program during this call */
+    idiom_traffic traffic;
 } cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -198,6 +201,10 @@ static int ensure_context(int s) {
             queue = clCreateCommandQueue(context, slot->device, 0, &err);
         }
         if (queue != NULL && err == CL_SUCCESS) {
+            cl_ulong memory = 0;
+            clGetDeviceInfo(slot->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory,
+                            NULL);
+            slot->budget = memory / 2;
             slot->context = context;
             slot->queue = queue;
             return 1;
@@ -419,51 +426,127 @@ static double event_seconds(cl_event event) {
     return (double)(end - start) * 1e-9;
 }
 
-/* Runs the kernel on an opened device. Host memory is only written by the final reads. */
-static int32_t launch(const device_slot *slot, cl_program program, const char *kernel_name,
-                      int32_t dims, const int64_t *global, const int64_t *local, int32_t nargs,
-                      idiom_arg *args, cl_timing *timing) {
+/* Sets up buffer argument `i`: a resident one is bound to its entry (acquired beforehand), any
+   other gets a buffer of its own, filled from the host unless it is an output. Returns the
+   kernel argument index after it. */
+static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_uint index,
+                          idiom_arg *arg, int resident, cl_mem *own, idiom_traffic *traffic) {
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = NULL;
+    cl_long offset = 0;
+    if (resident) {
+        size_t at = 0;
+        uintptr_t lo = (uintptr_t)arg->ptr;
+        mem = idiom__resident_find(s, lo, lo + (uintptr_t)arg->bytes, &at);
+        if (mem == NULL) {
+            return CL_INVALID_MEM_OBJECT; /* acquired just before: cannot happen */
+        }
+        offset = (cl_long)at;
+    } else {
+        /* OpenCL forbids empty buffers: a 0-byte argument gets 1 byte nobody reads. */
+        size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1;
+        *own = idiom__pool_take(s, slot->context, size, &err);
+        if (*own == NULL || err != CL_SUCCESS) {
+            *own = NULL;
+            return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        }
+        mem = *own;
+        if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
+            /* Not blocking: the in-order queue runs it before the kernel, which the launch
+               waits for (and a failed launch waits with clFinish before returning). */
+            double start = idiom__now();
+            err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, size, arg->ptr, 0, NULL,
+                                       NULL);
+            traffic->seconds += idiom__now() - start;
+            traffic->uploaded += arg->bytes;
+            if (err != CL_SUCCESS) {
+                return err;
+            }
+        }
+    }
+    err = clSetKernelArg(kernel, index, sizeof(cl_mem), &mem);
+    if (err == CL_SUCCESS && (arg->flags & IDIOM_ARG_RESIDENT)) {
+        err = clSetKernelArg(kernel, index + 1, sizeof offset, &offset);
+    }
+    return err;
+}
+
+/* Before any buffer is made: non-resident buffers evict the device copies they overlap (so the
+   host holds the latest bytes), then the resident ones get their entries. */
+static cl_int prepare_residency(const device_slot *slot, int s, int32_t nargs,
+                                const idiom_arg *args, int resident_mode,
+                                idiom_traffic *traffic) {
+    cl_int err = CL_SUCCESS;
+    for (int32_t i = 0; i < nargs && err == CL_SUCCESS; i++) {
+        const idiom_arg *arg = &args[i];
+        if (is_buffer(arg->kind) && arg->bytes > 0 &&
+            !(resident_mode && (arg->flags & IDIOM_ARG_RESIDENT))) {
+            uintptr_t lo = (uintptr_t)arg->ptr;
+            err = idiom__resident_evict(lo, lo + (uintptr_t)arg->bytes, traffic);
+        }
+    }
+    uint64_t generation = idiom__resident_generation();
+    for (int32_t pass = 0; pass < 2 && resident_mode; pass++) {
+        /* Twice: an entry made for one argument may grow into another's, evicting it. */
+        for (int32_t i = 0; i < nargs && err == CL_SUCCESS; i++) {
+            const idiom_arg *arg = &args[i];
+            if (is_buffer(arg->kind) && arg->bytes > 0 && (arg->flags & IDIOM_ARG_RESIDENT)) {
+                uintptr_t lo = (uintptr_t)arg->ptr;
+                err = idiom__resident_acquire(s, slot->context, slot->queue, slot->budget,
+                                              generation, lo, lo + (uintptr_t)arg->bytes,
+                                              traffic);
+            }
+        }
+    }
+    return err;
+}
+
+/* Runs the kernel on an opened device. Host memory is only written after the kernel has
+   completed: by the reads of non-resident outputs, and later by idiom_host_access(). */
+static int32_t launch(const device_slot *slot, int s, cl_program program,
+                      const char *kernel_name, int32_t dims, const int64_t *global,
+                      const int64_t *local, int32_t nargs, idiom_arg *args, cl_timing *timing) {
     int32_t status = IDIOM_FAILED;
     cl_int err = CL_SUCCESS;
     cl_event done = NULL;
-    double transfer = 0.0;
+    idiom_traffic *traffic = &timing->traffic;
+    int resident_mode = idiom__resident_on();
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
-    cl_kernel kernel = clCreateKernel(program, kernel_name, &err);
+    idiom__resident_lock(); /* held to the end: entries, kernels, scratch buffers are shared */
+    cl_kernel kernel = idiom__kernel_for(program, kernel_name, &err);
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
         cl_warn(err, "clCreateKernel", kernel_name, slot);
         goto out;
     }
+    /* A kernel object keeps the arguments of its last launch: check that this one sets them
+       all, as a fresh kernel would have. */
+    cl_uint wanted = 0;
+    cl_uint given = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        given += is_buffer(args[i].kind) && (args[i].flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
+    }
+    err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof wanted, &wanted, NULL);
+    if (err != CL_SUCCESS || wanted != given) {
+        cl_warn(err != CL_SUCCESS ? err : CL_INVALID_KERNEL_ARGS, "setting the arguments",
+                kernel_name, slot);
+        goto out;
+    }
+    err = prepare_residency(slot, s, nargs, args, resident_mode, traffic);
+    if (err != CL_SUCCESS) {
+        cl_warn(err, "keeping buffers on the device", kernel_name, slot);
+        goto out;
+    }
+    cl_uint index = 0;
     for (int32_t i = 0; i < nargs; i++) {
         idiom_arg *arg = &args[i];
+        int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
         if (is_buffer(arg->kind)) {
-            /* OpenCL forbids empty buffers: a 0-byte argument gets 1 byte nobody reads. */
-            size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1;
-            cl_mem_flags flags = arg->kind == IDIOM_ARG_IN    ? CL_MEM_READ_ONLY
-                                 : arg->kind == IDIOM_ARG_OUT ? CL_MEM_WRITE_ONLY
-                                                              : CL_MEM_READ_WRITE;
-            mems[i] = clCreateBuffer(slot->context, flags, size, NULL, &err);
-            if (mems[i] == NULL || err != CL_SUCCESS) {
-                mems[i] = NULL;
-                cl_warn(err, "clCreateBuffer", kernel_name, slot);
-                goto out;
-            }
-            if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
-                /* Blocking, so nothing is left in flight if a later step fails. */
-                double start = idiom__now();
-                err = clEnqueueWriteBuffer(slot->queue, mems[i], CL_TRUE, 0, size, arg->ptr, 0,
-                                           NULL, NULL);
-                transfer += idiom__now() - start;
-                if (err != CL_SUCCESS) {
-                    cl_warn(err, "clEnqueueWriteBuffer", kernel_name, slot);
-                    goto out;
-                }
-            }
-            err = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), &mems[i]);
+            err = bind_buffer(slot, s, kernel, index, arg, resident, &mems[i], traffic);
+            index += (arg->flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
         } else if (arg->kind == IDIOM_ARG_SCALAR) {
-            err = clSetKernelArg(kernel, (cl_uint)i, (size_t)arg->bytes, arg->ptr);
+            err = clSetKernelArg(kernel, index++, (size_t)arg->bytes, arg->ptr);
         } else {
-            err = clSetKernelArg(kernel, (cl_uint)i, arg->bytes > 0 ? (size_t)arg->bytes : 1,
-                                 NULL);
+            err = clSetKernelArg(kernel, index++, arg->bytes > 0 ? (size_t)arg->bytes : 1, NULL);
         }
         if (err != CL_SUCCESS) {
             idiom__warn_once("OpenCL error %d (%s) setting argument %d of kernel '%s' on "
@@ -493,37 +576,50 @@ static int32_t launch(const device_slot *slot, cl_program program, const char *k
     }
     if (err != CL_SUCCESS || exec != CL_COMPLETE) {
         cl_warn(err != CL_SUCCESS ? err : exec, "the kernel's execution", kernel_name, slot);
+        /* A resident output may be half written; the original code, run next, writes every
+           position the kernel writes (and the kernel writes no input). */
         goto out;
     }
     timing->kernel = event_seconds(done);
     for (int32_t i = 0; i < nargs; i++) {
         idiom_arg *arg = &args[i];
-        if ((arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) && arg->bytes > 0) {
-            double start = idiom__now();
-            err = clEnqueueReadBuffer(slot->queue, mems[i], CL_TRUE, 0, (size_t)arg->bytes,
-                                      arg->ptr, 0, NULL, NULL);
-            transfer += idiom__now() - start;
-            if (err != CL_SUCCESS) {
-                /* Only a lost device gets here, after the kernel succeeded. */
-                cl_warn(err, "clEnqueueReadBuffer", kernel_name, slot);
-                goto out;
-            }
+        if ((arg->kind != IDIOM_ARG_OUT && arg->kind != IDIOM_ARG_INOUT) || arg->bytes <= 0) {
+            continue;
+        }
+        uintptr_t lo = (uintptr_t)arg->ptr;
+        if (mems[i] == NULL) { /* resident: copied back when the host needs it */
+            idiom__resident_wrote(s, lo, lo + (uintptr_t)arg->bytes);
+            continue;
+        }
+        double start = idiom__now();
+        err = clEnqueueReadBuffer(slot->queue, mems[i], CL_TRUE, 0, (size_t)arg->bytes,
+                                  arg->ptr, 0, NULL, NULL);
+        traffic->seconds += idiom__now() - start;
+        traffic->downloaded += arg->bytes;
+        if (err == CL_SUCCESS) {
+            err = idiom__resident_refresh(lo, lo + (uintptr_t)arg->bytes, traffic);
+        }
+        if (err != CL_SUCCESS) {
+            /* Only a lost device gets here, after the kernel succeeded. */
+            cl_warn(err, "copying an output back", kernel_name, slot);
+            goto out;
         }
     }
     status = IDIOM_DONE;
 out:
-    timing->transfer = transfer;
+    if (status != IDIOM_DONE) {
+        clFinish(slot->queue); /* no write may still read the caller's memory */
+    }
+    timing->transfer = traffic->seconds;
     if (done != NULL) {
         clReleaseEvent(done);
     }
     for (int32_t i = 0; mems != NULL && i < nargs; i++) {
         if (mems[i] != NULL) {
-            clReleaseMemObject(mems[i]);
+            idiom__pool_give(s, mems[i], args[i].bytes > 0 ? (size_t)args[i].bytes : 1);
         }
     }
-    if (kernel != NULL) {
-        clReleaseKernel(kernel);
-    }
+    idiom__resident_unlock();
     free(mems);
     return status;
 }
@@ -564,7 +660,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         return IDIOM_FAILED;
     }
     /* Slots and programs are never freed, so they outlive the lock. */
-    return launch(&slots[s], program, kernel, dims, global, local, nargs, args, timing);
+    return launch(&slots[s], s, program, kernel, dims, global, local, nargs, args, timing);
 }
 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
@@ -572,7 +668,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0};
+    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}};
     int32_t status =
         cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
     if (stats != NULL) {
@@ -584,6 +680,8 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         idiom__json_seconds(&j, "kernel_seconds", timing.kernel);
         idiom__json_seconds(&j, "transfer_seconds", timing.transfer);
         idiom__json_seconds(&j, "build_seconds", timing.build);
+        idiom__json_int(&j, "upload_bytes", timing.traffic.uploaded);
+        idiom__json_int(&j, "download_bytes", timing.traffic.downloaded);
         idiom__stats_emit(&j, stats);
     }
     if (idiom__verbose()) {

@@ -12,6 +12,7 @@
  *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl
  *                                   (else $XDG_CACHE_HOME/idiom/cl, else ~/.cache/idiom/cl)
  *   IDIOM_CL_MIN_WORK=N             loops of fewer iterations stay on the original code
+ *   IDIOM_RESIDENT=0                keep no data on the device between calls
  *   IDIOM_VERBOSE=1                 one line per call on stderr
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
@@ -24,7 +25,10 @@
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
  *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
  *                 buffer writes and reads; null when no launch began), "build_seconds"
- *                 (building or loading the program in this call, 0 when it was in memory)
+ *                 (building or loading the program in this call, 0 when it was in memory),
+ *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
+ *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";
+ *                 written only when a copy was dropped (idiom_host_access_at too)
  *     Durations are in seconds, written to the nanosecond.
  */
 #ifndef IDIOM_RUNTIME_H
@@ -69,9 +73,15 @@ enum {
     IDIOM_ARG_LOCAL = 4   /* __local memory of `bytes` bytes, ptr unused */
 };
 
+/* Flags of a buffer argument. */
+#define IDIOM_ARG_RESIDENT 1 /* the kernel takes the buffer and then, as a `long`, the byte
+                                offset of `ptr` in it; once idiom_residency_on() was called the
+                                runtime may keep the data on the device after the call and
+                                pass a larger buffer holding it (0 offset otherwise) */
+
 typedef struct idiom_arg {
     int32_t kind;
-    int32_t reserved;
+    int32_t flags; /* IDIOM_ARG_RESIDENT or 0 */
     void *ptr;
     int64_t bytes;
 } idiom_arg;
@@ -86,6 +96,21 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
 
 /* The fewest loop iterations worth an OpenCL launch (IDIOM_CL_MIN_WORK, default 32768). */
 int64_t idiom_cl_min_work(void);
+
+/* Device residency. A program calls idiom_residency_on() once (the rewriter puts it at the
+ * start of main) to promise that it calls idiom_host_access() before touching host memory that
+ * an earlier launch may have used; from then on IDIOM_ARG_RESIDENT buffers stay on the device
+ * between launches, and results written there are copied back by idiom_host_access() only.
+ * IDIOM_RESIDENT=0 turns it off (every launch copies in and back, as without the promise). */
+void idiom_residency_on(void);
+
+/* Copies back to the host whatever kernels wrote on a device and forgets every device copy.
+ * Costs one atomic read when nothing is on a device. */
+void idiom_host_access(void);
+
+/* The same for the device copies overlapping [address, address + bytes) only: what a single
+ * load or store needs. The other copies stay on the device. */
+void idiom_host_access_at(const void *address, int64_t bytes);
 
 #ifdef __cplusplus
 }

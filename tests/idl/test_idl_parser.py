@@ -107,6 +107,7 @@ def test_index_arithmetic_is_left_associative_and_parenthesised() -> None:
         ("{a} has control flow to {b}", AtomKind.CONTROL_FLOW, None),
         ("{a} is second successor of {b}", AtomKind.SUCCESSOR, 1),
         ("{a} spans block to {b}", AtomKind.SPANS_BLOCK, None),
+        ("{a} is outside the element of {b}", AtomKind.OUTSIDE_ELEMENT, None),
         ("{a} reaches phi node {p} from {t}", AtomKind.REACHES_PHI, None),
         ("{a} control flow dominates {b}", AtomKind.DOMINATES, None),
         ("{a} strictly control flow dominates {b}", AtomKind.STRICTLY_DOMINATES, None),

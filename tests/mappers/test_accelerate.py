@@ -5,11 +5,11 @@ guard must send to the original code, and with no device."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
+from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated, AccelerateError, accelerate
 from mappers.compare import first_difference
@@ -22,24 +22,10 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
-    folder = tmp_path_factory.mktemp("kernels")
-    original, accelerated = folder / "original", folder / "accelerated"
-    subprocess.run(
-        [find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original), "-lm"], check=True
-    )
-    report = accelerate([PROGRAM], accelerated, CompileOptions())
-    return original, accelerated, report
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("kernels"))
 
 
-def _run(binary: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(binary), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, **env},
-    )
+_run = run_binary
 
 
 def _calls(stderr: str) -> list[str]:

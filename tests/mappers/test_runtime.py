@@ -41,7 +41,7 @@ Array = npt.NDArray[Any]
 class IdiomArg(ctypes.Structure):
     _fields_ = [
         ("kind", ctypes.c_int32),
-        ("reserved", ctypes.c_int32),
+        ("flags", ctypes.c_int32),
         ("ptr", ctypes.c_void_p),
         ("bytes", ctypes.c_int64),
     ]

@@ -24,6 +24,7 @@ __all__ = [
     "C_BRANCHES",
     "C_NESTED",
     "C_REDUCTION",
+    "LL_FIELDS",
     "LL_ODD",
     "A",
     "And",
@@ -176,5 +177,36 @@ exit2:
 dead:
   %u = fadd double %x, 1.0
   br label %exit2
+}
+"""
+
+# Hand-written: constant getelementptrs inside and outside the element their base points
+# to (a field of a record, the next or previous record), for `is outside the element of`.
+LL_FIELDS = """
+%struct.P = type { double, i32, [3 x float] }
+
+define double @fields(ptr %u, ptr %s, i64 %i) {
+entry:
+  %e = getelementptr inbounds [5 x double], ptr %u, i64 %i
+  %f4 = getelementptr inbounds i8, ptr %e, i64 32
+  %prev = getelementptr inbounds i8, ptr %e, i64 -40
+  %next = getelementptr inbounds i8, ptr %e, i64 48
+  %p = getelementptr inbounds %struct.P, ptr %s, i64 %i
+  %pf = getelementptr inbounds %struct.P, ptr %p, i64 0, i32 2, i64 1
+  %pn = getelementptr inbounds i8, ptr %p, i64 24
+  %arg = getelementptr inbounds i8, ptr %u, i64 8
+  %a = load double, ptr %f4
+  %b = load double, ptr %prev
+  %c = load double, ptr %next
+  %d = load float, ptr %pf
+  %dd = fpext float %d to double
+  %g = load double, ptr %pn
+  %h = load double, ptr %arg
+  %s1 = fadd double %a, %b
+  %s2 = fadd double %s1, %c
+  %s3 = fadd double %s2, %dd
+  %s4 = fadd double %s3, %g
+  %s5 = fadd double %s4, %h
+  ret double %s5
 }
 """

@@ -297,3 +297,134 @@ def test_stencil_flattened_3d_with_index_macro() -> None:
     s = instance("stencil_3d7_heat.c", "Stencil", "heat7", 11).solution
     assert names(s, "out.array") == ["%out"] and reads(s) == ["%in"] * 7
     assert [value(s, f"loop[{k}].iter_end").opcode for k in range(3)] == ["add"] * 3
+
+
+def test_stencil_over_records_is_displaced_by_whole_records() -> None:
+    # c[i] = p[i-1].x - 2 p[i].x + p[i+1].x over 32-byte records: p[i-1] lies 32 bytes
+    # before the record p + i, outside it; p[i+1] is at the index i+1.
+    s = instance("nm_stencil_fields.c", "Stencil", "curvature", 60).solution
+    assert names(s, "out.array") == ["%c"] and reads(s) == ["%p"] * 3
+    shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
+    assert [v.operands[0].byte_offset for v in shifted] == [-32]
+    assert [v.operands[0].operands[0].pointee_size for v in shifted] == [32]
+    assert value(s, "shift_offset[0]").constant == 1
+
+
+def test_stencil_counting_down_reads_neighbours() -> None:
+    # b[i] = (a[i-1] + 2 a[i] + a[i+1]) / 4 for i from n-2 down to 1.
+    s = instance("nm_stencil_fields.c", "Stencil", "smooth_down", 67).solution
+    assert names(s, "out.array") == ["%b"] and reads(s) == ["%a"] * 3
+    shifted = [v for k, v in s.items() if k.startswith("shifted_read[") and v is not None]
+    assert sorted(v.operands[0].byte_offset or 0 for v in shifted) == [-8, 8]
+
+
+# -- Accumulators in memory, loops that also store elsewhere -------------------------------
+
+
+def test_reduction_into_an_array_of_sums_indexed_by_an_inner_loop() -> None:
+    # rms[m] = rms[m] + grid[k][j][i][m]^2 for m < 5, over the whole (k, j, i) sweep.
+    s = instance("red_memory.c", "Reduction", "residual_norms", 21).solution
+    acc, store = value(s, "acc"), value(s, "acc_store")
+    assert acc.opcode == "load" and s["acc_init"] is None
+    assert acc.operands[0] is s["acc_address"] is store.operands[1]
+    assert store.operands[0] is s["update"] is s["fold"] and value(s, "fold").opcode == "fadd"
+    assert names(s, "acc_array") == ["%rms"]
+    assert value(s, "acc_lane").operands[0] is s["lane.iterator"]
+    assert value(s, "lane.iter_end").constant == 4  # m < 5, compared as m <= 4
+    assert reads(s) == ["@grid"]
+
+
+def test_reduction_written_back_on_every_trip() -> None:
+    # *total += a[i] * w[i]: LLVM keeps the total in a phi and stores it on every trip.
+    s = instance("red_memory.c", "Reduction", "weighted_total", 36).solution
+    assert value(s, "acc").opcode == "phi" and value(s, "acc_init").opcode == "load"
+    assert value(s, "acc_store").operands[0] is s["update"]
+    assert names(s, "acc_array") == ["%total"] and reads(s) == ["%a", "%w"]
+    found = instance("red_memory.c", "Reduction", "accumulate_stats", 43)
+    fields = sorted(field_of(value(x, "acc_init")) for x in found.solutions)
+    assert fields == [("%st", 8), ("%st", 16)]
+
+
+def written(solution: Solution, prefix: str = "write") -> list[str]:
+    """The arrays (or scalars) a reduction's other stores write."""
+    found = []
+    for key, store in solution.items():
+        if store is not None and key.startswith(f"{prefix}[") and key.endswith("].store"):
+            address = store.operands[1]
+            found.append(address.operands[0].name if address.opcode else address.name)
+    return sorted(found)
+
+
+def test_reductions_and_histogram_of_a_loop_that_stores_elsewhere() -> None:
+    # gauss_pairs: q[l] += 1 and the sums sx, sy (updated on the accepted trials only)
+    # in one loop that also stores each trial's radius into a global.
+    histogram = instance("red_side_stores.c", "Histogram", "gauss_pairs", 16)
+    s = histogram.solution
+    assert names(s, "bins") == ["%q"] and value(s, "increment").constant == 1.0
+    assert written(s, "other_write") == ["@last_radius"]
+    (reduction,) = [
+        i for i in detect("red_side_stores.c") if i.idiom == "Reduction" and i.line == 16
+    ]
+    assert reduction.within is not None and len(reduction.solutions) == 2
+    for x in reduction.solutions:
+        update, fold = value(x, "update"), value(x, "fold")
+        assert update.opcode == "phi" and fold.opcode == "fadd" and update is not fold
+        assert value(x, "operand").opcode == "fmul" and reads(x) == ["%x", "%x"]
+        assert written(x) == ["%q", "@last_radius"]
+
+
+def test_reduction_beside_a_maximum_kept_through_a_pointer() -> None:
+    s = instance("red_side_stores.c", "Reduction", "norm_and_max", 40).solution
+    assert value(s, "fold").opcode == "fadd" and s["acc_store"] is None
+    assert written(s) == ["%mx"]
+
+
+def test_histogram_with_a_bound_read_again_on_every_trip() -> None:
+    # for (k = first; k < end[b]; k++) counts[key[k]]++: end[b] is loaded on every trip
+    # (counts and end are both int: the store may change it, as far as LLVM knows).
+    s = instance("hist_saturate_rows.c", "Histogram", "count_per_bucket", 25).solution
+    bound = value(s, "iter_end")
+    assert bound.opcode == "load" and bound.block is s["end"].block
+    assert bound.operands[0].operands[0].name == "%end"
+    assert names(s, "bins") == ["%counts"]
+
+
+def test_saturating_histogram_tests_the_old_count() -> None:
+    s = instance("hist_saturate_rows.c", "Histogram", "saturating_histogram", 13).solution
+    test = value(s, "old_count_use[0]")
+    assert test.opcode == "icmp" and value(s, "old_count_use[1]") is s["new_count"]
+
+
+def test_reduction_reading_at_coordinates_clipped_to_the_image() -> None:
+    # sad += abs(cur[(by + y) * w + bx + x] - ref[ry * w + clip(bx + dx + x)])
+    s = instance("red_clamped.c", "Reduction", "block_sad", 16).solution
+    assert reads(s) == ["%cur", "%ref"] and value(s, "operand").callee == "llvm.abs.i32"
+    clamps = [v for k, v in s.items() if k.endswith("clamp.value") and v is not None]
+    clamps += [v for k, v in s.items() if k.endswith(".clamp_term") and v is not None]
+    assert {v.callee for v in clamps} == {"llvm.smin.i32"}
+
+
+def test_histogram_whose_bin_comes_from_a_search() -> None:
+    # A binary search over the edges (an inner loop) finds the bin; one of three updates
+    # of bins[] adds 1 to it.
+    s = instance("hist_search.c", "Histogram", "pair_histogram", 16).solution
+    assert names(s, "bins") == ["%bins"] and value(s, "increment").constant == 1
+    latch = value(s, "body.inner_latch[0]")
+    assert latch.opcode == "br" and latch.location is not None and latch.location.line == 19
+    others = [v for k, v in s.items() if k.startswith("other_write[") and k.endswith("].store")]
+    updates = [v for v in others if v is not None]
+    assert len(updates) == 2
+    for k in range(2):
+        assert value(s, f"other_write[{k}].new_count").opcode == "add"
+        assert names(s, f"other_write[{k}].array") == ["%bins"]
+
+
+def test_histogram_of_a_value_read_again_into_a_bin_one_past() -> None:
+    # rowptr[cols[i][e] + 1] += len[i]: LLVM carries len[i], loaded for the loop's test,
+    # over to the next trip as a phi; the +1 is a getelementptr of its own.
+    s = instance("hist_saturate_rows.c", "Histogram", "count_rows", 34).solution
+    increment = value(s, "increment")
+    assert increment.opcode == "phi" and value(s, "iter_end").opcode == "load"
+    assert {v.opcode for v, _ in increment.incoming} == {"load"}
+    assert names(s, "bins") == ["%rowptr"] and value(s, "bin_offset").constant == 4
+    assert value(s, "bin_address").operands[0] is s["bin_element"]

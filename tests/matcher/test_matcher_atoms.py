@@ -18,6 +18,7 @@ from solver_testkit import (
     C_BRANCHES,
     C_NESTED,
     C_REDUCTION,
+    LL_FIELDS,
     LL_ODD,
     A,
     compiled_c,
@@ -34,7 +35,7 @@ Domain = tuple[Value | None, ...]
 
 
 def sample_functions() -> list[Function]:
-    functions = [ir_function(LL_ODD)]
+    functions = [ir_function(LL_ODD), ir_function(LL_FIELDS)]
     functions += [function_of(compiled_c(src)) for src in (C_REDUCTION, C_BRANCHES, C_NESTED)]
     functions += [ir_function(random_ir(seed)) for seed in (11, 12, 13, 14)]
     return functions
@@ -64,6 +65,7 @@ _ARITY = {
             AtomKind.STRICTLY_DOMINATES,
             AtomKind.POST_DOMINATES,
             AtomKind.STRICTLY_POST_DOMINATES,
+            AtomKind.OUTSIDE_ELEMENT,
         ),
         2,
     ),
@@ -266,6 +268,22 @@ def test_pure_calls() -> None:
     branches = function_of(compiled_c(C_BRANCHES))
     (report,) = [v for v in branches.instructions if v.opcode == "call"]
     assert not holds(branches, A("pure", "f"), {"f": report})
+
+
+def test_outside_the_element() -> None:
+    # A field of a record is inside its element; the previous or next record, outside.
+    function = ir_function(LL_FIELDS)
+    v = {k: named(function, f"%{k}") for k in ("e", "f4", "prev", "next", "p", "pf", "pn")}
+    assert [v[k].pointee_size for k in ("e", "p", "pf")] == [40, 24, 4]
+    assert [v[k].byte_offset for k in ("e", "f4", "prev", "pf", "pn")] == [None, 32, -40, 16, 24]
+    atom = A("outside_element", "a", "b")
+    outside = {
+        (a.name, b.name)
+        for a in function.values
+        for b in function.values
+        if holds(function, atom, {"a": a, "b": b})
+    }
+    assert outside == {("%prev", "%e"), ("%next", "%e"), ("%pn", "%p")}
 
 
 def test_malformed_atoms_are_reported() -> None:

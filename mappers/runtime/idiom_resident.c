@@ -1,0 +1,434 @@
+/* Device residency: host ranges kept on the device between launches (see idiom_resident.h).
+ *
+ * This is what lets an iterative program (a time loop around a stencil, repeated reductions)
+ * copy its arrays to the device once instead of at every call. Entries are a short list: a
+ * program has a few arrays. Their ranges are widened to ALIGN-byte boundaries, so that every
+ * naturally aligned host object sits at an aligned offset in its device buffer; the widening
+ * stays within the same page, and the extra bytes are only ever uploaded, never copied back.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "idiom_resident.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define ALIGN ((uintptr_t)128) /* divides any page size; >= every element's alignment */
+
+typedef struct entry {
+    struct entry *next;
+    int slot;
+    cl_command_queue queue;
+    uintptr_t lo, hi; /* the host bytes the buffer holds */
+    cl_mem mem;
+    uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
+    uint64_t generation;          /* the last launch that used it */
+} entry;
+
+static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
+static entry *entries;
+static atomic_int entry_count; /* read without the lock by idiom_host_access's fast path */
+static uint64_t resident_bytes;
+static uint64_t generations;
+static atomic_int switched_on;
+
+void idiom_residency_on(void) {
+    atomic_store(&switched_on, 1);
+}
+
+int idiom__resident_on(void) {
+    if (!atomic_load(&switched_on)) {
+        return 0;
+    }
+    const char *text = getenv("IDIOM_RESIDENT");
+    return text == NULL || text[0] != '0' || text[1] != '\0';
+}
+
+void idiom__resident_lock(void) {
+    pthread_mutex_lock(&resident_mutex);
+}
+
+void idiom__resident_unlock(void) {
+    pthread_mutex_unlock(&resident_mutex);
+}
+
+uint64_t idiom__resident_generation(void) {
+    return ++generations;
+}
+
+/* Copies back the entry's newer bytes, releases its buffer and unlinks it. */
+static cl_int drop(entry **link, idiom_traffic *traffic) {
+    entry *e = *link;
+    cl_int err = CL_SUCCESS;
+    if (e->newer_lo < e->newer_hi) {
+        double start = idiom__now();
+        size_t bytes = e->newer_hi - e->newer_lo;
+        err = clEnqueueReadBuffer(e->queue, e->mem, CL_TRUE, e->newer_lo - e->lo, bytes,
+                                  (void *)e->newer_lo, 0, NULL, NULL);
+        traffic->seconds += idiom__now() - start;
+        traffic->downloaded += (int64_t)bytes;
+        if (err != CL_SUCCESS) {
+            idiom__warn_once("OpenCL error %d copying device results back to the host; the "
+                             "program's results are lost",
+                             (int)err);
+        }
+    }
+    clReleaseMemObject(e->mem);
+    resident_bytes -= e->hi - e->lo;
+    *link = e->next;
+    free(e);
+    atomic_fetch_sub(&entry_count, 1);
+    return err;
+}
+
+cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        if (e->lo < hi && lo < e->hi) {
+            cl_int err = drop(link, traffic);
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            link = &e->next;
+        }
+    }
+    return first;
+}
+
+static entry *holding(int slot, uintptr_t lo, uintptr_t hi) {
+    for (entry *e = entries; e != NULL; e = e->next) {
+        if (e->slot == slot && e->lo <= lo && hi <= e->hi) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* Evicts entries not used by this launch until `bytes` more fit in the budget. */
+static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
+                        idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry **link = &entries; *link != NULL && resident_bytes + bytes > budget;) {
+        if ((*link)->generation != generation) {
+            cl_int err = drop(link, traffic);
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            link = &(*link)->next;
+        }
+    }
+    if (first == CL_SUCCESS && resident_bytes + bytes > budget) {
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    return first;
+}
+
+/* Unlinks the entries of `slot` inside [lo, hi) into `taken` (sorted by address), when every
+   entry overlapping that range is one of them; returns how many, or -1 (none unlinked). */
+static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int room) {
+    int count = 0;
+    for (entry *e = entries; e != NULL; e = e->next) {
+        if (e->lo < hi && lo < e->hi) {
+            if (e->slot != slot || e->lo < lo || e->hi > hi || count == room) {
+                return -1;
+            }
+            count++;
+        }
+    }
+    count = 0;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        if (e->lo < hi && lo < e->hi) {
+            *link = e->next;
+            int at = count++;
+            while (at > 0 && taken[at - 1]->lo > e->lo) { /* insertion: a few entries */
+                taken[at] = taken[at - 1];
+                at--;
+            }
+            taken[at] = e;
+            resident_bytes -= e->hi - e->lo;
+            atomic_fetch_sub(&entry_count, 1);
+        } else {
+            link = &e->next;
+        }
+    }
+    return count;
+}
+
+/* Fills the new buffer `mem` holding host bytes [lo, hi): the entries `taken` (inside it,
+   sorted, not overlapping) are copied on the device, newer bytes included; only the gaps
+   between them come from the host. */
+static cl_int fill(cl_command_queue queue, cl_mem mem, uintptr_t lo, uintptr_t hi,
+                   entry **taken, int count, idiom_traffic *traffic) {
+    cl_int err = CL_SUCCESS;
+    uintptr_t at = lo;
+    double start = idiom__now();
+    for (int i = 0; i <= count && err == CL_SUCCESS; i++) {
+        uintptr_t gap_end = i < count ? taken[i]->lo : hi;
+        if (at < gap_end) {
+            err = clEnqueueWriteBuffer(queue, mem, CL_TRUE, at - lo, gap_end - at,
+                                       (const void *)at, 0, NULL, NULL);
+            traffic->uploaded += (int64_t)(gap_end - at);
+        }
+        if (i < count && err == CL_SUCCESS) {
+            entry *e = taken[i];
+            err = clEnqueueCopyBuffer(queue, e->mem, mem, 0, e->lo - lo, e->hi - e->lo, 0, NULL,
+                                      NULL);
+            at = e->hi;
+        }
+    }
+    traffic->seconds += idiom__now() - start;
+    return err;
+}
+
+/* Puts entries taken out by take_inside back (when the merged buffer could not be made). */
+static void put_back(entry **taken, int count) {
+    for (int i = 0; i < count; i++) {
+        taken[i]->next = entries;
+        entries = taken[i];
+        resident_bytes += taken[i]->hi - taken[i]->lo;
+        atomic_fetch_add(&entry_count, 1);
+    }
+}
+
+#define MERGED_MAX 16
+
+cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
+                               uint64_t budget, uint64_t generation, uintptr_t lo, uintptr_t hi,
+                               idiom_traffic *traffic) {
+    entry *found = holding(slot, lo, hi);
+    if (found != NULL) {
+        found->generation = generation;
+        return CL_SUCCESS;
+    }
+    uintptr_t new_lo = lo & ~(ALIGN - 1);
+    uintptr_t new_hi = (hi + ALIGN - 1) & ~(ALIGN - 1);
+    /* Overlapping entries are merged into the new one: grow the range until no entry
+       overlaps it without being inside it. */
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (entry *e = entries; e != NULL; e = e->next) {
+            if (e->lo < new_hi && new_lo < e->hi && (e->lo < new_lo || e->hi > new_hi)) {
+                new_lo = e->lo < new_lo ? e->lo : new_lo;
+                new_hi = e->hi > new_hi ? e->hi : new_hi;
+                grown = 1;
+            }
+        }
+    }
+    /* Entries of this device inside the range are copied on the device, without going
+       through the host; any other overlap (another device) is evicted first. */
+    entry *taken[MERGED_MAX];
+    int count = take_inside(slot, new_lo, new_hi, taken, MERGED_MAX);
+    cl_int err = CL_SUCCESS;
+    if (count < 0) {
+        count = 0;
+        err = idiom__resident_evict(new_lo, new_hi, traffic);
+    }
+    size_t bytes = new_hi - new_lo;
+    if (err == CL_SUCCESS) {
+        err = make_room(bytes, budget, generation, traffic);
+    }
+    entry *e = err == CL_SUCCESS ? calloc(1, sizeof *e) : NULL;
+    if (err == CL_SUCCESS && e == NULL) {
+        err = CL_OUT_OF_HOST_MEMORY;
+    }
+    if (e != NULL) {
+        e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (e->mem != NULL && err == CL_SUCCESS) {
+            err = fill(queue, e->mem, new_lo, new_hi, taken, count, traffic);
+        }
+    }
+    if (err != CL_SUCCESS || e == NULL || e->mem == NULL) {
+        if (e != NULL && e->mem != NULL) {
+            clReleaseMemObject(e->mem);
+        }
+        free(e);
+        put_back(taken, count); /* their newer bytes are still theirs to copy back */
+        return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    e->slot = slot;
+    e->queue = queue;
+    e->lo = new_lo;
+    e->hi = new_hi;
+    e->newer_lo = e->newer_hi = new_lo;
+    for (int i = 0; i < count; i++) { /* the merged entries' newer bytes stay newer */
+        entry *old = taken[i];
+        if (old->newer_lo < old->newer_hi) {
+            int empty = e->newer_lo >= e->newer_hi;
+            e->newer_lo = empty || old->newer_lo < e->newer_lo ? old->newer_lo : e->newer_lo;
+            e->newer_hi = empty || old->newer_hi > e->newer_hi ? old->newer_hi : e->newer_hi;
+        }
+        clReleaseMemObject(old->mem); /* freed once the copy that reads it is done */
+        free(old);
+    }
+    e->generation = generation;
+    e->next = entries;
+    entries = e;
+    resident_bytes += bytes;
+    atomic_fetch_add(&entry_count, 1);
+    return CL_SUCCESS;
+}
+
+cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset) {
+    entry *e = holding(slot, lo, hi);
+    if (e == NULL) {
+        return NULL;
+    }
+    *offset = lo - e->lo;
+    return e->mem;
+}
+
+cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    cl_int first = CL_SUCCESS;
+    for (entry *e = entries; e != NULL; e = e->next) {
+        uintptr_t from = e->lo > lo ? e->lo : lo;
+        uintptr_t to = e->hi < hi ? e->hi : hi;
+        if (from < to) {
+            double start = idiom__now();
+            cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, from - e->lo, to - from,
+                                              (const void *)from, 0, NULL, NULL);
+            traffic->seconds += idiom__now() - start;
+            traffic->uploaded += (int64_t)(to - from);
+            first = first != CL_SUCCESS ? first : err;
+        }
+    }
+    return first;
+}
+
+void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
+    entry *e = holding(slot, lo, hi);
+    if (e == NULL || lo >= hi) {
+        return;
+    }
+    if (e->newer_lo >= e->newer_hi) {
+        e->newer_lo = lo;
+        e->newer_hi = hi;
+    } else {
+        e->newer_lo = lo < e->newer_lo ? lo : e->newer_lo;
+        e->newer_hi = hi > e->newer_hi ? hi : e->newer_hi;
+    }
+}
+
+/* Evicts the entries overlapping [lo, hi); reports when there were any. */
+static void host_access(uintptr_t lo, uintptr_t hi) {
+    if (atomic_load(&entry_count) == 0) {
+        return; /* the common case: nothing on a device */
+    }
+    const char *stats = idiom__stats_path();
+    double start = idiom__now();
+    idiom_traffic traffic = {0.0, 0, 0};
+    idiom__resident_lock();
+    int before = atomic_load(&entry_count);
+    cl_int err = idiom__resident_evict(lo, hi, &traffic);
+    int had = before - atomic_load(&entry_count);
+    idiom__resident_unlock();
+    if (had == 0) {
+        return;
+    }
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "host_access", err == CL_SUCCESS ? IDIOM_DONE : IDIOM_FAILED,
+                          idiom__now() - start);
+        idiom__json_int(&j, "entries", had);
+        idiom__json_int(&j, "download_bytes", traffic.downloaded);
+        idiom__json_seconds(&j, "transfer_seconds", traffic.seconds);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("host access: %d device cop%s dropped, %lld bytes copied back", had,
+                 had == 1 ? "y" : "ies", (long long)traffic.downloaded);
+}
+
+void idiom_host_access(void) {
+    host_access(0, UINTPTR_MAX);
+}
+
+void idiom_host_access_at(const void *address, int64_t bytes) {
+    uintptr_t lo = (uintptr_t)address;
+    host_access(lo, lo + (uintptr_t)(bytes > 0 ? bytes : 1));
+}
+
+/* ---- reuse between launches: kernel objects and scratch buffers --------------------------
+ *
+ * Creating a kernel object and a device buffer costs tens to hundreds of microseconds on a
+ * GPU, as much as a whole small kernel: an iterative program launching thousands of times
+ * would pay it at every call. Both are kept (under the residency lock, which every launch
+ * holds) and reused: kernels per (program, name), scratch buffers by exact size, up to
+ * POOL_BYTES in all. */
+
+#include <string.h>
+
+#define POOL_SLOTS 64
+#define POOL_BYTES ((size_t)256 << 20)
+
+typedef struct kernel_entry {
+    struct kernel_entry *next;
+    cl_program program;
+    char *name;
+    cl_kernel kernel;
+} kernel_entry;
+
+typedef struct {
+    int slot;
+    size_t bytes;
+    cl_mem mem;
+} pooled;
+
+static kernel_entry *kernels;
+static pooled pool[POOL_SLOTS];
+static int pool_count;
+static size_t pool_bytes;
+
+cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err) {
+    for (kernel_entry *e = kernels; e != NULL; e = e->next) {
+        if (e->program == program && strcmp(e->name, name) == 0) {
+            *err = CL_SUCCESS;
+            return e->kernel;
+        }
+    }
+    cl_kernel kernel = clCreateKernel(program, name, err);
+    if (kernel == NULL || *err != CL_SUCCESS) {
+        return NULL;
+    }
+    kernel_entry *e = calloc(1, sizeof *e);
+    char *copy = strdup(name);
+    if (e == NULL || copy == NULL) {
+        free(e);
+        free(copy);
+        clReleaseKernel(kernel);
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    e->program = program;
+    e->name = copy;
+    e->kernel = kernel;
+    e->next = kernels;
+    kernels = e;
+    return kernel;
+}
+
+cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err) {
+    for (int i = 0; i < pool_count; i++) {
+        if (pool[i].slot == slot && pool[i].bytes == bytes) {
+            cl_mem mem = pool[i].mem;
+            pool_bytes -= bytes;
+            pool[i] = pool[--pool_count];
+            *err = CL_SUCCESS;
+            return mem;
+        }
+    }
+    return clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, err);
+}
+
+void idiom__pool_give(int slot, cl_mem mem, size_t bytes) {
+    while (pool_count > 0 && (pool_count == POOL_SLOTS || pool_bytes + bytes > POOL_BYTES)) {
+        clReleaseMemObject(pool[0].mem); /* the oldest goes */
+        pool_bytes -= pool[0].bytes;
+        pool[0] = pool[--pool_count];
+    }
+    if (bytes > POOL_BYTES) {
+        clReleaseMemObject(mem);
+        return;
+    }
+    pool[pool_count++] = (pooled){slot, bytes, mem};
+    pool_bytes += bytes;
+}

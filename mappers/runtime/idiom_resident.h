@@ -1,0 +1,73 @@
+/* Device copies of host memory kept between launches (idiom_resident.c); not part of the ABI.
+ *
+ * An entry is a device buffer holding a copy of the host bytes [lo, hi). Kernels read and write
+ * entries in place; the bytes a kernel wrote are "newer on the device" until they are copied
+ * back. Entries live until the program touches host memory: the rewritten program calls
+ * idiom_host_access() before any host access that may follow a launch (mappers/residency.py
+ * decides where), which copies back what is newer on the device and forgets every entry. An
+ * argument that is not resident but overlaps an entry evicts that entry first, and BLAS calls
+ * begin with idiom_host_access(), so host and device never disagree about a byte both use.
+ *
+ * Every function here is called with the residency lock held (idiom__resident_lock).
+ */
+#ifndef IDIOM_RESIDENT_H
+#define IDIOM_RESIDENT_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+
+#include <CL/cl.h>
+#include <stdint.h>
+
+#include "idiom_internal.h"
+
+/* Bytes moved by one launch, and the host time the copies took. */
+typedef struct {
+    double seconds;
+    int64_t uploaded;
+    int64_t downloaded;
+} idiom_traffic;
+
+/* Residency is on: the program called idiom_residency_on() and IDIOM_RESIDENT is not "0". */
+IDIOM_HIDDEN int idiom__resident_on(void);
+
+IDIOM_HIDDEN void idiom__resident_lock(void);
+IDIOM_HIDDEN void idiom__resident_unlock(void);
+
+/* Copies back what is newer on the device in every entry overlapping [lo, hi), then forgets
+ * those entries. Returns the first OpenCL error (the entries are forgotten regardless). */
+IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
+
+/* Makes sure one entry of device `slot` holds [lo, hi): an entry already holding it is kept;
+ * otherwise one entry covering [lo, hi) and every entry overlapping it is created: the entries
+ * of `slot` it covers are copied into it on the device (their newer bytes stay newer), the rest
+ * comes from the host. Entries used in launch `generation` are never evicted to make room;
+ * others are when the device's `budget` of bytes would be exceeded.
+ * This relies on every byte of an entry that is not newer there being equal to the host's:
+ * see idiom__resident_refresh. */
+IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
+                                            uint64_t budget, uint64_t generation, uintptr_t lo,
+                                            uintptr_t hi, idiom_traffic *traffic);
+
+/* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
+IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
+
+/* The host's bytes [lo, hi) changed without a host access: a launch copied an output that is
+ * not resident back there. Entries overlapping it only in the bytes their ranges were widened
+ * by (or in a neighbouring argument's) get those bytes again, so that merging entries on the
+ * device never brings back stale ones. */
+IDIOM_HIDDEN cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
+
+/* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device. */
+IDIOM_HIDDEN void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi);
+
+/* A new launch number, for idiom__resident_acquire. */
+IDIOM_HIDDEN uint64_t idiom__resident_generation(void);
+
+/* The kernel object `name` of `program`, created once and kept. */
+IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err);
+
+/* A read-write buffer of exactly `bytes` on `slot`, reused when a launch gave one back. */
+IDIOM_HIDDEN cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err);
+IDIOM_HIDDEN void idiom__pool_give(int slot, cl_mem mem, size_t bytes);
+
+#endif /* IDIOM_RESIDENT_H */

@@ -1,0 +1,79 @@
+"""End to end: conditional histograms (the update made only when a test on the data
+holds), accelerated against the original on random inputs, with bins that overlap the
+data read (the guard must send them to the original code)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import build_pair, run_binary
+
+from mappers.accelerate import Accelerated
+from mappers.compare import first_difference
+
+PROGRAM = Path(__file__).parent / "programs" / "conditional.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked"}
+KEPT = {  # near-misses, with the reason they keep their code
+    "saturating": "depends on the bins",
+    "quotients": "read only under another test",
+}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("conditional"))
+
+
+_run = run_binary
+
+
+def _done(stderr: str, kernel: str) -> int:
+    """How many launches of `kernel` did their work (IDIOM_VERBOSE lines)."""
+    return sum(
+        1
+        for line in stderr.splitlines()
+        if line.startswith("idiom:") and f"'{kernel}'" in line and line.endswith("done")
+    )
+
+
+def test_conditional_histograms_are_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    outcomes = {o.instance.function: o for u in report.units for o in u.outcomes}
+    assert set(outcomes) == REPLACED | set(KEPT)
+    for function in REPLACED:
+        assert outcomes[function].replaced, f"{function}: {outcomes[function].detail}"
+    for function, reason in KEPT.items():
+        assert not outcomes[function].replaced
+        assert reason in outcomes[function].detail
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 63, 65, 130])
+@pytest.mark.parametrize("seed", [1, 7])
+def test_random_inputs_give_the_original_bins(
+    builds: tuple[Path, Path, Accelerated], n: int, seed: int
+) -> None:
+    original, accelerated, _ = builds
+    args = [str(n), str(seed)]
+    expected = _run(original, args, {})
+    actual = _run(accelerated, args, ON_POCL)
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    if n >= 63:  # every replaced histogram has iterations that update a bin
+        assert _done(actual.stderr, "idiom_histogram") == len(REPLACED)
+        # reads under a test (ratios, weighted, masked): their iterations found first
+        assert _done(actual.stderr, "idiom_active") == 3
+
+
+def test_bins_over_the_data_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    original, accelerated, _ = builds
+    args = ["130", "3", "1"]  # in_range counts into the array it reads
+    expected = _run(original, args, {})
+    actual = _run(accelerated, args, ON_POCL)
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    # the range of bins was found, then refused: one histogram fewer did its adds
+    assert _done(actual.stderr, "idiom_histogram") == len(REPLACED) - 1

@@ -1,0 +1,208 @@
+"""Device residency: arrays kept on the device between launches, and the host-access calls
+the rewriter places so that the host never sees a stale byte.
+
+The runtime's switch (`idiom_residency_on`) is process-wide, so the runtime-level checks
+run in a subprocess; the program-level ones run an accelerated iterative program on PoCL
+against its original, in modes where the host reads and writes the arrays between
+launches, and count the bytes each launch copied (IDIOM_STATS).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mappers.accelerate import accelerate
+from mappers.compare import first_difference
+from mappers.runtime_build import shared_runtime
+from matcher.frontend import CompileOptions, find_tool
+
+PROGRAM = Path(__file__).parent / "programs" / "iterate.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("iterate")
+    original, accelerated = folder / "original", folder / "accelerated"
+    subprocess.run([find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original)], check=True)
+    report = accelerate([PROGRAM], accelerated, CompileOptions())
+    assert report.replaced == 2
+    return original, accelerated
+
+
+def _run(binary: Path, args: str, env: dict[str, str], stats: Path | None = None) -> str:
+    extra = {"IDIOM_STATS": str(stats)} if stats is not None else {}
+    result = subprocess.run(
+        [str(binary), *args.split()],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, **env, **extra},
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def _stats(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# N STEPS SEED PEEK POKE INDIRECT (see programs/iterate.c)
+MODES = [
+    "1000 20 3 0 0 0",  # nothing between launches: everything stays on the device
+    "1000 20 3 4 0 0",  # the host reads every 4 steps
+    "1000 20 3 0 3 0",  # the host writes every 3 steps
+    "1000 21 5 5 3 1",  # both, with the step called through a pointer
+    "0 3 1 1 1 0",
+    "1 3 1 1 1 1",
+    "2 3 1 1 1 0",
+    "3 4 1 1 1 0",
+    "130 7 9 2 2 0",
+]
+
+
+@pytest.mark.parametrize("args", MODES)
+def test_host_reads_and_writes_between_launches_see_the_device_results(
+    builds: tuple[Path, Path], args: str
+) -> None:
+    original, accelerated = builds
+    expected = _run(original, args, {})
+    assert first_difference(expected, _run(accelerated, args, ON_POCL)) is None
+
+
+def test_a_time_loop_copies_its_arrays_once(builds: tuple[Path, Path], tmp_path: Path) -> None:
+    _, accelerated = builds
+    kept, copied = tmp_path / "kept.jsonl", tmp_path / "copied.jsonl"
+    _run(accelerated, "1000 20 3 0 0 0", ON_POCL, kept)
+    _run(accelerated, "1000 20 3 0 0 0", {**ON_POCL, "IDIOM_RESIDENT": "0"}, copied)
+
+    def stencil_uploads(path: Path) -> list[int]:
+        rows = _stats(path)
+        return [r["upload_bytes"] for r in rows if r.get("kernel") == "idiom_stencil"]
+
+    resident = stencil_uploads(kept)
+    assert len(resident) == 20
+    assert resident[0] >= 2 * 7984  # both arrays, once
+    assert all(b < 512 for b in resident[1:]), resident  # then only the packed parameters
+    assert all(b >= 2 * 7984 for b in stencil_uploads(copied))
+    # The reductions read the resident arrays; the results come back once, at the end.
+    rows = _stats(kept)
+    reductions = [r for r in rows if r.get("kernel") == "idiom_reduce"]
+    assert reductions and all(r["upload_bytes"] < 512 for r in reductions[:5])
+    accesses = [r for r in rows if r["entry"] == "host_access"]
+    assert accesses[0]["download_bytes"] == 2 * 8000
+
+
+RUNTIME_SCRIPT = textwrap.dedent(
+    """
+    import ctypes, json, sys
+    import numpy as np
+
+    class Arg(ctypes.Structure):
+        _fields_ = [("kind", ctypes.c_int32), ("flags", ctypes.c_int32),
+                    ("ptr", ctypes.c_void_p), ("bytes", ctypes.c_int64)]
+
+    lib = ctypes.CDLL(sys.argv[1])
+    i64p = ctypes.POINTER(ctypes.c_int64)
+    lib.idiom_cl_run.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int32, i64p, i64p,
+                                 ctypes.c_int64, ctypes.c_int32, ctypes.POINTER(Arg)]
+    SCALE = b'''
+    #define in ((__global const double*)(in_mem + in_at))
+    #define out ((__global double*)(out_mem + out_at))
+    __kernel void scale(__global const char* in_mem, long in_at, __global char* out_mem,
+                        long out_at) {
+        size_t i = get_global_id(0);
+        out[i] = 2.0 * in[i];
+    }
+    '''
+    COPY = b'''
+    __kernel void copy(__global const double* in, __global double* out) {
+        size_t i = get_global_id(0);
+        out[i] = in[i];
+    }
+    '''
+
+    MIXED = b'''
+    #define in ((__global const double*)(in_mem + in_at))
+    __kernel void mixed(__global const char* in_mem, long in_at, __global double* out) {
+        size_t i = get_global_id(0);
+        out[i] = in[i] + 0.5;
+    }
+    '''
+
+    def run(source, name, n, *args):
+        array = (Arg * len(args))(*args)
+        size = (ctypes.c_int64 * 1)(n)
+        return lib.idiom_cl_run(source, name, 1, size, None, 0, len(args), array)
+
+    def buf(kind, a, flags, start=0, count=None):
+        count = len(a) - start if count is None else count
+        return Arg(kind, flags, a.ctypes.data + 8 * start, 8 * count)
+
+    if sys.argv[2] == "on":
+        lib.idiom_residency_on()
+    x = np.arange(1.0, 301.0)
+    y = np.full(300, -1.0)
+    assert run(SCALE, b"scale", 300, buf(0, x, 1), buf(2, y, 1)) == 0
+    kept = bool((y == -1.0).all())  # not copied back: still on the device
+    # A launch whose buffer is not resident sees the device's results first.
+    z = np.zeros(300)
+    assert run(COPY, b"copy", 300, buf(0, y, 0), buf(1, z, 0)) == 0
+    assert (z == 2 * x).all(), z[:4]
+    # Overlapping ranges of a new array in turn, [0, 100) then [50, 250): merged on the device.
+    w = 2 * np.arange(1.0, 301.0)
+    assert run(SCALE, b"scale", 100, buf(0, w, 1, 0, 100), buf(2, x, 1, 0, 100)) == 0
+    assert run(SCALE, b"scale", 200, buf(0, w, 1, 50, 200), buf(2, x, 1, 100, 200)) == 0
+    lib.idiom_host_access()
+    expected = np.concatenate([4 * np.arange(1.0, 101.0), 4 * np.arange(51.0, 251.0)])
+    assert (x == expected).all(), (x[:4], x[100:104])
+    # A range around a copy with device results: the copy moves on the device, the gaps
+    # around it come from the host.
+    v = np.arange(1.0, 301.0)
+    u = np.full(300, 3.0)
+    r = np.zeros(300)
+    assert run(SCALE, b"scale", 100, buf(0, v, 1, 100, 100), buf(2, u, 1, 100, 100)) == 0
+    assert run(SCALE, b"scale", 300, buf(0, u, 1), buf(2, r, 1)) == 0
+    lib.idiom_host_access()
+    expected = np.full(300, 3.0)
+    expected[100:200] = 2 * v[100:200]
+    assert (u == expected).all(), (u[98:102], u[198:202])
+    assert (r == 2 * expected).all(), (r[98:102], r[198:202])
+    # An output that is not resident, a few bytes after a resident input: those bytes sit in
+    # the input's device copy (ranges are widened) and must not come back stale in a merge.
+    big = np.arange(1.0, 201.0)
+    s = np.zeros(200)
+    assert run(MIXED, b"mixed", 50, buf(0, big, 1, 0, 100), buf(1, big, 0, 101, 50)) == 0
+    assert run(SCALE, b"scale", 200, buf(0, big, 1), buf(2, s, 1)) == 0
+    lib.idiom_host_access()
+    expected = np.arange(1.0, 201.0)
+    expected[101:151] = expected[0:50] + 0.5
+    assert (big == expected).all(), big[99:104]
+    assert (s == 2 * expected).all(), s[99:104]
+    print(json.dumps({"kept": kept}))
+    """
+)
+
+
+@pytest.mark.parametrize("switch", ["on", "off"])
+def test_runtime_keeps_resident_buffers_only_when_switched_on(switch: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
+    result = subprocess.run(
+        [sys.executable, "-c", RUNTIME_SCRIPT, str(shared_runtime()), switch],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**env, "IDIOM_DEVICE": "cpu"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"kept": switch == "on"}
