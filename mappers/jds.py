@@ -21,6 +21,7 @@ succeeded and what they found fits:
 
 from __future__ import annotations
 
+from mappers.access import apart_from_fixed
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.kernels import KernelArg, KernelBody, c_type, pack_params, publish_range, range_cells
@@ -39,6 +40,8 @@ from mappers.sparse import (
     data_loop,
     entries,
     indent,
+    late_arrays,
+    load_late,
     loop_bounds,
     read_range,
     run_kernel,
@@ -81,10 +84,17 @@ class _JdsPlan(Plan):
             results=[],
             loops=[self.row],
             data_loops=[self.diagonal],
+            fixed_loads=True,
         )
 
     def guard(self, builder: Builder) -> Operand:
         gather, region = self.gather, self.context.region
+        # First: the fixed values it loads are what the trip count and the kernels use.
+        checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
+        if self.y in builder.refused:  # every row stores: y is loaded for every row
+            raise NotReplaced(builder.refused[self.y])
+        arrays = (self.jd_ptr, gather.values, gather.columns, gather.x)
+        self.late = late_arrays(builder, region, self.conditions, self.diagonal, arrays)
         counted = trip_count(builder, self.row)
         self.count = counted.count
         body = KernelBody(builder, region, [self.row], [counted.count])
@@ -107,8 +117,7 @@ class _JdsPlan(Plan):
         self.tail = body.lines[len(self.head) :]
         body.close_groups()
         self.params, whole = body.read_params()
-        checks = [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
-        checks.append(guard_conditions(builder, region, self.conditions))
+        checks += [counted.exact, whole, worth_it(builder, self.context.module, counted.count)]
         return builder.all_of(checks)
 
     def _rows(self) -> str:
@@ -180,6 +189,7 @@ class _JdsPlan(Plan):
         d_first, d_count, d_bad = read_range(builder, diagonals, inclusive=False)
         y_first, y_count, y_bad = read_range(builder, rows, inclusive=True)
         chain.then([succeeded(builder, status, d_bad, y_bad)])
+        load_late(builder, self.late, d_count)  # some row has diagonals: before the slices
 
         jd_type = self.start_read.type
         jd = slice_of(builder, "J", self.jd_ptr, jd_type, first=d_first, count=d_count)
@@ -210,6 +220,7 @@ class _JdsPlan(Plan):
         checks = [succeeded(builder, status, c_bad)]
         checks += [part.apart(builder, written) for part in (jd, values, columns, x)]
         checks += self.body.apart_from_reads(written)
+        checks.append(apart_from_fixed(builder, self.context.region, written))
         chain.then(checks)
 
         args = [*jd.args, *values.args, *columns.args, *x.args, *y.args]

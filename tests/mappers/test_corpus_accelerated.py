@@ -43,6 +43,7 @@ MUST_REPLACE = {
     "csr_matrix.cpp": {"SpMV_CSR"},
     "jds_basic.c": {"SpMV_JDS"},
     "jds_matrix.cpp": {"SpMV_JDS"},
+    "jds_struct.c": {"SpMV_JDS"},  # arrays in struct fields, read only for rows with diagonals
 }
 
 
