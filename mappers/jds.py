@@ -10,7 +10,8 @@ succeeded and what they found fits:
    written; a negative diagonal index, or a bound beyond LONG_MAX, stops here;
 2. with that slice of jd_ptr: the range of positions jd_ptr[d] + r;
 3. with that slice of the column indices: the range of columns read, and every row's
-   claim on its row of y (in a zeroed array over y's range): a row of y claimed twice
+   claim on its row of y (in a zeroed array over y's range that lives on the device
+   only, IDIOM_ARG_SCRATCH): a row of y claimed twice
    would be written by two work-items, so that stops here too;
 4. then, once the host has checked that y's range is disjoint from everything read,
    the product: one work-item per row, its diagonals in the loop's order (FP_CONTRACT
@@ -24,7 +25,15 @@ from __future__ import annotations
 from mappers.access import apart_from_fixed
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
-from mappers.kernels import KernelArg, KernelBody, c_type, pack_params, publish_range, range_cells
+from mappers.kernels import (
+    SCRATCH,
+    KernelArg,
+    KernelBody,
+    c_type,
+    pack_params,
+    publish_range,
+    range_cells,
+)
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import stack_saved, worth_it
@@ -201,14 +210,15 @@ class _JdsPlan(Plan):
 
         column_type = gather.column_read.type
         columns = slice_of(builder, "C", gather.columns, column_type, first=p_first, count=p_count)
-        claims = self._claims(builder, y_count)
-        assert claims.value is not None
-        chain.then([builder.compare("ne", claims.value, const("ptr", "null"))])
+        # A zeroed int per row of y's range, on the device only: an allocation on the host
+        # would be a call the residency pass must assume touches the program's arrays.
+        claims = KernelArg(
+            "__global int* W", SCRATCH, None, builder.binary("mul", y_count, const(I64, 4))
+        )
         found = range_cells(builder)
         y_first_arg = KernelArg("long ylo", 3, y_first, const(I64, 8))
         args = [*jd.args, *columns.args, claims, y_first_arg, cells_arg("range", found)]
         status = run("idiom_jds_columns", args, self._columns())
-        builder.call("void", "free", [claims.value])
         c_first, c_count, c_bad = read_range(builder, found, inclusive=True)
 
         value_type, x_type, y_type = gather.matrix.type, gather.gathered.type, gather.stored.type
@@ -228,13 +238,6 @@ class _JdsPlan(Plan):
         result = chain.end(status)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return result
-
-    def _claims(self, builder: Builder, rows: Operand) -> KernelArg:
-        """A zeroed int per row of y's range, from the heap (it may be large), as `W`."""
-        self.context.module.declare("calloc", "declare ptr @calloc(i64, i64)")
-        self.context.module.declare("free", "declare void @free(ptr)")
-        claims = builder.call("ptr", "calloc", [rows, const(I64, 4)])
-        return KernelArg("__global int* W", 2, claims, builder.binary("mul", rows, const(I64, 4)))
 
 
 def map_spmv_jds(instance: Instance, context: MapperContext) -> Plan:

@@ -27,6 +27,7 @@ from matcher.ir import Value, ValueKind
 
 __all__ = [
     "PUBLISH_RANGE",
+    "SCRATCH",
     "BufferGroup",
     "KernelArg",
     "KernelBody",
@@ -383,6 +384,8 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
+LOCAL = 4  # IDIOM_ARG_LOCAL
+SCRATCH = 5  # IDIOM_ARG_SCRATCH: a zeroed device buffer that the host never sees
 
 
 def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
@@ -473,7 +476,7 @@ def launch(
             builder.statement(f"store {arg.value}, ptr {cell.ref}")
             builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
             builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
-        elif arg.kind == 4:
+        elif arg.kind in (LOCAL, SCRATCH):
             assert arg.bytes is not None
             builder.statement(f"store ptr null, ptr {pointer.ref}")
             builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")

@@ -439,8 +439,11 @@ class _CsrPlan(Plan):
         module, gather = self.context.module, self.gather
         saved = stack_saved(builder, module)
         packed = pack_params(builder, self.params)
+        # The range-finding kernels get the arrays read, not y: only the product writes it.
+        groups = self.body.groups.values()
+        reads = [buffer_arg(g, 0, const_data=True) for g in groups if not g.written]
         common = [KernelArg("long n0", 3, self.count, const(I64, 8)), *self.body.scalar_args()]
-        common += [*self.body.buffer_args(), packed]
+        common += [*reads, packed]
         grid, chain = const(I64, GRID), Chain(builder)
 
         positions = range_cells(builder)
@@ -467,8 +470,9 @@ class _CsrPlan(Plan):
         apart_checks = [s.apart(builder, written) for s in (values, columns, x)]
         chain.then([succeeded(builder, status, c_bad), *apart_checks])
 
+        y = buffer_arg(self.out, 2, const_data=False)
         status = run_kernel(builder, module, "idiom_spmv",
-                            args=[*common, *values.args, *columns.args, *x.args],
+                            args=[*common, y, *values.args, *columns.args, *x.args],
                             params=self.params, body=self._product(), global_size=self.count,
                             work=self.count)  # fmt: skip
         result = chain.end(status)
