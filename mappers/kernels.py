@@ -27,6 +27,7 @@ from matcher.ir import Value, ValueKind
 
 __all__ = [
     "PUBLISH_RANGE",
+    "SCRATCH",
     "BufferGroup",
     "KernelArg",
     "KernelBody",
@@ -34,6 +35,7 @@ __all__ = [
     "launch",
     "pack_params",
     "param_prelude",
+    "publish_range",
     "range_cells",
     "read_cells",
 ]
@@ -382,6 +384,8 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
+LOCAL = 4  # IDIOM_ARG_LOCAL
+SCRATCH = 5  # IDIOM_ARG_SCRATCH: a zeroed device buffer that the host never sees
 
 
 def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
@@ -472,7 +476,7 @@ def launch(
             builder.statement(f"store {arg.value}, ptr {cell.ref}")
             builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
             builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
-        elif arg.kind == 4:
+        elif arg.kind in (LOCAL, SCRATCH):
             assert arg.bytes is not None
             builder.statement(f"store ptr null, ptr {pointer.ref}")
             builder.statement(f"store {arg.bytes}, ptr {size_at.ref}")
@@ -529,6 +533,19 @@ PUBLISH_RANGE = """  if (low > high) return;
   if (low < INT_MIN || high > INT_MAX) { atomic_or(&range[2], 1); return; }
   atomic_min(&range[0], (int)low);
   atomic_max(&range[1], (int)high);"""  # low, high, overflow flag before any index is seen
+
+
+def publish_range(low: str, high: str, cells: str) -> str:
+    """Kernel lines publishing the longs `low`/`high` into the cells `cells` like
+    PUBLISH_RANGE, without returning: a kernel may publish several ranges."""
+    return f"""  if ({low} <= {high}) {{
+    if ({low} < INT_MIN || {high} > INT_MAX) {{
+      atomic_or(&{cells}[2], 1);
+    }} else {{
+      atomic_min(&{cells}[0], (int){low});
+      atomic_max(&{cells}[1], (int){high});
+    }}
+  }}"""
 
 
 def range_cells(builder: Builder) -> Operand:

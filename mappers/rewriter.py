@@ -20,6 +20,7 @@ from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.histogram import map_histogram
 from mappers.irtext import ModuleText, Operand, block_ref, operand
+from mappers.jds import map_spmv_jds
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
@@ -38,6 +39,7 @@ MAPPERS: dict[str, Mapper] = {
     "Stencil": map_stencil,
     "Histogram": map_histogram,
     "SpMV_CSR": map_spmv_csr,
+    "SpMV_JDS": map_spmv_jds,
 }
 
 

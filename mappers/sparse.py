@@ -1,39 +1,353 @@
-"""Sparse matrix-vector products in CSR as OpenCL kernels: one work-item per row.
+"""Sparse matrix-vector products as OpenCL kernels, one work-item per row: compressed
+sparse rows (CSR) here, jagged diagonal storage in mappers/jds.py, and what both share.
 
-The positions a row reads (row_ptr[i] .. row_ptr[i+1]) and the columns of x it gathers
-are data, so the call runs three kernels, each writing only what the host needs next:
-the range of positions over all rows, then the range of column indices found there,
-and finally the product itself, with exactly those ranges of values, columns and x
-copied to the device. The host checks that y's range is disjoint from everything
-read (a Gauss-Seidel sweep, which reads what it writes, keeps its original code).
+Which positions a row reads and which columns of x it gathers are data, so a call runs
+range-finding kernels first, each publishing only what the host needs next (the range
+of positions over all rows, then the range of column indices found there), and the
+product last, with exactly those ranges of values, columns and x copied to the device.
+Each launch is made only once the ones before it succeeded and their ranges fit an int
+(`Chain`); before the product the host checks that what it writes is disjoint from
+everything read (a Gauss-Seidel sweep, which reads what it writes, keeps its original
+code). A row's entries are added one after the other in the loop's own order, with
+FP_CONTRACT off, so every row's sum is the original's to the last bit: no reassociation.
+
+The arrays may be struct fields read inside the loop (fixed values, mappers/region.py):
+the guard loads them once, and checks that the written range holds none of their bytes.
+A field the loop reads only for a row with entries is loaded once the first kernel has
+found such a row (`late_arrays`, `load_late`): never where the original would not.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
 from mappers.access import apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
+from mappers.irtext import ModuleText, Operand
 from mappers.kernels import (
-    PUBLISH_RANGE,
+    BufferGroup,
     KernelArg,
     KernelBody,
+    buffer_arg,
     c_type,
     launch,
     pack_params,
     param_prelude,
+    publish_range,
     range_cells,
     read_cells,
 )
-from mappers.loops import loop_view, trip_count
+from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
-from mappers.region import check_legal, guard_conditions, is_fixed_load, load_fixed, runs_with
+from mappers.region import (
+    Region,
+    check_legal,
+    guard_conditions,
+    is_fixed_load,
+    load_fixed,
+    runs_with,
+)
 from matcher.detect import Instance
-from matcher.ir import Value
+from matcher.ir import Function, Value
 
-__all__ = ["map_spmv_csr"]
+__all__ = [
+    "GRID",
+    "ROWS",
+    "Chain",
+    "Gather",
+    "Slice",
+    "Translated",
+    "cells_arg",
+    "check_fixed",
+    "check_indexed",
+    "data_loop",
+    "entries",
+    "indent",
+    "late_arrays",
+    "load_late",
+    "loop_bounds",
+    "map_spmv_csr",
+    "read_range",
+    "run_kernel",
+    "slice_of",
+    "succeeded",
+]
 
-_GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
+GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
+# The range-finding kernels' loop over rows (the product has one work-item per row).
+ROWS = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
+_ORDERED = "#pragma OPENCL FP_CONTRACT OFF\n"  # a * b + c stays two roundings, as in the IR
+_GEP = re.compile(r"= getelementptr (?:(?:inbounds|nuw|nusw) )*(\S+), ptr ")
+
+
+# -- the matched loops and reads --------------------------------------------------------------
+
+
+def data_loop(function: Function, solution: Mapping[str, Value | None], prefix: str) -> LoopView:
+    """A loop whose bounds are data (a row's entries, its diagonals): run by the kernels
+    as `for (long qq = lo; qq < hi; qq++)`, so it must count up by one against `<`."""
+    view = loop_view(function, solution, prefix)
+    if (
+        view.step != 1
+        or view.predicate not in ("slt", "ult")
+        or view.tests_current
+        or view.compares_cast is not None
+    ):
+        raise NotReplaced(f"the loop {prefix.rstrip('.')} is not `p < end; p++` on its counter")
+    c_type(view.iterator.type)
+    return view
+
+
+def loop_bounds(view: LoopView, start: str, stop: str) -> tuple[str, str, str]:
+    """C longs for a data loop's first and end values as its comparison reads them, and
+    a condition that holds where the kernel cannot run it with a long counter (unsigned
+    64-bit bounds beyond LONG_MAX)."""
+    kind = c_type(view.iterator.type)
+    if view.predicate == "slt":
+        return f"(long){start}", f"(long){stop}", "0"
+    if kind == "long":
+        return f"(long){start}", f"(long){stop}", f"((long){start} < 0 || (long){stop} < 0)"
+    return f"(long)(u{kind}){start}", f"(long)(u{kind}){stop}", "0"
+
+
+def check_indexed(address: Value, element: str, what: str) -> None:
+    """Refuse unless `address` is `array[index]` over the element type accessed."""
+    match = _GEP.search(address.text)
+    if (
+        address.opcode != "getelementptr"
+        or len(address.operands) != 2
+        or match is None
+        or match.group(1) != element
+    ):
+        raise NotReplaced(f"{what} is not array[index] over its own element type")
+
+
+def check_fixed(array: Value, region: Region) -> None:
+    """Refuse an array pointer computed inside the loop, unless it is a fixed value (a
+    struct field read there, region.py): the guard reads that once and checks that the
+    loop cannot write it."""
+    if array.block in region.blocks and not is_fixed_load(array, region):
+        raise NotReplaced(f"the array {array.name} is computed inside the loop")
+
+
+def late_arrays(
+    builder: Builder,
+    region: Region,
+    conditions: Sequence[tuple[Value, bool]],
+    loop: LoopView,
+    arrays: Sequence[Value],
+) -> list[Value]:
+    """The arrays that are fixed values the guard could not load (`Builder.refused`):
+    those the loop reads only inside the data loop `loop`, when a row enters it. A kernel
+    finds whether some row does; `load_late` loads them then. Call after
+    `guard_conditions`; raises for an array read under any other test."""
+    late = [a for a in dict.fromkeys(arrays) if a in builder.refused]
+    entered = runs_with(region, conditions, [loop])
+    for array in late:
+        if array.block not in entered:
+            raise NotReplaced(builder.refused[array])
+    return late
+
+
+def load_late(builder: Builder, arrays: Sequence[Value], count: Operand) -> None:
+    """Load the `late_arrays` when `count` (i64, the length of a range a kernel found
+    over the rows that enter the data loop) is positive: then the original loads them
+    too. Otherwise they are null placeholders, and every slice of them is empty."""
+    if arrays:
+        entered = builder.compare("sgt", count, const(I64, 0))
+        for array in arrays:
+            load_fixed(builder, array, entered)
+
+
+@dataclass(frozen=True)
+class Translated:
+    """A row's entry as kernel lines: `lines[:at_column]` compute `position`, the lines
+    up to `at_update` the column read there, and all of them the accumulator's update."""
+
+    lines: list[str]
+    position: str
+    column: str
+    update: str
+    at_column: int
+    at_update: int
+
+
+class Gather:
+    """The sum a row adds up (GatherDot in sparse.idl): values[p] * x[columns[p]] over the
+    row's positions p, and the row's store (RowStore)."""
+
+    def __init__(self, solution: Mapping[str, Value | None], region: Region) -> None:
+        names = ("values", "columns", "x", "matrix.value", "column_read", "gathered.value")
+        self.values, self.columns, self.x, self.matrix, self.column_read, self.gathered = (
+            need(solution, n) for n in names
+        )
+        self.position, self.column = need(solution, "position"), need(solution, "column")
+        self.acc, self.acc_init = need(solution, "acc"), need(solution, "acc_init")
+        self.update, self.final = need(solution, "update"), need(solution, "final")
+        self.stored, self.address = need(solution, "stored"), need(solution, "c.address")
+        self.store, self.c_old = need(solution, "c.store"), solution.get("c_old")
+        for read, what in ((self.matrix, "values"), (self.column_read, "columns")):
+            check_indexed(read.operands[0], read.type, f"the read of {what}")
+        check_indexed(self.gathered.operands[0], self.gathered.type, "the read of x")
+        for array in (self.values, self.columns, self.x):
+            check_fixed(array, region)
+        c_type(self.acc.type)
+
+    def translate(self, inner: KernelBody) -> Translated:
+        """Translate an entry with `inner`, whose names already give the entry loop's
+        counter, `acc` and what the position depends on: the reads become `V`, `C` and
+        `X` at their index minus the slice's first index (`vlo`, `clo`, `xlo`)."""
+        position = inner.value(self.position)
+        at_column = len(inner.lines)
+        inner.names[self.matrix] = f"V[(long){position} - vlo]"
+        inner.names[self.column_read] = f"C[(long){position} - clo]"
+        column = inner.value(self.column)
+        at_update = len(inner.lines)
+        inner.names[self.gathered] = f"X[(long){column} - xlo]"
+        update = inner.value(self.update)
+        if inner.scalars or inner.reads:
+            raise NotReplaced("the product of a row uses more than the matrix and x")
+        return Translated(list(inner.lines), position, column, update, at_column, at_update)
+
+
+def entries(bounds: tuple[str, str, str], counter: Value, lines: Sequence[str], then: str) -> str:
+    """Kernel lines (inside a row) running a data loop's iterations `lines` + `then`."""
+    kind = c_type(counter.type)
+    return f"""    for (long qq = {bounds[0]}; qq < {bounds[1]}; qq++) {{
+      const {kind} q = ({kind})qq;
+{indent(lines, 6)}
+{then}
+    }}"""
+
+
+def indent(lines: Sequence[str], depth: int) -> str:
+    return "\n".join(" " * depth + line for line in lines)
+
+
+# -- the host side -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Elements [first, first + count) of an array as one buffer, and `{name}lo`, the
+    index its first element has in the loop (kernels read `name[index - {name}lo]`)."""
+
+    group: BufferGroup
+    buffer: KernelArg
+    first: KernelArg
+
+    @property
+    def args(self) -> list[KernelArg]:
+        return [self.buffer, self.first]
+
+    def apart(self, builder: Builder, written: tuple[Operand, Operand]) -> Operand:
+        assert self.group.low is not None and self.group.high is not None
+        return apart(builder, written, (self.group.low, self.group.high))
+
+
+def slice_of(
+    builder: Builder,
+    name: str,
+    array: Value,
+    element: str,
+    *,
+    first: Operand,
+    count: Operand,
+    written: bool = False,
+) -> Slice:
+    size = const(I64, element_size(element))
+    base = builder.to_i64(builder.ref(array))  # a fixed value's pointer: as loaded once
+    low = builder.binary("add", base, builder.binary("mul", first, size))
+    length = builder.binary("mul", count, size)
+    high = builder.binary("add", low, length)
+    group = BufferGroup(name, element, written=written, low=low, high=high, bytes=length)
+    buffer = buffer_arg(group, 2 if written else 0, const_data=not written)
+    return Slice(group, buffer, KernelArg(f"long {name.lower()}lo", 3, first, const(I64, 8)))
+
+
+def cells_arg(name: str, cells: Operand) -> KernelArg:
+    """The three cells of `range_cells` as the kernel parameter `name`."""
+    return KernelArg(f"__global int* {name}", 2, cells, const(I64, 12))
+
+
+def read_range(
+    builder: Builder, cells: Operand, *, inclusive: bool
+) -> tuple[Operand, Operand, Operand]:
+    """The first index and the count (i64) of the range a kernel published, 0 and 0
+    when it published none, and the cells' flag (i32, not 0: the range is not usable)."""
+    low, high, flag = read_cells(builder, cells)
+    low64, high64 = builder.to_i64(low), builder.to_i64(high)
+    count = builder.binary("sub", high64, low64)
+    if inclusive:
+        count = builder.binary("add", count, const(I64, 1))
+    empty = builder.compare("sgt", low, high)
+    zero = const(I64, 0)
+    return builder.select(empty, zero, low64), builder.select(empty, zero, count), flag
+
+
+def succeeded(builder: Builder, status: Operand, *flags: Operand) -> Operand:
+    """i1: a launch returned 0 and every i32 flag is 0."""
+    checks = [builder.compare("eq", status, const("i32", 0))]
+    checks += [builder.compare("eq", flag, const("i32", 0)) for flag in flags]
+    return builder.all_of(checks)
+
+
+class Chain:
+    """Launches made one after another: `then(checks)` goes on only when they hold,
+    otherwise to the end with status 1 (the original code runs)."""
+
+    def __init__(self, builder: Builder) -> None:
+        self.builder = builder
+        self.skip, self.merge = (builder.fresh(part).lstrip("%") for part in ("skip", "merge"))
+        self.current: str | None = None
+
+    def then(self, checks: Sequence[Operand]) -> None:
+        go = self.builder.fresh("go").lstrip("%")
+        self.builder.branch_if(self.builder.all_of(checks), go, self.skip)
+        self.builder.label(go)
+        self.current = go
+
+    def end(self, status: Operand) -> Operand:
+        assert self.current is not None, "a chain goes through at least one check"
+        builder = self.builder
+        builder.branch(self.merge)
+        builder.label(self.skip)
+        builder.branch(self.merge)
+        builder.label(self.merge)
+        return builder.emit(
+            "i32", f"phi i32 [ {status.ref}, %{self.current} ], [ 1, %{self.skip} ]"
+        )
+
+
+def run_kernel(
+    builder: Builder,
+    module: ModuleText,
+    name: str,
+    *,
+    args: Sequence[KernelArg],
+    params: Sequence[tuple[str, Operand]],
+    body: str,
+    global_size: Operand,
+    work: Operand,
+) -> Operand:
+    """Launch the kernel `name`, a program of its own whose parameters are `args`'
+    declarations and whose code is the packed parameters' prelude and `body`."""
+    declarations = ", ".join(arg.declaration for arg in args)
+    prelude = indent(param_prelude(params), 2)
+    source = f"""{PRELUDE}{_ORDERED}
+__kernel void {name}({declarations}) {{
+{prelude}
+{body}
+}}
+"""
+    return launch(builder, module, source=source, kernel=name, global_size=[global_size],
+                  local_size=None, work=work, args=args)  # fmt: skip
+
+
+# -- CSR ----------------------------------------------------------------------------------------
 
 
 class _CsrPlan(Plan):
@@ -43,33 +357,11 @@ class _CsrPlan(Plan):
         solution, region = instance.solution, context.region
         self.context = context
         self.row = loop_view(region.function, solution, "row.")
-        self.entry = loop_view(region.function, solution, "entry.")
-        if (
-            self.entry.step != 1
-            or self.entry.predicate not in ("slt", "ult")
-            or (self.entry.tests_current)
-        ):
-            raise NotReplaced("the loop over a row's entries is not `p < end; p++`")
-        names = ("values", "columns", "x", "matrix.value", "column_read", "gathered.value")
-        self.values, self.columns, self.x, self.matrix, self.column, self.gathered = (
-            need(solution, n) for n in names
-        )
-        self.position, self.column_index = need(solution, "position"), need(solution, "column")
-        self.acc, self.acc_init = need(solution, "acc"), need(solution, "acc_init")
-        self.update, self.final = need(solution, "update"), need(solution, "final")
-        self.stored, self.address = need(solution, "stored"), need(solution, "c.address")
-        self.c_old = solution.get("c_old")
-        for value in (self.matrix, self.column, self.gathered):
-            if len(value.operands[0].operands) != 2:
-                raise NotReplaced("a sparse read is not array[index]")
-        for array in (self.values, self.columns, self.x):
-            if array.block in region.blocks and not is_fixed_load(array, region):
-                raise NotReplaced(f"the array {array.name} is computed inside the loop")
-        if self.acc.type in ("float", "double") and not context.reassociate:
-            raise NotReplaced("the row sums would be added in another order")  # see below
+        self.entry = data_loop(region.function, solution, "entry.")
+        self.gather = Gather(solution, region)
         self.conditions = check_legal(
             region,
-            stores=[need(solution, "c.store")],
+            stores=[self.gather.store],
             results=[],
             loops=[self.row],
             data_loops=[self.entry],
@@ -77,196 +369,116 @@ class _CsrPlan(Plan):
         )
 
     def guard(self, builder: Builder) -> Operand:
-        region = self.context.region
+        gather, region = self.gather, self.context.region
+        # First: the fixed values it loads are what the trip count and the kernels use.
         checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
-        # The matrix and x, when they are fixed values the loop reads only for a row
-        # with entries, are loaded once some row is known to have entries (see `call`).
-        self.late = [a for a in (self.values, self.columns, self.x) if a in builder.refused]
-        entered = runs_with(region, self.conditions, [self.entry])
-        for array in self.late:
-            if array.block not in entered:
-                raise NotReplaced(builder.refused[array])
+        arrays = (gather.values, gather.columns, gather.x)
+        self.late = late_arrays(builder, region, self.conditions, self.entry, arrays)
         counted = trip_count(builder, self.row)
         self.count = counted.count
         require_worth_it(builder, self.context.module, counted.count)
-        body = KernelBody(builder, self.context.region, [self.row], [counted.count])
+        body = KernelBody(builder, region, [self.row], [counted.count])
         self.body = body
-        self.start = body.value(self.entry.iter_begin)
-        self.stop = body.value(self.entry.iter_end)
-        self.init = body.value(self.acc_init)
-        self.before = len(body.lines)  # lines above the loop over the row's entries
-        self.out_group = body.group(self.address, self.stored.type, written=True)
-        self.out_index = body.index(self.address, self.stored.type, self.out_group)
-        if self.c_old is not None:
-            body.names[self.c_old] = f"{self.out_group.name}[{self.out_index}]"
-        body.names[self.final] = "acc"
-        self.result = body.value(self.stored)
+        start, stop = body.value(self.entry.iter_begin), body.value(self.entry.iter_end)
+        self.bounds = loop_bounds(self.entry, start, stop)
+        self.init = body.value(gather.acc_init)
+        self.out = body.group(gather.address, gather.stored.type, written=True)
+        out_index = body.index(gather.address, gather.stored.type, self.out)
+        self.head = list(body.lines)  # lines above the loop over the row's entries
+        inner = KernelBody(Builder("unused"), region, [], [])
+        inner.names.update(body.names)
+        inner.names.update({self.entry.iterator: "q", gather.acc: "acc"})
+        self.entry_lines = gather.translate(inner)
+        self.cell = f"{self.out.name}[{out_index}]"
+        if gather.c_old is not None:
+            body.names[gather.c_old] = self.cell
+        body.names[gather.final] = "acc"
+        self.result = body.value(gather.stored)
+        self.tail = body.lines[len(self.head) :]
         body.close_groups()
         self.params, whole = body.read_params()
         checks += [counted.exact, whole]
-        out = self.out_group
-        assert out.low is not None and out.high is not None
-        checks += body.apart_from_reads(out)
-        checks.append(apart_from_fixed(builder, region, (out.low, out.high)))
-        self.inner = self._inner_loop()
+        checks += body.apart_from_reads(self.out)
+        assert self.out.low is not None and self.out.high is not None
+        checks.append(apart_from_fixed(builder, region, (self.out.low, self.out.high)))
         return builder.all_of(checks)
 
-    def _inner_loop(self) -> list[str]:
-        """The row's loop over its entries, translated with the gathers as buffer reads."""
-        inner = KernelBody(Builder("unused"), self.context.region, [], [])
-        kind = c_type(self.entry.iterator.type)
-        inner.names.update({self.entry.iterator: "q", self.acc: "acc"})
-        lines = [f"{kind} q = ({kind})qq;"]
-        position = inner.value(self.position)
-        inner.names[self.matrix] = f"V[(long){position} - vlo]"
-        inner.names[self.column] = f"C[(long){position} - clo]"
-        column = inner.value(self.column_index)
-        inner.names[self.gathered] = f"X[(long){column} - xlo]"
-        update = inner.value(self.update)
-        if inner.scalars or inner.reads:
-            raise NotReplaced("the product of a row uses more than the matrix and x")
-        return [*lines, *inner.lines, f"acc = {update};"]
-
-    def _source(self, args: list[KernelArg]) -> str:
-        types = {
-            n: c_type(v.type)
-            for n, v in (("V", self.matrix), ("C", self.column), ("X", self.gathered))
-        }
-        declarations = ", ".join(["long n0", *(a.declaration for a in args)])
-        prelude = "\n".join("  " + line for line in param_prelude(self.params))
-        head = "\n".join("    " + line for line in self.body.lines[: self.before])
-        tail = "\n".join("  " + line for line in self.body.lines[self.before :])
-        inner = "\n".join("    " + line for line in self.inner)
-        kind = c_type(self.acc.type)
-        rows = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
-        return f"""{PRELUDE}
-__kernel void idiom_csr_positions({declarations}, __global int* range) {{
-{prelude}
-  long low = LONG_MAX, high = LONG_MIN;
-  {rows}
-{head}
-    if ((long){self.start} < (long){self.stop}) {{
-      low = min(low, (long){self.start}); high = max(high, (long){self.stop});
-    }}
+    def _positions(self) -> str:
+        lo, hi, unusable = self.bounds
+        return f"""  long low = LONG_MAX, high = LONG_MIN;
+  int bad = 0;
+  {ROWS}
+{indent(self.head, 4)}
+    const long lo = {lo}, hi = {hi};
+    if ({unusable}) bad = 1;
+    else if (lo < hi) {{ low = min(low, lo); high = max(high, hi); }}
   }}
-{PUBLISH_RANGE}
-}}
+  if (bad) atomic_or(&range[2], 1);
+{publish_range("low", "high", "range")}"""
 
-__kernel void idiom_csr_columns({declarations}, __global const {types["C"]}* C, long clo,
-                                __global int* range) {{
-{prelude}
-  long low = LONG_MAX, high = LONG_MIN;
-  {rows}
-{head}
-    for (long qq = (long){self.start}; qq < (long){self.stop}; qq++) {{
-      const long c = (long)C[qq - clo];
-      low = min(low, c); high = max(high, c);
-    }}
+    def _columns(self) -> str:
+        t = self.entry_lines
+        found = f"      const long c = (long){t.column}; low = min(low, c); high = max(high, c);"
+        return f"""  long low = LONG_MAX, high = LONG_MIN;
+  {ROWS}
+{indent(self.head, 4)}
+{entries(self.bounds, self.entry.iterator, t.lines[: t.at_update], found)}
   }}
-{PUBLISH_RANGE}
-}}
+{publish_range("low", "high", "range")}"""
 
-__kernel void idiom_spmv({declarations}, __global const {types["V"]}* V, long vlo,
-                         __global const {types["C"]}* C, long clo,
-                         __global const {types["X"]}* X, long xlo) {{
-{prelude}
-  const long t0 = get_global_id(0);
+    def _product(self) -> str:
+        t = self.entry_lines
+        return f"""  const long t0 = get_global_id(0);
   if (t0 >= n0) return;
-  {{
-{head}
-    {kind} acc = {self.init};
-    for (long qq = (long){self.start}; qq < (long){self.stop}; qq++) {{
-{inner}
-    }}
-{tail}
-    {self.out_group.name}[{self.out_index}] = {self.result};
-  }}
-}}
-"""
+{indent(self.head, 2)}
+  {c_type(self.gather.acc.type)} acc = {self.init};
+{entries(self.bounds, self.entry.iterator, t.lines, f"      acc = {t.update};")}
+{indent(self.tail, 2)}
+  {self.cell} = {self.result};"""
 
     def call(self, builder: Builder) -> Operand:
-        module = self.context.module
+        module, gather = self.context.module, self.gather
         saved = stack_saved(builder, module)
         packed = pack_params(builder, self.params)
-        args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
-        source = self._source(args)
-        common = [KernelArg("", 3, self.count, const(I64, 8)), *args]
-        grid = [const(I64, _GRID)]
+        # The range-finding kernels get the arrays read, not y: only the product writes it.
+        groups = self.body.groups.values()
+        reads = [buffer_arg(g, 0, const_data=True) for g in groups if not g.written]
+        common = [KernelArg("long n0", 3, self.count, const(I64, 8)), *self.body.scalar_args()]
+        common += [*reads, packed]
+        grid, chain = const(I64, GRID), Chain(builder)
+
         positions = range_cells(builder)
-        first = launch(builder, module, source=source, kernel="idiom_csr_positions",
-                       global_size=grid, local_size=None, work=self.count,
-                       args=[*common, KernelArg("", 2, positions, const(I64, 12))])  # fmt: skip
-        p_low, p_high, p_bad = self._read_range(builder, positions)
-        column_type = self.column.type
-        p_count = builder.binary("sub", p_high, p_low)  # stop is exclusive
-        if self.late:  # some row has entries: the loop reads them for it
-            entries = builder.all_of(
-                [
-                    builder.compare("eq", first, const("i32", 0)),
-                    builder.compare("sgt", p_count, const(I64, 0)),
-                ]
-            )
-            for array in self.late:
-                load_fixed(builder, array, entries)
-        columns_arg, columns_low = self._slice(builder, self.columns, column_type, p_low, p_count)
-        column_range = range_cells(builder)
-        second = launch(builder, module, source=source, kernel="idiom_csr_columns",
-                        global_size=grid, local_size=None, work=self.count,
-                        args=[*common, columns_arg, columns_low,
-                              KernelArg("", 2, column_range, const(I64, 12))])  # fmt: skip
-        c_low, c_high, c_bad = self._read_range(builder, column_range)
-        x_type = self.gathered.type
-        values_arg, values_low = self._slice(builder, self.values, self.matrix.type, p_low, p_count)
-        c_count = builder.binary("add", builder.binary("sub", c_high, c_low), const(I64, 1))
-        c_empty = builder.compare("eq", p_count, const(I64, 0))
-        c_count = builder.select(c_empty, const(I64, 0), c_count)  # no entry, no column
-        x_arg, x_low = self._slice(builder, self.x, x_type, c_low, c_count)
-        checks = [
-            builder.compare("eq", builder.binary("or", first, second), const("i32", 0)),
-            builder.compare("eq", builder.binary("or", p_bad, c_bad), const("i32", 0)),
-        ]
-        out = self.out_group
-        assert out.low is not None and out.high is not None
-        for arg in (values_arg, columns_arg, x_arg):
-            assert arg.value is not None and arg.bytes is not None
-            low = builder.to_i64(arg.value)
-            checks.append(
-                apart(builder, (out.low, out.high), (low, builder.binary("add", low, arg.bytes)))
-            )
-        fill, skip, merge = (builder.fresh(part).lstrip("%") for part in ("spmv", "skip", "merge"))
-        builder.branch_if(builder.all_of(checks), fill, skip)
-        builder.label(fill)
-        third = launch(builder, module, source=source, kernel="idiom_spmv",
-                       global_size=[self.count], local_size=None, work=self.count,
-                       args=[*common, values_arg, values_low, columns_arg, columns_low,
-                             x_arg, x_low])  # fmt: skip
-        builder.branch(merge)
-        builder.label(skip)
-        builder.branch(merge)
-        builder.label(merge)
-        status = builder.emit("i32", f"phi i32 [ {third.ref}, %{fill} ], [ 1, %{skip} ]")
+        status = run_kernel(builder, module, "idiom_csr_positions",
+                            args=[*common, cells_arg("range", positions)], params=self.params,
+                            body=self._positions(), global_size=grid, work=self.count)  # fmt: skip
+        p_first, p_count, p_bad = read_range(builder, positions, inclusive=False)
+        chain.then([succeeded(builder, status, p_bad)])
+        load_late(builder, self.late, p_count)  # before the slices: their bases
+
+        column_type = gather.column_read.type
+        columns = slice_of(builder, "C", gather.columns, column_type, first=p_first, count=p_count)
+        found = range_cells(builder)
+        status = run_kernel(builder, module, "idiom_csr_columns",
+                            args=[*common, *columns.args, cells_arg("range", found)],
+                            params=self.params, body=self._columns(), global_size=grid,
+                            work=self.count)  # fmt: skip
+        c_first, c_count, c_bad = read_range(builder, found, inclusive=True)
+        values = slice_of(builder, "V", gather.values, gather.matrix.type, first=p_first,
+                          count=p_count)  # fmt: skip
+        x = slice_of(builder, "X", gather.x, gather.gathered.type, first=c_first, count=c_count)
+        assert self.out.low is not None and self.out.high is not None
+        written = (self.out.low, self.out.high)
+        apart_checks = [s.apart(builder, written) for s in (values, columns, x)]
+        chain.then([succeeded(builder, status, c_bad), *apart_checks])
+
+        y = buffer_arg(self.out, 2, const_data=False)
+        status = run_kernel(builder, module, "idiom_spmv",
+                            args=[*common, y, *values.args, *columns.args, *x.args],
+                            params=self.params, body=self._product(), global_size=self.count,
+                            work=self.count)  # fmt: skip
+        result = chain.end(status)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
-        return status
-
-    @staticmethod
-    def _read_range(builder: Builder, cells: Operand) -> tuple[Operand, Operand, Operand]:
-        low, high, bad = read_cells(builder, cells)
-        empty = builder.compare("sgt", low, high)  # no row had an entry: an empty range
-        low = builder.select(empty, const("i32", 0), low)
-        high = builder.select(empty, const("i32", 0), high)
-        return builder.to_i64(low), builder.to_i64(high), bad
-
-    @staticmethod
-    def _slice(
-        builder: Builder, array: Value, element: str, low: Operand, count: Operand
-    ) -> tuple[KernelArg, KernelArg]:
-        """`count` elements of `array` from index `low`, as an input buffer, and `low`."""
-        size = const(I64, element_size(element))
-        start = builder.binary(
-            "add", builder.to_i64(builder.ref(array)), builder.binary("mul", low, size)
-        )
-        buffer = KernelArg("", 0, start, builder.binary("mul", count, size))
-        return buffer, KernelArg("", 3, low, const(I64, 8))
+        return result
 
 
 def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:

@@ -392,7 +392,7 @@ static const char *invalid_call(const char *source, const char *kernel, int32_t 
     }
     for (int32_t i = 0; i < nargs; i++) {
         const idiom_arg *arg = &args[i];
-        if (arg->bytes < 0 || arg->kind < IDIOM_ARG_IN || arg->kind > IDIOM_ARG_LOCAL) {
+        if (arg->bytes < 0 || arg->kind < IDIOM_ARG_IN || arg->kind > IDIOM_ARG_SCRATCH) {
             return "an argument of unknown kind or negative size";
         }
         if (is_buffer(arg->kind) && arg->bytes > 0 && arg->ptr == NULL) {
@@ -466,6 +466,26 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
     err = clSetKernelArg(kernel, index, sizeof(cl_mem), &mem);
     if (err == CL_SUCCESS && (arg->flags & IDIOM_ARG_RESIDENT)) {
         err = clSetKernelArg(kernel, index + 1, sizeof offset, &offset);
+    }
+    return err;
+}
+
+/* Sets up scratch argument `index`: a buffer of its own, zeroed on the device (the host has no
+   copy of it, so nothing of the host's is evicted, uploaded or read back). */
+static cl_int bind_scratch(const device_slot *slot, int s, cl_kernel kernel, cl_uint index,
+                           const idiom_arg *arg, cl_mem *own) {
+    size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1; /* OpenCL forbids empty buffers */
+    cl_int err = CL_SUCCESS;
+    *own = idiom__pool_take(s, slot->context, size, &err);
+    if (*own == NULL || err != CL_SUCCESS) {
+        *own = NULL;
+        return err != CL_SUCCESS ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    }
+    const cl_uchar zero = 0;
+    /* Not blocking: the in-order queue runs it before the kernel. */
+    err = clEnqueueFillBuffer(slot->queue, *own, &zero, sizeof zero, 0, size, 0, NULL, NULL);
+    if (err == CL_SUCCESS) {
+        err = clSetKernelArg(kernel, index, sizeof(cl_mem), own);
     }
     return err;
 }
@@ -544,6 +564,8 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
             index += (arg->flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
         } else if (arg->kind == IDIOM_ARG_SCALAR) {
             err = clSetKernelArg(kernel, index++, (size_t)arg->bytes, arg->ptr);
+        } else if (arg->kind == IDIOM_ARG_SCRATCH) {
+            err = bind_scratch(slot, s, kernel, index++, arg, &mems[i]);
         } else {
             err = clSetKernelArg(kernel, index++, arg->bytes > 0 ? (size_t)arg->bytes : 1, NULL);
         }

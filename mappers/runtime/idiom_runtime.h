@@ -70,7 +70,10 @@ enum {
                              contents start undefined, so the kernel must write all of it */
     IDIOM_ARG_INOUT = 2,  /* copied in, then copied back */
     IDIOM_ARG_SCALAR = 3, /* by value: ptr points to the value, bytes = its size (1, 2, 4, 8) */
-    IDIOM_ARG_LOCAL = 4   /* __local memory of `bytes` bytes, ptr unused */
+    IDIOM_ARG_LOCAL = 4,  /* __local memory of `bytes` bytes, ptr unused */
+    IDIOM_ARG_SCRATCH = 5 /* a __global buffer of `bytes` bytes, zeroed before the kernel,
+                             never copied to or from the host, ptr unused: the kernel's own
+                             workspace (a sparse product's claims on the rows of y) */
 };
 
 /* Flags of a buffer argument. */

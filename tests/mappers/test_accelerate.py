@@ -1,6 +1,7 @@
 """End to end: the accelerated build of hand-written kernels against the original, on
 random inputs (sizes 0, 1, odd, not multiples of a work-group), with overlapping
-pointers that the run-time guard must send to the original code, and with no device."""
+pointers (and a JDS permutation sending two rows to one row of y) that the run-time
+guard must send to the original code, and with no device."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_every_kernel_is_replaced(builds: tuple[Path, Path, Accelerated]) -> Non
         ("smooth", "Stencil"),
         ("histogram", "Histogram"),
         ("csr", "SpMV_CSR"),
+        ("jds", "SpMV_JDS"),
+        ("jds_int", "SpMV_JDS"),
     }
     for key in expected:
         assert key in outcomes, f"{key} not found"
@@ -62,10 +65,11 @@ def test_random_inputs_give_the_original_results(
     actual = _run(accelerated, args, {**ON_POCL, "IDIOM_VERBOSE": "1"})
     assert actual.returncode == 0, actual.stderr
     assert first_difference(expected.stdout, actual.stdout) is None
-    if n >= 3:  # every kernel has work to do: all six calls ran (reductions launch twice)
+    if n >= 3:  # every kernel has work to do: all the calls ran (reductions launch twice)
         kernels = " ".join(_calls(actual.stderr))
         for name in ("gemm", "idiom_reduce", "idiom_stencil", "idiom_histogram", "idiom_spmv'"):
             assert name in kernels
+        assert kernels.count("idiom_jds_spmv'") == 2
 
 
 def test_overlapping_arrays_run_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
@@ -76,8 +80,22 @@ def test_overlapping_arrays_run_the_original_code(builds: tuple[Path, Path, Acce
     assert first_difference(expected.stdout, actual.stdout) is None
     kernels = " ".join(_calls(actual.stderr))
     assert "gemm" not in kernels and "idiom_stencil" not in kernels
-    assert "idiom_spmv'" not in kernels
+    assert "idiom_spmv'" not in kernels and "idiom_jds_spmv'" not in kernels
+    assert "idiom_jds_columns'" in kernels  # the ranges were found, then y overlapped x
     assert "idiom_reduce" in kernels  # the other kernels are still replaced
+
+
+def test_jds_rows_sharing_a_row_of_y_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    original, accelerated, _ = builds
+    args = ["40", "3", "2"]  # perm sends the last sorted row where the first went
+    expected = _run(original, args, {})
+    actual = _run(accelerated, args, {**ON_POCL, "IDIOM_VERBOSE": "1"})
+    assert first_difference(expected.stdout, actual.stdout) is None
+    kernels = " ".join(_calls(actual.stderr))
+    assert kernels.count("idiom_jds_columns'") == 2  # the second found the repeated row
+    assert kernels.count("idiom_jds_spmv'") == 1  # jds_int, which has no permutation
 
 
 def test_no_opencl_device_falls_back_with_a_warning(

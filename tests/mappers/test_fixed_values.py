@@ -24,6 +24,7 @@ ON_POCL = {
 REPLACED = {
     ("dmat_mul", "GEMM"),
     ("csr_apply", "SpMV_CSR"),
+    ("jds_apply", "SpMV_JDS"),
     ("shifted_counts", "Histogram"),
     ("biased_blur", "Stencil"),
     ("grid_smooth", "Stencil"),
@@ -80,6 +81,7 @@ def test_random_inputs_give_the_original_results(
     if n >= 3:
         assert done["gemm"] == 1  # the call without columns keeps the original code
         assert done["idiom_spmv"] == 2  # with entries, and without (arrays never loaded)
+        assert done["idiom_jds_spmv"] == 2  # with diagonals, and without
         assert done["idiom_histogram"] == 1
         assert done["idiom_stencil"] == 2  # the narrow grid keeps the original code
 
@@ -94,3 +96,4 @@ def test_fields_inside_the_written_range_run_the_original_code(
     assert done["idiom_histogram"] == 0  # the shift among the bins it shifts
     assert done["idiom_stencil"] == (2 if n <= 7 else 1)  # the bias in the output
     assert done["idiom_spmv"] == 2  # nothing aliased there
+    assert done["idiom_jds_spmv"] == 1  # the matrix in y's gap; the one without diagonals

@@ -33,7 +33,7 @@ from matcher.frontend import find_tool
 
 DONE, DECLINED, FAILED = 0, 1, 2
 FLOAT, DOUBLE = 0, 1
-ARG_IN, ARG_OUT, ARG_INOUT, ARG_SCALAR, ARG_LOCAL = range(5)
+ARG_IN, ARG_OUT, ARG_INOUT, ARG_SCALAR, ARG_LOCAL, ARG_SCRATCH = range(6)
 
 Array = npt.NDArray[Any]
 
@@ -326,6 +326,13 @@ __kernel void grid(__global int *out, __global int *touched) {
 }
 """
 
+CLAIM = b"""
+__kernel void claim(__global int *w, __global int *seen) {
+    size_t i = get_global_id(0);
+    seen[i] = atomic_inc(&w[i % 3]);  /* the scratch starts at zero, every launch */
+}
+"""
+
 BROKEN = b"__kernel void broken(__global float *a) { a[0] = 1.0f +; }\n"
 
 
@@ -409,6 +416,16 @@ def test_cl_local_memory(lib: ctypes.CDLL) -> None:
     args = [_buffer(ARG_IN, data), _buffer(ARG_OUT, sums), IdiomArg(ARG_LOCAL, 0, None, 64 * 4)]
     assert _cl_run(lib, GROUP_SUM, "group_sum", [256], args, local_size=[64]) == DONE
     np.testing.assert_array_equal(sums, data.reshape(4, 64).sum(axis=1))
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_scratch_is_zeroed_on_the_device_at_every_launch(lib: ctypes.CDLL) -> None:
+    seen = np.full(6, -1, dtype=np.int32)
+    args = [IdiomArg(ARG_SCRATCH, 0, None, 3 * 4), _buffer(ARG_OUT, seen)]
+    for _ in range(3):  # the same size again: a pooled buffer, zeroed again
+        seen[:] = -1
+        assert _cl_run(lib, CLAIM, "claim", [6], args) == DONE
+        np.testing.assert_array_equal(np.sort(seen), [0, 0, 0, 1, 1, 1])
 
 
 @pytest.mark.usefixtures("pocl")

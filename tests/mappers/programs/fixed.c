@@ -41,6 +41,24 @@ void csr_apply(const Csr *A, const double *x, double *y)
     }
 }
 
+struct jds {
+    int nrows;
+    int *perm, *nzcnt, *jd_ptr, *col;
+    double *val;
+};
+
+/* y[perm[r]] = sorted row r times x in jagged diagonal storage: every array a struct
+ * field, jd_ptr, col and val read only for the rows that have diagonals */
+void jds_apply(const struct jds *A, const double *x, double *y)
+{
+    for (int r = 0; r < A->nrows; r++) {
+        double acc = 0.0;
+        for (int d = 0; d < A->nzcnt[r]; d++)
+            acc += A->val[A->jd_ptr[d] + r] * x[A->col[A->jd_ptr[d] + r]];
+        y[A->perm[r]] = acc;
+    }
+}
+
 struct shift {
     int lo;
     int pad;
@@ -156,6 +174,47 @@ int main(int argc, char **argv)
         y[i] = 1.0;
     csr_apply(&hollow, x, y);
     printf("csr without entries %.12g\n", n > 0 ? y[n - 1] : 0.0);
+
+    /* JDS: sorted rows of 3, 2 and 1 diagonals sent to the rows of y around a gap of 8
+     * (with alias, the matrix's struct lives in the gap: inside y's range, never written),
+     * then a matrix without diagonals whose jd_ptr, col and val are null */
+    int gap = n / 2;
+    struct jds jm = {n, malloc(sizeof(int) * size), malloc(sizeof(int) * size),
+                     malloc(sizeof(int) * 4), malloc(sizeof(int) * 3 * size),
+                     malloc(sizeof(double) * 3 * size)};
+    for (int r = 0; r < n; r++) {
+        jm.perm[r] = r < gap ? r : r + 8;
+        jm.nzcnt[r] = r < n / 3 ? 3 : r < 2 * n / 3 ? 2 : 1;
+    }
+    jm.jd_ptr[0] = 0;
+    for (int d = 0; d < 3; d++) {
+        int rows = 0;
+        for (int r = 0; r < n; r++)
+            rows += jm.nzcnt[r] > d;
+        jm.jd_ptr[d + 1] = jm.jd_ptr[d] + rows;
+    }
+    for (int p = 0; p < jm.jd_ptr[3]; p++) {
+        jm.col[p] = (int)(next(&seed) % (unsigned)size);
+        jm.val[p] = value(&seed);
+    }
+    double *yj = malloc(sizeof(double) * (size + 8));
+    for (int i = 0; i < size + 8; i++)
+        yj[i] = -1.0;
+    struct jds *pj = &jm;
+    if (alias) {
+        pj = (struct jds *)(yj + gap);
+        *pj = jm;
+    }
+    jds_apply(pj, x, yj);
+    double jsum = 0.0;
+    for (int i = 0; i < n + 8; i++)
+        if (i < gap || i >= gap + 8)
+            jsum += yj[i] * (double)(i % 5 + 1);
+    printf("jds %.12g\n", jsum);
+    int *no_diagonals = calloc(size, sizeof(int));
+    struct jds jhollow = {n, jm.perm, no_diagonals, NULL, NULL, NULL};
+    jds_apply(&jhollow, x, yj);
+    printf("jds without diagonals %.12g\n", n > 0 ? yj[jm.perm[n - 1]] + yj[0] : 0.0);
 
     /* histogram: with alias, the shift lives in the bins (h[3]) and grows as they fill
      * (indices stay in -37 .. 42 around h) */

@@ -63,6 +63,32 @@ void csr(int n, const int *rp, const int *ci, const double *v, const double *x, 
     }
 }
 
+/* y[perm[r]] = sum over the row's diagonals d < len[r] of v[jp[d] + r] * x[ci[jp[d] + r]] (JDS) */
+void jds(int n, const int *perm, const int *len, const int *jp, const int *ci, const double *v,
+         const double *x, double *y)
+{
+    for (int r = 0; r < n; r++) {
+        double s = 0.0;
+        for (int d = 0; d < len[r]; d++)
+            s += v[jp[d] + r] * x[ci[jp[d] + r]];
+        y[perm[r]] = s;
+    }
+}
+
+/* JDS over integers, rows in sorted order (no permutation), long diagonal starts, added to y */
+void jds_int(long n, const int *len, const long *jp, const int *ci, const int *v, const int *x,
+             int *y)
+{
+    for (long r = 0; r < n; r++) {
+        int s = 0;
+        for (int d = 0; d < len[r]; d++) {
+            long j = jp[d] + r;
+            s += v[j] * x[ci[j]];
+        }
+        y[r] += s;
+    }
+}
+
 static unsigned next(unsigned *state)
 {
     *state = *state * 1103515245u + 12345u;
@@ -74,6 +100,9 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 10;
     unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
     int overlap = argc > 3 ? atoi(argv[3]) : 0;
+    int repeat = overlap == 2; /* 2: no overlap, but two sorted JDS rows go to one row of y */
+    if (repeat)
+        overlap = 0;
     int size = n > 0 ? n : 1;
     double *x = malloc(sizeof(double) * size * size * 2 + 64);
     double *y = malloc(sizeof(double) * size * size + 64);
@@ -127,6 +156,53 @@ int main(int argc, char **argv)
     double csum = 0.0;
     for (int i = 0; i < n; i++) csum += result[i] * (double)(i % 5 + 1);
     printf("csr %.12g\n", csum);
+    /* JDS: 0..4 entries per row, at any column, rows sorted by decreasing length */
+    int *jlen = malloc(sizeof(int) * size), *jperm = malloc(sizeof(int) * size);
+    int *jsorted = malloc(sizeof(int) * size), *jp = malloc(sizeof(int) * 5);
+    long *jpl = malloc(sizeof(long) * 5);
+    int *jci = malloc(sizeof(int) * 4 * size), *jiv = malloc(sizeof(int) * 4 * size);
+    double *jv = malloc(sizeof(double) * 4 * size), *jout = malloc(sizeof(double) * size);
+    int *jx = malloc(sizeof(int) * size), *jy = malloc(sizeof(int) * size);
+    for (int i = 0; i < n; i++) {
+        jlen[i] = (int)(next(&seed) % 5);
+        jx[i] = (int)(next(&seed) % 201) - 100;
+        jy[i] = (int)(next(&seed) % 21) - 10;
+        jout[i] = -7.0; /* rows of y no row writes keep it */
+    }
+    int sorted = 0;
+    for (int l = 4; l >= 0; l--)
+        for (int i = 0; i < n; i++)
+            if (jlen[i] == l) {
+                jperm[sorted] = i;
+                jsorted[sorted++] = l;
+            }
+    if (repeat && n > 1)
+        jperm[n - 1] = jperm[0];
+    jp[0] = 0;
+    for (int d = 0, rows = n; d < 4; d++) {
+        while (rows > 0 && jsorted[rows - 1] <= d)
+            rows--;
+        jp[d + 1] = jp[d] + rows;
+    }
+    for (int d = 0; d <= 4; d++)
+        jpl[d] = jp[d];
+    for (int j = 0; j < jp[4]; j++) {
+        jci[j] = (int)(next(&seed) % (unsigned)size);
+        jv[j] = (double)(next(&seed) % 1000) / 100.0 - 5.0;
+        jiv[j] = (int)(next(&seed) % 21) - 10;
+    }
+    double *jds_out = overlap ? y : jout; /* overlap: y[perm[r]] over its own x */
+    jds(n, jperm, jsorted, jp, jci, jv, y, jds_out);
+    double jsum = 0.0;
+    for (int i = 0; i < n; i++) jsum += jds_out[i] * (double)(i % 5 + 1);
+    printf("jds %.17g %.17g\n", jsum, n > 0 ? jds_out[n - 1] : 0.0);
+    int *jds_int_out = overlap ? jx : jy;
+    jds_int(n, jsorted, jpl, jci, jiv, jx, jds_int_out);
+    long jisum = 0;
+    printf("jds_int");
+    for (int i = 0; i < n && i < 8; i++) printf(" %d", jds_int_out[i]);
+    for (int i = 0; i < n; i++) jisum += (long)jds_int_out[i] * (i % 7 + 1);
+    printf(" sum %ld\n", jisum);
     histogram(n, bytes, bins);
     for (int b = 0; b < 64; b++) printf("%d ", bins[b]);
     printf("\n");
