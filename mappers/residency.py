@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from mappers.host_ranges import Counter, HostRange, emit_ranges, find_counter, loop_ranges
 from mappers.irtext import ModuleText, operand
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value, ValueKind
@@ -209,6 +210,10 @@ class _Placement:
         )
         self.inserted: set[Value] = set()  # idiom_host_access() goes before these
         self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
+        # Host loops whose every access is bounded in their preheader: the ranges' accesses
+        # go before the preheader's terminator, and cover the loop's loads and stores.
+        self.ranged: dict[Value, tuple[Counter, list[HostRange]]] = {}
+        self.covered: set[Value] = set()
 
     def place(self) -> None:
         if self.function.name == "main":
@@ -218,20 +223,41 @@ class _Placement:
             if not violations:
                 break
             for violation in violations:
-                position = self._position(violation)
+                position, hoisted = self._position(violation)
                 if position is violation and _accessed(violation) is not None:
                     self.targeted.add(violation)
+                elif hoisted is not None and position not in self.inserted:
+                    self._range_or_insert(position, hoisted)
                 else:
                     self.inserted.add(position)
         else:  # a safety net that cannot be reached dirty any more
             self.inserted.update(self._violations())
         for instruction in sorted(self.inserted, key=lambda i: i.id):
             self.edited.insert_before(instruction, _call(HOST_ACCESS))
+        for number, (position, (counter, ranges)) in enumerate(self.ranged.items()):
+            if position not in self.inserted:
+                lines = emit_ranges(counter, ranges, f"idiom.host{number}")
+                for line in reversed(lines):  # each goes right before the terminator
+                    self.edited.insert_before(position, line)
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
             address, size = _accessed(instruction) or (instruction, 0)
             where = operand(address)
             call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
             self.edited.insert_before(instruction, call)
+
+    def _range_or_insert(self, position: Value, loop: Loop) -> None:
+        """Ranges for the host loop `loop` hoisted to `position`, else the global form."""
+        accesses = [i for b in loop.blocks for i in b.instructions if self._needs(i)]
+        sized = [_accessed(i) for i in accesses]
+        counter = find_counter(loop)
+        ranges = None
+        if counter is not None and all(s is not None for s in sized):
+            ranges = loop_ranges(loop, [s for s in sized if s is not None])
+        if counter is None or ranges is None:
+            self.inserted.add(position)
+            return
+        self.ranged[position] = (counter, ranges)
+        self.covered.update(accesses)
 
     def _needs(self, instruction: Value) -> bool:
         if instruction.opcode == "ret":
@@ -266,7 +292,7 @@ class _Placement:
         for instruction in block.instructions:
             if instruction in self.inserted:
                 state = State.CLEAN
-            if instruction in self.targeted:
+            if instruction in self.targeted or instruction in self.covered:
                 pass  # its own bytes are brought back; other copies stay where they are
             elif state is State.DIRTY and self._needs(instruction):
                 if violations is not None:
@@ -277,25 +303,25 @@ class _Placement:
                 state = after
         return state
 
-    def _position(self, violation: Value) -> Value:
+    def _position(self, violation: Value) -> tuple[Value, Loop | None]:
         """Where the host access for `violation` goes: hoisted out of the loops around it
-        that launch nothing, else right before it."""
+        that launch nothing (and the outermost of them), else right before it."""
         block = violation.block
         assert block is not None
         earlier = block.instructions[: violation.position]
         if any(self.effects[i].after is State.DIRTY for i in earlier):
-            return violation
-        position = violation
+            return violation, None
+        position, hoisted = violation, None
         loop = self.function.loops.innermost(block)
         while loop is not None and not self._launches_in(loop):
             preheader = loop.preheader
             if preheader is None or len(preheader.successors) != 1:
                 break
-            position = preheader.terminator  # after whatever launches in the preheader
+            position, hoisted = preheader.terminator, loop  # after what the preheader launches
             if any(self.effects[i].after is State.DIRTY for i in preheader.instructions):
                 break  # but no higher: not above that launch
             loop = self.function.loops.innermost(preheader)
-        return position
+        return position, hoisted
 
     def _launches_in(self, loop: Loop) -> bool:
         return any(

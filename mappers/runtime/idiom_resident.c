@@ -2,9 +2,11 @@
  *
  * This is what lets an iterative program (a time loop around a stencil, repeated reductions)
  * copy its arrays to the device once instead of at every call. Entries are a short list: a
- * program has a few arrays. Their ranges are widened to ALIGN-byte boundaries, so that every
+ * program has a few arrays. Their buffers are widened to ALIGN-byte boundaries, so that every
  * naturally aligned host object sits at an aligned offset in its device buffer; the widening
  * stays within the same page, and the extra bytes are only ever uploaded, never copied back.
+ * Everything else (which entry holds a range, what a host access evicts, what merges) goes by
+ * the bytes launches claimed, so that arrays malloc placed side by side stay separate entries.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,7 +22,11 @@ typedef struct entry {
     struct entry *next;
     int slot;
     cl_command_queue queue;
-    uintptr_t lo, hi; /* the host bytes the buffer holds */
+    uintptr_t lo, hi; /* the host bytes the buffer holds, widened to ALIGN boundaries */
+    /* The bytes launches asked for (their union's hull): the only ones the entry answers for.
+       The widened bytes around them may be another array's, and go stale when the host
+       writes that array: they are never read by a kernel, copied back or merged. */
+    uintptr_t claim_lo, claim_hi;
     cl_mem mem;
     uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
     uint64_t generation;          /* the last launch that used it */
@@ -86,7 +92,7 @@ cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic)
     cl_int first = CL_SUCCESS;
     for (entry **link = &entries; *link != NULL;) {
         entry *e = *link;
-        if (e->lo < hi && lo < e->hi) {
+        if (e->claim_lo < hi && lo < e->claim_hi) {
             cl_int err = drop(link, traffic);
             first = first != CL_SUCCESS ? first : err;
         } else {
@@ -98,7 +104,7 @@ cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic)
 
 static entry *holding(int slot, uintptr_t lo, uintptr_t hi) {
     for (entry *e = entries; e != NULL; e = e->next) {
-        if (e->slot == slot && e->lo <= lo && hi <= e->hi) {
+        if (e->slot == slot && e->claim_lo <= lo && hi <= e->claim_hi) {
             return e;
         }
     }
@@ -128,8 +134,8 @@ static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
 static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int room) {
     int count = 0;
     for (entry *e = entries; e != NULL; e = e->next) {
-        if (e->lo < hi && lo < e->hi) {
-            if (e->slot != slot || e->lo < lo || e->hi > hi || count == room) {
+        if (e->claim_lo < hi && lo < e->claim_hi) {
+            if (e->slot != slot || e->claim_lo < lo || e->claim_hi > hi || count == room) {
                 return -1;
             }
             count++;
@@ -138,10 +144,10 @@ static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int 
     count = 0;
     for (entry **link = &entries; *link != NULL;) {
         entry *e = *link;
-        if (e->lo < hi && lo < e->hi) {
+        if (e->claim_lo < hi && lo < e->claim_hi) {
             *link = e->next;
             int at = count++;
-            while (at > 0 && taken[at - 1]->lo > e->lo) { /* insertion: a few entries */
+            while (at > 0 && taken[at - 1]->claim_lo > e->claim_lo) { /* a few entries */
                 taken[at] = taken[at - 1];
                 at--;
             }
@@ -155,16 +161,16 @@ static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int 
     return count;
 }
 
-/* Fills the new buffer `mem` holding host bytes [lo, hi): the entries `taken` (inside it,
-   sorted, not overlapping) are copied on the device, newer bytes included; only the gaps
-   between them come from the host. */
+/* Fills the new buffer `mem` holding host bytes [lo, hi): the claims of the entries `taken`
+   (inside it, sorted, not overlapping) are copied on the device, newer bytes included; the
+   rest comes from the host. */
 static cl_int fill(cl_command_queue queue, cl_mem mem, uintptr_t lo, uintptr_t hi,
                    entry **taken, int count, idiom_traffic *traffic) {
     cl_int err = CL_SUCCESS;
     uintptr_t at = lo;
     double start = idiom__now();
     for (int i = 0; i <= count && err == CL_SUCCESS; i++) {
-        uintptr_t gap_end = i < count ? taken[i]->lo : hi;
+        uintptr_t gap_end = i < count ? taken[i]->claim_lo : hi;
         if (at < gap_end) {
             err = clEnqueueWriteBuffer(queue, mem, CL_TRUE, at - lo, gap_end - at,
                                        (const void *)at, 0, NULL, NULL);
@@ -172,9 +178,9 @@ static cl_int fill(cl_command_queue queue, cl_mem mem, uintptr_t lo, uintptr_t h
         }
         if (i < count && err == CL_SUCCESS) {
             entry *e = taken[i];
-            err = clEnqueueCopyBuffer(queue, e->mem, mem, 0, e->lo - lo, e->hi - e->lo, 0, NULL,
-                                      NULL);
-            at = e->hi;
+            err = clEnqueueCopyBuffer(queue, e->mem, mem, e->claim_lo - e->lo, e->claim_lo - lo,
+                                      e->claim_hi - e->claim_lo, 0, NULL, NULL);
+            at = e->claim_hi;
         }
     }
     traffic->seconds += idiom__now() - start;
@@ -201,28 +207,31 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
         found->generation = generation;
         return CL_SUCCESS;
     }
-    uintptr_t new_lo = lo & ~(ALIGN - 1);
-    uintptr_t new_hi = (hi + ALIGN - 1) & ~(ALIGN - 1);
-    /* Overlapping entries are merged into the new one: grow the range until no entry
-       overlaps it without being inside it. */
+    /* Entries whose claims overlap are merged into the new one: grow the claim until no
+       entry's claim overlaps it without being inside it. */
+    uintptr_t claim_lo = lo;
+    uintptr_t claim_hi = hi;
     for (int grown = 1; grown;) {
         grown = 0;
         for (entry *e = entries; e != NULL; e = e->next) {
-            if (e->lo < new_hi && new_lo < e->hi && (e->lo < new_lo || e->hi > new_hi)) {
-                new_lo = e->lo < new_lo ? e->lo : new_lo;
-                new_hi = e->hi > new_hi ? e->hi : new_hi;
+            if (e->claim_lo < claim_hi && claim_lo < e->claim_hi &&
+                (e->claim_lo < claim_lo || e->claim_hi > claim_hi)) {
+                claim_lo = e->claim_lo < claim_lo ? e->claim_lo : claim_lo;
+                claim_hi = e->claim_hi > claim_hi ? e->claim_hi : claim_hi;
                 grown = 1;
             }
         }
     }
-    /* Entries of this device inside the range are copied on the device, without going
+    uintptr_t new_lo = claim_lo & ~(ALIGN - 1);
+    uintptr_t new_hi = (claim_hi + ALIGN - 1) & ~(ALIGN - 1);
+    /* Entries of this device inside the claim are copied on the device, without going
        through the host; any other overlap (another device) is evicted first. */
     entry *taken[MERGED_MAX];
-    int count = take_inside(slot, new_lo, new_hi, taken, MERGED_MAX);
+    int count = take_inside(slot, claim_lo, claim_hi, taken, MERGED_MAX);
     cl_int err = CL_SUCCESS;
     if (count < 0) {
         count = 0;
-        err = idiom__resident_evict(new_lo, new_hi, traffic);
+        err = idiom__resident_evict(claim_lo, claim_hi, traffic);
     }
     size_t bytes = new_hi - new_lo;
     if (err == CL_SUCCESS) {
@@ -250,6 +259,8 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
     e->queue = queue;
     e->lo = new_lo;
     e->hi = new_hi;
+    e->claim_lo = claim_lo;
+    e->claim_hi = claim_hi;
     e->newer_lo = e->newer_hi = new_lo;
     for (int i = 0; i < count; i++) { /* the merged entries' newer bytes stay newer */
         entry *old = taken[i];
@@ -261,6 +272,8 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
         clReleaseMemObject(old->mem); /* freed once the copy that reads it is done */
         free(old);
     }
+    idiom__trace("device copy of %zu bytes at %p (%d merged on the device)",
+                 (size_t)(claim_hi - claim_lo), (void *)claim_lo, count);
     e->generation = generation;
     e->next = entries;
     entries = e;
@@ -281,8 +294,8 @@ cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset
 cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     cl_int first = CL_SUCCESS;
     for (entry *e = entries; e != NULL; e = e->next) {
-        uintptr_t from = e->lo > lo ? e->lo : lo;
-        uintptr_t to = e->hi < hi ? e->hi : hi;
+        uintptr_t from = e->claim_lo > lo ? e->claim_lo : lo;
+        uintptr_t to = e->claim_hi < hi ? e->claim_hi : hi;
         if (from < to) {
             double start = idiom__now();
             cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, from - e->lo, to - from,

@@ -33,17 +33,18 @@ IDIOM_HIDDEN int idiom__resident_on(void);
 IDIOM_HIDDEN void idiom__resident_lock(void);
 IDIOM_HIDDEN void idiom__resident_unlock(void);
 
-/* Copies back what is newer on the device in every entry overlapping [lo, hi), then forgets
- * those entries. Returns the first OpenCL error (the entries are forgotten regardless). */
+/* Copies back what is newer on the device in every entry whose claim (the bytes launches
+ * asked it for) overlaps [lo, hi), then forgets those entries. Returns the first OpenCL error
+ * (the entries are forgotten regardless). */
 IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
-/* Makes sure one entry of device `slot` holds [lo, hi): an entry already holding it is kept;
- * otherwise one entry covering [lo, hi) and every entry overlapping it is created: the entries
- * of `slot` it covers are copied into it on the device (their newer bytes stay newer), the rest
- * comes from the host. Entries used in launch `generation` are never evicted to make room;
- * others are when the device's `budget` of bytes would be exceeded.
- * This relies on every byte of an entry that is not newer there being equal to the host's:
- * see idiom__resident_refresh. */
+/* Makes sure one entry of device `slot` claims [lo, hi): an entry already claiming it is kept;
+ * otherwise one entry claiming [lo, hi) and every claim overlapping it is created: the claims
+ * of `slot`'s entries it covers are copied into it on the device (their newer bytes stay
+ * newer), the rest comes from the host. Entries used in launch `generation` are never evicted
+ * to make room; others are when the device's `budget` of bytes would be exceeded.
+ * This relies on every claimed byte of an entry that is not newer there being equal to the
+ * host's: see idiom__resident_refresh. */
 IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                             uint64_t budget, uint64_t generation, uintptr_t lo,
                                             uintptr_t hi, idiom_traffic *traffic);
@@ -52,9 +53,8 @@ IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_com
 IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
 
 /* The host's bytes [lo, hi) changed without a host access: a launch copied an output that is
- * not resident back there. Entries overlapping it only in the bytes their ranges were widened
- * by (or in a neighbouring argument's) get those bytes again, so that merging entries on the
- * device never brings back stale ones. */
+ * not resident back there. Entries claiming some of those bytes get them again, so that
+ * merging entries on the device never brings back stale ones. */
 IDIOM_HIDDEN cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
 /* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device. */

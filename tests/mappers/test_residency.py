@@ -99,7 +99,9 @@ def test_a_time_loop_copies_its_arrays_once(builds: tuple[Path, Path], tmp_path:
     reductions = [r for r in rows if r.get("kernel") == "idiom_reduce"]
     assert reductions and all(r["upload_bytes"] < 512 for r in reductions[:5])
     accesses = [r for r in rows if r["entry"] == "host_access"]
-    assert accesses[0]["download_bytes"] == 2 * 8000
+    # `b[0] += 3` brings back b's copy only; the interiors the stencil wrote come back once.
+    assert accesses[0]["download_bytes"] == 7984
+    assert sum(r["download_bytes"] for r in accesses) == 2 * 7984
 
 
 RUNTIME_SCRIPT = textwrap.dedent(
@@ -206,3 +208,48 @@ def test_runtime_keeps_resident_buffers_only_when_switched_on(switch: str) -> No
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"kept": switch == "on"}
+
+
+HOST_LOOPS = Path(__file__).parent / "programs" / "host_loops.c"
+
+
+@pytest.fixture(scope="module")
+def host_loops(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("host_loops")
+    original, accelerated = folder / "original", folder / "accelerated"
+    subprocess.run([find_tool("clang"), "-O2", str(HOST_LOOPS), "-o", str(original)], check=True)
+    accelerate([HOST_LOOPS], accelerated, CompileOptions())
+    return original, accelerated
+
+
+@pytest.mark.parametrize("mode", range(5))
+@pytest.mark.parametrize("n", [0, 1, 5, 37, 1000])
+def test_host_loops_between_steps_see_the_device_results(
+    host_loops: tuple[Path, Path], mode: int, n: int
+) -> None:
+    original, accelerated = host_loops
+    args = f"{n} 7 {mode}"
+    expected = _run(original, args, {})
+    assert first_difference(expected, _run(accelerated, args, ON_POCL)) is None
+
+
+@pytest.mark.parametrize(
+    ("mode", "ranged"), [(0, True), (1, True), (2, True), (3, False), (4, False)]
+)
+def test_a_bounded_host_loop_brings_back_only_its_arrays(
+    host_loops: tuple[Path, Path], tmp_path: Path, mode: int, ranged: bool
+) -> None:
+    """After the first step the stencil uploads its parameters only (mode 0: the host loop
+    touches neither array), or the one array the host loop touched (modes 1 and 2: its
+    range is known before it runs); modes 3 and 4 bring everything back."""
+    _, accelerated = host_loops
+    stats = tmp_path / "stats.jsonl"
+    _run(accelerated, f"1000 8 {mode}", ON_POCL, stats)
+    uploads = [r["upload_bytes"] for r in _stats(stats) if r.get("kernel") == "idiom_stencil"]
+    one_array = 8000 + 512  # the array, its widening to 128-byte boundaries, the parameters
+    if mode == 0:
+        assert all(b < 512 for b in uploads[2:]), uploads
+    elif ranged:
+        assert all(7984 <= b < one_array for b in uploads[1:]), uploads
+    else:
+        assert all(b >= 2 * 7984 for b in uploads[1:]), uploads
