@@ -34,8 +34,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from mappers.host_ranges import Counter, HostRange, emit_ranges, find_counter, loop_ranges
-from mappers.irtext import ModuleText, operand
+from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
+from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
+from mappers.irtext import ModuleText, block_ref, operand
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value, ValueKind
 from matcher.ir_builder import build_module
@@ -43,8 +44,8 @@ from matcher.ir_builder import build_module
 __all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
 
 HOST_ACCESS = "idiom_host_access"
-HOST_ACCESS_AT = "idiom_host_access_at"
 _ON = "idiom_residency_on"
+_COPIES = "idiom_device_copies"
 _LAUNCH = "idiom_cl_run"
 _CLEANING = frozenset({"idiom_host_access", "idiom_gemm", "idiom_gemv"})
 # Intrinsics that take pointers without touching the memory behind them.
@@ -70,8 +71,8 @@ _MATH = (
 )
 # fmt: on
 _QUIET_CALLS |= frozenset(name + suffix for name in _MATH for suffix in ("", "f", "l"))
-_SIZES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "float": 4, "i64": 8, "double": 8, "ptr": 8}
 _REWRITER_NAME = re.compile(r"%idiom\d+\.")
+_ROUNDS = 64
 
 
 class State(Enum):
@@ -210,54 +211,66 @@ class _Placement:
         )
         self.inserted: set[Value] = set()  # idiom_host_access() goes before these
         self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
-        # Host loops whose every access is bounded in their preheader: the ranges' accesses
-        # go before the preheader's terminator, and cover the loop's loads and stores.
-        self.ranged: dict[Value, tuple[Counter, list[HostRange]]] = {}
+        # Preheader branches before which the ranges of their loop nest are brought back,
+        # with the code that does it; the loads and stores those ranges cover.
+        self.bounded: dict[Value, tuple[Loop, str, list[str]]] = {}
         self.covered: set[Value] = set()
+        self.unbounded: set[Loop] = set()
 
     def place(self) -> None:
         if self.function.name == "main":
             self.edited.insert_before(_first_insertion_point(self.function.blocks[0]), _call(_ON))
-        for _ in range(8):
+        # Each round places at least one new call (a bounded loop leaves the state dirty,
+        # so the accesses after it need a round of their own).
+        for _ in range(_ROUNDS):
             violations = self._violations()
             if not violations:
                 break
             for violation in violations:
-                position, hoisted = self._position(violation)
-                if position is violation and _accessed(violation) is not None:
-                    self.targeted.add(violation)
-                elif hoisted is not None and position not in self.inserted:
-                    self._range_or_insert(position, hoisted)
-                else:
-                    self.inserted.add(position)
+                self._place_for(violation)
         else:  # a safety net that cannot be reached dirty any more
             self.inserted.update(self._violations())
+        self._emit()
+
+    def _place_for(self, violation: Value) -> None:
+        if violation in self.covered:
+            return  # an earlier violation of this round bounded its loop
+        position, nest = self._position(violation)
+        if position is violation and accessed_bytes(violation) is not None:
+            self.targeted.add(violation)
+        elif nest is None or not self._bound(nest, position):
+            self.inserted.add(position)
+
+    def _bound(self, nest: Loop, position: Value) -> bool:
+        """Bring back only the bytes the loop nest touches, if they can be bounded before
+        it (mappers/host_ranges.py); the nest's loads and stores are then covered."""
+        if nest in self.unbounded:
+            return False
+        accesses = [i for b in nest.blocks for i in b.instructions if self.effects[i].needs_clean]
+        prefix = f"idiom.host{len(self.bounded)}"
+        try:
+            lines = host_ranges(self.function, nest, accesses, prefix)
+        except NotReplaced:
+            self.unbounded.add(nest)
+            return False
+        self.bounded[position] = (nest, prefix, lines)
+        self.covered.update(accesses)
+        return True
+
+    def _emit(self) -> None:
         for instruction in sorted(self.inserted, key=lambda i: i.id):
             self.edited.insert_before(instruction, _call(HOST_ACCESS))
-        for number, (position, (counter, ranges)) in enumerate(self.ranged.items()):
-            if position not in self.inserted:
-                lines = emit_ranges(counter, ranges, f"idiom.host{number}")
-                for line in reversed(lines):  # each goes right before the terminator
-                    self.edited.insert_before(position, line)
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
-            address, size = _accessed(instruction) or (instruction, 0)
+            address, size = accessed_bytes(instruction) or (instruction, 0)
             where = operand(address)
             call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
             self.edited.insert_before(instruction, call)
-
-    def _range_or_insert(self, position: Value, loop: Loop) -> None:
-        """Ranges for the host loop `loop` hoisted to `position`, else the global form."""
-        accesses = [i for b in loop.blocks for i in b.instructions if self._needs(i)]
-        sized = [_accessed(i) for i in accesses]
-        counter = find_counter(loop)
-        ranges = None
-        if counter is not None and all(s is not None for s in sized):
-            ranges = loop_ranges(loop, [s for s in sized if s is not None])
-        if counter is None or ranges is None:
-            self.inserted.add(position)
-            return
-        self.ranged[position] = (counter, ranges)
-        self.covered.update(accesses)
+        for position, (nest, prefix, lines) in self.bounded.items():
+            _before_loop(self.edited, position, nest, prefix, lines)
+        if self.bounded:
+            self.edited.declare(_COPIES, f"declare i32 @{_COPIES}()")
+            for name, declaration in OVERFLOW_DECLARATIONS.items():
+                self.edited.declare(name, declaration)
 
     def _needs(self, instruction: Value) -> bool:
         if instruction.opcode == "ret":
@@ -305,7 +318,7 @@ class _Placement:
 
     def _position(self, violation: Value) -> tuple[Value, Loop | None]:
         """Where the host access for `violation` goes: hoisted out of the loops around it
-        that launch nothing (and the outermost of them), else right before it."""
+        that launch nothing, else right before it; and the loop it was hoisted out of."""
         block = violation.block
         assert block is not None
         earlier = block.instructions[: violation.position]
@@ -317,7 +330,7 @@ class _Placement:
             preheader = loop.preheader
             if preheader is None or len(preheader.successors) != 1:
                 break
-            position, hoisted = preheader.terminator, loop  # after what the preheader launches
+            position, hoisted = preheader.terminator, loop  # after what launches there
             if any(self.effects[i].after is State.DIRTY for i in preheader.instructions):
                 break  # but no higher: not above that launch
             loop = self.function.loops.innermost(preheader)
@@ -329,18 +342,29 @@ class _Placement:
         )
 
 
-def _accessed(instruction: Value) -> tuple[Value, int] | None:
-    """The address and size of a load's or store's bytes, when the size is known."""
-    if instruction.opcode == "load":
-        address, kind = instruction.operands[0], instruction.type
-    elif instruction.opcode == "store":
-        address, kind = instruction.operands[1], instruction.operands[0].type
-    else:
-        return None
-    vector = re.fullmatch(r"<(\d+) x (\w+)>", kind)
-    if vector is not None and vector.group(2) in _SIZES:
-        return address, int(vector.group(1)) * _SIZES[vector.group(2)]
-    return (address, _SIZES[kind]) if kind in _SIZES else None
+def _before_loop(
+    edited: ModuleText, position: Value, nest: Loop, prefix: str, lines: Sequence[str]
+) -> None:
+    """Put `lines` (the ranges' host accesses) before the loop nest, in a block of their own
+    that runs only when there are device copies: a small function called millions of times
+    pays one call, as it would for `idiom_host_access()`. The preheader's branch `position`
+    moves to a new block, which the header's phis now come from."""
+    ranges, go = f"{prefix}.ranges", f"{prefix}.go"
+    split = [
+        f"%{prefix}.copies = call i32 @{_COPIES}()",
+        f"%{prefix}.any = icmp ne i32 %{prefix}.copies, 0",
+        f"br i1 %{prefix}.any, label {block_ref(ranges)}, label {block_ref(go)}",
+        f"{ranges}:",
+        *(line.strip() for line in lines),
+        f"br label {block_ref(go)}",
+        f"{go}:",
+    ]
+    edited.insert_before(position, "\n  ".join(split))
+    assert position.block is not None
+    coming_from = re.compile(rf", {re.escape(block_ref(position.block))} \]")
+    for phi in (i for i in nest.header.instructions if i.opcode == "phi"):
+        line = edited.line_of(phi)
+        edited.replace(phi, coming_from.sub(f", {block_ref(go)} ]", line))
 
 
 def _join(old: State | None, new: State) -> State:
