@@ -36,7 +36,7 @@ from enum import Enum
 
 from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
 from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
-from mappers.irtext import ModuleText, block_ref, operand
+from mappers.irtext import ModuleText, block_ref, operand, verify
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value, ValueKind
 from matcher.ir_builder import build_module
@@ -102,16 +102,31 @@ def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
     on at the start of `main`."""
     modules = [build_module(text, source) for text, source in zip(texts, sources, strict=True)]
     program = _Program(modules, texts)
-    out = []
-    for module in modules:
-        edited = ModuleText(module)
-        for function in module:
-            _Placement(function, program, edited).place()
-        edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
-        edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
-        edited.declare(_ON, f"declare void @{_ON}()")
-        out.append(edited.text())
-    return out
+    return [_placed(module, program) for module in modules]
+
+
+def _placed(module: Module, program: _Program) -> str:
+    """One unit with its host accesses. Should LLVM's verifier reject the ranges' code (a
+    loop shape this pass did not foresee), the unit is placed again without ranges: the
+    global form is always right, and a build must not fail for want of a faster one."""
+    text, ranged = _place_all(module, program, ranges=True)
+    if ranged and verify(text) is not None:
+        text, _ = _place_all(module, program, ranges=False)
+    return text
+
+
+def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str, bool]:
+    """The unit's text, and whether a loop nest got ranges."""
+    edited = ModuleText(module)
+    ranged = False
+    for function in module:
+        placement = _Placement(function, program, edited, ranges=ranges)
+        placement.place()
+        ranged = ranged or bool(placement.bounded)
+    edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
+    edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
+    edited.declare(_ON, f"declare void @{_ON}()")
+    return edited.text(), ranged
 
 
 class _Program:
@@ -201,10 +216,13 @@ class _Placement:
     """The host-access calls of one function: data flow, then placement, until no access
     can be reached dirty."""
 
-    def __init__(self, function: Function, program: _Program, edited: ModuleText) -> None:
+    def __init__(
+        self, function: Function, program: _Program, edited: ModuleText, *, ranges: bool
+    ) -> None:
         self.function = function
         self.program = program
         self.edited = edited
+        self.ranges = ranges  # host loops may get ranges instead of the global form
         self.effects = {i: program.effect(i) for i in function.instructions}
         self.leaves_clean = function.name == "main" or (
             function.name in program.escaped and function.name in program.launches
@@ -244,7 +262,7 @@ class _Placement:
     def _bound(self, nest: Loop, position: Value) -> bool:
         """Bring back only the bytes the loop nest touches, if they can be bounded before
         it (mappers/host_ranges.py); the nest's loads and stores are then covered."""
-        if nest in self.unbounded:
+        if not self.ranges or nest in self.unbounded:
             return False
         accesses = [i for b in nest.blocks for i in b.instructions if self.effects[i].needs_clean]
         prefix = f"idiom.host{len(self.bounded)}"

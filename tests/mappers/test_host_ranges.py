@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 from differential import build_pair, run_binary
 
-from mappers.accelerate import accelerate
+from mappers import residency
+from mappers.accelerate import accelerate, rewrite_file
 from mappers.compare import first_difference
+from mappers.irtext import verify
 from matcher.frontend import CompileOptions, find_tool
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -136,3 +138,18 @@ def test_a_host_loop_that_cannot_be_bounded_drops_every_copy(
     rows = _stats(steps[1], mode, tmp_path)
     drops = [r["entries"] for r in rows if r["entry"] == "host_access"]
     assert drops == [2] * 6, drops
+
+
+def test_ranges_the_verifier_rejects_give_way_to_the_global_form(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = PROGRAMS / "between_steps.c"
+    text, _ = rewrite_file(source, CompileOptions())
+    (ranged,) = residency.with_host_access([text], [str(source)])
+    assert verify(ranged) is None
+    assert "call void @idiom_host_access_at(ptr %idiom.host" in ranged
+    monkeypatch.setattr(residency, "verify", lambda _: "rejected")
+    (plain,) = residency.with_host_access([text], [str(source)])
+    assert "idiom.host" not in plain
+    everything = "call void @idiom_host_access()"
+    assert plain.count(everything) > ranged.count(everything)
