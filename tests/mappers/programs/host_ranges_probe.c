@@ -3,8 +3,8 @@
  * only records the host accesses: every function but main is entered with device copies
  * around, so each loop is preceded either by idiom_host_access_at per array or by
  * idiom_host_access. Each case writes y (y[k] += 1, or y[k] = x[j] + 1 with x[j] = j, so that
- * the value written says which x was read); afterwards every element read or written must lie
- * in a recorded range. Prints one line per case and size:
+ * the value written says which x was read), or writes fields and floats inside y; afterwards
+ * every byte written and every x read must lie in a recorded range. One line per case and size:
  *   CASE N bounded|everything ok|MISSED x|y INDEX [wide]
  * "wide": a recorded range reaches outside both arrays (too conservative to be useful).
  */
@@ -126,6 +126,27 @@ __attribute__((noinline)) void two_arrays(long n, const double *x, double *y) {
     }
 }
 
+struct record {
+    double a;
+    float b;
+    int c;
+};
+
+__attribute__((noinline)) void fields(long n, double *y) {
+    struct record *r = (struct record *)(y + 1);
+    for (long i = 0; i < n / 2; i++) {
+        r[i].c += 3;
+        r[i].b += 1.0f;
+    }
+}
+
+__attribute__((noinline)) void floats(long n, double *y) {
+    float *f = (float *)(y - 8);
+    for (long i = n / 3; i >= 0; i--) {
+        f[3 * i + 1] += 1.0f;
+    }
+}
+
 typedef enum { WRITES, READS_X } kind;
 
 static int covered(const void *p, size_t bytes) {
@@ -159,13 +180,14 @@ static int wide(void) {
 static void check(const char *name, long n, kind reads) {
     const char *missed = NULL;
     long at = 0;
-    for (long k = 0; k < SIZE && missed == NULL; k++) {
-        if (ys[k] == 0.0) {
-            continue;
+    const unsigned char *bytes = (const unsigned char *)ys; /* writes of any size */
+    for (long k = 0; k < (long)sizeof ys && missed == NULL; k++) {
+        if (bytes[k] != 0 && !covered(&bytes[k], 1)) {
+            missed = "y", at = k / (long)sizeof ys[0] - MID;
         }
-        if (!covered(&ys[k], sizeof ys[k])) {
-            missed = "y", at = k - MID;
-        } else if (reads == READS_X && !covered(&xs[(long)ys[k] - 1], sizeof xs[0])) {
+    }
+    for (long k = 0; k < SIZE && missed == NULL && reads == READS_X; k++) {
+        if (ys[k] != 0.0 && !covered(&xs[(long)ys[k] - 1], sizeof xs[0])) {
             missed = "x", at = (long)ys[k] - 1 - MID;
         }
     }
@@ -212,6 +234,8 @@ int main(int argc, char **argv) {
         CASE("short_counter", WRITES, short_counter(n, y));
         CASE("indexed", WRITES, indexed(n, x, y));
         CASE("two_arrays", READS_X, two_arrays(n, x, y));
+        CASE("fields", WRITES, fields(n, y));
+        CASE("floats", WRITES, floats(n, y));
     }
     return 0;
 }
