@@ -17,7 +17,10 @@ reached dirty. The call is hoisted to the preheader of the outermost enclosing l
 launches nothing, so a loop of host code pays it once. A single load or store that cannot
 be hoisted (say, a result stored between two launches) gets `idiom_host_access_at(address,
 size)` instead, which brings back only the copy holding those bytes: the other arrays stay
-on the device. Both cost one atomic read when there is nothing on a device.
+on the device. So does a loop nest whose loads and stores can be bounded before it runs
+(mappers/host_ranges.py): its preheader calls `idiom_host_access_at` once per array it
+touches, and the state stays dirty after it for the code that follows. All of them cost
+one atomic read when there is nothing on a device.
 
 Calls of functions defined in the program need no clean state: each function assumes it
 may be entered dirty (except `main`) and protects its own accesses; the call leaves the
