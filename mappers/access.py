@@ -17,9 +17,18 @@ from mappers.emit import I1, I64, Builder, Cloner, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, iteration_value
 from mappers.region import Region, fixed_values
-from matcher.ir import Value
+from matcher.ir import Block, Value
 
-__all__ = ["Access", "apart", "apart_from_fixed", "disjoint", "element_size", "measure"]
+__all__ = [
+    "Access",
+    "apart",
+    "apart_from_fixed",
+    "disjoint",
+    "element_size",
+    "locate",
+    "measure",
+    "span",
+]
 
 _SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "ptr": 8}
 
@@ -57,22 +66,56 @@ def measure(
     element_type: str,
 ) -> Access:
     """Emit the first address, the strides and the byte range of an affine access."""
+    first, strides = locate(builder, region.blocks, address, loops)
+    size = element_size(element_type)
+    low, high = span(builder, builder.to_i64(first), strides, counts, size=size)
+    return Access(first, tuple(strides), size, low, high)
+
+
+def locate(
+    builder: Builder, blocks: frozenset[Block], address: Value, loops: Sequence[LoopView]
+) -> tuple[Operand, list[Operand]]:
+    """Emit the address computed in `blocks` at the first iteration of every loop, and its
+    stride in bytes along each loop (the clone one step further, less the first)."""
     first_values = {loop.iterator: builder.ref(loop.iter_begin) for loop in loops}
-    first = Cloner(builder, region.blocks, first_values, affine=True).value(address)
+    first = Cloner(builder, blocks, first_values, affine=True).value(address)
     start = builder.to_i64(first)
     strides = []
     for loop in loops:
         moved_values = dict(first_values)
         moved_values[loop.iterator] = iteration_value(builder, loop, 1)
-        moved = Cloner(builder, region.blocks, moved_values, affine=True).value(address)
+        moved = Cloner(builder, blocks, moved_values, affine=True).value(address)
         strides.append(builder.binary("sub", builder.to_i64(moved), start))
-    low, high = start, builder.binary("add", start, const(I64, element_size(element_type)))
+    return first, strides
+
+
+def span(
+    builder: Builder,
+    start: Operand,
+    strides: Sequence[Operand],
+    counts: Sequence[Operand],
+    *,
+    size: int,
+    overflow: list[Operand] | None = None,
+) -> tuple[Operand, Operand]:
+    """Emit the byte range [low, high) of an affine access from its first address (i64),
+    strides and iteration counts (at least 1 each). With `overflow`, the arithmetic is
+    checked: an i1 that is true when it wrapped is appended for each step."""
+
+    def checked(opcode: str, lhs: Operand, rhs: Operand) -> Operand:
+        if overflow is None:
+            return builder.binary(opcode, lhs, rhs)
+        result, wrapped = builder.with_overflow(opcode, lhs, rhs)
+        overflow.append(wrapped)
+        return result
+
+    low, high = start, checked("add", start, const(I64, size))
     for stride, count in zip(strides, counts, strict=True):
-        last = builder.binary("mul", stride, builder.binary("sub", count, const(I64, 1)))
+        last = checked("mul", stride, builder.binary("sub", count, const(I64, 1)))
         negative = builder.compare("slt", last, const(I64, 0))
-        low = builder.binary("add", low, builder.select(negative, last, const(I64, 0)))
-        high = builder.binary("add", high, builder.select(negative, const(I64, 0), last))
-    return Access(first, tuple(strides), element_size(element_type), low, high)
+        low = checked("add", low, builder.select(negative, last, const(I64, 0)))
+        high = checked("add", high, builder.select(negative, const(I64, 0), last))
+    return low, high
 
 
 def apart(

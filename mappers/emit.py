@@ -17,10 +17,23 @@ from mappers.irtext import Operand, block_ref, operand
 from matcher.atoms import is_pure_call
 from matcher.ir import Block, Value
 
-__all__ = ["I1", "I64", "Builder", "Cloner", "NotReplaced", "const"]
+__all__ = [
+    "I1",
+    "I64",
+    "OVERFLOW_DECLARATIONS",
+    "Builder",
+    "Cloner",
+    "NotReplaced",
+    "const",
+]
 
 I1 = "i1"
 I64 = "i64"
+# What `Builder.with_overflow` calls; a module using it declares them.
+OVERFLOW_DECLARATIONS = {
+    name: f"declare {{ i64, i1 }} @{name}(i64, i64)"
+    for name in (f"llvm.s{op}.with.overflow.i64" for op in ("add", "sub", "mul"))
+}
 
 
 class NotReplaced(IdiomError):
@@ -70,6 +83,14 @@ class Builder:
 
     def binary(self, opcode: str, lhs: Operand, rhs: Operand) -> Operand:
         return self.emit(lhs.type, f"{opcode} {lhs}, {rhs.ref}")
+
+    def with_overflow(self, opcode: str, lhs: Operand, rhs: Operand) -> tuple[Operand, Operand]:
+        """Signed i64 `add`, `sub` or `mul`, and an i1 that is true when it wrapped."""
+        pair = self.emit(
+            "{ i64, i1 }", f"call {{ i64, i1 }} @llvm.s{opcode}.with.overflow.i64({lhs}, {rhs})"
+        )
+        value = self.emit(I64, f"extractvalue {pair}, 0")
+        return value, self.emit(I1, f"extractvalue {pair}, 1")
 
     def compare(self, predicate: str, lhs: Operand, rhs: Operand) -> Operand:
         kind = "fcmp" if lhs.type in ("float", "double") else "icmp"

@@ -10,11 +10,13 @@ blocks are numbered in order of appearance and named ones take no number.
 from __future__ import annotations
 
 import re
+import subprocess
 from dataclasses import dataclass
 
+from matcher.frontend import find_tool
 from matcher.ir import Block, Function, Module, Value, ValueKind
 
-__all__ = ["ModuleText", "Operand", "block_ref", "operand"]
+__all__ = ["ModuleText", "Operand", "block_ref", "operand", "verify"]
 
 _PLAIN_NAME = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+")
 
@@ -140,3 +142,22 @@ def _starts_instruction(line: str) -> bool:
 def _declared(lines: list[str], name: str) -> bool:
     pattern = re.compile(rf"^(declare|define) .*@{re.escape(name)}\(")
     return any(pattern.match(line) for line in lines)
+
+
+def verify(ir_text: str) -> str | None:
+    """LLVM's verifier on a module (None when it passes), in a process of its own: a module that
+    breaks LLVM's invariants can abort the process that parses it."""
+    try:
+        result = subprocess.run(
+            [find_tool("opt"), "-passes=verify", "-disable-output"],
+            input=ir_text,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as error:
+        return f"opt-22 could not run: {error}"
+    if result.returncode == 0:
+        return None
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    return lines[0] if lines else "invalid IR"

@@ -15,9 +15,17 @@ from dataclasses import dataclass
 
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
-from matcher.ir import Function, Value
+from matcher.analysis import Loop
+from matcher.ir import Block, Function, Value
 
-__all__ = ["Counted", "LoopView", "iteration_value", "loop_view", "trip_count"]
+__all__ = [
+    "Counted",
+    "LoopView",
+    "iteration_value",
+    "loop_view",
+    "natural_loop_view",
+    "trip_count",
+]
 
 _SWAPPED = dict(
     slt="sgt", sgt="slt", sle="sge", sge="sle", ult="ugt", ugt="ult", ule="uge", uge="ule",
@@ -75,6 +83,54 @@ def loop_view(function: Function, solution: Mapping[str, Value | None], prefix: 
     return LoopView(
         iterator, get("iter_begin"), get("iter_end"), step_size, predicate, cast, tests_current
     )
+
+
+def natural_loop_view(function: Function, loop: Loop) -> LoopView:
+    """A loop of the function that no idiom matched, read as ForLoop (idl/idioms/loops.idl)
+    reads a match: a header phi moved by a constant step, whose single latch compares it,
+    or its next value, with a bound defined outside the loop. Other exits (a `break`) are
+    allowed: they only end the loop sooner."""
+    preheader = loop.preheader
+    if len(loop.latches) != 1 or preheader is None:
+        raise NotReplaced("the loop has no preheader or more than one latch")
+    latch = loop.latches[0]
+    end = latch.terminator
+    leaves = [b for b in latch.successors if b is not loop.header]
+    if end.opcode != "br" or len(end.operands) != 1 or len(leaves) != 1 or leaves[0] in loop.blocks:
+        raise NotReplaced("the loop's latch does not decide whether to go round again")
+    comparison = end.operands[0]
+    if comparison.opcode != "icmp" or len(comparison.operands) != 2:
+        raise NotReplaced("the loop's latch does not compare integers")
+    for phi in (i for i in loop.header.instructions if i.opcode == "phi"):
+        solution = _counter(phi, preheader, latch, comparison, loop)
+        if solution is not None:
+            solution.update(begin=loop.header.first, end=end, comparison=comparison)
+            return loop_view(function, solution, "")
+    raise NotReplaced("the loop has no counter moved by a constant step")
+
+
+def _counter(
+    phi: Value, preheader: Block, latch: Block, comparison: Value, loop: Loop
+) -> dict[str, Value | None] | None:
+    """The ForLoop values of `phi` if it is the counter that `comparison` tests."""
+    incoming = {block: value for value, block in phi.incoming}
+    first, following = incoming.get(preheader), incoming.get(latch)
+    if len(incoming) != 2 or first is None or following is None:
+        return None
+    if following.opcode != "add" or following.operands[0] is not phi:
+        return None
+    for compared, bound in (comparison.operands, comparison.operands[::-1]):
+        widened = compared.opcode in ("sext", "zext") and compared.operands[0] is following
+        if (compared in (phi, following) or widened) and bound.block not in loop.blocks:
+            return dict(
+                iterator=phi,
+                iter_begin=first,
+                iter_next=following,
+                step=following.operands[1],
+                iter_compared=compared,
+                iter_end=bound,
+            )
+    return None
 
 
 def trip_count(builder: Builder, loop: LoopView) -> Counted:

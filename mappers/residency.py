@@ -17,7 +17,10 @@ reached dirty. The call is hoisted to the preheader of the outermost enclosing l
 launches nothing, so a loop of host code pays it once. A single load or store that cannot
 be hoisted (say, a result stored between two launches) gets `idiom_host_access_at(address,
 size)` instead, which brings back only the copy holding those bytes: the other arrays stay
-on the device. Both cost one atomic read when there is nothing on a device.
+on the device. So does a loop nest whose loads and stores can be bounded before it runs
+(mappers/host_ranges.py): its preheader calls `idiom_host_access_at` once per array it
+touches, and the state stays dirty after it for the code that follows. All of them cost
+one atomic read when there is nothing on a device.
 
 Calls of functions defined in the program need no clean state: each function assumes it
 may be entered dirty (except `main`) and protects its own accesses; the call leaves the
@@ -34,8 +37,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from mappers.host_ranges import Counter, HostRange, emit_ranges, find_counter, loop_ranges
-from mappers.irtext import ModuleText, operand
+from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
+from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
+from mappers.irtext import ModuleText, block_ref, operand, verify
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value, ValueKind
 from matcher.ir_builder import build_module
@@ -43,8 +47,8 @@ from matcher.ir_builder import build_module
 __all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
 
 HOST_ACCESS = "idiom_host_access"
-HOST_ACCESS_AT = "idiom_host_access_at"
 _ON = "idiom_residency_on"
+_COPIES = "idiom_device_copies"
 _LAUNCH = "idiom_cl_run"
 _CLEANING = frozenset({"idiom_host_access", "idiom_gemm", "idiom_gemv"})
 # Intrinsics that take pointers without touching the memory behind them.
@@ -70,8 +74,8 @@ _MATH = (
 )
 # fmt: on
 _QUIET_CALLS |= frozenset(name + suffix for name in _MATH for suffix in ("", "f", "l"))
-_SIZES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "float": 4, "i64": 8, "double": 8, "ptr": 8}
 _REWRITER_NAME = re.compile(r"%idiom\d+\.")
+_ROUNDS = 64
 
 
 class State(Enum):
@@ -101,16 +105,31 @@ def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
     on at the start of `main`."""
     modules = [build_module(text, source) for text, source in zip(texts, sources, strict=True)]
     program = _Program(modules, texts)
-    out = []
-    for module in modules:
-        edited = ModuleText(module)
-        for function in module:
-            _Placement(function, program, edited).place()
-        edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
-        edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
-        edited.declare(_ON, f"declare void @{_ON}()")
-        out.append(edited.text())
-    return out
+    return [_placed(module, program) for module in modules]
+
+
+def _placed(module: Module, program: _Program) -> str:
+    """One unit with its host accesses. Should LLVM's verifier reject the ranges' code (a
+    loop shape this pass did not foresee), the unit is placed again without ranges: the
+    global form is always right, and a build must not fail for want of a faster one."""
+    text, ranged = _place_all(module, program, ranges=True)
+    if ranged and verify(text) is not None:
+        text, _ = _place_all(module, program, ranges=False)
+    return text
+
+
+def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str, bool]:
+    """The unit's text, and whether a loop nest got ranges."""
+    edited = ModuleText(module)
+    ranged = False
+    for function in module:
+        placement = _Placement(function, program, edited, ranges=ranges)
+        placement.place()
+        ranged = ranged or bool(placement.bounded)
+    edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
+    edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
+    edited.declare(_ON, f"declare void @{_ON}()")
+    return edited.text(), ranged
 
 
 class _Program:
@@ -200,64 +219,79 @@ class _Placement:
     """The host-access calls of one function: data flow, then placement, until no access
     can be reached dirty."""
 
-    def __init__(self, function: Function, program: _Program, edited: ModuleText) -> None:
+    def __init__(
+        self, function: Function, program: _Program, edited: ModuleText, *, ranges: bool
+    ) -> None:
         self.function = function
         self.program = program
         self.edited = edited
+        self.ranges = ranges  # host loops may get ranges instead of the global form
         self.effects = {i: program.effect(i) for i in function.instructions}
         self.leaves_clean = function.name == "main" or (
             function.name in program.escaped and function.name in program.launches
         )
         self.inserted: set[Value] = set()  # idiom_host_access() goes before these
         self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
-        # Host loops whose every access is bounded in their preheader: the ranges' accesses
-        # go before the preheader's terminator, and cover the loop's loads and stores.
-        self.ranged: dict[Value, tuple[Counter, list[HostRange]]] = {}
+        # Preheader branches before which the ranges of their loop nest are brought back,
+        # with the code that does it; the loads and stores those ranges cover.
+        self.bounded: dict[Value, tuple[Loop, str, list[str]]] = {}
         self.covered: set[Value] = set()
+        self.unbounded: set[Loop] = set()
 
     def place(self) -> None:
         if self.function.name == "main":
             self.edited.insert_before(_first_insertion_point(self.function.blocks[0]), _call(_ON))
-        for _ in range(8):
+        # Each round places at least one new call (a bounded loop leaves the state dirty,
+        # so the accesses after it need a round of their own).
+        for _ in range(_ROUNDS):
             violations = self._violations()
             if not violations:
                 break
             for violation in violations:
-                position, hoisted = self._position(violation)
-                if position is violation and _accessed(violation) is not None:
-                    self.targeted.add(violation)
-                elif hoisted is not None and position not in self.inserted:
-                    self._range_or_insert(position, hoisted)
-                else:
-                    self.inserted.add(position)
+                self._place_for(violation)
         else:  # a safety net that cannot be reached dirty any more
             self.inserted.update(self._violations())
+        self._emit()
+
+    def _place_for(self, violation: Value) -> None:
+        if violation in self.covered:
+            return  # an earlier violation of this round bounded its loop
+        position, nest = self._position(violation)
+        if position is violation and accessed_bytes(violation) is not None:
+            self.targeted.add(violation)
+        elif nest is None or not self._bound(nest, position):
+            self.inserted.add(position)
+
+    def _bound(self, nest: Loop, position: Value) -> bool:
+        """Bring back only the bytes the loop nest touches, if they can be bounded before
+        it (mappers/host_ranges.py); the nest's loads and stores are then covered."""
+        if not self.ranges or nest in self.unbounded:
+            return False
+        accesses = [i for b in nest.blocks for i in b.instructions if self.effects[i].needs_clean]
+        prefix = f"idiom.host{len(self.bounded)}"
+        try:
+            lines = host_ranges(self.function, nest, accesses, prefix)
+        except NotReplaced:
+            self.unbounded.add(nest)
+            return False
+        self.bounded[position] = (nest, prefix, lines)
+        self.covered.update(accesses)
+        return True
+
+    def _emit(self) -> None:
         for instruction in sorted(self.inserted, key=lambda i: i.id):
             self.edited.insert_before(instruction, _call(HOST_ACCESS))
-        for number, (position, (counter, ranges)) in enumerate(self.ranged.items()):
-            if position not in self.inserted:
-                lines = emit_ranges(counter, ranges, f"idiom.host{number}")
-                for line in reversed(lines):  # each goes right before the terminator
-                    self.edited.insert_before(position, line)
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
-            address, size = _accessed(instruction) or (instruction, 0)
+            address, size = accessed_bytes(instruction) or (instruction, 0)
             where = operand(address)
             call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
             self.edited.insert_before(instruction, call)
-
-    def _range_or_insert(self, position: Value, loop: Loop) -> None:
-        """Ranges for the host loop `loop` hoisted to `position`, else the global form."""
-        accesses = [i for b in loop.blocks for i in b.instructions if self._needs(i)]
-        sized = [_accessed(i) for i in accesses]
-        counter = find_counter(loop)
-        ranges = None
-        if counter is not None and all(s is not None for s in sized):
-            ranges = loop_ranges(loop, [s for s in sized if s is not None])
-        if counter is None or ranges is None:
-            self.inserted.add(position)
-            return
-        self.ranged[position] = (counter, ranges)
-        self.covered.update(accesses)
+        for position, (nest, prefix, lines) in self.bounded.items():
+            _before_loop(self.edited, position, nest, prefix, lines)
+        if self.bounded:
+            self.edited.declare(_COPIES, f"declare i32 @{_COPIES}()")
+            for name, declaration in OVERFLOW_DECLARATIONS.items():
+                self.edited.declare(name, declaration)
 
     def _needs(self, instruction: Value) -> bool:
         if instruction.opcode == "ret":
@@ -305,7 +339,7 @@ class _Placement:
 
     def _position(self, violation: Value) -> tuple[Value, Loop | None]:
         """Where the host access for `violation` goes: hoisted out of the loops around it
-        that launch nothing (and the outermost of them), else right before it."""
+        that launch nothing, else right before it; and the loop it was hoisted out of."""
         block = violation.block
         assert block is not None
         earlier = block.instructions[: violation.position]
@@ -317,7 +351,7 @@ class _Placement:
             preheader = loop.preheader
             if preheader is None or len(preheader.successors) != 1:
                 break
-            position, hoisted = preheader.terminator, loop  # after what the preheader launches
+            position, hoisted = preheader.terminator, loop  # after what launches there
             if any(self.effects[i].after is State.DIRTY for i in preheader.instructions):
                 break  # but no higher: not above that launch
             loop = self.function.loops.innermost(preheader)
@@ -329,18 +363,29 @@ class _Placement:
         )
 
 
-def _accessed(instruction: Value) -> tuple[Value, int] | None:
-    """The address and size of a load's or store's bytes, when the size is known."""
-    if instruction.opcode == "load":
-        address, kind = instruction.operands[0], instruction.type
-    elif instruction.opcode == "store":
-        address, kind = instruction.operands[1], instruction.operands[0].type
-    else:
-        return None
-    vector = re.fullmatch(r"<(\d+) x (\w+)>", kind)
-    if vector is not None and vector.group(2) in _SIZES:
-        return address, int(vector.group(1)) * _SIZES[vector.group(2)]
-    return (address, _SIZES[kind]) if kind in _SIZES else None
+def _before_loop(
+    edited: ModuleText, position: Value, nest: Loop, prefix: str, lines: Sequence[str]
+) -> None:
+    """Put `lines` (the ranges' host accesses) before the loop nest, in a block of their own
+    that runs only when there are device copies: a small function called millions of times
+    pays one call, as it would for `idiom_host_access()`. The preheader's branch `position`
+    moves to a new block, which the header's phis now come from."""
+    ranges, go = f"{prefix}.ranges", f"{prefix}.go"
+    split = [
+        f"%{prefix}.copies = call i32 @{_COPIES}()",
+        f"%{prefix}.any = icmp ne i32 %{prefix}.copies, 0",
+        f"br i1 %{prefix}.any, label {block_ref(ranges)}, label {block_ref(go)}",
+        f"{ranges}:",
+        *(line.strip() for line in lines),
+        f"br label {block_ref(go)}",
+        f"{go}:",
+    ]
+    edited.insert_before(position, "\n  ".join(split))
+    assert position.block is not None
+    coming_from = re.compile(rf", {re.escape(block_ref(position.block))} \]")
+    for phi in (i for i in nest.header.instructions if i.opcode == "phi"):
+        line = edited.line_of(phi)
+        edited.replace(phi, coming_from.sub(f", {block_ref(go)} ]", line))
 
 
 def _join(old: State | None, new: State) -> State:

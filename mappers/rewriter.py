@@ -12,14 +12,13 @@ verified, and the ones it rejects are undone and reported, never kept.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.histogram import map_histogram
-from mappers.irtext import ModuleText, Operand, block_ref, operand
+from mappers.irtext import ModuleText, Operand, block_ref, operand, verify
 from mappers.jds import map_spmv_jds
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
@@ -27,7 +26,6 @@ from mappers.region import Region, region_of
 from mappers.sparse import map_spmv_csr
 from mappers.stencil import map_stencil
 from matcher.detect import Instance
-from matcher.frontend import find_tool
 from matcher.ir import Block, Function, Module, Value
 
 __all__ = ["MAPPERS", "Outcome", "Rewritten", "rewrite_module"]
@@ -68,7 +66,7 @@ def rewrite_module(
     # The verifier costs a process start: run it once on the whole result, and only when
     # that fails, again after every replacement to find and undo the faulty ones.
     rewritten = _rewrite(module, instances, reassociate=reassociate, verify_each=False)
-    if _verify(rewritten.text) is None:
+    if verify(rewritten.text) is None:
         return rewritten
     return _rewrite(module, instances, reassociate=reassociate, verify_each=True)
 
@@ -94,7 +92,7 @@ def _rewrite(
             state = text.snapshot()
             plan = mapper(instance, MapperContext(region, text, reassociate))
             _apply(text, region, plan, f"idiom{number}")
-            problem = _verify(text.text()) if verify_each else None
+            problem = verify(text.text()) if verify_each else None
             if problem:
                 text.restore(state)
                 raise NotReplaced(f"internal error, LLVM rejected the rewrite: {problem}")
@@ -173,22 +171,3 @@ def _rename_incoming(text: ModuleText, phi: Value, old: Block, new: str) -> None
     line = text.line_of(phi)
     pattern = re.compile(rf", {re.escape(block_ref(old))} \]")
     text.replace(phi, pattern.sub(f", {block_ref(new)} ]", line))
-
-
-def _verify(ir_text: str) -> str | None:
-    """LLVM's verifier on the rewritten module, in a process of its own: a module that
-    breaks LLVM's invariants can abort the process that parses it."""
-    try:
-        result = subprocess.run(
-            [find_tool("opt"), "-passes=verify", "-disable-output"],
-            input=ir_text,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError as error:
-        return f"opt-22 could not run: {error}"
-    if result.returncode == 0:
-        return None
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    return lines[0] if lines else "invalid IR"

@@ -360,6 +360,10 @@ void idiom_host_access_at(const void *address, int64_t bytes) {
     host_access(lo, lo + (uintptr_t)(bytes > 0 ? bytes : 1));
 }
 
+int32_t idiom_device_copies(void) {
+    return (int32_t)atomic_load(&entry_count);
+}
+
 /* ---- reuse between launches: kernel objects and scratch buffers --------------------------
  *
  * Creating a kernel object and a device buffer costs tens to hundreds of microseconds on a

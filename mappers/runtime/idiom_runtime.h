@@ -117,6 +117,11 @@ void idiom_host_access(void);
  * load or store needs. The other copies stay on the device. */
 void idiom_host_access_at(const void *address, int64_t bytes);
 
+/* How many device copies there are (one atomic read). Before a loop of host code whose bytes
+ * it bounds, the rewriter computes the ranges for idiom_host_access_at only when there are
+ * some: a small function called millions of times pays one call, as with idiom_host_access. */
+int32_t idiom_device_copies(void);
+
 #ifdef __cplusplus
 }
 #endif

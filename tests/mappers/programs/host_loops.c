@@ -5,8 +5,8 @@
  *   MODE 0: the host loop updates a small array w only (no device copy is touched)
  *   MODE 1: it reads a window of a (the stencil's latest output) into w
  *   MODE 2: it writes into a through a pointer into its middle
- *   MODE 3: it reads a window of a counting down (no ranges: the global host access)
- *   MODE 4: it reads a with a stride of 2 (no ranges either)
+ *   MODE 3: it reads a window of a counting down
+ *   MODE 4: it reads a with a stride of 2
  */
 #include <stdio.h>
 #include <stdlib.h>
