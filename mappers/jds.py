@@ -29,7 +29,6 @@ from mappers.kernels import (
     SCRATCH,
     KernelArg,
     KernelBody,
-    c_type,
     pack_params,
     publish_range,
     range_cells,
@@ -53,6 +52,7 @@ from mappers.sparse import (
     load_late,
     loop_bounds,
     read_range,
+    row_product,
     run_kernel,
     slice_of,
     succeeded,
@@ -171,14 +171,7 @@ class _JdsPlan(Plan):
 {publish_range("low", "high", "range")}"""
 
     def _product(self) -> str:
-        t = self.entry_lines
-        return f"""  const long t0 = get_global_id(0);
-  if (t0 >= n0) return;
-{indent(self.head, 2)}
-  {c_type(self.gather.acc.type)} acc = {self.init};
-{entries(self.bounds, self.diagonal.iterator, t.lines, f"      acc = {t.update};")}
-{indent(self.tail, 2)}
-  {self.cell} = {self.result};"""
+        return row_product(self, self.diagonal.iterator)
 
     def call(self, builder: Builder) -> Operand:
         module, gather = self.context.module, self.gather

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from mappers.access import apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
@@ -58,6 +59,7 @@ __all__ = [
     "ROWS",
     "Chain",
     "Gather",
+    "RowProduct",
     "Slice",
     "Translated",
     "cells_arg",
@@ -71,6 +73,7 @@ __all__ = [
     "loop_bounds",
     "map_spmv_csr",
     "read_range",
+    "row_product",
     "run_kernel",
     "slice_of",
     "succeeded",
@@ -221,6 +224,32 @@ def entries(bounds: tuple[str, str, str], counter: Value, lines: Sequence[str], 
 {indent(lines, 6)}
 {then}
     }}"""
+
+
+class RowProduct(Protocol):
+    """What a sparse plan knows of a row once translated (CSR's and JDS's alike)."""
+
+    gather: Gather
+    head: list[str]
+    init: str
+    bounds: tuple[str, str, str]
+    entry_lines: Translated
+    tail: list[str]
+    cell: str
+    result: str
+
+
+def row_product(plan: RowProduct, counter: Value) -> str:
+    """The product kernel's body: one work-item per row, its entries (the data loop over
+    `counter`) folded in the loop's order, the row's result stored at its cell."""
+    t = plan.entry_lines
+    return f"""  const long t0 = get_global_id(0);
+  if (t0 >= n0) return;
+{indent(plan.head, 2)}
+  {c_type(plan.gather.acc.type)} acc = {plan.init};
+{entries(plan.bounds, counter, t.lines, f"      acc = {t.update};")}
+{indent(plan.tail, 2)}
+  {plan.cell} = {plan.result};"""
 
 
 def indent(lines: Sequence[str], depth: int) -> str:
@@ -427,14 +456,7 @@ class _CsrPlan(Plan):
 {publish_range("low", "high", "range")}"""
 
     def _product(self) -> str:
-        t = self.entry_lines
-        return f"""  const long t0 = get_global_id(0);
-  if (t0 >= n0) return;
-{indent(self.head, 2)}
-  {c_type(self.gather.acc.type)} acc = {self.init};
-{entries(self.bounds, self.entry.iterator, t.lines, f"      acc = {t.update};")}
-{indent(self.tail, 2)}
-  {self.cell} = {self.result};"""
+        return row_product(self, self.entry.iterator)
 
     def call(self, builder: Builder) -> Operand:
         module, gather = self.context.module, self.gather
