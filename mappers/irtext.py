@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from matcher.frontend import find_tool
 from matcher.ir import Block, Function, Module, Value, ValueKind
 
-__all__ = ["ModuleText", "Operand", "block_ref", "operand", "verify"]
+__all__ = ["ModuleText", "Operand", "block_ref", "operand", "operand_name", "verify"]
 
+_TYPE_DEFINITION = re.compile(r'(%(?:"[^"]*"|[-a-zA-Z$._0-9]+)) = type ')
 _PLAIN_NAME = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+")
 
 
@@ -47,6 +48,11 @@ def operand(value: Value) -> Operand:
     return Operand(value.type, _quoted(sigil, name))
 
 
+def operand_name(sigil: str, name: str) -> str:
+    """A name as IR writes it, quoted when it needs to be: `@f.idiom0`, `@"f<int>.idiom0"`."""
+    return _quoted(sigil, name)
+
+
 def block_ref(block: Block | str) -> str:
     """A label operand: `%for.body`."""
     return _quoted("%", block if isinstance(block, str) else block.name)
@@ -63,6 +69,7 @@ class ModuleText:
         self._appended: dict[str, list[str]] = {}
         self._declarations: dict[str, str] = {}
         self._globals: list[str] = []
+        self._types: frozenset[str] | None = None
         self._index(module)
 
     def _index(self, module: Module) -> None:
@@ -119,8 +126,19 @@ class ModuleText:
     def declare(self, name: str, declaration: str) -> None:
         self._declarations.setdefault(name, declaration)
 
+    def type_names(self) -> frozenset[str]:
+        """The module's named types (`%struct.point`), which look like local values."""
+        if self._types is None:
+            named = (_TYPE_DEFINITION.match(line) for line in self.lines)
+            self._types = frozenset(m.group(1) for m in named if m)
+        return self._types
+
     def add_global(self, line: str) -> None:
         self._globals.append(line)
+
+    def add_definition(self, lines: list[str]) -> None:
+        """A new function, after the module's own."""
+        self._globals.extend(["", *lines])
 
     def text(self) -> str:
         closes = {number: name for name, number in self._function_close.items()}

@@ -39,7 +39,8 @@ from enum import Enum
 
 from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
 from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
-from mappers.irtext import ModuleText, block_ref, operand, verify
+from mappers.irtext import ModuleText, block_ref, operand, operand_name, verify
+from mappers.outline import outline
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value, ValueKind
 from matcher.ir_builder import build_module
@@ -286,8 +287,8 @@ class _Placement:
             where = operand(address)
             call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
             self.edited.insert_before(instruction, call)
-        for position, (nest, prefix, lines) in self.bounded.items():
-            _before_loop(self.edited, position, nest, prefix, lines)
+        for position, (_, prefix, lines) in self.bounded.items():
+            _before_loop(self.edited, self.function, position, prefix, lines)
         if self.bounded:
             self.edited.declare(_COPIES, f"declare i32 @{_COPIES}()")
             for name, declaration in OVERFLOW_DECLARATIONS.items():
@@ -364,28 +365,28 @@ class _Placement:
 
 
 def _before_loop(
-    edited: ModuleText, position: Value, nest: Loop, prefix: str, lines: Sequence[str]
+    edited: ModuleText, function: Function, position: Value, prefix: str, lines: Sequence[str]
 ) -> None:
-    """Put `lines` (the ranges' host accesses) before the loop nest, in a block of their own
-    that runs only when there are device copies: a small function called millions of times
-    pays one call, as it would for `idiom_host_access()`. The preheader's branch `position`
-    moves to a new block, which the header's phis now come from."""
-    ranges, go = f"{prefix}.ranges", f"{prefix}.go"
-    split = [
-        f"%{prefix}.copies = call i32 @{_COPIES}()",
-        f"%{prefix}.any = icmp ne i32 %{prefix}.copies, 0",
-        f"br i1 %{prefix}.any, label {block_ref(ranges)}, label {block_ref(go)}",
+    """Call, before the preheader's branch `position`, a function of its own (see
+    mappers/outline.py: the loop keeps a preheader with one predecessor) that brings back
+    the ranges, doing nothing unless there are device copies: a small function called
+    millions of times pays one call, as it would for `idiom_host_access()`."""
+    ranges, skip = f"{prefix}.ranges", f"{prefix}.skip"
+    body = [
+        f"{prefix}.test:",
+        f"  %{prefix}.copies = call i32 @{_COPIES}()",
+        f"  %{prefix}.any = icmp ne i32 %{prefix}.copies, 0",
+        f"  br i1 %{prefix}.any, label {block_ref(ranges)}, label {block_ref(skip)}",
         f"{ranges}:",
-        *(line.strip() for line in lines),
-        f"br label {block_ref(go)}",
-        f"{go}:",
+        *lines,
+        "  ret void",
+        f"{skip}:",
+        "  ret void",
     ]
-    edited.insert_before(position, "\n  ".join(split))
-    assert position.block is not None
-    coming_from = re.compile(rf", {re.escape(block_ref(position.block))} \]")
-    for phi in (i for i in nest.header.instructions if i.opcode == "phi"):
-        line = edited.line_of(phi)
-        edited.replace(phi, coming_from.sub(f", {block_ref(go)} ]", line))
+    callee = operand_name("@", f"{function.name}.{prefix}")
+    outlined = outline(edited, function, callee, "void", body)
+    edited.insert_before(position, outlined.call("void", callee))
+    edited.add_definition(outlined.definition)
 
 
 def _join(old: State | None, new: State) -> State:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
 from mappers.histogram import map_histogram
-from mappers.irtext import ModuleText, Operand, block_ref, operand, verify
+from mappers.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
 from mappers.jds import map_spmv_jds
+from mappers.outline import outline
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
@@ -115,6 +116,8 @@ def _region_size(functions: dict[str, Function], instance: Instance) -> int:
 
 
 def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
+    """The guard, the call and the results go to a function of their own (mappers/outline.py);
+    the region's preheader now calls it and branches once, to the exit or the loop."""
     guard, call, done, fallback = (
         f"{prefix}.{part}" for part in ("guard", "call", "done", "fallback")
     )
@@ -128,17 +131,38 @@ def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
     builder.branch_if(finished, done, fallback)
     builder.label(done)
     results = plan.done(builder)
-    builder.branch(region.exit)
+    outcome_type = "{ " + ", ".join(["i1", *(r.type for r in results.values())]) + " }"
+    packed = Operand(outcome_type, "poison")
+    for index, result in enumerate([Operand("i1", "true"), *results.values()]):
+        packed = builder.emit(outcome_type, f"insertvalue {packed}, {result}, {index}")
+    builder.statement(f"ret {packed}")
     builder.label(fallback)
-    builder.branch(region.header)
-    exit_lines = _exit_phis(text, region, results, done)
+    builder.statement(f"ret {outcome_type} zeroinitializer")
+    callee = operand_name("@", f"{region.function.name}.{prefix}")
+    outlined = outline(text, region.function, callee, outcome_type, builder.lines)
+
+    caller = Builder(prefix)
+    caller.label(guard)
+    outcome = caller.emit(outcome_type, outlined.call(outcome_type, callee), "outcome")
+    ran = caller.emit("i1", f"extractvalue {outcome}, 0", "ran")
+    values = {
+        value: caller.emit(result.type, f"extractvalue {outcome}, {index}", "result")
+        for index, (value, result) in enumerate(results.items(), start=1)
+    }
+    caller.branch_if(ran, done, fallback)
+    caller.label(done)
+    caller.branch(region.exit)
+    caller.label(fallback)
+    caller.branch(region.header)
+    exit_lines = _exit_phis(text, region, values, done)
     # Every edit is known to be possible before the first is made.
     _retarget(text, region.precursor, region.header, guard)
     for phi in (i for i in region.header.instructions if i.opcode == "phi"):
         _rename_incoming(text, phi, region.preheader, fallback)
     for phi, line in exit_lines:
         text.replace(phi, line)
-    text.append_blocks(region.function, builder.lines)
+    text.append_blocks(region.function, caller.lines)
+    text.add_definition(outlined.definition)
 
 
 def _exit_phis(
