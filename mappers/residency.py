@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
+from mappers.host_fast import FAST_ACCESS, FAST_ACCESS_AT, declare_fast_forms, entry_test_path
 from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
 from mappers.irtext import ModuleText, block_ref, operand, operand_name, verify
 from mappers.outline import outline
@@ -122,11 +123,14 @@ def _placed(module: Module, program: _Program) -> str:
 def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str, bool]:
     """The unit's text, and whether a loop nest got ranges."""
     edited = ModuleText(module)
-    ranged = False
+    ranged = fast = False
     for function in module:
         placement = _Placement(function, program, edited, ranges=ranges)
         placement.place()
         ranged = ranged or bool(placement.bounded)
+        fast = fast or placement.fast
+    if fast:
+        declare_fast_forms(edited)
     edited.declare(HOST_ACCESS, f"declare void @{HOST_ACCESS}()")
     edited.declare(HOST_ACCESS_AT, f"declare void @{HOST_ACCESS_AT}(ptr, i64)")
     edited.declare(_ON, f"declare void @{_ON}()")
@@ -238,6 +242,7 @@ class _Placement:
         self.bounded: dict[Value, tuple[Loop, str, list[str]]] = {}
         self.covered: set[Value] = set()
         self.unbounded: set[Loop] = set()
+        self.fast = False  # a fast form of the host access calls is used
 
     def place(self) -> None:
         if self.function.name == "main":
@@ -280,12 +285,18 @@ class _Placement:
         return True
 
     def _emit(self) -> None:
+        # Off the paths to loop entries, the calls test for device copies inline.
+        plain = entry_test_path(self.function)
         for instruction in sorted(self.inserted, key=lambda i: i.id):
-            self.edited.insert_before(instruction, _call(HOST_ACCESS))
+            fast = instruction.block not in plain
+            self.fast = self.fast or fast
+            self.edited.insert_before(instruction, _call(FAST_ACCESS if fast else HOST_ACCESS))
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
             address, size = accessed_bytes(instruction) or (instruction, 0)
-            where = operand(address)
-            call = f"call void @{HOST_ACCESS_AT}(ptr {where.ref}, i64 {size})"
+            fast = instruction.block not in plain
+            self.fast = self.fast or fast
+            callee = operand_name("@", FAST_ACCESS_AT if fast else HOST_ACCESS_AT)
+            call = f"call void {callee}(ptr {operand(address).ref}, i64 {size})"
             self.edited.insert_before(instruction, call)
         for position, (_, prefix, lines) in self.bounded.items():
             _before_loop(self.edited, self.function, position, prefix, lines)
@@ -401,4 +412,4 @@ def _first_insertion_point(block: Block) -> Value:
 
 
 def _call(name: str) -> str:
-    return f"call void @{name}()"
+    return f"call void {operand_name('@', name)}()"

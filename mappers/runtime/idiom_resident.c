@@ -34,7 +34,9 @@ typedef struct entry {
 
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
-static atomic_int entry_count; /* read without the lock by idiom_host_access's fast path */
+/* Read without the lock by idiom_host_access's fast path, and by the rewritten program's
+   inline form of it (mappers/host_fast.py): exported. */
+atomic_int idiom_device_entries;
 static uint64_t resident_bytes;
 static uint64_t generations;
 static atomic_int switched_on;
@@ -84,7 +86,7 @@ static cl_int drop(entry **link, idiom_traffic *traffic) {
     resident_bytes -= e->hi - e->lo;
     *link = e->next;
     free(e);
-    atomic_fetch_sub(&entry_count, 1);
+    atomic_fetch_sub(&idiom_device_entries, 1);
     return err;
 }
 
@@ -153,7 +155,7 @@ static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int 
             }
             taken[at] = e;
             resident_bytes -= e->hi - e->lo;
-            atomic_fetch_sub(&entry_count, 1);
+            atomic_fetch_sub(&idiom_device_entries, 1);
         } else {
             link = &e->next;
         }
@@ -193,7 +195,7 @@ static void put_back(entry **taken, int count) {
         taken[i]->next = entries;
         entries = taken[i];
         resident_bytes += taken[i]->hi - taken[i]->lo;
-        atomic_fetch_add(&entry_count, 1);
+        atomic_fetch_add(&idiom_device_entries, 1);
     }
 }
 
@@ -278,7 +280,7 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
     e->next = entries;
     entries = e;
     resident_bytes += bytes;
-    atomic_fetch_add(&entry_count, 1);
+    atomic_fetch_add(&idiom_device_entries, 1);
     return CL_SUCCESS;
 }
 
@@ -324,16 +326,16 @@ void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
 
 /* Evicts the entries overlapping [lo, hi); reports when there were any. */
 static void host_access(uintptr_t lo, uintptr_t hi) {
-    if (atomic_load(&entry_count) == 0) {
+    if (atomic_load(&idiom_device_entries) == 0) {
         return; /* the common case: nothing on a device */
     }
     const char *stats = idiom__stats_path();
     double start = idiom__now();
     idiom_traffic traffic = {0.0, 0, 0};
     idiom__resident_lock();
-    int before = atomic_load(&entry_count);
+    int before = atomic_load(&idiom_device_entries);
     cl_int err = idiom__resident_evict(lo, hi, &traffic);
-    int had = before - atomic_load(&entry_count);
+    int had = before - atomic_load(&idiom_device_entries);
     idiom__resident_unlock();
     if (had == 0) {
         return;
@@ -361,7 +363,7 @@ void idiom_host_access_at(const void *address, int64_t bytes) {
 }
 
 int32_t idiom_device_copies(void) {
-    return (int32_t)atomic_load(&entry_count);
+    return (int32_t)atomic_load(&idiom_device_entries);
 }
 
 /* ---- reuse between launches: kernel objects and scratch buffers --------------------------

@@ -20,6 +20,9 @@
 
 #include "idiom_internal.h"
 
+/* How many entries there are; the rewritten program reads it too (mappers/host_fast.py). */
+extern _Atomic int idiom_device_entries;
+
 /* Bytes moved by one launch, and the host time the copies took. */
 typedef struct {
     double seconds;

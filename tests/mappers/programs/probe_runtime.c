@@ -1,8 +1,8 @@
 /* A runtime for host_ranges_probe.c that only records the host accesses made while a case
  * runs (probe_armed): the ranges given to idiom_host_access_at, or that everything was asked
  * for (idiom_host_access, or the range that stands for it: from address 0, INT64_MAX bytes).
- * It says there are device copies, so the ranges are always computed, and declines every
- * launch, so the original loops run. */
+ * It says there are device copies, so the ranges are always computed and every host access is
+ * called, and declines every launch, so the original loops run. */
 #include <stdint.h>
 
 #define ROOM 64
@@ -36,6 +36,8 @@ void idiom_host_access_at(const void *address, int64_t bytes) {
 int32_t idiom_device_copies(void) {
     return 1;
 }
+
+int idiom_device_entries = 1; /* the rewritten program's inline test reads it */
 
 int64_t idiom_cl_min_work(void) {
     return INT64_MAX;

@@ -1,0 +1,65 @@
+"""Host-access calls with their common case inline: nothing on a device, nothing to do.
+
+A host access in a loop that launches (nm_spmv_transpose.c reads `x[i]`, `rp[i]` and
+`rp[i+1]` in the row loop around a replaced histogram) runs once per iteration: 90
+million calls that each find no device copy cost that program a fifth of its time. The
+fast form reads the runtime's count of device copies (`idiom_device_entries`) and calls
+only when it is not zero. Inlined, that test is a branch and a join, and a join just
+above a loop hides the test guarding the loop's entry from LLVM's scalar evolution (see
+mappers/outline.py): blocks on the single-predecessor path from a loop's preheader up to
+that test keep the plain call.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mappers.irtext import ModuleText
+from matcher.ir import Block, Function
+
+__all__ = ["FAST_ACCESS", "FAST_ACCESS_AT", "declare_fast_forms", "entry_test_path"]
+
+FAST_ACCESS = "idiom.fast.host_access"
+FAST_ACCESS_AT = "idiom.fast.host_access_at"
+_ENTRIES = "idiom_device_entries"
+_REWRITER_CHOICE = re.compile(r"%idiom\d+\.ran\d*")
+
+
+def entry_test_path(function: Function) -> set[Block]:
+    """The blocks between each loop and the test guarding its entry: the first conditional
+    branch up the single-predecessor path from its preheader (the rewriter's own
+    `ran` branch does not count; it tests whether a launch ran)."""
+    path: set[Block] = set()
+    for loop in function.loops.loops:
+        block = loop.preheader
+        while block is not None and block not in path:
+            branch = block.terminator
+            tested = branch.operands[0].name if branch.opcode == "br" and branch.operands else None
+            if tested is not None and not _REWRITER_CHOICE.fullmatch(tested):
+                break
+            path.add(block)
+            block = block.predecessors[0] if len(block.predecessors) == 1 else None
+    return path
+
+
+def declare_fast_forms(module: ModuleText) -> None:
+    """The two fast forms, defined once per module (always inlined)."""
+    module.declare(_ENTRIES, f"@{_ENTRIES} = external global i32")
+    for name, callee, parameters, arguments in (
+        (FAST_ACCESS, "idiom_host_access", "", ""),
+        (FAST_ACCESS_AT, "idiom_host_access_at", "ptr %p, i64 %n", "ptr %p, i64 %n"),
+    ):
+        module.add_definition(
+            [
+                f'define internal void @"{name}"({parameters}) alwaysinline {{',
+                f"  %count = load atomic i32, ptr @{_ENTRIES} monotonic, align 4",
+                "  %none = icmp eq i32 %count, 0",
+                "  br i1 %none, label %done, label %call",
+                "call:",
+                f"  call void @{callee}({arguments})",
+                "  br label %done",
+                "done:",
+                "  ret void",
+                "}",
+            ]
+        )
