@@ -57,6 +57,8 @@ class Builder:
         self.lines: list[str] = []
         self.known: dict[Value, Operand] = {}
         self.refused: dict[Value, str] = {}
+        self.types: dict[str, str] = {}  # the type of each value emitted, by name
+        self.first_test: str | None = None  # the block after the first `require`
         self._count = 0
 
     def ref(self, value: Value) -> Operand:
@@ -76,6 +78,7 @@ class Builder:
     def emit(self, type_text: str, right_side: str, hint: str = "") -> Operand:
         name = self.fresh(hint)
         self.lines.append(f"  {name} = {right_side}")
+        self.types[name] = type_text
         return Operand(type_text, name)
 
     def statement(self, text: str) -> None:
@@ -140,6 +143,7 @@ class Builder:
         passed = self.fresh("passed").removeprefix("%")
         self.branch_if(condition, passed, f"{self.prefix}.fallback")
         self.label(passed)
+        self.first_test = self.first_test or passed
 
 
 # Instructions a cloned computation may contain, and their poison-generating flags

@@ -16,7 +16,7 @@ of the same name (numbered names, which a parameter list would renumber, are ren
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mappers.emit import NotReplaced
@@ -45,14 +45,21 @@ class Outlined:
 
 
 def outline(
-    module: ModuleText, function: Function, callee: str, return_type: str, body: Sequence[str]
+    module: ModuleText,
+    function: Function,
+    callee: str,
+    return_type: str,
+    body: Sequence[str],
+    *,
+    new_values: Mapping[str, str] | None = None,
 ) -> Outlined:
     """`body` (blocks of IR lines, the first one the entry, every path ending in `ret`) as
-    `define internal {return_type} {callee}(...)`; its free values become parameters."""
+    `define internal {return_type} {callee}(...)`; its free values, of `function` or new
+    code outside the body (`new_values`: their types by name), become parameters."""
     defined = {m.group(1) for line in body if (m := _DEFINED.match(line))}
     defined |= {f"%{m.group(1)}" for line in body if (m := _LABEL.match(line))}
     defined |= module.type_names()  # `%struct.point` is a type, not a value
-    types = _value_types(function)
+    types = {**_value_types(function), **(new_values or {})}
     free: list[str] = []
     for line in body:
         for name in _LOCAL.findall(line):

@@ -30,11 +30,19 @@ _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with 
 _FLOATING = {"fadd", "fsub", "fmul"}
 
 
+_KNOWN_MIN_WORK = "idiom_cl_min_work_known"
+
+
 def require_worth_it(builder: Builder, module: ModuleText, iterations: Operand) -> None:
     """In a guard, as early as the iteration count is known: the original code runs at
-    once unless there are enough iterations for a kernel launch to pay off."""
+    once unless there are enough iterations for a kernel launch to pay off. The first test
+    reads the threshold the runtime keeps once known (-1 before: it passes), without a
+    call, so that it can decline alone (mappers/rewriter.py `_outline_guard`)."""
+    module.declare(_KNOWN_MIN_WORK, f"@{_KNOWN_MIN_WORK} = external global i64")
     module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
-    minimum = builder.call("i64", "idiom_cl_min_work", [])
+    known = builder.emit(I64, f"load atomic i64, ptr @{_KNOWN_MIN_WORK} monotonic, align 8")
+    builder.require(builder.compare("sge", iterations, known))
+    minimum = builder.call(I64, "idiom_cl_min_work", [])
     builder.require(builder.compare("sge", iterations, minimum))
 
 

@@ -200,12 +200,15 @@ def _pointers(call: Value) -> list[Value]:
 
 
 def _rewriter_owned(instruction: Value) -> bool:
-    """A load or store of the rewriter's own argument arrays (allocas it named)."""
+    """A load or store of the rewriter's own argument arrays (allocas it named), or of the
+    runtime's state (`idiom_cl_min_work_known`)."""
     address = instruction.operands[0] if instruction.opcode == "load" else None
     if instruction.opcode == "store":
         address = instruction.operands[1]
     while address is not None and address.opcode == "getelementptr":
         address = address.operands[0]
+    if address is not None and address.kind is ValueKind.GLOBAL:
+        return address.name.startswith("@idiom_")  # the runtime's own state
     return (
         address is not None
         and address.opcode == "alloca"

@@ -20,7 +20,7 @@ from mappers.emit import Builder, NotReplaced
 from mappers.histogram import map_histogram
 from mappers.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
 from mappers.jds import map_spmv_jds
-from mappers.outline import outline
+from mappers.outline import Outlined, outline
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
@@ -138,8 +138,9 @@ def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
     builder.statement(f"ret {packed}")
     builder.label(fallback)
     builder.statement(f"ret {outcome_type} zeroinitializer")
-    callee = operand_name("@", f"{region.function.name}.{prefix}")
-    outlined = outline(text, region.function, callee, outcome_type, builder.lines)
+    name = f"{region.function.name}.{prefix}"
+    callee = operand_name("@", name)
+    outlined = _outline_guard(text, region, builder, name, outcome_type)
 
     caller = Builder(prefix)
     caller.label(guard)
@@ -162,7 +163,37 @@ def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
     for phi, line in exit_lines:
         text.replace(phi, line)
     text.append_blocks(region.function, caller.lines)
-    text.add_definition(outlined.definition)
+
+
+def _outline_guard(
+    text: ModuleText, region: Region, builder: Builder, name: str, outcome_type: str
+) -> Outlined:
+    """The guard, call and results of `builder` as the function `name`. Its first test
+    (enough work to launch?) declines most calls of a small inner loop: it stays alone in
+    `name`, which then calls the rest (`name.rest`), so a declined call costs a few
+    instructions (a large function saves six registers and sets up a frame first)."""
+    lines, first = builder.lines, builder.first_test
+    callee, rest_name = operand_name("@", name), operand_name("@", f"{name}.rest")
+    fallback = lines[-2:]  # `{prefix}.fallback:` and its `ret`
+    if first is None:
+        outlined = outline(text, region.function, callee, outcome_type, lines)
+        text.add_definition(outlined.definition)
+        return outlined
+    split = lines.index(f"{first}:")
+    rest = outline(
+        text, region.function, rest_name, outcome_type, lines[split:], new_values=builder.types
+    )
+    head_lines = [
+        *lines[:split],
+        f"{first}:",
+        f"  %{first}.outcome = {rest.call(outcome_type, rest_name)}",
+        f"  ret {outcome_type} %{first}.outcome",
+        *fallback,
+    ]
+    head = outline(text, region.function, callee, outcome_type, head_lines)
+    text.add_definition(head.definition)
+    text.add_definition(rest.definition)
+    return head
 
 
 def _exit_phis(

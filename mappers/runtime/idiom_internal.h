@@ -7,6 +7,9 @@
 
 #include "idiom_runtime.h"
 
+/* idiom_cl_min_work()'s value once known, -1 before; guards read it without a call. */
+extern _Atomic int64_t idiom_cl_min_work_known;
+
 #define IDIOM_HIDDEN __attribute__((visibility("hidden")))
 
 typedef enum { IDIOM_MODE_AUTO, IDIOM_MODE_CPU, IDIOM_MODE_GPU, IDIOM_MODE_OFF } idiom_mode;

@@ -125,9 +125,10 @@ void idiom__trace(const char *fmt, ...) {
  * tests set 1 so that small inputs exercise the kernels). */
 /* Guards call this before every region they may replace, inner loops of a few iterations
    included: it is read from the environment once (getenv scans the whole environment). */
+_Atomic int64_t idiom_cl_min_work_known = -1; /* guards read it first (require_worth_it) */
+
 int64_t idiom_cl_min_work(void) {
-    static _Atomic int64_t cached = -1;
-    int64_t known = atomic_load_explicit(&cached, memory_order_relaxed);
+    int64_t known = atomic_load_explicit(&idiom_cl_min_work_known, memory_order_relaxed);
     if (known >= 0) {
         return known;
     }
@@ -144,7 +145,7 @@ int64_t idiom_cl_min_work(void) {
     default:
         break;
     }
-    atomic_store_explicit(&cached, minimum, memory_order_relaxed);
+    atomic_store_explicit(&idiom_cl_min_work_known, minimum, memory_order_relaxed);
     return minimum;
 }
 

@@ -39,6 +39,8 @@ int32_t idiom_device_copies(void) {
 
 int idiom_device_entries = 1; /* the rewritten program's inline test reads it */
 
+int64_t idiom_cl_min_work_known = INT64_MAX; /* read by guards before they call */
+
 int64_t idiom_cl_min_work(void) {
     return INT64_MAX;
 }
