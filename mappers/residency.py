@@ -77,6 +77,7 @@ _MATH = (
 # fmt: on
 _QUIET_CALLS |= frozenset(name + suffix for name in _MATH for suffix in ("", "f", "l"))
 _REWRITER_NAME = re.compile(r"%idiom\d+\.")
+_FALLBACK = re.compile(r"(idiom\d+)\.fallback")  # the block the rewriter names so
 _ROUNDS = 64
 
 
@@ -125,7 +126,7 @@ def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str,
     edited = ModuleText(module)
     ranged = fast = False
     for function in module:
-        placement = _Placement(function, program, edited, ranges=ranges)
+        placement = _Placement(module, function, program, edited, ranges=ranges)
         placement.place()
         ranged = ranged or bool(placement.bounded)
         fast = fast or placement.fast
@@ -228,8 +229,15 @@ class _Placement:
     can be reached dirty."""
 
     def __init__(
-        self, function: Function, program: _Program, edited: ModuleText, *, ranges: bool
+        self,
+        unit: Module,
+        function: Function,
+        program: _Program,
+        edited: ModuleText,
+        *,
+        ranges: bool,
     ) -> None:
+        self.unit = unit  # the translation unit of `function` (its outlined guards are there)
         self.function = function
         self.program = program
         self.edited = edited
@@ -291,6 +299,8 @@ class _Placement:
         # Off the paths to loop entries, the calls test for device copies inline.
         plain = entry_test_path(self.function)
         for instruction in sorted(self.inserted, key=lambda i: i.id):
+            if self._into_guard(instruction):
+                continue
             fast = instruction.block not in plain
             self.fast = self.fast or fast
             self.edited.insert_before(instruction, _call(FAST_ACCESS if fast else HOST_ACCESS))
@@ -307,6 +317,28 @@ class _Placement:
             self.edited.declare(_COPIES, f"declare i32 @{_COPIES}()")
             for name, declaration in OVERFLOW_DECLARATIONS.items():
                 self.edited.declare(name, declaration)
+
+    def _into_guard(self, position: Value) -> bool:
+        """A host access that would open a replaced region's fallback block goes, instead,
+        where the outlined guard returns "not run" (mappers/rewriter.py): one call fewer
+        before a small inner loop entered millions of times, and no join on its way in."""
+        block = position.block
+        match = _FALLBACK.fullmatch(block.name) if block is not None else None
+        if match is None or block is None or position is not block.first:
+            return False
+        guards = [f"{self.function.name}.{match.group(1)}{rest}" for rest in ("", ".rest")]
+        returns = [
+            b.terminator
+            for name in guards
+            if (guard := self.unit.function(name)) is not None
+            for b in guard.blocks
+            if b.name == block.name
+        ]
+        if not returns:
+            return False
+        for ret in returns:
+            self.edited.insert_before(ret, _call(HOST_ACCESS))
+        return True
 
     def _needs(self, instruction: Value) -> bool:
         if instruction.opcode == "ret":
