@@ -76,7 +76,7 @@ def _table(rows: Sequence[BenchRow]) -> Table:
         "original s",
         "accelerated s",
         "speedup",
-        "ceiling s",
+        "ceiling s (warm / cold)",
         "device",
         "outputs equal",
         title="idiom bench",
@@ -88,11 +88,18 @@ def _table(rows: Sequence[BenchRow]) -> Table:
             f"{row.original_s:.3f}",
             f"{row.accelerated_s:.3f}",
             f"{row.speedup:.2f}x",
-            "-" if row.ceiling_s is None else f"{row.ceiling_s:.3f}",
+            _ceiling_text(row),
             row.device,
             "yes" if row.outputs_equal else f"NO: {row.difference}",
         )
     return table
+
+
+def _ceiling_text(row: BenchRow) -> str:
+    if row.ceiling_s is None:
+        return "-"
+    cold = "-" if row.ceiling_cold_s is None else f"{row.ceiling_cold_s:.3f}"
+    return f"{row.ceiling_s:.3f} / {cold}"
 
 
 def _plot(rows: Sequence[BenchRow], path: Path) -> None:

@@ -11,6 +11,11 @@ entry points (`idiom_gemm`, `idiom_gemv`, `idiom_cl_run`; the fields are listed 
   once, best of 3), each OpenCL launch counted by its kernel's device time;
 * `ceiling_seconds` swaps, in the accelerated program's wall time, the time spent inside the
   runtime for those calls for `direct_seconds`: the program with perfect glue around the library.
+
+With `cold=True` the first BLAS call is timed as a program calling the library directly would
+pay it: the first call of a fresh process (`python -m mappers.ceiling`), OpenBLAS's threads and
+buffers not yet started. A program making one GEMM pays that once, accelerated or not, and a
+warmed replay alone would hold it against the accelerated build.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import ctypes
 import json
 import math
 import re
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -91,14 +98,15 @@ def read_stats(path: Path) -> list[CallStats]:
     return calls
 
 
-def direct_seconds(calls: Sequence[CallStats], *, repeats: int = 3) -> float:
+def direct_seconds(calls: Sequence[CallStats], *, repeats: int = 3, cold: bool = False) -> float:
     """The time the library alone takes for the calls that were done (status 0).
 
     GEMM and GEMV are replayed through OpenBLAS (`cblas_{s,d}gemm`/`gemv`, row-major, no
     transposition, on freshly allocated arrays of the recorded sizes; each distinct shape warmed
     up once and timed as the best of `repeats`, then counted once per call). OpenCL launches
     count their `kernel_seconds` (their own `seconds` where the device gave no profile). Any
-    other entry counts its own `seconds`."""
+    other entry counts its own `seconds`. With `cold`, the first BLAS call counts the time of a
+    first call in a fresh process instead."""
     if repeats < 1:
         raise CeilingError(f"repeats must be at least 1, not {repeats}")
     total = 0.0
@@ -115,16 +123,22 @@ def direct_seconds(calls: Sequence[CallStats], *, repeats: int = 3) -> float:
             total += call.seconds
     for shape, count in shapes.items():
         total += count * _replay_seconds(shape, repeats)
+    if cold and shapes:
+        first = next(iter(shapes))  # Counter keeps the order of first calls
+        total += _cold_seconds(first) - _replay_seconds(first, repeats)
     return total
 
 
-def ceiling_seconds(accelerated_seconds: float, calls: Sequence[CallStats]) -> float:
+def ceiling_seconds(
+    accelerated_seconds: float, calls: Sequence[CallStats], *, cold: bool = False
+) -> float:
     """The accelerated wall time with the time inside the runtime for the done calls replaced
-    by `direct_seconds(calls)` (never below 0: stats from another run may not match)."""
+    by `direct_seconds(calls, cold=cold)` (never below 0: stats from another run may not
+    match)."""
     if not math.isfinite(accelerated_seconds) or accelerated_seconds < 0:
         raise CeilingError(f"accelerated time {accelerated_seconds!r} is not a duration")
     inside = sum(call.seconds for call in calls if call.done)
-    return max(0.0, accelerated_seconds - inside + direct_seconds(calls))
+    return max(0.0, accelerated_seconds - inside + direct_seconds(calls, cold=cold))
 
 
 # ---- parsing ----------------------------------------------------------------------------------
@@ -233,8 +247,27 @@ def _filled(shape: tuple[int, ...], dtype: type[np.floating[Any]]) -> npt.NDArra
     return np.full(shape, 0.5, dtype=dtype)
 
 
-def _replay_seconds(shape: _Shape, repeats: int) -> float:
-    """The best time of `repeats` direct BLAS calls of `shape`, after one warm-up call."""
+def _cold_seconds(shape: _Shape) -> float:
+    """The first direct call of `shape` in a process of its own."""
+    fields = [shape.entry, str(shape.elem), str(shape.m), str(shape.n), str(shape.k)]
+    command = [sys.executable, "-m", "mappers.ceiling", *fields]
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=root)
+    if result.returncode != 0 or not _is_number(_float_or_none(result.stdout)):
+        raise CeilingError(f"the cold replay failed: {(result.stderr or result.stdout).strip()}")
+    return float(result.stdout)
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _replay_seconds(shape: _Shape, repeats: int, *, warm: bool = True) -> float:
+    """The best time of `repeats` direct BLAS calls of `shape`, after one warm-up call;
+    without `warm`, the time of the first call."""
     m, n, k = shape.m, shape.n, shape.k
     if m == 0 or (shape.entry == "gemm" and n == 0):
         return 0.0  # the runtime returns at once: BLAS has nothing to do
@@ -254,6 +287,10 @@ def _replay_seconds(shape: _Shape, repeats: int) -> float:
         a, x, y = (array.ctypes.data for array in arrays)
         function = blas.gemv[shape.elem]
         args = (_ROW_MAJOR, _NO_TRANS, m, n, 1.0, a, max(n, 1), x, 1, 0.0, y, 1)
+    if not warm:
+        start = time.perf_counter()
+        function(*args)
+        return time.perf_counter() - start
     function(*args)  # warm-up: pages touched, threads started
     best = math.inf
     for _ in range(repeats):
@@ -262,3 +299,9 @@ def _replay_seconds(shape: _Shape, repeats: int) -> float:
         best = min(best, time.perf_counter() - start)
     del arrays  # kept alive until here: the calls only hold their addresses
     return best
+
+
+if __name__ == "__main__":  # the cold replay: ENTRY ELEM M N K, prints the seconds
+    entry, *sizes = sys.argv[1:]
+    elem, m, n, k = (int(size) for size in sizes)
+    print(_replay_seconds(_Shape(entry, elem, m, n, k), 1, warm=False))

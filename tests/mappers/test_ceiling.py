@@ -93,6 +93,16 @@ def test_direct_seconds_replays_blas_plausibly() -> None:
     assert larger > seconds  # 64 times the work
 
 
+def test_cold_replay_times_a_first_call_in_a_process_of_its_own() -> None:
+    small = _call("gemm", 0, 1.0, elem=1, m=64, n=64, k=64)
+    cold = direct_seconds([small, small], cold=True)
+    # The second call is the warm replay; the first came from another process, and took
+    # some time (threads started, pages touched) but not seconds.
+    assert 1e-7 < cold < 5.0
+    assert direct_seconds([], cold=True) == 0.0
+    assert ceiling_seconds(1.0, [small], cold=True) > 0.0
+
+
 def test_direct_seconds_rejects_calls_without_sizes() -> None:
     with pytest.raises(CeilingError, match="'k'"):
         direct_seconds([_call("gemm", 0, 1.0, elem=1, m=4, n=4)])
