@@ -42,7 +42,8 @@ What the call site must be (`_private`):
   values;
 - no store in the outermost loop around the call writes memory the callee reads (the
   same memory named the same way, or an address of unknown origin), and that loop calls
-  nothing that writes memory besides pure functions and calls handing over allocas.
+  nothing that writes memory besides pure functions, lifetime markers and calls that
+  only overwrite allocas (by the same reading of their callees), none the callee reads.
 
 The lifetime markers of such an array (clang brackets an array declared in a loop's
 body with them, on every iteration) are marked too: they say the contents die at the
@@ -86,6 +87,8 @@ _FORBIDDEN = frozenset({
     "invoke", "callbr", "atomicrmw", "cmpxchg", "fence", "va_arg", "resume", "landingpad",
     "catchswitch", "catchpad", "cleanuppad", "catchret", "cleanupret", "indirectbr",
 })  # fmt: skip
+# Argument attributes under which the callee gets a copy of the caller's memory.
+_COPIED = ("byval", "inalloca", "preallocated")
 _GLOBAL_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[\w.$-]+)')
 _ALLOCA_COUNT = re.compile(r"i\d+ (\d+)")
 _TRIPS = 1 << 12  # the most trips of a loop that fills an array
@@ -312,7 +315,9 @@ def _evaluate(value: Value, env: dict[Value, int]) -> int | None:
         return env[value]
     if value.opcode in _CASTS:
         inner = _evaluate(value.operands[0], env)
-        return None if inner is None or (value.opcode == "zext" and inner < 0) else inner
+        if inner is None or (value.opcode == "zext" and inner < 0):
+            return None
+        return inner if _fits(inner, value.type) else None
     if value.opcode not in _ARITHMETIC or len(value.operands) != 2:
         return None
     a, b = (_evaluate(v, env) for v in value.operands)
@@ -334,7 +339,14 @@ def _evaluate(value: Value, env: dict[Value, int]) -> int | None:
             result = a & b
         case _:
             result = a ^ b
-    return result if result is not None and abs(result) < 1 << 31 else None
+    return result if result is not None and _fits(result, value.type) else None
+
+
+def _fits(number: int, type_text: str) -> bool:
+    """`number` is a value of the integer type without wrapping, read signed (the
+    offsets and counters here are small)."""
+    bits = int(type_text[1:]) if type_text[:1] == "i" and type_text[1:].isdigit() else 0
+    return bits > 1 and -(1 << (bits - 1)) <= number < 1 << (bits - 1)
 
 
 def _counter_values(callee: Function, counter: Value, store: Value) -> list[int] | None:
@@ -351,6 +363,8 @@ def _counter_values(callee: Function, counter: Value, store: Value) -> list[int]
         return None  # skipped on some trips
     latch = loop.latches[0]
     start = step = None
+    if len(counter.incoming) != 2:
+        return None
     for incoming, block in counter.incoming:
         if block is latch:
             if incoming.opcode != "add" or counter not in incoming.operands:
@@ -445,8 +459,8 @@ def mark_scratch_calls(
                 continue
             arguments = call.operands[1:]
             filled = frozenset(i for i, v in enumerate(arguments) if v.opcode == "alloca")
-            if not filled:
-                continue
+            if not filled or any(f"{word}(" in call.text for word in _COPIED):
+                continue  # a callee given a copy writes the copy
             key = (call.callee or "", filled)
             if key not in summaries:
                 summaries[key] = summarise(by_name[key[0]], filled, layout)
@@ -514,7 +528,7 @@ def _private(
             assert reader.block is not None
             if reader.block not in inner.blocks or not function.dominates(call, reader):
                 return False  # may read what the call wrote in another iteration
-    return _reads_unwritten(function, call, summary, outer)
+    return _reads_unwritten(function, call, summary, outer, fillers)
 
 
 def _reached(call: Value, readers: set[Value], fillers: set[Value]) -> Iterator[Value]:
@@ -536,9 +550,16 @@ def _reached(call: Value, readers: set[Value], fillers: set[Value]) -> Iterator[
                     work.append((successor, 0))
 
 
-def _reads_unwritten(function: Function, call: Value, summary: Fill, outer: Loop) -> bool:
+def _reads_unwritten(
+    function: Function,
+    call: Value,
+    summary: Fill,
+    outer: Loop,
+    fillers: dict[Value, tuple[Fill, dict[Value, int]]],
+) -> bool:
     """No store in `outer` writes memory the callee reads, and `outer` calls nothing
-    that writes memory besides pure functions and calls that fill allocas."""
+    that writes memory besides pure functions and calls that only fill allocas (none
+    that the callee reads)."""
     arguments = function.arguments
     operands = call.operands[1:]
 
@@ -561,12 +582,14 @@ def _reads_unwritten(function: Function, call: Value, summary: Fill, outer: Loop
                 if reads and (written == _UNKNOWN or written in reads):
                     return False
             elif instruction.opcode in ("call", "invoke", "callbr"):
-                if instruction.opcode == "call" and is_pure_call(instruction):
+                callee = instruction.callee or ""
+                if instruction.opcode == "call" and (
+                    is_pure_call(instruction) or callee.startswith("llvm.lifetime.")
+                ):
                     continue
-                others = [v for v in instruction.operands[1:] if v.opcode == "alloca"]
-                if instruction.opcode != "call" or not others:
-                    return False
-                if any(("local", v) in reads for v in others):
+                if instruction not in fillers:
+                    return False  # may write anything
+                if any(("local", v) in reads for v in fillers[instruction][1]):
                     return False
             elif instruction.opcode in _FORBIDDEN:
                 return False

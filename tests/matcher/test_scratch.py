@@ -159,3 +159,24 @@ def test_the_reduction_mapper_says_why_it_keeps_such_a_loop() -> None:
     assert "fills the local array %p" in why["quadrature"]
     assert "fills the local array %q" in why["max_deviation"]
     assert why["error_norms"] == "the accumulator is kept in memory"
+
+
+def test_a_callee_given_a_copy_fills_nothing_of_the_callers() -> None:
+    # A struct passed by value (byval): the callee writes its own copy, v keeps its values.
+    source = """
+double coef[3][4];
+struct V { double q[3]; };
+__attribute__((noinline)) void fill_copy(double x, struct V v) {
+  for (int m = 0; m < 3; m++)
+    v.q[m] = coef[m][0] + x * coef[m][1];
+}
+double sweep(const double *u, int n) {
+  struct V v = {{0, 0, 0}};
+  double s = 0.0;
+  for (int i = 0; i < n; i++) { fill_copy(u[i], v); s += v.q[0]; }
+  return s;
+}
+"""
+    function = function_of(compiled_c(source), "sweep")
+    (call,) = [v for v in function.instructions if v.callee == "fill_copy"]
+    assert "byval(" in call.text and call.fills == ()
