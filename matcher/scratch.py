@@ -14,7 +14,9 @@ finds such calls when the IR model is built and records on each the arrays it fi
 (`Value.fills`); the atom holds for a call with `fills`. LLVM cannot say this: its
 `memory(argmem: write)` does not say that every element is written (its `initializes`
 attribute does, but only for stores at constant offsets, not the loop that fills such an
-array), so the callee's body, defined in the same module, is read here.
+array), so the callee's body, defined in the same module, is read here: this module
+reads its effects and the call site, matcher/scratch_cover.py proves that its stores
+cover the array.
 
 What the callee must be (`summarise`, once per callee and set of filled parameters):
 - defined here and not replaceable at link time (no weak or `linkonce` definition);
@@ -26,7 +28,7 @@ What the callee must be (`summarise`, once per callee and set of filled paramete
   store through it post-dominates the entry and sits at offsets that are constants and
   the counters of loops it runs in on every trip, each loop with constant bounds and no
   other exit, so that the bytes it writes are computed by running those counters
-  (`_covered`); the sizes come from the stored types.
+  (matcher/scratch_cover.py); the sizes come from the stored types.
 - what it reads: memory named by globals, pointers loaded from globals, its other
   pointer parameters (one level of indirection, as for the loop's own reads).
 
@@ -56,15 +58,15 @@ run time (the reduction mapper refuses loops with such calls).
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
 from matcher.ir import Block, Function, Value, ValueKind
 from matcher.layout import Layout
+from matcher.scratch_cover import bytes_written
 
 __all__ = ["FIXED_LINKAGES", "Fill", "mark_scratch_calls", "root", "summarise"]
 
@@ -91,8 +93,6 @@ _FORBIDDEN = frozenset({
 _COPIED = ("byval", "inalloca", "preallocated")
 _GLOBAL_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[\w.$-]+)')
 _ALLOCA_COUNT = re.compile(r"i\d+ (\d+)")
-_TRIPS = 1 << 12  # the most trips of a loop that fills an array
-_POINTS = 1 << 14  # the most offsets one store may write
 
 # Where memory is named from: ("global", "@g"), ("arg", 2), ("local", alloca),
 # ("through", root) for memory behind a pointer loaded from root, or ("unknown",).
@@ -201,220 +201,11 @@ def summarise(callee: Function, parameters: frozenset[int], layout: Layout) -> F
     covered: dict[int, int] = {}
     extent: dict[int, int] = {}
     for p, writes in stores.items():
-        spans = _written(callee, arguments[p], writes, layout)
+        spans = bytes_written(callee, arguments[p], writes, layout)
         if spans is None:
             return None
         covered[p], extent[p] = spans
     return Fill(covered, extent, frozenset(reads))
-
-
-def _written(
-    callee: Function, pointer: Value, stores: Sequence[Value], layout: Layout
-) -> tuple[int, int] | None:
-    """(bytes from 0 written on every path, end of the bytes written), or None when a
-    store is conditional, at an offset not computed from constants and counters, or
-    before the start."""
-    entry = callee.blocks[0]
-    spans: list[tuple[int, int]] = []
-    for store in stores:
-        assert store.block is not None
-        if not callee.post_dominators.block_dominates(store.block, entry):
-            return None  # not on every path
-        width = layout.size(store.operands[0].type)
-        offsets = _offsets(callee, store, pointer)
-        if width is None or offsets is None:
-            return None
-        spans += [(o, o + width) for o in offsets]
-    if not spans or min(start for start, _ in spans) < 0:
-        return (0, 0) if not spans else None
-    spans.sort()
-    covered = 0
-    for start, end in spans:
-        if start > covered:
-            break
-        covered = max(covered, end)
-    return covered, max(end for _, end in spans)
-
-
-def _offsets(callee: Function, store: Value, pointer: Value) -> list[int] | None:
-    """Every byte offset from `pointer` the store writes at, over all trips of the loops
-    whose counters its address uses."""
-    constant = 0
-    terms: list[tuple[Value, int]] = []
-    value = store.operands[1]
-    while value is not pointer:
-        if value.opcode in ("bitcast", "addrspacecast"):
-            value = value.operands[0]
-            continue
-        if value.opcode != "getelementptr":
-            return None
-        if value.byte_offset is not None:
-            constant += value.byte_offset
-        elif len(value.operands) == 2 and value.pointee_size:
-            terms.append((value.operands[1], value.pointee_size))
-        else:
-            return None
-        value = value.operands[0]
-    counters = _counters(term for term, _ in terms)
-    if counters is None:
-        return None
-    ranges = []
-    for counter in counters:
-        trips = _counter_values(callee, counter, store)
-        if trips is None:
-            return None
-        ranges.append(trips)
-    if _product_size(ranges) > _POINTS:
-        return None
-    offsets = []
-    for combination in itertools.product(*ranges):
-        env = dict(zip(counters, combination, strict=True))
-        offset = constant
-        for term, stride in terms:
-            index = _evaluate(term, env)
-            if index is None:
-                return None
-            offset += index * stride
-        offsets.append(offset)
-    return offsets
-
-
-def _product_size(ranges: Sequence[Sequence[int]]) -> int:
-    size = 1
-    for values in ranges:
-        size *= len(values)
-    return size
-
-
-_ARITHMETIC = frozenset({"add", "sub", "mul", "shl", "or", "and", "xor"})
-_CASTS = frozenset({"zext", "sext", "trunc"})
-
-
-def _counters(terms: Iterable[Value]) -> list[Value] | None:
-    """The phis the index expressions use (None: something other than constants, casts
-    and integer arithmetic)."""
-    found: dict[Value, None] = {}
-    work = list(terms)
-    while work:
-        value = work.pop()
-        if value.kind is ValueKind.CONSTANT and isinstance(value.constant, int):
-            continue
-        if value.opcode == "phi":
-            found[value] = None
-        elif value.opcode in _ARITHMETIC or value.opcode in _CASTS:
-            work.extend(value.operands)
-        else:
-            return None
-    return list(found)
-
-
-def _evaluate(value: Value, env: dict[Value, int]) -> int | None:
-    if value.kind is ValueKind.CONSTANT:
-        return value.constant if isinstance(value.constant, int) else None
-    if value in env:
-        return env[value]
-    if value.opcode in _CASTS:
-        inner = _evaluate(value.operands[0], env)
-        if inner is None or (value.opcode == "zext" and inner < 0):
-            return None
-        return inner if _fits(inner, value.type) else None
-    if value.opcode not in _ARITHMETIC or len(value.operands) != 2:
-        return None
-    a, b = (_evaluate(v, env) for v in value.operands)
-    if a is None or b is None:
-        return None
-    result: int | None
-    match value.opcode:
-        case "add":
-            result = a + b
-        case "sub":
-            result = a - b
-        case "mul":
-            result = a * b
-        case "shl":
-            result = a << b if 0 <= b < 32 else None
-        case "or":
-            result = a | b
-        case "and":
-            result = a & b
-        case _:
-            result = a ^ b
-    return result if result is not None and _fits(result, value.type) else None
-
-
-def _fits(number: int, type_text: str) -> bool:
-    """`number` is a value of the integer type without wrapping, read signed (the
-    offsets and counters here are small)."""
-    bits = int(type_text[1:]) if type_text[:1] == "i" and type_text[1:].isdigit() else 0
-    return bits > 1 and -(1 << (bits - 1)) <= number < 1 << (bits - 1)
-
-
-def _counter_values(callee: Function, counter: Value, store: Value) -> list[int] | None:
-    """The values `counter` takes, in order: a phi of the header of a loop around `store`
-    that runs `store` on every trip, leaves only from its latch, and counts from a
-    constant by a constant to a constant bound."""
-    assert counter.block is not None and store.block is not None
-    loop: Loop | None = callee.loops.innermost(counter.block)
-    if loop is None or loop.header is not counter.block or store.block not in loop.blocks:
-        return None
-    if len(loop.latches) != 1 or loop.exiting != loop.latches:
-        return None
-    if not callee.post_dominators.block_dominates(store.block, loop.header):
-        return None  # skipped on some trips
-    latch = loop.latches[0]
-    start = step = None
-    if len(counter.incoming) != 2:
-        return None
-    for incoming, block in counter.incoming:
-        if block is latch:
-            if incoming.opcode != "add" or counter not in incoming.operands:
-                return None
-            other = [v for v in incoming.operands if v is not counter]
-            step = other[0].constant if len(other) == 1 else None
-        elif block not in loop.blocks:
-            start = incoming.constant
-    if not isinstance(start, int) or not isinstance(step, int) or step == 0:
-        return None
-    branch = latch.terminator
-    if branch.opcode != "br" or len(latch.successors) != 2 or not branch.operands:
-        return None
-    test = branch.operands[0]
-    if test.opcode != "icmp" or test.predicate is None:
-        return None
-    values: list[int] = []
-    current = start
-    for _ in range(_TRIPS):
-        values.append(current)
-        env = {counter: current}
-        a, b = (_evaluate(v, env) for v in test.operands)
-        if a is None or b is None:
-            return None
-        taken = _compare(test.predicate, a, b)
-        if taken is None:
-            return None
-        current += step
-        if latch.successors[0 if taken else 1] is not loop.header:
-            return values
-    return None
-
-
-def _compare(predicate: str, a: int, b: int) -> bool | None:
-    if predicate[0] == "u" and (a < 0 or b < 0):
-        return None
-    match predicate:
-        case "eq":
-            return a == b
-        case "ne":
-            return a != b
-        case "slt" | "ult":
-            return a < b
-        case "sle" | "ule":
-            return a <= b
-        case "sgt" | "ugt":
-            return a > b
-        case "sge" | "uge":
-            return a >= b
-    return None
 
 
 def _alloca_size(alloca: Value, layout: Layout) -> int | None:
