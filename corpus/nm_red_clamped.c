@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         idx[i] = (i * 11) % n;
     }
     double s1 = 0.0, s2 = 0.0;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < reps; r++) {             // expect: Reduction in main
         s1 += sum_limited(a, lim, n);
         s2 += sum_below_top(a, idx, n);
     }

@@ -77,6 +77,7 @@ _FIXED: dict[AtomKind, str] = {
     AtomKind.CONTROL_FLOW_PASSES_THROUGH: "all control flow from {} to {} passes through {}",
     AtomKind.DATA_FLOW_PASSES_THROUGH: "all data flow from {} to {} passes through {}",
     AtomKind.PURE: "{} has attribute pure",
+    AtomKind.FILLS_SCRATCH: "{} fills a private scratch array",
     AtomKind.OUTSIDE_ELEMENT: "{} is outside the element of {}",
 }
 

@@ -64,6 +64,7 @@ class AtomKind(StrEnum):
     CONTROL_FLOW_PASSES_THROUGH = "cf_passes_through"  # ({a}, {b}, {c}) all cf from a to b
     DATA_FLOW_PASSES_THROUGH = "df_passes_through"  # ({a}, {b}, {c}) all df from a to b
     PURE = "pure"  # ({f}) has attribute pure
+    FILLS_SCRATCH = "fills_scratch"  # ({f}) fills a private scratch array
     OUTSIDE_ELEMENT = "outside_element"  # ({a}, {b}) a's constant offset leaves b's element
 
 

@@ -16,7 +16,8 @@ from mappers.irtext import ModuleText, Operand, operand
 from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
 from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
-from mappers.region import check_legal, guard_conditions
+from mappers.region import Region, check_legal, guard_conditions
+from matcher.demangle import demangle_names
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -84,7 +85,17 @@ class _ReductionPlan(Plan):
         self.results: list[Operand] = []
         self.packed: KernelArg | None = None
 
-    def _check(self, region: object) -> None:
+    def _check(self, region: Region) -> None:
+        for block in region.blocks:
+            for call in block.instructions:
+                if call.fills and not (call.callee or "").startswith("llvm."):
+                    callee = call.callee or "a function"
+                    callee = demangle_names([callee]).get(callee, callee)
+                    arrays = ", ".join(a.name for a in call.fills)
+                    raise NotReplaced(
+                        f"the loop calls {callee}, which fills the local array {arrays} at "
+                        "every iteration: a kernel does not run the functions a loop calls"
+                    )
         header = self.loop.iterator.block
         assert header is not None
         phis = {i for i in header.instructions if i.opcode == "phi"}

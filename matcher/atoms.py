@@ -36,6 +36,11 @@ Decisions where IDL.md leaves room:
   `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
   maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic
   (`llvm.fabs.*`, `llvm.sqrt.*`, `llvm.fmuladd.*`, `llvm.smax.*`, ...).
+- `fills a private scratch array`: a `call` with `Value.fills`, set when the model is
+  built (`matcher.scratch`): the callee, defined in the module, writes nothing but local
+  arrays of the caller passed to it, every byte of them on every path, and reads nothing
+  the loops around the call write; the caller reads those arrays only after the call, in
+  the same iteration of the innermost loop around it.
 """
 
 from __future__ import annotations
@@ -170,6 +175,8 @@ def _unary_test(kind: AtomKind, detail: Detail) -> Callable[[Value], bool]:
             return lambda v: v.kind is ValueKind.INSTRUCTION and v.opcode == opcode
         case AtomKind.PURE:
             return is_pure_call
+        case AtomKind.FILLS_SCRATCH:
+            return lambda v: bool(v.fills)
     raise AtomError(f"{kind} is not a one-variable atom")
 
 

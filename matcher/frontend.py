@@ -9,6 +9,9 @@ The canonical pipeline keeps idioms visible to the matcher:
    `llvm.fmuladd`.
 2. `opt-22` runs `CANONICAL_PASSES`: tiny helpers (C++ accessors, macros turned into
    functions) are inlined under a low threshold, locals are promoted to SSA (sroa),
+   the memory effects of every function are inferred (function-attrs, on the promoted
+   code: a helper that only writes through its pointer argument is `memory(argmem:
+   write)`, so a load of a global bound is hoisted out of a loop that calls it),
    redundancies removed (early-cse, gvn without partial redundancy elimination, which
    would carry `row_ptr[i]` over from the previous iteration), the CFG simplified,
    loops put in simplified, rotated, LCSSA form with their invariants hoisted (licm).
@@ -55,7 +58,7 @@ IR_SUFFIXES = frozenset({".ll", ".bc"})
 
 # Loop passes need loop-simplify form; simplifycfg undoes it, so it comes last again.
 CANONICAL_PASSES = (
-    "cgscc(inline),"
+    "cgscc(inline),function(sroa),cgscc(function-attrs),"
     "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop-rotate,"
     "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,simplifycfg,loop-simplify,lcssa)"
 )

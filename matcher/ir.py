@@ -72,6 +72,7 @@ class Value:
         "byte_offset",
         "callee",
         "constant",
+        "fills",
         "id",
         "incoming",
         "kind",
@@ -105,6 +106,9 @@ class Value:
         self.predicate: str | None = None  # icmp/fcmp: "slt", "oeq", ...
         self.callee: str | None = None  # call/invoke: the called function's name
         self.attributes: frozenset[str] = frozenset()  # call: function attributes
+        # call: the caller's local arrays it fills, private to each iteration of the
+        # loops around it (matcher.scratch); empty for every other call.
+        self.fills: tuple[Value, ...] = ()
         self.text = ""  # the instruction as LLVM prints it
         # getelementptr: the size in bytes of the element its result points to, and its
         # offset in bytes from its base when every index is a constant (None: unknown).

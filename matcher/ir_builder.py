@@ -21,6 +21,7 @@ from matcher.debuginfo import DebugInfo, instruction_debug_id
 from matcher.demangle import demangle_names
 from matcher.ir import Block, Function, Module, TypeKind, Value, ValueKind
 from matcher.layout import Layout
+from matcher.scratch import FIXED_LINKAGES, mark_scratch_calls
 
 __all__ = ["IRError", "build_module"]
 
@@ -61,9 +62,12 @@ def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
     demangled = demangle_names(fn.name for fn in parsed.functions if not fn.is_declaration)
     layout = Layout(parsed)
     functions = []
+    fixed: set[str] = set()
     for fn in parsed.functions:
         if fn.is_declaration:
             continue
+        if fn.linkage.name in FIXED_LINKAGES:
+            fixed.add(fn.name)
         body = next(bodies, [])
         # Bodies glibc offers for inlining (`atoi` under -O2) are not the user's code.
         if fn.linkage.name == "available_externally":
@@ -73,6 +77,7 @@ def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
         )
         builder = _FunctionBuilder(fn, source_name, debug, attributes, body, layout=layout)
         functions.append(builder.build())
+    mark_scratch_calls(functions, frozenset(fixed), layout)
     return Module(source, tuple(functions), text)
 
 

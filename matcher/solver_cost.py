@@ -47,6 +47,7 @@ _UNARY: dict[AtomKind, float] = {
     AtomKind.POINTER_TYPE: 0.2,
     AtomKind.VECTOR_TYPE: 0.005,
     AtomKind.PURE: 0.01,
+    AtomKind.FILLS_SCRATCH: 0.002,
 }
 # Share of the values that are instructions of an opcode (others: `_RARE_OPCODE`).
 _OPCODES: dict[str, float] = {

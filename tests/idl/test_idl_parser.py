@@ -128,6 +128,7 @@ def test_index_arithmetic_is_left_associative_and_parenthesised() -> None:
             None,
         ),
         ("{f} has attribute pure", AtomKind.PURE, None),
+        ("{f} fills a private scratch array", AtomKind.FILLS_SCRATCH, None),
     ],
 )
 def test_every_atom(text: str, kind: AtomKind, detail: str | int | None) -> None:

@@ -34,7 +34,10 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     original, accelerated = folder / "original", folder / "accelerated"
     subprocess.run([find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original)], check=True)
     report = accelerate([PROGRAM], accelerated, CompileOptions())
-    assert report.replaced == 2
+    # smooth's stencil, dot's reduction, and main's `total += dot(n, a, b)` over r < 5: the
+    # front end infers that dot only reads its arguments (function-attrs), so LICM hoists
+    # the call and the loop sums one invariant five times, a true Reduction.
+    assert report.replaced == 3
     return original, accelerated
 
 
@@ -96,8 +99,12 @@ def test_a_time_loop_copies_its_arrays_once(builds: tuple[Path, Path], tmp_path:
     assert all(b >= 2 * 7984 for b in stencil_uploads(copied))
     # The reductions read the resident arrays; the results come back once, at the end.
     rows = _stats(kept)
-    reductions = [r for r in rows if r.get("kernel") == "idiom_reduce"]
-    assert reductions and all(r["upload_bytes"] < 512 for r in reductions[:5])
+    first_access = next(k for k, r in enumerate(rows) if r["entry"] == "host_access")
+    reductions = [r for r in rows[:first_access] if r.get("kernel") == "idiom_reduce"]
+    # Before `b[0] += 3`: dot once (its call hoisted out of the r loop), then the r loop's
+    # sum of that value; neither uploads more than packed parameters.
+    assert len(reductions) == 2
+    assert all(r["upload_bytes"] < 512 for r in reductions)
     accesses = [r for r in rows if r["entry"] == "host_access"]
     # `b[0] += 3` brings back b's copy only; the interiors the stencil wrote come back once.
     assert accesses[0]["download_bytes"] == 7984

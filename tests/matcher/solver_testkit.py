@@ -24,6 +24,7 @@ __all__ = [
     "C_BRANCHES",
     "C_NESTED",
     "C_REDUCTION",
+    "C_SCRATCH",
     "LL_FIELDS",
     "LL_ODD",
     "A",
@@ -135,6 +136,23 @@ void matvec(int n, int m, const float *A, const float *x, float *y) {
     for (int j = 0; j < m; j++) acc += A[i * m + j] * x[j];
     y[i] = acc;
   }
+}
+"""
+
+# A sweep that calls a helper filling a local array at every point (a scratch call).
+C_SCRATCH = """
+double coef[3][4];
+__attribute__((noinline)) void fill(double x, double q[3]) {
+  for (int m = 0; m < 3; m++)
+    q[m] = coef[m][0] + x * (coef[m][1] + x * (coef[m][2] + x * coef[m][3]));
+}
+double sweep(const double *u, int n) {
+  double q[3], s = 0.0;
+  for (int i = 0; i < n; i++) {
+    fill(u[i], q);
+    s += q[0] * q[2];
+  }
+  return s;
 }
 """
 

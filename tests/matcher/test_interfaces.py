@@ -428,3 +428,14 @@ def test_histogram_of_a_value_read_again_into_a_bin_one_past() -> None:
     assert {v.opcode for v, _ in increment.incoming} == {"load"}
     assert names(s, "bins") == ["%rowptr"] and value(s, "bin_offset").constant == 4
     assert value(s, "bin_address").operands[0] is s["bin_element"]
+
+
+def test_reduction_whose_loop_calls_a_scratch_filler() -> None:
+    # err[v] += (u[..] - q[v])^2, q filled by exact(i * hx, j * hy, q) at every point.
+    s = instance("red_scratch.c", "Reduction", "error_norms", 42).solution
+    call = value(s, "call[0]")
+    assert call.callee == "exact" and [a.name for a in call.fills] == ["%q"]
+    assert names(s, "acc_array") == ["%err"]
+    # The operand's reads: u and the scratch array.
+    arrays = {v.name for k, v in s.items() if k.startswith("read[") and k.endswith(".array") and v}
+    assert "%q" in arrays and "%u" in arrays

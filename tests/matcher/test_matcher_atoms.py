@@ -18,6 +18,7 @@ from solver_testkit import (
     C_BRANCHES,
     C_NESTED,
     C_REDUCTION,
+    C_SCRATCH,
     LL_FIELDS,
     LL_ODD,
     A,
@@ -37,6 +38,7 @@ Domain = tuple[Value | None, ...]
 def sample_functions() -> list[Function]:
     functions = [ir_function(LL_ODD), ir_function(LL_FIELDS)]
     functions += [function_of(compiled_c(src)) for src in (C_REDUCTION, C_BRANCHES, C_NESTED)]
+    functions.append(function_of(compiled_c(C_SCRATCH), "sweep"))
     functions += [ir_function(random_ir(seed)) for seed in (11, 12, 13, 14)]
     return functions
 
