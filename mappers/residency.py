@@ -22,9 +22,12 @@ on the device. So does a loop nest whose loads and stores can be bounded before 
 touches, and the state stays dirty after it for the code that follows. All of them cost
 one atomic read when there is nothing on a device.
 
-Calls of functions defined in the program need no clean state: each function assumes it
-may be entered dirty (except `main`) and protects its own accesses; the call leaves the
-state dirty if the callee may launch a kernel, directly or not. Functions whose address
+Calls of functions defined in the program need no clean state: each function protects its
+own accesses, assuming it may be entered dirty when one of its calls may be reached dirty,
+or when its address escapes or nothing in the program calls it (`_entered_dirty`, a fixed
+point over the whole program; `main` is entered clean); the call leaves the state dirty if
+the callee may launch a kernel, directly or not. What each instruction asks of the state
+is in mappers/host_effects.py. Functions whose address
 escapes (callbacks from libraries, which do not keep the promise) and `main` (atexit
 handlers run after it) leave clean. Threads are outside the model: a program whose threads
 share arrays with launched kernels should run with IDIOM_RESIDENT=0 (docs/acceleration.md).
@@ -34,84 +37,68 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import Enum
 
 from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
+from mappers.host_effects import CALLS, HOST_ACCESS, LAUNCH, Program, State
 from mappers.host_fast import FAST_ACCESS, FAST_ACCESS_AT, declare_fast_forms, entry_test_path
 from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
 from mappers.irtext import ModuleText, block_ref, operand, operand_name, verify
 from mappers.outline import outline
 from matcher.analysis import Loop
-from matcher.ir import Block, Function, Module, Value, ValueKind
+from matcher.ir import Block, Function, Module, Value
 from matcher.ir_builder import build_module
 
 __all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
 
-HOST_ACCESS = "idiom_host_access"
 _ON = "idiom_residency_on"
 _COPIES = "idiom_device_copies"
-_LAUNCH = "idiom_cl_run"
-_CLEANING = frozenset({"idiom_host_access", "idiom_gemm", "idiom_gemv"})
-# Intrinsics that take pointers without touching the memory behind them.
-_NEUTRAL_INTRINSICS = (
-    "llvm.lifetime.",
-    "llvm.stacksave",
-    "llvm.stackrestore",
-    "llvm.assume",
-    "llvm.dbg.",
-    "llvm.experimental.noalias.scope.decl",
-    "llvm.invariant.",
-    "llvm.prefetch",
-)
-_MEMORY_OPCODES = frozenset({"load", "store", "atomicrmw", "cmpxchg", "fence", "va_arg"})
-# Library calls that touch no array when every pointer they get is a constant (a format).
-_QUIET_CALLS = frozenset({"printf", "puts", "putchar", "fflush", "clock", "time", "rand", "srand"})
-# The math library: values in, a value out (and errno, which no kernel touches).
-# fmt: off
-_MATH = (
-    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin",
-    "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "floor",
-    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "hypot", "erf", "erfc",
-)
-# fmt: on
-_QUIET_CALLS |= frozenset(name + suffix for name in _MATH for suffix in ("", "f", "l"))
-_REWRITER_NAME = re.compile(r"%idiom\d+\.")
 _FALLBACK = re.compile(r"(idiom\d+)\.fallback")  # the block the rewriter names so
 _ROUNDS = 64
 
 
-class State(Enum):
-    CLEAN = 0
-    DIRTY = 1
-
-
-@dataclass(frozen=True)
-class Effect:
-    """What an instruction asks of the state and leaves behind (None: unchanged)."""
-
-    needs_clean: bool
-    after: State | None
-
-
-_NEUTRAL = Effect(needs_clean=False, after=None)
-_ACCESS = Effect(needs_clean=True, after=None)
-
-
 def needs_residency(texts: Iterable[str]) -> bool:
     """The program launches kernels, so it needs this pass before residency is on."""
-    return any(f"@{_LAUNCH}(" in text for text in texts)
+    return any(f"@{LAUNCH}(" in text for text in texts)
 
 
 def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
     """The units' rewritten IR with `idiom_host_access` calls placed, and residency turned
     on at the start of `main`."""
     modules = [build_module(text, source) for text, source in zip(texts, sources, strict=True)]
-    program = _Program(modules, texts)
+    program = Program(modules, texts)
+    program.entered_dirty = _entered_dirty(modules, program)
     return [_placed(module, program) for module in modules]
 
 
-def _placed(module: Module, program: _Program) -> str:
+def _entered_dirty(modules: Sequence[Module], program: Program) -> set[str]:
+    """The functions some call of which may come while device copies exist: those whose
+    address escapes or that nothing in the program calls (their callers are elsewhere),
+    then, to a fixed point, those called from a point reached dirty. The others need no
+    host access before their first launch (red_memory.c's `residual_norms`, called before
+    any launch, keeps the shape `clang -O2` inlines)."""
+    called = {
+        i.callee for f in program.defined.values() for i in f.instructions if i.opcode in CALLS
+    }
+    dirty = {
+        name
+        for name in program.defined
+        if name != "main" and (name in program.escaped or name not in called)
+    }
+    texts = [ModuleText(module) for module in modules]
+    while True:
+        program.entered_dirty = dirty
+        reached = set(dirty)
+        for module, text in zip(modules, texts, strict=True):
+            for function in module:
+                placement = _Placement(module, function, program, text, ranges=False)
+                reached |= placement.dirty_callees()
+        reached &= program.defined.keys() - {"main"}
+        if reached == dirty:
+            return dirty
+        dirty = reached
+
+
+def _placed(module: Module, program: Program) -> str:
     """One unit with its host accesses. Should LLVM's verifier reject the ranges' code (a
     loop shape this pass did not foresee), the unit is placed again without ranges: the
     global form is always right, and a build must not fail for want of a faster one."""
@@ -121,7 +108,7 @@ def _placed(module: Module, program: _Program) -> str:
     return text
 
 
-def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str, bool]:
+def _place_all(module: Module, program: Program, *, ranges: bool) -> tuple[str, bool]:
     """The unit's text, and whether a loop nest got ranges."""
     edited = ModuleText(module)
     ranged = fast = False
@@ -138,92 +125,6 @@ def _place_all(module: Module, program: _Program, *, ranges: bool) -> tuple[str,
     return edited.text(), ranged
 
 
-class _Program:
-    """What the pass knows about every function: defined where, may it launch, escapes."""
-
-    def __init__(self, modules: Sequence[Module], texts: Sequence[str]) -> None:
-        self.defined = {f.name: f for module in modules for f in module}
-        self.launches = self._launching()
-        self.escaped = {name for name in self.defined if _escapes(name, texts)}
-
-    def _launching(self) -> set[str]:
-        calls = {
-            name: {i.callee for i in f.instructions if i.opcode in ("call", "invoke")}
-            for name, f in self.defined.items()
-        }
-        launching = {name for name, callees in calls.items() if _LAUNCH in callees}
-        changed = True
-        while changed:
-            changed = False
-            for name, callees in calls.items():
-                if name not in launching and callees & launching:
-                    launching.add(name)
-                    changed = True
-        return launching
-
-    def effect(self, instruction: Value) -> Effect:
-        opcode = instruction.opcode
-        if opcode in _MEMORY_OPCODES:
-            return _NEUTRAL if _rewriter_owned(instruction) else _ACCESS
-        if opcode not in ("call", "invoke", "callbr"):
-            return _NEUTRAL
-        callee = instruction.callee
-        if callee == _LAUNCH:
-            return Effect(needs_clean=False, after=State.DIRTY)
-        if callee in _CLEANING:
-            return Effect(needs_clean=False, after=State.CLEAN)
-        if callee is not None and callee.startswith("idiom_"):
-            return _NEUTRAL
-        if "memory(none)" in instruction.attributes or "readnone" in instruction.attributes:
-            return _NEUTRAL
-        if callee is not None and callee.startswith("llvm."):
-            return _intrinsic_effect(instruction, callee)
-        if callee in self.defined:
-            launches = callee in self.launches
-            return Effect(needs_clean=False, after=State.DIRTY if launches else None)
-        if callee in _QUIET_CALLS and all(
-            o.kind is ValueKind.GLOBAL for o in _pointers(instruction)
-        ):
-            return _NEUTRAL
-        return _ACCESS  # outside the program, or through a pointer
-
-
-def _intrinsic_effect(instruction: Value, callee: str) -> Effect:
-    if callee.startswith(_NEUTRAL_INTRINSICS):
-        return _NEUTRAL
-    return _ACCESS if _pointers(instruction) else _NEUTRAL
-
-
-def _pointers(call: Value) -> list[Value]:
-    """The pointer arguments of a call (its operands include the callee)."""
-    callee = f"@{call.callee}"
-    return [o for o in call.operands if o.type == "ptr" and o.name != callee]
-
-
-def _rewriter_owned(instruction: Value) -> bool:
-    """A load or store of the rewriter's own argument arrays (allocas it named), or of the
-    runtime's state (`idiom_cl_min_work_known`)."""
-    address = instruction.operands[0] if instruction.opcode == "load" else None
-    if instruction.opcode == "store":
-        address = instruction.operands[1]
-    while address is not None and address.opcode == "getelementptr":
-        address = address.operands[0]
-    if address is not None and address.kind is ValueKind.GLOBAL:
-        return address.name.startswith("@idiom_")  # the runtime's own state
-    return (
-        address is not None
-        and address.opcode == "alloca"
-        and _REWRITER_NAME.match(address.name) is not None
-    )
-
-
-def _escapes(name: str, texts: Sequence[str]) -> bool:
-    """`@name` is used other than as the callee of a call or in its definition."""
-    quoted = re.escape(name) if re.fullmatch(r"[-a-zA-Z$._0-9]+", name) else f'"{re.escape(name)}"'
-    pattern = re.compile(rf"@{quoted}(?![-a-zA-Z$._0-9(])")
-    return any(pattern.search(text) for text in texts)
-
-
 class _Placement:
     """The host-access calls of one function: data flow, then placement, until no access
     can be reached dirty."""
@@ -232,7 +133,7 @@ class _Placement:
         self,
         unit: Module,
         function: Function,
-        program: _Program,
+        program: Program,
         edited: ModuleText,
         *,
         ranges: bool,
@@ -347,7 +248,23 @@ class _Placement:
 
     def _violations(self) -> list[Value]:
         """Instructions that need a clean state and can be reached dirty."""
-        entry_state = State.CLEAN if self.function.name == "main" else State.DIRTY
+        violations: list[Value] = []
+        for block, state in self._states_in().items():
+            self._through(block, state, violations)
+        return violations
+
+    def dirty_callees(self) -> set[str]:
+        """The functions of the program this one may call while device copies may exist."""
+        callees: set[str] = set()
+        for block, state in self._states_in().items():
+            self._through(block, state, None, callees)
+        return callees
+
+    def _states_in(self) -> dict[Block, State]:
+        """The state on entry to each reachable block (forward data flow)."""
+        entry_state = (
+            State.DIRTY if self.function.name in self.program.entered_dirty else State.CLEAN
+        )
         blocks = self.function.blocks
         state_in = {blocks[0]: entry_state}
         state_out: dict[Block, State] = {}
@@ -363,16 +280,25 @@ class _Placement:
                 if state_in.get(succ) != merged or succ not in state_out:
                     state_in[succ] = merged
                     work.append(succ)
-        violations: list[Value] = []
-        for block in blocks:
-            if block in state_in:
-                self._through(block, state_in[block], violations)
-        return violations
+        return state_in
 
-    def _through(self, block: Block, state: State, violations: list[Value] | None) -> State:
+    def _through(
+        self,
+        block: Block,
+        state: State,
+        violations: list[Value] | None,
+        dirty_callees: set[str] | None = None,
+    ) -> State:
         for instruction in block.instructions:
             if instruction in self.inserted:
                 state = State.CLEAN
+            callee = instruction.callee if instruction.opcode in ("call", "invoke") else None
+            if (
+                dirty_callees is not None
+                and state is State.DIRTY
+                and callee in self.program.defined
+            ):
+                dirty_callees.add(callee)
             if instruction in self.targeted or instruction in self.covered:
                 pass  # its own bytes are brought back; other copies stay where they are
             elif state is State.DIRTY and self._needs(instruction):
