@@ -1,5 +1,5 @@
 // corpus: GEMV, y = A*x with a dot product per row, fixed-size global 2D double array, repeated calls
-// args: test=64 2 bench=2048 250
+// args: test=64 2 bench=2048 400
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 // corpus: GEMV, transposed orientation y += A^T x with i outer (y[j] += A[i][j]*x[i]), float, flattened, restrict, size_t
-// args: test=64 2 bench=3000 150
+// args: test=64 2 bench=3000 400
 // tolerance: 5e-2 (float32: y accumulates 675 million products that cancel; exact sum 2250, the original prints 2250.28, OpenBLAS sgemv 2342)
 #include <stdio.h>
 #include <stdlib.h>

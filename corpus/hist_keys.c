@@ -1,5 +1,5 @@
 // corpus: histogram of integer keys, h[key[i]]++ (int bins, keys from an LCG reduced modulo the bin count)
-// args: test=5000 64 2 bench=8000000 1024 150
+// args: test=5000 64 2 bench=8000000 1024 300
 #include <stdio.h>
 #include <stdlib.h>
 

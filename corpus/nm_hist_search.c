@@ -1,5 +1,5 @@
 // corpus: near-miss Histogram, binary searches in a loop that do not end in one update of a bin: a search that places each key in a slot, and one that counts every probe it makes
-// args: test=2000 3 bench=4000000 8
+// args: test=2000 3 bench=4000000 16
 // near-miss: place_keys stores the key at the slot found (out[pos] = key, no count), and count_probes adds to a counter at every step of the search, inside the search loop; neither loop adds once to a bin chosen by its data
 #include <stdio.h>
 #include <stdlib.h>

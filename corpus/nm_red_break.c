@@ -1,6 +1,6 @@
 // corpus: sum of a record stream up to its terminator, and a linear search, both leaving the loop early
 // near-miss: the loops exit on a value read inside them (break), so their trip count is not fixed when they start
-// args: test=1000 3 bench=4000000 150
+// args: test=1000 3 bench=4000000 400
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 // corpus: inclusive prefix sum (running total) of a double array, carried through memory
 // near-miss: a[i] = a[i-1] + b[i] reads the value stored by the previous iteration; a scan, not a reduction
-// args: test=1000 3 bench=4000000 150
+// args: test=1000 3 bench=4000000 400
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 // corpus: near-miss Stencil, loops that read several fields of one record per point (5-component state vectors, a struct of coordinates, 5x5 blocks counted down), next to true stencils over records and counting down
-// args: test=40 3 bench=3000 200
+// args: test=40 3 bench=3000 80000
 // near-miss: pressure, speed and block_apply read only the fields of the record at the point they write (u[k][i][0..4], p[i].vx and p[i].vy, a[j][i][0..4][m]): no neighbour, so no stencil
 #include <math.h>
 #include <stdio.h>

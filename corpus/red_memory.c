@@ -1,5 +1,5 @@
 // corpus: Reduction, accumulators kept in memory: five residual norms rms[m] summed over a 3D grid of 5-component cells, a total accumulated through an output pointer, sums in the fields of a struct
-// args: test=12 3 bench=96 40
+// args: test=12 3 bench=96 200
 #include <stdio.h>
 #include <stdlib.h>
 

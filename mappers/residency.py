@@ -40,10 +40,18 @@ from collections.abc import Iterable, Sequence
 
 from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
 from mappers.host_effects import CALLS, HOST_ACCESS, LAUNCH, Program, State
-from mappers.host_fast import FAST_ACCESS, FAST_ACCESS_AT, declare_fast_forms, entry_test_path
+from mappers.host_fast import (
+    DEVICE_ENTRIES,
+    FAST_ACCESS,
+    FAST_ACCESS_AT,
+    declare_device_entries,
+    declare_fast_forms,
+    entry_test_path,
+    saved_form,
+)
 from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
 from mappers.irtext import ModuleText, block_ref, operand, operand_name, verify
-from mappers.outline import outline
+from mappers.outline import CONVENTION, outline
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value
 from matcher.ir_builder import build_module
@@ -51,7 +59,6 @@ from matcher.ir_builder import build_module
 __all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
 
 _ON = "idiom_residency_on"
-_COPIES = "idiom_device_copies"
 _FALLBACK = re.compile(r"(idiom\d+)\.fallback")  # the block the rewriter names so
 _ROUNDS = 64
 
@@ -154,7 +161,7 @@ class _Placement:
         self.bounded: dict[Value, tuple[Loop, str, list[str]]] = {}
         self.covered: set[Value] = set()
         self.unbounded: set[Loop] = set()
-        self.fast = False  # a fast form of the host access calls is used
+        self.fast = False  # a host access call (a fast form or its wrapper) is used
 
     def place(self) -> None:
         if self.function.name == "main":
@@ -197,25 +204,28 @@ class _Placement:
         return True
 
     def _emit(self) -> None:
-        # Off the paths to loop entries, the calls test for device copies inline.
+        # Off the paths to loop entries, the calls test for device copies inline; on them,
+        # the wrapper tests (no join above the loop). Both keep the caller's registers.
         plain = entry_test_path(self.function)
         for instruction in sorted(self.inserted, key=lambda i: i.id):
+            self.fast = True
             if self._into_guard(instruction):
                 continue
-            fast = instruction.block not in plain
-            self.fast = self.fast or fast
-            self.edited.insert_before(instruction, _call(FAST_ACCESS if fast else HOST_ACCESS))
+            self.edited.insert_before(
+                instruction, _host_access(FAST_ACCESS, "", inline=instruction.block not in plain)
+            )
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
+            self.fast = True
             address, size = accessed_bytes(instruction) or (instruction, 0)
-            fast = instruction.block not in plain
-            self.fast = self.fast or fast
-            callee = operand_name("@", FAST_ACCESS_AT if fast else HOST_ACCESS_AT)
-            call = f"call void {callee}(ptr {operand(address).ref}, i64 {size})"
-            self.edited.insert_before(instruction, call)
+            arguments = f"ptr {operand(address).ref}, i64 {size}"
+            inline = instruction.block not in plain
+            self.edited.insert_before(
+                instruction, _host_access(FAST_ACCESS_AT, arguments, inline=inline)
+            )
         for position, (_, prefix, lines) in self.bounded.items():
             _before_loop(self.edited, self.function, position, prefix, lines)
         if self.bounded:
-            self.edited.declare(_COPIES, f"declare i32 @{_COPIES}()")
+            declare_device_entries(self.edited)
             for name, declaration in OVERFLOW_DECLARATIONS.items():
                 self.edited.declare(name, declaration)
 
@@ -237,8 +247,8 @@ class _Placement:
         ]
         if not returns:
             return False
-        for ret in returns:
-            self.edited.insert_before(ret, _call(HOST_ACCESS))
+        for ret in returns:  # the fast form: a declining guard stays free of C calls
+            self.edited.insert_before(ret, _host_access(FAST_ACCESS, "", inline=True))
         return True
 
     def _needs(self, instruction: Value) -> bool:
@@ -346,7 +356,7 @@ def _before_loop(
     ranges, skip = f"{prefix}.ranges", f"{prefix}.skip"
     body = [
         f"{prefix}.test:",
-        f"  %{prefix}.copies = call i32 @{_COPIES}()",
+        f"  %{prefix}.copies = load atomic i32, ptr @{DEVICE_ENTRIES} unordered, align 4",
         f"  %{prefix}.any = icmp ne i32 %{prefix}.copies, 0",
         f"  br i1 %{prefix}.any, label {block_ref(ranges)}, label {block_ref(skip)}",
         f"{ranges}:",
@@ -370,6 +380,13 @@ def _first_insertion_point(block: Block) -> Value:
         if instruction.opcode not in ("phi", "landingpad"):
             return instruction
     return block.terminator
+
+
+def _host_access(fast_form: str, arguments: str, *, inline: bool) -> str:
+    """A call of the fast form (`inline`) or of its `preserve_allcc` wrapper."""
+    if inline:
+        return f"call void {operand_name('@', fast_form)}({arguments})"
+    return f"call {CONVENTION} void @{saved_form(fast_form)}({arguments})"
 
 
 def _call(name: str) -> str:
