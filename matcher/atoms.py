@@ -36,12 +36,13 @@ Decisions where IDL.md leaves room:
   (`layout.point_size`): the 20 floats of a record in a flat array.
 - `{a} never overlaps {b}` (`never_overlaps`) and `{a} has the same address as {b}`
   (`same_address`): `a` and `b` are loads or stores whose addresses `matcher.footprint`
-  takes apart alike (one base, one index value, constant byte offsets); the first holds
-  when no byte `a` touches in any iteration of the loops around it is touched by `b` in
-  any iteration (the same one included), proved from the offsets, the index's step and,
-  for a counter bounded by constants, its range; the second when both compute one
-  address in every iteration and touch as many bytes. Both are symmetric; anything that
-  cannot be taken apart or proved makes them false.
+  takes apart alike (one base, one index root once constant adds are taken out, constant
+  byte offsets); the first holds when no byte `a` touches in any iteration of the loops
+  around it is touched by `b` in any iteration (the same one included), proved from the
+  offsets, the index's stride and, for counters bounded by constants, their ranges
+  (`matcher.integers`); the second when both compute one address in every iteration and
+  touch as many bytes. Both are symmetric; anything that cannot be taken apart or proved
+  makes them false.
 - `has attribute pure`: a `call` whose attributes include `nounwind` and one of
   `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
   maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic

@@ -1,20 +1,26 @@
 """Which bytes a load or a store touches over every iteration of the loops around it.
 
 An access's address is taken apart as `base + index * element + offset`: the
-getelementptrs of constant indices at its head add up to `offset` (bytes), below them one
+getelementptrs of constant indices at its head add up to `offset` (bytes); below them one
 getelementptr of one variable index steps through elements of `element` bytes from
-`base`. Two accesses with the same base and index value (the same Value: LLVM gives a
-point's address one index, and a constant displacement a getelementptr of its own)
-then differ, between any two iterations, by the change of the index times the element
-size plus the difference of their offsets. What the change of the index can be is
-bounded from below by what the index is:
+`base`, and adds of constants are taken out of that index too where they cannot wrap
+(`i + 60` behind a zext, before LLVM split it into a getelementptr of its own). What is
+left of the index is its root. Two accesses with the same base, root and element size
+then differ, between any two iterations, by the change of the root times the element
+size plus the difference of their offsets. The change of the root is known from what it
+is (`matcher.integers`):
 
-- a loop counter (maybe behind an integer cast) that starts at a constant, moves by a
-  constant step and is tested against a constant by its latch: the values lie in a
-  known range and differ by multiples of the step (`counter_range`);
-- a product by a constant (`x * 20`, `x << 2`, without wrapping): multiples of it;
-- anything computed before every loop around the access: no change;
-- anything else: any integer.
+- a loop counter that starts at a constant, moves by a constant step and is tested
+  against a constant by its latch: its values lie in a known range, a whole number of
+  steps apart (`counter_range`);
+- otherwise, where its arithmetic cannot wrap (`nsw`): a whole number of its stride
+  (`exact_change`: a counter's step, a product's factor, the greatest common divisor of
+  the strides an add combines; `x * 20 + y * 400` moves by multiples of 20);
+- anything computed before every loop around the access: no change.
+
+An add of a constant that only the root's range shows not to wrap (LLVM dropped its
+`nsw` when it reassociated `(z * 60 + x) + 60`) is taken out only with that range: every
+partial sum above the root must stay a non-negative signed value.
 
 Every question answered here is a proof or a "don't know": `never_overlap(a, b)` is
 true only when no byte of `a` in any iteration is a byte of `b` in any iteration (the
@@ -22,232 +28,94 @@ same one included), `same_address(a, b)` only when the two compute one address i
 iteration. Both are false for accesses whose addresses cannot be taken apart, or whose
 bases differ (different arrays may still alias: a mapper checks at run time).
 
-`point_stride(index)` is the looser notion the Stencil idiom uses to tell the fields of a
-record from a neighbour (`layout.outside_element`): a flat array walked by a counter in
-steps of 20 floats, or indexed by `x * 20`, keeps a record of 20 floats per point.
+`point_stride(index)` is what the Stencil idiom uses to tell the fields of a record from
+a neighbour (`layout.outside_element`): a flat array walked by a counter in steps of 20
+floats, or indexed by `x * 20`, keeps a record of 20 floats per point.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from matcher.integers import (
+    BITS_LIMIT,
+    CASTS,
+    Change,
+    IntegerFacts,
+    exact_change,
+    int_constant,
+    integer_facts,
+)
 from matcher.ir import Function, Value, ValueKind
 
-__all__ = [
-    "Footprint",
-    "Footprints",
-    "counter_range",
-    "counter_step",
-    "point_stride",
-]
+__all__ = ["Footprint", "Footprints", "point_stride"]
 
-_CASTS = frozenset({"sext", "zext"})
 _SIZES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "half": 2, "float": 4, "double": 8, "ptr": 8}
-_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
-# The continue-condition of a latch once its operands are (counter, constant) and its
-# branch goes round again when the condition holds.
-_SWAPPED = {
-    "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle",
-    "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule", "eq": "eq", "ne": "ne",
-}  # fmt: skip
-_NEGATED = {
-    "slt": "sge", "sle": "sgt", "sgt": "sle", "sge": "slt",
-    "ult": "uge", "ule": "ugt", "ugt": "ule", "uge": "ult", "eq": "ne", "ne": "eq",
-}  # fmt: skip
-
-
-def _int(value: Value) -> int | None:
-    """An integer constant, read as signed at its own width (the model may give an i32
-    -1 as 4294967295)."""
-    if value.kind is not ValueKind.CONSTANT or not isinstance(value.constant, int):
-        return None
-    bits = _BITS.get(value.type)
-    number = value.constant
-    if bits is not None and number >= 1 << (bits - 1):
-        number -= 1 << bits
-    return number
-
-
-def _strip_casts(value: Value) -> Value:
-    while value.opcode in _CASTS and value.operands:
-        value = value.operands[0]
-    return value
-
-
-def counter_step(phi: Value) -> int | None:
-    """The constant step of a loop counter: `phi` has two incoming values, one of them
-    `phi + step` (a non-zero integer constant)."""
-    if phi.opcode != "phi" or len(phi.incoming) != 2:
-        return None
-    for value, _ in phi.incoming:
-        if value.opcode == "add" and len(value.operands) == 2:
-            a, b = value.operands
-            step = _int(b) if a is phi else _int(a) if b is phi else None
-            if step:
-                return step
-    return None
 
 
 def point_stride(index: Value) -> int:
-    """How many elements apart the points of two iterations are at least, as far as the
-    index's own form says: the step of a counter, the factor of a product by a constant,
-    else 1. (For telling a record's fields from neighbours; not a proof of anything.)"""
-    value = _strip_casts(index)
-    if value.opcode == "phi":
-        step = counter_step(value)
-        return abs(step) if step else 1
-    return _factor(value) or 1
+    """How many elements apart the points of two iterations are, at least: the stride of
+    the index's `exact_change`, 1 where it is 0 (an index that does not move)."""
+    return exact_change(index, lambda value: value.kind is not ValueKind.INSTRUCTION)[0] or 1
 
 
-def _factor(value: Value) -> int | None:
-    """The constant a product (`x * c`, `x << c`) multiplies by, if it cannot wrap."""
-    if value.opcode not in ("mul", "shl") or len(value.operands) != 2:
-        return None
-    if " nsw " not in value.text and " nuw " not in value.text:
-        return None
-    a, b = value.operands
-    if value.opcode == "shl":
-        shift = _int(b)
-        return 1 << shift if shift is not None and 0 <= shift < 62 else None
-    factor = _int(b) if _int(b) is not None else _int(a)
-    return abs(factor) if factor else None
+@dataclass(frozen=True)
+class _Step:
+    """One operation between an index and its root, from the outside in: an integer cast
+    (`cast` "zext" for a plain zext, "sext" for the others, under which the value is the
+    signed one), or an add of the constant `term` (`cast` None) to `value`'s operand,
+    `exact` when its flags say that cast(x + term) is cast(x) + term."""
+
+    value: Value
+    cast: str | None
+    term: int = 0
+    exact: bool = True
 
 
-def counter_range(function: Function, phi: Value) -> tuple[int, int, int] | None:
-    """(lowest, highest, step) of every value a loop counter takes, proved from constants:
-    the counter starts at a constant from outside its loop, its one latch adds a constant
-    step and goes round again on a comparison of the counter (or of its next value, maybe
-    behind an integer cast) with a constant. Every value, and every next value the latch
-    compares, stays within 0 .. 2^(bits-1) - 1, so that signed and unsigned readings and
-    both integer casts agree. None when any of that is not so."""
-    bits = _BITS.get(phi.type)
-    block = phi.block
-    if phi.opcode != "phi" or len(phi.incoming) != 2 or bits is None or block is None:
-        return None
-    loop = function.loops.innermost(block)
-    if loop is None or loop.header is not block or len(loop.latches) != 1:
-        return None
-    latch = loop.latches[0]
-    start: int | None = None
-    following: Value | None = None
-    for value, source in phi.incoming:
-        if source is latch:
-            following = value
-        elif source not in loop.blocks:
-            start = _int(value)
-    if start is None or following is None or following.opcode != "add":
-        return None
-    if len(following.operands) != 2 or phi not in following.operands:
-        return None
-    a, b = following.operands
-    step = _int(b) if a is phi else _int(a)
-    branch = latch.terminator
-    if not step or branch.opcode != "br" or len(branch.operands) != 1:
-        return None
-    test = branch.operands[0]
-    if test.opcode != "icmp" or test.predicate not in _SWAPPED or len(test.operands) != 2:
-        return None
-    x, c = test.operands
-    predicate = test.predicate
-    if _int(c) is None:
-        x, c = c, x
-        predicate = _SWAPPED[predicate]
-    bound = _int(c)
-    x = _strip_casts(x)
-    if bound is None or x not in (phi, following) or len(latch.successors) != 2:
-        return None
-    if latch.successors[1] is block and latch.successors[0] is not block:
-        predicate = _NEGATED[predicate]
-    elif not (latch.successors[0] is block and latch.successors[1] is not block):
-        return None
-    tested_next = x is following
-    limit = (1 << (bits - 1)) - 1
-    if not (0 <= start <= limit and 0 <= bound <= limit):
-        return None
-    if step > 0:
-        last = _last_up(start, step, bound, predicate, tested_next)
-        if last is None or last + step > limit:
-            return None
-        return start, last, step
-    first = _last_down(start, step, bound, predicate, tested_next)
-    # The next value computed on the last trip is compared (tested_next) or dropped; it
-    # must not wrap below zero when an unsigned comparison reads it.
-    if first is None or first < 0 or (tested_next and first + step < 0):
-        return None
-    return first, start, step
-
-
-def _last_up(start: int, step: int, bound: int, predicate: str, tested_next: bool) -> int | None:
-    """The highest value of a counter going up from `start`: it goes round again while
-    the tested value (the counter, or counter + step) is below `bound`."""
-    if predicate == "ne":
-        first = start + step if tested_next else start
-        if bound < first or (bound - first) % step:
-            return None
-        return bound - step if tested_next else bound
-    if predicate in ("slt", "ult"):
-        top = bound - 1
-    elif predicate in ("sle", "ule"):
-        top = bound
-    else:
-        return None
-    # The values are start + k * step; the highest one taken is at most `top` (the next
-    # value tested) or `top + step` (the counter tested, then moved once more).
-    highest = top if tested_next else top + step
-    if highest < start:
-        return start
-    return start + (highest - start) // step * step
-
-
-def _last_down(start: int, step: int, bound: int, predicate: str, tested_next: bool) -> int | None:
-    """The lowest value of a counter going down from `start`, the mirror of `_last_up`."""
-    if predicate == "ne":
-        first = start + step if tested_next else start
-        if bound > first or (first - bound) % -step:
-            return None
-        return bound - step if tested_next else bound
-    if predicate in ("sgt", "ugt"):
-        bottom = bound + 1
-    elif predicate in ("sge", "uge"):
-        bottom = bound
-    else:
-        return None
-    lowest = bottom if tested_next else bottom + step
-    if lowest > start:
-        return start
-    return start - (start - lowest) // -step * -step
-
-
-def _normalise(index: Value) -> tuple[Value, tuple[str, ...], int] | None:
-    """`index` as casts of a root plus a constant: (root, the casts from the outside in,
-    the constant). An add of a constant is taken out only where it cannot wrap under the
-    cast around it (`nuw` under a zext, `nsw` under a sext, either at the top), so that
-    cast(root + c) is cast(root) + c."""
-    casts: list[str] = []
-    constant = 0
+def _normalise(index: Value) -> tuple[Value, list[_Step]]:
+    """`index` as casts and adds of constants above a root: (root, the steps from the
+    outside in). An add is exact when it cannot wrap under the cast around it (`nsw`
+    under a sext, a zext nneg or none; `nuw` and a non-negative constant under a plain
+    zext); others are taken out too (LLVM drops the flags of `(z * 60 + x) + 60` when it
+    reassociates), for `_footprint` to keep only where the root's range shows that they
+    do not wrap."""
+    steps: list[_Step] = []
     value = index
     while True:
-        if value.opcode in _CASTS and value.operands:
-            casts.append(value.opcode)
+        if value.opcode in CASTS and value.operands:
+            plain = value.opcode == "zext" and " nneg " not in value.text
+            steps.append(_Step(value, "zext" if plain else "sext"))
             value = value.operands[0]
             continue
         if value.opcode == "add" and len(value.operands) == 2:
             a, b = value.operands
-            term, rest = (_int(b), a) if _int(b) is not None else (_int(a), b)
+            term, rest = int_constant(b), a
+            if term is None:
+                term, rest = int_constant(a), b
             if term is not None:
-                outer = casts[-1] if casts else None
-                flags = value.text
-                if outer == "zext" and (" nuw " not in flags or term < 0):
-                    break
-                if outer == "sext" and " nsw " not in flags:
-                    break
-                if outer is None and " nsw " not in flags and " nuw " not in flags:
-                    break
-                constant += term
+                casts = [step.cast for step in steps if step.cast is not None]
+                flag = " nuw " if casts and casts[-1] == "zext" else " nsw "
+                exact = flag in value.text and not (flag == " nuw " and term < 0)
+                steps.append(_Step(value, None, term, exact))
                 value = rest
                 continue
         break
-    return value, tuple(casts), constant
+    return value, steps
+
+
+def _without_wrap(root: Value, bounds: IntegerFacts, steps: list[_Step]) -> bool:
+    """Every value the adds of `steps` compute above `root` (the root plus the constants
+    from that add inwards) is a non-negative signed value of the root's type, for every
+    value of the root: no add or cast on the way can wrap."""
+    limit = BITS_LIMIT.get(root.type)
+    if limit is None or bounds.low is None or bounds.high is None or bounds.low < 0:
+        return False
+    partial = 0
+    for step in reversed(steps):
+        partial += step.term
+        if bounds.low + partial < 0 or bounds.high + partial > limit:
+            return False
+    return bounds.high <= limit
 
 
 @dataclass(frozen=True)
@@ -303,10 +171,15 @@ class Footprints:
         if len(address.operands) != 2 or address.pointee_size is None:
             return None
         base, index = address.operands
-        normal = _normalise(index)
-        if normal is None:
-            return None
-        root, casts, constant = normal
+        root, steps = _normalise(index)
+        casts: tuple[str, ...] = ()
+        if not _without_wrap(root, integer_facts(root, lambda _: False, self._function), steps):
+            # Keep the casts, and stop at the first add that may wrap: its value is the root.
+            inexact = [k for k, step in enumerate(steps) if not step.exact]
+            if inexact:
+                root, steps = steps[inexact[0]].value, steps[: inexact[0]]
+            casts = tuple(step.cast for step in steps if step.cast is not None)
+        constant = sum(step.term for step in steps)
         element = address.pointee_size
         return Footprint(base, root, casts, element, offset + constant * element, size)
 
@@ -382,41 +255,11 @@ class Footprints:
             self._changes[key] = self._compute_change(footprint, access)
         return self._changes[key]
 
-    def _compute_change(self, footprint: Footprint, access: Value) -> tuple[int, int | None]:
+    def _compute_change(self, footprint: Footprint, access: Value) -> Change:
         root = footprint.root
         if root is None or self._invariant(root, access):
             return 0, 0
-        if root.opcode == "phi":
-            found = counter_range(self._function, root)
-            if found is not None:
-                low, high, step = found
-                return abs(step), high - low
-            # From a constant start upwards, without wrapping: start + k * step, all
-            # non-negative, so that any cast keeps them apart by multiples of the step.
-            moved = counter_step(root)
-            start = _start(self._function, root)
-            following = [v for v, _ in root.incoming if v.opcode == "add" and root in v.operands]
-            if (
-                moved is not None
-                and moved > 0
-                and start is not None
-                and start >= 0
-                and following
-                and (" nsw " in following[0].text or " nuw " in following[0].text)
-            ):
-                return moved, None
-            return 1, None
-        # A product widened by a zext is the product only if it cannot be negative.
-        if "zext" in footprint.casts and " nuw " not in root.text:
-            return 1, None
-        return _factor(root) or 1, None
-
-
-def _start(function: Function, phi: Value) -> int | None:
-    """The constant a loop counter starts from (its value from outside its loop)."""
-    block = phi.block
-    loop = function.loops.innermost(block) if block is not None else None
-    if loop is None or loop.header is not block:
-        return None
-    outside = [v for v, source in phi.incoming if source not in loop.blocks]
-    return _int(outside[0]) if len(outside) == 1 else None
+        if "zext" in footprint.casts:
+            return 1, None  # read unsigned: its signed arithmetic says nothing
+        facts = integer_facts(root, lambda value: self._invariant(value, access), self._function)
+        return facts.stride, facts.reach

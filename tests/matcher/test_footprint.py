@@ -3,10 +3,11 @@ accesses taken apart as base + index * element + offset (matcher.footprint)."""
 
 from __future__ import annotations
 
-from solver_testkit import compiled_c, function_of
+from solver_testkit import compiled_c, function_of, ir_function
 
-from matcher.footprint import Footprints, counter_range, point_stride
+from matcher.footprint import Footprints, point_stride
 from matcher.function_index import index_of
+from matcher.integers import counter_range
 from matcher.ir import Function, Value
 
 LOOPS = """
@@ -110,3 +111,100 @@ def test_an_access_overlaps_itself_and_same_address() -> None:
     assert prints.same_address(stores[0], stores[0])
     assert not prints.same_address(stores[0], stores[1])
     assert prints.never_overlap(stores[0], stores[1])  # fields 0 and 1 of every record
+
+
+# Cells of 8 doubles in a padded 3D grid indexed through a macro, as corpus
+# stencil_lbm_duct.c: LLVM drops the flags of `y * 50 + 2500` when it reassociates, and
+# only the counters' ranges show that nothing wraps. The plane z = 1 is written from
+# planes 2 and 3 (apart), or from its own neighbours along x (not apart).
+DUCT = """
+#define CELL(x, y, z) ((((z) * 50 + (y)) * 50 + (x)) * 8)
+void inlet(double *g) {
+    for (int y = 1; y <= 48; y++)
+        for (int x = 1; x <= 48; x++) {
+            int c = CELL(x, y, 1);
+            g[c + 3] = g[c + 20000 + 3] + g[c + 40000 + 1];
+        }
+}
+void along_x(double *g) {
+    for (int y = 1; y <= 48; y++)
+        for (int x = 1; x <= 48; x++) {
+            int c = CELL(x, y, 1);
+            g[c + 3] = g[c + 8 + 3] + g[c + 20000];
+        }
+}
+void strided(float *a, int n, int m) {
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < m; x++)
+            a[y * 400 + x * 20] = 1.0f;
+}
+"""
+
+# Hand-written IR: adds of a constant with `nuw` but no `nsw` under a sext are exact
+# only where the counter's range keeps every partial sum a non-negative i32; elsewhere
+# the add is the root (an opaque value: nothing is proved about it).
+OFFSETS = """
+define void @offsets(ptr %g) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %near = add nuw i32 %i, 100
+  %near.x = sext i32 %near to i64
+  %near.p = getelementptr inbounds float, ptr %g, i64 %near.x
+  store float 1.0, ptr %near.p
+  %far = add nuw i32 %i, 2147483000
+  %far.x = sext i32 %far to i64
+  %far.p = getelementptr inbounds float, ptr %g, i64 %far.x
+  store float 2.0, ptr %far.p
+  %back = add nsw i32 %i, -10
+  %up = add nuw i32 %back, 20
+  %up.x = sext i32 %up to i64
+  %up.p = getelementptr inbounds float, ptr %g, i64 %up.x
+  store float 3.0, ptr %up.p
+  %next = add nuw nsw i32 %i, 1
+  %more = icmp ult i32 %next, 1000
+  br i1 %more, label %loop, label %done
+
+done:
+  ret void
+}
+"""
+
+
+def test_planes_of_a_padded_grid_never_overlap() -> None:
+    module = compiled_c(DUCT)
+    inlet = function_of(module, "inlet")
+    prints = Footprints(inlet)
+    loads, (store,) = _accesses(inlet)
+    assert len(loads) == 2
+    assert all(prints.never_overlap(load, store) for load in loads)
+    along_x = function_of(module, "along_x")
+    prints = Footprints(along_x)
+    loads, (store,) = _accesses(along_x)
+    # g[c + 11] is field 3 of the next cell along x, which the sweep writes too.
+    assert [prints.never_overlap(load, store) for load in loads] == [False, True]
+
+
+def test_strides_through_exact_arithmetic() -> None:
+    function = function_of(compiled_c(DUCT), "strided")
+    (store,) = _accesses(function)[1]
+    address = store.operands[1]
+    # y * 400 + x * 20 with unknown bounds: the point moves by multiples of 20 floats.
+    assert address.opcode == "getelementptr"
+    assert point_stride(address.operands[1]) == 20
+
+
+def test_constants_added_without_nsw_need_the_counters_range() -> None:
+    function = ir_function(OFFSETS)
+    prints = Footprints(function)
+    near, far, up = _accesses(function)[1]
+    found = prints.of(near)
+    assert found is not None and found.casts == () and found.offset == 400
+    # i + 2147483000 passes the largest i32; i - 10 is negative for the first ten trips.
+    for store, name in ((far, "%far"), (up, "%up")):
+        found = prints.of(store)
+        assert found is not None and found.root is not None and found.root.name == name
+        assert found.casts == ("sext",) and found.offset == 0
+        assert not prints.never_overlap(near, store)
