@@ -79,6 +79,8 @@ _FIXED: dict[AtomKind, str] = {
     AtomKind.PURE: "{} has attribute pure",
     AtomKind.FILLS_SCRATCH: "{} fills a private scratch array",
     AtomKind.OUTSIDE_ELEMENT: "{} is outside the element of {}",
+    AtomKind.NEVER_OVERLAPS: "{} never overlaps {}",
+    AtomKind.SAME_ADDRESS: "{} has the same address as {}",
 }
 
 _ARTICLES = frozenset({"a", "an"})

@@ -66,6 +66,8 @@ class AtomKind(StrEnum):
     PURE = "pure"  # ({f}) has attribute pure
     FILLS_SCRATCH = "fills_scratch"  # ({f}) fills a private scratch array
     OUTSIDE_ELEMENT = "outside_element"  # ({a}, {b}) a's constant offset leaves b's element
+    NEVER_OVERLAPS = "never_overlaps"  # ({a}, {b}) accesses never touch a common byte
+    SAME_ADDRESS = "same_address"  # ({a}, {b}) accesses at one address in every iteration
 
 
 @dataclass(frozen=True)

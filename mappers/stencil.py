@@ -4,13 +4,20 @@ The kernel is the nest's own computation of {stored} (mappers/kernels.py), its
 neighbours read from one buffer per array, the result written at {out.address}. The
 innermost loop is the NDRange's first dimension, so neighbouring work-items touch
 neighbouring elements. The output range is copied in and out (the nest may not write
-every element of it), and the guard requires it to be disjoint from everything read:
-an in-place sweep keeps the original code.
+every element of it), and the guard requires it to be disjoint from everything read
+(a boundary row rebuilt from the next rows of the same grid passes; a sweep that reads
+what it writes keeps the original code) and the points written by any two iterations to
+be apart (work-items run in any order: a loop that writes one element again and again
+keeps the original code too).
+
+A stencil that stores several values per point (a lattice-Boltzmann cell pushing its
+distributions to its neighbours, maybe under an obstacle test) is found, not replaced:
+the kernel computes one value per work-item.
 """
 
 from __future__ import annotations
 
-from mappers.access import apart_from_fixed
+from mappers.access import Access, apart_from_fixed
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
@@ -18,7 +25,7 @@ from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import check_legal, guard_conditions
-from matcher.detect import Instance
+from matcher.detect import Instance, Solution
 from matcher.ir import Value
 
 __all__ = ["map_stencil"]
@@ -38,6 +45,11 @@ class _StencilPlan(Plan):
         store, stored, address = (solution.get(k) for k in ("store", "stored", "out.address"))
         if store is None or stored is None or address is None:
             raise NotReplaced("the stencil match has no store")
+        stores = _slots(solution, "write", "store")
+        if len(stores) > 1:
+            lines = sorted({v.location.line for v in stores if v.location is not None})
+            where = f" (lines {lines[0]}-{lines[-1]})" if lines else ""
+            raise NotReplaced(f"{len(stores)} stores per point{where}; the kernel writes one value")
         self.stored: Value = stored
         self.address: Value = address
         self.conditions = check_legal(
@@ -64,6 +76,7 @@ class _StencilPlan(Plan):
         out_group = body.group(self.address, self.stored.type, written=True)
         self.out_index = body.index(self.address, self.stored.type, out_group)
         self.out_name = out_group.name
+        checks.append(_points_apart(builder, out_group.accesses[0], self.counts))
         body.close_groups()
         self.params, whole = body.read_params()
         checks.append(whole)
@@ -117,6 +130,41 @@ __kernel void idiom_stencil({", ".join(params)}) {{
 # size left to the driver must divide the global size: a prime one would leave one
 # work-item per group.
 _LOCAL_SIZES = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
+
+
+def _slots(solution: Solution, name: str, field: str) -> list[Value]:
+    """The values bound in the slots {name[0].field}, {name[1].field}, ... of a collect."""
+    found = []
+    slot = 0
+    while f"{name}[{slot}].{field}" in solution:
+        value = solution[f"{name}[{slot}].{field}"]
+        if value is not None:
+            found.append(value)
+        slot += 1
+    return found
+
+
+def _points_apart(builder: Builder, written: Access, counts: list[Operand]) -> Operand:
+    """i1: no two iterations write a common byte, so that work-items may run in any
+    order. Taken loop by loop from the innermost out (or from the outermost in: a nest
+    that walks a row-major array column by column), each loop's stride must clear what
+    the loops before it span (or the loop runs once): the address then tells the
+    iteration apart, as the digits of a number do."""
+    nest = list(zip(written.strides, counts, strict=True))  # the outermost loop first
+    zero, one = const(I64, 0), const(I64, 1)
+    found = []
+    for order in (nest[::-1], nest):
+        extent = const(I64, written.element_size)
+        checks = []
+        for stride, count in order:
+            negative = builder.compare("slt", stride, zero)
+            size = builder.select(negative, builder.binary("sub", zero, stride), stride)
+            clears = builder.compare("sge", size, extent)
+            checks.append(builder.binary("or", clears, builder.compare("eq", count, one)))
+            reach = builder.binary("mul", size, builder.binary("sub", count, one))
+            extent = builder.binary("add", extent, reach)
+        found.append(builder.all_of(checks))
+    return builder.binary("or", found[0], found[1])
 
 
 def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:

@@ -31,7 +31,18 @@ Decisions where IDL.md leaves room:
   negative or at least the size of the element `b` points to (`Value.byte_offset`,
   `Value.pointee_size`). So `a[i-1]` (8 bytes before a double) and `in[i-1][j]` (one row
   before a row) are outside their element, `u[i][4]` (32 bytes into a 40-byte record) is
-  not. Unknown sizes make it false.
+  not. Unknown sizes make it false. A getelementptr `b` of one index that moves several
+  elements at a time (a counter of step 20, `x * 20`) points to that many elements
+  (`layout.point_size`): the 20 floats of a record in a flat array.
+- `{a} never overlaps {b}` (`never_overlaps`) and `{a} has the same address as {b}`
+  (`same_address`): `a` and `b` are loads or stores whose addresses `matcher.footprint`
+  takes apart alike (one base, one index root once constant adds are taken out, constant
+  byte offsets); the first holds when no byte `a` touches in any iteration of the loops
+  around it is touched by `b` in any iteration (the same one included), proved from the
+  offsets, the index's stride and, for counters bounded by constants, their ranges
+  (`matcher.integers`); the second when both compute one address in every iteration and
+  touch as many bytes. Both are symmetric; anything that cannot be taken apart or proved
+  makes them false.
 - `has attribute pure`: a `call` whose attributes include `nounwind` and one of
   `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
   maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic
@@ -222,6 +233,10 @@ def _check_pair(ix: FunctionIndex, kind: AtomKind, detail: Detail, a: Value, b: 
             )
         case AtomKind.OUTSIDE_ELEMENT:
             return outside_element(a, b)
+        case AtomKind.NEVER_OVERLAPS:
+            return ix.footprints.never_overlap(a, b)
+        case AtomKind.SAME_ADDRESS:
+            return ix.footprints.same_address(a, b)
     post, strict = _DOMINANCE[kind]
     if not _is_instruction(a, b):
         return False
@@ -330,6 +345,8 @@ def _projection(ix: FunctionIndex, kind: AtomKind, detail: Detail, first: bool) 
             return ix.block_firsts if first else ix.terminators
         case AtomKind.OUTSIDE_ELEMENT:
             return ix.outside_elements if first else ix.left_elements
+        case AtomKind.NEVER_OVERLAPS | AtomKind.SAME_ADDRESS:
+            return ix.related_accesses(apart=kind is AtomKind.NEVER_OVERLAPS)
     post, strict = _DOMINANCE[kind]
     if not strict:
         return ix.instructions
@@ -368,6 +385,8 @@ def _partners(
                 return tuple(u for u in other.users if outside_element(u, other))
             base = other.operands[:1]
             return base if base and outside_element(other, base[0]) else ()
+        case AtomKind.NEVER_OVERLAPS | AtomKind.SAME_ADDRESS:
+            return ix.access_partners(other, apart=kind is AtomKind.NEVER_OVERLAPS)
     post, strict = _DOMINANCE[kind]
     return ix.dominance_partners(other, post=post, strict=strict, upward=first)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from matcher.analysis import immediate_dominators
+from matcher.footprint import Footprints
 from matcher.ir import Block, Function, Value, ValueKind
 from matcher.layout import outside_element
 
@@ -74,6 +75,8 @@ class FunctionIndex:
         self._reach: dict[tuple[bool, bool, Value, Value | None], frozenset[Value]] = {}
         self._must_pass: dict[tuple[bool, Value, Value], frozenset[Value] | None] = {}
         self._outside: tuple[Value, ...] | None = None
+        self._footprints: Footprints | None = None
+        self._accesses: dict[bool, tuple[Value, ...]] = {}
 
     @property
     def function(self) -> Function:
@@ -106,6 +109,32 @@ class FunctionIndex:
     def left_elements(self) -> tuple[Value, ...]:
         """The bases of `outside_elements`."""
         return unique(v.operands[0] for v in self.outside_elements)
+
+    @property
+    def footprints(self) -> Footprints:
+        """What the function's loads and stores touch (`matcher.footprint`)."""
+        if self._footprints is None:
+            self._footprints = Footprints(self.function)
+        return self._footprints
+
+    def access_partners(self, access: Value, *, apart: bool) -> tuple[Value, ...]:
+        """The loads and stores that never overlap `access` (`apart`), or that have its
+        address."""
+        prints = self.footprints
+        test = prints.never_overlap if apart else prints.same_address
+        return tuple(v for v in prints.accesses(access) if test(access, v))
+
+    def related_accesses(self, *, apart: bool) -> tuple[Value, ...]:
+        """The loads and stores with at least one partner (see `access_partners`)."""
+        found = self._accesses.get(apart)
+        if found is None:
+            found = tuple(
+                v
+                for v in self.instructions
+                if v.opcode in ("load", "store") and self.access_partners(v, apart=apart)
+            )
+            self._accesses[apart] = found
+        return found
 
     # -- operand and successor positions ---------------------------------------------
 

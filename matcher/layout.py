@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import llvmlite.binding as llvm
 
+from matcher.footprint import point_stride
+from matcher.ir import ValueKind
+
 if TYPE_CHECKING:
     from matcher.ir import Value
 
-__all__ = ["Layout", "outside_element"]
+__all__ = ["Layout", "outside_element", "point_size"]
 
 # (allocation size, ABI alignment) of the scalar types.
 _SCALARS: dict[str, tuple[int, int]] = {
@@ -47,8 +50,11 @@ _GEP_FLAGS = re.compile(r"getelementptr((?:\s+(?:inbounds|nuw|nusw|inrange\([^)]
 
 def outside_element(a: Value, b: Value) -> bool:
     """`a` is a getelementptr of constant indices from the getelementptr `b` that leaves
-    the element `b` points to: IDL's `{a} is outside the element of {b}`."""
-    offset, size = a.byte_offset, b.pointee_size
+    the element `b` points to: IDL's `{a} is outside the element of {b}`. When `b` steps
+    through an array by one index that moves several elements at a time (a counter of
+    step 20, `x * 20`: records of 20 floats in a flat array, `footprint.point_stride`),
+    the element is that many of them."""
+    offset, size = a.byte_offset, point_size(b)
     return (
         offset is not None
         and size is not None
@@ -57,6 +63,15 @@ def outside_element(a: Value, b: Value) -> bool:
         and a.operands[0] is b
         and (offset < 0 or offset >= size)
     )
+
+
+def point_size(gep: Value) -> int | None:
+    """The bytes one point of a getelementptr spans: the element it points to, times the
+    stride of its index when it has one variable index (see `outside_element`)."""
+    size = gep.pointee_size
+    if size is None or len(gep.operands) != 2 or gep.operands[1].kind is ValueKind.CONSTANT:
+        return size
+    return size * point_stride(gep.operands[1])
 
 
 def _split_top(text: str) -> list[str]:

@@ -81,6 +81,8 @@ _PAIRS: dict[AtomKind, tuple[float, float]] = {
     AtomKind.SAME: (1.01, 1.01),
     AtomKind.NOT_SAME: (1.01, 1.01),
     AtomKind.OUTSIDE_ELEMENT: (0.01, 0.01),
+    AtomKind.NEVER_OVERLAPS: (0.05, 0.05),
+    AtomKind.SAME_ADDRESS: (0.01, 0.01),
 }
 # By operand or successor number (the last entry serves every larger number).
 _OPERANDS = ((0.45, 0.6), (0.33, 0.44), (0.04, 0.04), (0.02, 0.02))
@@ -101,6 +103,8 @@ _BOUND: dict[AtomKind, tuple[float, ...]] = {
     AtomKind.SPANS_BLOCK: (1, 1),
     AtomKind.REACHES_PHI: (1, 1, 1),
     AtomKind.OUTSIDE_ELEMENT: (1, 1),
+    AtomKind.NEVER_OVERLAPS: (4, 4),
+    AtomKind.SAME_ADDRESS: (1, 1),
 }
 
 

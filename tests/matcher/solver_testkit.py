@@ -27,6 +27,7 @@ __all__ = [
     "C_SCRATCH",
     "LL_FIELDS",
     "LL_ODD",
+    "LL_RECORDS",
     "A",
     "And",
     "Gather",
@@ -226,5 +227,41 @@ entry:
   %s4 = fadd double %s3, %g
   %s5 = fadd double %s4, %h
   ret double %s5
+}
+"""
+
+# Hand-written: a flat array of records of 4 floats walked by a counter of step 4 from 0
+# to 36 (10 records), for what an access touches (`never overlaps`, `has the same address
+# as`) and for the element of a point (`is outside the element of`): %g's field 0 is
+# written from its field 1 and from the record 10 further on (160 bytes, past the 144
+# bytes the counter spans); %d's record is written at field 0 and its next record at
+# field 0 too (iterations overwrite each other there).
+LL_RECORDS = """
+define void @records(ptr %g, ptr %d) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %x = zext nneg i32 %i to i64
+  %p = getelementptr inbounds float, ptr %g, i64 %x
+  %f1 = getelementptr inbounds i8, ptr %p, i64 4
+  %up = getelementptr inbounds i8, ptr %p, i64 160
+  %a = load float, ptr %up
+  %b = load float, ptr %f1
+  %s = fadd float %a, %b
+  store float %s, ptr %p
+  %q = getelementptr inbounds float, ptr %d, i64 %x
+  %nb = getelementptr inbounds i8, ptr %q, i64 16
+  store float %a, ptr %nb
+  %q2 = getelementptr inbounds float, ptr %d, i64 %x
+  %r = load float, ptr %q
+  store float %b, ptr %q2
+  %next = add nuw nsw i32 %i, 4
+  %c = icmp samesign ult i32 %i, 36
+  br i1 %c, label %loop, label %exit
+
+exit:
+  ret void
 }
 """

@@ -21,6 +21,7 @@ from solver_testkit import (
     C_SCRATCH,
     LL_FIELDS,
     LL_ODD,
+    LL_RECORDS,
     A,
     compiled_c,
     function_of,
@@ -36,7 +37,7 @@ Domain = tuple[Value | None, ...]
 
 
 def sample_functions() -> list[Function]:
-    functions = [ir_function(LL_ODD), ir_function(LL_FIELDS)]
+    functions = [ir_function(LL_ODD), ir_function(LL_FIELDS), ir_function(LL_RECORDS)]
     functions += [function_of(compiled_c(src)) for src in (C_REDUCTION, C_BRANCHES, C_NESTED)]
     functions.append(function_of(compiled_c(C_SCRATCH), "sweep"))
     functions += [ir_function(random_ir(seed)) for seed in (11, 12, 13, 14)]
@@ -68,6 +69,8 @@ _ARITY = {
             AtomKind.POST_DOMINATES,
             AtomKind.STRICTLY_POST_DOMINATES,
             AtomKind.OUTSIDE_ELEMENT,
+            AtomKind.NEVER_OVERLAPS,
+            AtomKind.SAME_ADDRESS,
         ),
         2,
     ),
@@ -286,6 +289,39 @@ def test_outside_the_element() -> None:
         if holds(function, atom, {"a": a, "b": b})
     }
     assert outside == {("%prev", "%e"), ("%next", "%e"), ("%pn", "%p")}
+
+
+def test_records_in_a_flat_array() -> None:
+    # A counter of step 4 over floats: the point is a record of 16 bytes, so %f1 (4 bytes
+    # in) is a field and %up (160 bytes on) and %nb (16 bytes on) are other records.
+    function = ir_function(LL_RECORDS)
+    v = {k: named(function, f"%{k}") for k in ("p", "f1", "up", "q", "nb")}
+    atom = A("outside_element", "a", "b")
+    assert not holds(function, atom, {"a": v["f1"], "b": v["p"]})
+    assert holds(function, atom, {"a": v["up"], "b": v["p"]})
+    assert holds(function, atom, {"a": v["nb"], "b": v["q"]})
+
+
+def test_what_accesses_touch() -> None:
+    function = ir_function(LL_RECORDS)
+    loads = [v for v in function.instructions if v.opcode == "load"]
+    stores = [v for v in function.instructions if v.opcode == "store"]
+    (far, field, again), (point, next_record, other_point) = loads, stores
+    apart, alike = A("never_overlaps", "a", "b"), A("same_address", "a", "b")
+
+    def rel(atom: Atom, a: Value, b: Value) -> bool:
+        return holds(function, atom, {"a": a, "b": b})
+
+    # The counter spans 36 floats (144 bytes): the record 160 bytes on is never written,
+    # nor is field 1 of any record; field 0 is written and read by other iterations.
+    assert rel(apart, far, point) and rel(apart, point, far)
+    assert rel(apart, field, point)
+    assert not rel(apart, point, point)
+    assert not rel(apart, far, next_record)  # %g and %d may be one array: unknown
+    # Each iteration writes %d's record and the next one: the next iteration overwrites.
+    assert not rel(apart, next_record, other_point) and not rel(alike, next_record, other_point)
+    assert rel(alike, again, other_point) and rel(alike, point, point)
+    assert not rel(alike, far, point)
 
 
 def test_malformed_atoms_are_reported() -> None:

@@ -1,0 +1,59 @@
+"""The stencil mapper on shapes beyond one value per point out of place
+(programs/stencil_shapes.c): a row rebuilt in place from the next rows is replaced, a
+cell pushing several values is found and not replaced, and loops writing one element
+again and again stay on the original code (the guard: work-items run in any order)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import build_pair, run_binary
+
+from mappers.accelerate import Accelerated
+from mappers.compare import first_difference
+
+PROGRAM = Path(__file__).parent / "programs" / "stencil_shapes.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("stencil_shapes"))
+
+
+def test_what_is_replaced_and_why_not(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    outcomes = {
+        o.instance.function: o
+        for u in report.units
+        for o in u.outcomes
+        if o.instance.idiom == "Stencil" and o.instance.within is None
+    }
+    assert set(outcomes) == {"edge_in_place", "push", "last_value", "last_row"}
+    assert outcomes["edge_in_place"].replaced
+    assert not outcomes["push"].replaced
+    assert (
+        outcomes["push"].detail == "3 stores per point (lines 25-27); the kernel writes one value"
+    )
+    # Replaced behind a guard that the run below sees fail.
+    assert outcomes["last_value"].replaced and outcomes["last_row"].replaced
+
+
+@pytest.mark.parametrize("n", [4, 20])
+def test_outputs_equal_and_only_the_in_place_row_runs_as_a_kernel(
+    builds: tuple[Path, Path, Accelerated], n: int
+) -> None:
+    original, accelerated, _ = builds
+    expected = run_binary(original, [str(n), "5"], {})
+    actual = run_binary(accelerated, [str(n), "5"], ON_POCL)
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    launches = [
+        line
+        for line in actual.stderr.splitlines()
+        if "cl_run kernel 'idiom_stencil'" in line and line.endswith("done")
+    ]
+    # edge_in_place, 94 points, six times; last_value and last_row never.
+    assert len(launches) == 6
+    assert all(" work 94 " in line for line in launches)
