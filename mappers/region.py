@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mappers.emit import Builder, Cloner, NotReplaced, const
+from mappers.granularity import check_launch_granularity
 from mappers.irtext import Operand
 from mappers.loops import LoopView
 from matcher.analysis import Loop
@@ -127,6 +128,7 @@ def check_legal(
         for bound in (loop.iter_begin, loop.iter_end):
             if bound.block in region.blocks and not (fixed_loads and is_fixed_load(bound, region)):
                 raise NotReplaced(f"a loop bound ({bound.name}) is read inside the region")
+    check_launch_granularity(region.loop, loops)
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)

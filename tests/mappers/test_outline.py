@@ -10,13 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from mappers.accelerate import accelerate
+from mappers import host_fast, residency
+from mappers import outline as outline_module
+from mappers.accelerate import accelerate, rewrite_file
 from mappers.irtext import ModuleText
 from mappers.outline import outline
 from matcher.frontend import CompileOptions, find_tool
 from matcher.ir_builder import build_module
 
 CORPUS = Path(__file__).parents[2] / "corpus"
+ROW_SCATTER = Path(__file__).parent / "programs" / "row_scatter.c"
 
 
 def _optimisation_remarks(ir_or_source: Path) -> list[str]:
@@ -77,14 +80,14 @@ def test_fallback_loops_are_unrolled_and_vectorised_as_the_originals(
 
 def test_host_accesses_test_inline_except_on_the_way_into_a_loop(tmp_path: Path) -> None:
     rewritten = tmp_path / "rewritten.ll"
-    accelerate([CORPUS / "nm_spmv_transpose.c"], rewritten, CompileOptions(), emit_llvm=True)
-    module = build_module(rewritten.read_text(), "nm_spmv_transpose.ll")
-    spmv = next(f for f in module if f.name == "spmv_t")
-    fast = [i for i in spmv.instructions if i.callee == "idiom.fast.host_access_at"]
-    assert len(fast) == 3  # x[i], rp[i], rp[i+1] in the row loop
-    assert not [i for i in spmv.instructions if i.callee == "idiom_host_access"]
+    accelerate([ROW_SCATTER], rewritten, CompileOptions(), emit_llvm=True)
+    module = build_module(rewritten.read_text(), "row_scatter.ll")
+    rows = next(f for f in module if f.name == "scatter_rows")
+    fast = [i for i in rows.instructions if i.callee == "idiom.fast.host_access_at"]
+    assert len(fast) == 1  # x[i] in the row loop
+    assert not [i for i in rows.instructions if i.callee == "idiom_host_access"]
     # The inner loop's own host access is made where the outlined guard declines.
-    for guard in ("spmv_t.idiom0", "spmv_t.idiom0.rest"):
+    for guard in ("scatter_rows.idiom0", "scatter_rows.idiom0.rest"):
         declined = next(b for b in module.function(guard).blocks if b.name == "idiom0.fallback")
         assert [i.callee for i in declined.instructions][:1] == ["idiom.fast.host_access"]
     assert "@idiom_device_entries = external global i32" in rewritten.read_text()
@@ -120,14 +123,39 @@ def _assembly(rewritten: Path, function: str) -> list[str]:
     ]
 
 
-def test_calls_the_rewriter_adds_keep_the_callers_registers(tmp_path: Path) -> None:
-    """The outlined guard and the host-access wrappers use `preserve_allcc`: spmv_t's row
-    loop (three host accesses and a guard call per row) keeps its values in registers, and
-    the guard, which declines almost every call, saves no vector register to do so (it
-    did, 32 moves a call, when its decline path called the runtime in the C convention)."""
-    rewritten = tmp_path / "rewritten.ll"
-    accelerate([CORPUS / "nm_spmv_transpose.c"], rewritten, CompileOptions(), emit_llvm=True)
-    guard = _assembly(rewritten, "spmv_t.idiom0")
+def test_calls_the_rewriter_adds_keep_the_callers_registers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outlined guard and the host-access wrappers use `preserve_allcc`: the row loop
+    (a host access and a guard call per row) keeps more of its values in registers than
+    with the C convention, and the guard, which declines almost every call, saves no
+    vector register (it did, 32 moves a call, when its decline path called the runtime
+    in the C convention)."""
+    kept = tmp_path / "kept.ll"
+    accelerate([ROW_SCATTER], kept, CompileOptions(), emit_llvm=True)
+    guard = _assembly(kept, "scatter_rows.idiom0")
     assert not [line for line in guard if "%xmm" in line and "(%rsp)" in line], guard
-    loop = _assembly(rewritten, "spmv_t")
-    assert not [line for line in loop if re.search(r"\(%rsp\)", line)], loop
+    for module in (outline_module, host_fast, residency):
+        monkeypatch.setattr(module, "CONVENTION", "ccc")
+    clobbered = tmp_path / "clobbered.ll"
+    accelerate([ROW_SCATTER], clobbered, CompileOptions(), emit_llvm=True)
+    assert "preserve_allcc" not in clobbered.read_text()
+    assert _spills(kept, "scatter_rows") < _spills(clobbered, "scatter_rows")
+
+
+def _spills(rewritten: Path, function: str) -> int:
+    return sum("Spill" in line or "Reload" in line for line in _assembly(rewritten, function))
+
+
+def test_one_row_of_an_indirect_structure_is_found_not_replaced() -> None:
+    """nm_spmv_transpose.c's histogram runs over one CSR row (4 to 12 entries, bounds
+    rp[i] and rp[i+1] read per row): a launch per row never pays, and the guard per row
+    cost 7-22% of the program. row_scatter.c's rows have a length fixed for the whole
+    matrix: it stays replaced (a guard may find them long enough)."""
+    _, report = rewrite_file(CORPUS / "nm_spmv_transpose.c", CompileOptions())
+    (histogram,) = [o for o in report.outcomes if o.instance.idiom == "Histogram"]
+    assert not histogram.replaced
+    assert histogram.detail.startswith("one row of an indirect structure: its bound")
+    assert "the loop around it (line 11)" in histogram.detail  # the row loop's body
+    _, rows = rewrite_file(ROW_SCATTER, CompileOptions())
+    assert [o.replaced for o in rows.outcomes] == [True]
