@@ -104,7 +104,7 @@ def accelerate(
             find_tool(driver),
             "-O2",
             *objects,
-            *(str(o) for o in runtime.objects),
+            str(runtime.archive),
             "-o",
             str(built),
             *runtime.link_args,

@@ -1,7 +1,7 @@
 """Compile the C runtime (`mappers/runtime/*.c`) on demand, into a per-user cache.
 
 The runtime is built with clang-22 against the OpenBLAS of the `scipy-openblas32` wheel and
-the system's OpenCL ICD loader. Objects and a shared library land in
+the system's OpenCL ICD loader. Objects, a static archive of them and a shared library land in
 `<cache>/runtime/<key>/`, where `<cache>` is `$IDIOM_CACHE_DIR`, else `$XDG_CACHE_HOME/idiom`,
 else `~/.cache/idiom`, and `<key>` hashes the sources, the compiler's version, the flags and
 the OpenBLAS it builds against: a change to any of them builds afresh, next to the old build.
@@ -46,6 +46,7 @@ _SOURCES = (
 )
 _HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h")
 _SHARED_NAME = "libidiom_runtime.so"
+_ARCHIVE_NAME = "libidiom_runtime.a"
 # No -Werror: a newer compiler's new warning must not stop a user's build (tests use it).
 _CFLAGS = ("-std=c11", "-O2", "-fPIC", "-Wall", "-Wextra")
 _DEFAULT_BLAS_PREFIX = "scipy_"
@@ -59,10 +60,13 @@ class RuntimeBuildError(IdiomError):
 class RuntimeLibrary:
     """What a link step needs to link a program against the runtime."""
 
-    objects: tuple[Path, ...]
-    """The compiled runtime objects, to pass to the linker."""
+    archive: Path
+    """The runtime as a static archive, to pass to the linker after the program's objects:
+    the linker takes only the members the program calls into, so a program without GEMM or
+    GEMV gets neither the BLAS member nor OpenBLAS (whose threads start when it is loaded)."""
     link_args: tuple[str, ...]
-    """Libraries the objects need (OpenBLAS with an rpath, OpenCL, pthread, libm)."""
+    """Libraries the runtime may need (OpenBLAS with an rpath, OpenCL, pthread, libm), each
+    kept only if a member taken from the archive uses it (`--as-needed`)."""
     library_dirs: tuple[Path, ...]
     """Folders an `LD_LIBRARY_PATH` would need where the rpath does not hold (OpenBLAS)."""
 
@@ -90,7 +94,7 @@ def runtime_library() -> RuntimeLibrary:
     folder = _built(cache_root() / "runtime")
     blas = _openblas()
     return RuntimeLibrary(
-        objects=tuple(folder / _object_name(source) for source in _SOURCES),
+        archive=folder / _ARCHIVE_NAME,
         link_args=_link_args(blas),
         library_dirs=(blas.lib_dir,),
     )
@@ -107,12 +111,14 @@ def _object_name(source: str) -> str:
 
 def _link_args(blas: _OpenBlas) -> tuple[str, ...]:
     return (
+        "-Wl,--as-needed",
         f"-L{blas.lib_dir}",
         f"-l{blas.library}",
         f"-Wl,-rpath,{blas.lib_dir}",
         "-lOpenCL",
         "-lpthread",
         "-lm",
+        "-Wl,--no-as-needed",
     )
 
 
@@ -139,12 +145,16 @@ def _openblas() -> _OpenBlas:
 @cache
 def _clang() -> tuple[str, str]:
     """The clang-22 path and its version text (part of the cache key)."""
-    try:
-        clang = find_tool("clang")
-    except IdiomError as error:
-        raise RuntimeBuildError(f"cannot build the idiom runtime: {error}") from error
+    clang = _tool("clang")
     version = _run([clang, "--version"], "clang-22 --version failed").stdout
     return clang, version
+
+
+def _tool(name: str) -> str:
+    try:
+        return find_tool(name)
+    except IdiomError as error:
+        raise RuntimeBuildError(f"cannot build the idiom runtime: {error}") from error
 
 
 def _compile_flags(blas: _OpenBlas) -> list[str]:
@@ -163,7 +173,7 @@ def _build_key(clang_version: str, blas: _OpenBlas) -> str:
 
 
 def _complete(folder: Path) -> bool:
-    names = [_object_name(source) for source in _SOURCES] + [_SHARED_NAME]
+    names = [_object_name(source) for source in _SOURCES] + [_SHARED_NAME, _ARCHIVE_NAME]
     return all((folder / name).is_file() for name in names)
 
 
@@ -206,6 +216,10 @@ def _compile_into(folder: Path, clang: str, blas: _OpenBlas) -> None:
             f"cannot compile the idiom runtime ({source})",
         )
         objects.append(str(target))
+    _run(
+        [_tool("llvm-ar"), "rcs", str(folder / _ARCHIVE_NAME), *objects],
+        "cannot archive the idiom runtime",
+    )
     _run(
         [clang, "-shared", *objects, *_link_args(blas), "-o", str(folder / _SHARED_NAME)],
         "cannot link the idiom runtime",

@@ -744,28 +744,52 @@ def test_runtime_sources_compile_without_warnings() -> None:
 
 def test_runtime_links_into_a_program(tmp_path: Path) -> None:
     runtime = runtime_library()
-    assert all(path.is_file() for path in runtime.objects)
+    assert runtime.archive.is_file()
     assert "-lOpenCL" in runtime.link_args
     assert issubclass(RuntimeBuildError, IdiomError)
-    program = tmp_path / "prog.c"
-    program.write_text(
-        '#include <stdio.h>\n#include "idiom_runtime.h"\n'
-        "int main(void) {\n"
+    exe = _linked(
+        tmp_path / "gemm",
         "    double a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4];\n"
         "    int s = idiom_gemm(IDIOM_DOUBLE, 2, 2, 2, 1.0, a, 2, 1, b, 2, 1, 0.0, c, 2, 1);\n"
-        '    printf("%d %g %g %g %g\\n", s, c[0], c[1], c[2], c[3]);\n'
-        "    return 0;\n}\n"
+        '    printf("%d %g %g %g %g\\n", s, c[0], c[1], c[2], c[3]);\n',
     )
-    exe = tmp_path / "prog"
-    clang = find_tool("clang")
-    subprocess.run(
-        [clang, f"-I{RUNTIME_DIR}", str(program), *map(str, runtime.objects),
-         *runtime.link_args, "-o", str(exe)],
-        check=True,
-    )  # fmt: skip
     env = {**os.environ, "IDIOM_BLAS_MIN_WORK": "0"}
     out = subprocess.run([str(exe)], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "19", "22", "43", "50"]
+    assert any("openblas" in library for library in _needed(exe))
+
+
+def test_programs_without_blas_calls_do_not_load_openblas(tmp_path: Path) -> None:
+    # OpenBLAS starts its threads when it is loaded; they would compete with the program.
+    exe = _linked(tmp_path / "launch", '    printf("%p\\n", (void *)idiom_cl_run);\n')
+    needed = _needed(exe)
+    assert not any("openblas" in library for library in needed), needed
+    assert "libOpenCL.so.1" in needed
+
+
+def _linked(stem: Path, body: str) -> Path:
+    """A program whose `main` runs `body`, linked against the runtime like a user's."""
+    runtime = runtime_library()
+    program = stem.with_suffix(".c")
+    program.write_text(
+        '#include <stdio.h>\n#include "idiom_runtime.h"\n'
+        f"int main(void) {{\n{body}    return 0;\n}}\n"
+    )
+    subprocess.run(
+        [find_tool("clang"), f"-I{RUNTIME_DIR}", str(program), str(runtime.archive),
+         *runtime.link_args, "-o", str(stem)],
+        check=True,
+    )  # fmt: skip
+    return stem
+
+
+def _needed(executable: Path) -> list[str]:
+    """The shared libraries an executable names as NEEDED in its dynamic section."""
+    dump = subprocess.run(
+        [find_tool("llvm-readobj"), "--needed-libs", str(executable)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return [line.strip() for line in dump.stdout.splitlines()[1:] if ".so" in line]
 
 
 def test_runtime_builds_into_a_fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
