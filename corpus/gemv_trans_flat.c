@@ -1,6 +1,6 @@
 // corpus: GEMV, transposed orientation y += A^T x with i outer (y[j] += A[i][j]*x[i]), float, flattened, restrict, size_t
 // args: test=64 2 bench=3000 400
-// tolerance: 5e-2 (float32: y accumulates 675 million products that cancel; exact sum 2250, the original prints 2250.28, OpenBLAS sgemv 2342)
+// tolerance: 1e-4 (float32: each y[j] sums 4500 products, which OpenBLAS sgemv adds in another order; about 2e-6 apart seen)
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,11 +31,13 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < lda; j++)
             a[i * lda + j] = (float)((i + j * 7) % 12) * 0.0625f - 0.3f;
     }
-    for (size_t j = 0; j < n; j++)
-        y[j] = (float)(j % 4) * 0.5f;
-
-    for (long r = 0; r < reps; r++)
+    /* y starts afresh at each repetition: accumulated over hundreds of them, float32
+       sums drift apart with the order of the additions (BLAS adds in another order). */
+    for (long r = 0; r < reps; r++) {
+        for (size_t j = 0; j < n; j++)
+            y[j] = (float)(j % 4) * 0.5f;
         sgemv_t(m, n, a, lda, x, y);
+    }
 
     double sum = 0.0, alt = 0.0;
     for (size_t j = 0; j < n; j++) {           // expect: Reduction in main

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
-from mappers.ceiling import ceiling_seconds, read_stats
+from mappers.ceiling import ceiling_seconds, inside_seconds, read_stats
 from mappers.compare import first_difference, program_tolerance
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
@@ -81,7 +81,7 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         built = accelerate([path], accelerated, CompileOptions())
         stats = Path(tmp) / "stats.jsonl"
         tolerance = program_tolerance(path)
-        original_times, accelerated_times = [], []
+        original_times, accelerated_times, glue_times = [], [], []
         expected = difference = None
         for _ in range(max(runs, 1)):
             seconds, out = _run([str(original), *args], {})
@@ -90,9 +90,14 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
             stats.unlink(missing_ok=True)
             seconds, out = _run([str(accelerated), *args], {"IDIOM_STATS": str(stats)})
             accelerated_times.append(seconds)
+            glue_times.append(seconds - _inside_runtime(stats))
             difference = difference or first_difference(expected, out, tolerance=tolerance)
         accelerated_s = statistics.median(accelerated_times)
-        ceiling, cold, device = _ceiling(stats, accelerated_s)
+        # Each run's own time outside the runtime: the library's time in one run and the
+        # program's in another would not add up (OpenBLAS on two busy cores varies 2x).
+        ceiling, cold, device = _ceiling(
+            stats, statistics.median(glue_times) + _inside_runtime(stats)
+        )
     return BenchRow(
         program=path.name,
         idioms=_idioms(built),
@@ -147,9 +152,15 @@ def _run(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     return seconds, result.stdout
 
 
+def _inside_runtime(stats: Path) -> float:
+    """Seconds a run spent inside the runtime for the calls it did (0 without records)."""
+    return inside_seconds(read_stats(stats))
+
+
 def _ceiling(stats: Path, accelerated_s: float) -> tuple[float | None, float | None, str]:
     """The ceiling, warm and cold, and the device the runtime used, from the last run's
-    statistics."""
+    statistics; `accelerated_s` is that run's time inside the runtime plus the median time
+    outside it."""
     if not stats.exists():
         return None, None, "original code"
     calls = read_stats(stats)

@@ -45,6 +45,7 @@ __all__ = [
     "CeilingError",
     "ceiling_seconds",
     "direct_seconds",
+    "inside_seconds",
     "read_stats",
 ]
 
@@ -137,8 +138,13 @@ def ceiling_seconds(
     match)."""
     if not math.isfinite(accelerated_seconds) or accelerated_seconds < 0:
         raise CeilingError(f"accelerated time {accelerated_seconds!r} is not a duration")
-    inside = sum(call.seconds for call in calls if call.done)
+    inside = inside_seconds(calls)
     return max(0.0, accelerated_seconds - inside + direct_seconds(calls, cold=cold))
+
+
+def inside_seconds(calls: Sequence[CallStats]) -> float:
+    """Seconds spent inside the runtime by the calls that did their work."""
+    return sum(call.seconds for call in calls if call.done)
 
 
 # ---- parsing ----------------------------------------------------------------------------------
