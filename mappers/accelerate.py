@@ -20,8 +20,9 @@ from idl.errors import IdiomError
 from mappers.residency import needs_residency, with_host_access
 from mappers.rewriter import Outcome, rewrite_module
 from mappers.runtime_build import runtime_library
+from mappers.splice import spliced
 from matcher.detect import Detection, detect_module
-from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool
+from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool, source_ir
 from matcher.ir_builder import build_module
 from matcher.pipeline import load_library
 
@@ -59,11 +60,20 @@ def rewrite_file(
     reassociate: bool = True,
 ) -> tuple[str, UnitReport]:
     """The rewritten IR of one translation unit, and its report."""
+    _, text, report = _rewritten_unit(path, options, idiom_dirs, reassociate=reassociate)
+    return text, report
+
+
+def _rewritten_unit(
+    path: Path, options: CompileOptions, idiom_dirs: tuple[str, ...], *, reassociate: bool
+) -> tuple[str, str, UnitReport]:
+    """The canonical IR of one unit, its rewritten IR and its report."""
     library = load_library(idiom_dirs)
     module = build_module(compile_to_ir(path, options), str(path))
     detection = detect_module(module, library.exported_programs())
     rewritten = rewrite_module(module, detection.instances, reassociate=reassociate)
-    return rewritten.text, UnitReport(str(path), rewritten.outcomes, detection.cut_short)
+    report = UnitReport(str(path), rewritten.outcomes, detection.cut_short)
+    return module.text, rewritten.text, report
 
 
 def accelerate(
@@ -81,13 +91,19 @@ def accelerate(
     if emit_llvm and len(sources) != 1:
         raise AccelerateError("--emit-llvm takes one source file (one module of IR)")
     units: list[UnitReport] = []
+    canonical: list[str] = []
     texts: list[str] = []
     for source in sources:
-        text, report = rewrite_file(source, options, idiom_dirs, reassociate=reassociate)
+        before, text, report = _rewritten_unit(source, options, idiom_dirs, reassociate=reassociate)
+        canonical.append(before)
         texts.append(text)
         units.append(report)
     if needs_residency(texts):
         texts = with_host_access(texts, [str(source) for source in sources])
+    texts = [
+        _from_source(source, options, before, text)
+        for source, before, text in zip(sources, canonical, texts, strict=True)
+    ]
     with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
         objects: list[str] = []
         for number, text in enumerate(texts):
@@ -114,6 +130,13 @@ def accelerate(
         _run(command, "linking the accelerated program failed")
         _publish(built, output)
     return Accelerated(output, tuple(units))
+
+
+def _from_source(source: Path, options: CompileOptions, canonical: str, final: str) -> str:
+    """The unit with the functions the tool left unchanged compiled as the original build
+    compiles them (mappers/splice.py)."""
+    original = source_ir(source, options)
+    return final if original is None else spliced(final, canonical, original)
 
 
 def _check_writable(output: Path) -> None:

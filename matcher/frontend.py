@@ -50,6 +50,7 @@ __all__ = [
     "compile_to_ir",
     "find_tool",
     "source_files",
+    "source_ir",
 ]
 
 C_SUFFIXES = frozenset({".c"})
@@ -192,6 +193,34 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
         diagnostics = opt_errors.decode(errors="replace").strip()
         raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
     return bitcode
+
+
+def source_ir(path: Path, options: CompileOptions | None = None) -> str | None:
+    """The IR a plain `clang-22 -O2` build of a C/C++ file optimises (its passes not yet
+    run), as text; None for IR inputs, which have no other form."""
+    options = options or CompileOptions()
+    if path.suffix not in C_SUFFIXES | CXX_SUFFIXES:
+        return None
+    driver = find_tool("clang++" if path.suffix in CXX_SUFFIXES else "clang")
+    command = [
+        driver,
+        *options.clang_flags(),
+        "-O2",
+        "-Xclang",
+        "-disable-llvm-passes",
+        "-emit-llvm",
+        "-S",
+        str(path),
+        "-o",
+        "-",
+    ]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise FrontendError(f"{path}: clang-22 failed: {error}") from error
+    if result.returncode != 0:
+        raise FrontendError(f"{path}: clang-22 failed:\n{result.stderr.strip()}")
+    return result.stdout
 
 
 def _bitcode_to_text(bitcode: bytes, path: Path) -> str:

@@ -1,0 +1,191 @@
+"""Functions the tool left unchanged are compiled from the source's own IR.
+
+The matcher reads canonical IR (matcher/frontend.py): the source's IR after a short pass
+pipeline. Compiled again at -O2, that pipeline's early rewrites can cost speed: its
+instcombine turns `(lo + hi) / 2` into a signed division before anything has proved the sum
+non-negative, and -O2 then cannot use the plain shift it finds on the source
+(corpus/nm_hist_search.c: 42% more instructions in functions no idiom touched). So a unit is
+assembled from two printings of the same source: the functions the rewriter or the
+residency pass changed come from the rewritten canonical IR; every other function comes
+from `clang-22 -O2 -Xclang -disable-llvm-passes` (`frontend.source_ir`), the IR the
+original build optimises, and so compiles as it does there. A function counts as unchanged
+when its lines are those of the canonical IR, attribute-group and metadata numbers aside:
+every call, block or instruction the tool adds shows. The source's functions that the
+canonical pipeline inlined everywhere and dropped come along when a taken function calls
+them, with the declarations, globals, types, comdats, attribute groups and metadata they
+name (the last two renumbered after the unit's own). Should LLVM's verifier reject the
+assembled unit, the rewritten unit is used whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mappers.irtext import verify
+
+__all__ = ["spliced"]
+
+_NAME = r'(?:"[^"]*"|[-a-zA-Z$._0-9]+)'
+_DEFINE = re.compile(rf"define [^@]*@({_NAME})\(")
+_DECLARE = re.compile(rf"declare [^@]*@({_NAME})\(")
+_GLOBAL = re.compile(rf"(@{_NAME}) = ")
+_COMDAT = re.compile(rf"(\${_NAME}) = comdat")
+_TYPE = re.compile(rf"(%{_NAME}) = type ")
+_ATTRIBUTES = re.compile(r"attributes #(\d+) = ")
+_METADATA = re.compile(r"!(\d+) = ")
+_REFERENCE = re.compile(rf"@({_NAME})")
+# An attribute group or metadata number where it is used: `#3`, `!dbg !17`, `!{!4, !5}`.
+_NUMBER = re.compile(r"(?<![-\w$.])([#!])(\d+)\b")
+
+
+@dataclass
+class _Unit:
+    """A module's text, cut into the pieces a splice moves."""
+
+    lines: list[str]
+    functions: dict[str, tuple[int, int]] = field(default_factory=dict)  # first, last line
+    declarations: dict[str, str] = field(default_factory=dict)
+    globals_: dict[str, str] = field(default_factory=dict)
+    comdats: dict[str, str] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)
+    attributes: dict[int, str] = field(default_factory=dict)
+    metadata: dict[int, str] = field(default_factory=dict)
+
+    def body(self, name: str) -> list[str]:
+        first, last = self.functions[name]
+        return self.lines[first : last + 1]
+
+
+def spliced(final: str, canonical: str, source: str) -> str:
+    """`final` (the rewritten canonical IR of a unit) with each function it has unchanged
+    from `canonical` taken from `source` instead; `final` itself if no function is, or if
+    the result does not verify."""
+    mine, before, theirs = _cut(final), _cut(canonical), _cut(source)
+    unchanged = {
+        name
+        for name in mine.functions
+        if name in theirs.functions
+        and name in before.functions
+        and _masked(mine.body(name)) == _masked(before.body(name))
+    }
+    if not unchanged:
+        return final
+    taken = _closure(unchanged, mine, theirs)
+    text = _assembled(mine, theirs, taken)
+    return text if verify(text) is None else final
+
+
+def _cut(text: str) -> _Unit:
+    unit = _Unit(text.splitlines())
+    opened: tuple[str, int] | None = None
+    tables: list[tuple[re.Pattern[str], dict[str, str]]] = [
+        (_DECLARE, unit.declarations),
+        (_GLOBAL, unit.globals_),
+        (_COMDAT, unit.comdats),
+        (_TYPE, unit.types),
+    ]
+    for number, line in enumerate(unit.lines):
+        if opened is not None:
+            if line == "}":
+                unit.functions[opened[0]] = (opened[1], number)
+                opened = None
+            continue
+        if (define := _DEFINE.match(line)) and line.rstrip().endswith("{"):
+            opened = (define.group(1), number)
+            continue
+        if group := _ATTRIBUTES.match(line):
+            unit.attributes[int(group.group(1))] = line
+        elif node := _METADATA.match(line):
+            unit.metadata[int(node.group(1))] = line
+        for pattern, table in tables:
+            if found := pattern.match(line):
+                table[found.group(1)] = line
+                break
+    return unit
+
+
+def _masked(lines: list[str]) -> list[str]:
+    """The lines with attribute-group and metadata numbers blanked: a reprinted module
+    numbers them afresh."""
+    return [_NUMBER.sub(r"\1", line) for line in lines]
+
+
+def _closure(unchanged: set[str], mine: _Unit, theirs: _Unit) -> set[str]:
+    """The source's functions to take: the unchanged ones, and those they call that the
+    canonical unit no longer defines."""
+    taken = set(unchanged)
+    pending = list(unchanged)
+    while pending:
+        for name in _references(theirs.body(pending.pop())):
+            if name in theirs.functions and name not in mine.functions and name not in taken:
+                taken.add(name)
+                pending.append(name)
+    return taken
+
+
+def _references(lines: list[str]) -> Iterator[str]:
+    for line in lines:
+        yield from (m.group(1) for m in _REFERENCE.finditer(line))
+
+
+def _assembled(mine: _Unit, theirs: _Unit, taken: set[str]) -> str:
+    """`mine` with the taken functions' definitions from `theirs`, and what they name."""
+    renumber = _Renumbering(
+        attributes=max(mine.attributes, default=-1) + 1,
+        metadata=max(mine.metadata, default=-1) + 1,
+    )
+    replaced_at = {mine.functions[name][0]: name for name in taken if name in mine.functions}
+    skipped = {number for name in replaced_at.values() for number in _span(mine.functions[name])}
+    out: list[str] = []
+    for number, line in enumerate(mine.lines):
+        if number in replaced_at:
+            out.extend(renumber(theirs.body(replaced_at[number])))
+        elif number not in skipped and not _declares_one_of(line, taken):
+            out.append(line)
+    for name in sorted(taken - mine.functions.keys()):
+        out.extend(["", *renumber(theirs.body(name))])
+    named = {n for name in taken for n in _references(theirs.body(name))}
+    defined = mine.functions.keys() | taken
+    out.extend(
+        renumber([line])[0]
+        for name, line in theirs.declarations.items()
+        if name in named and name not in defined and name not in mine.declarations
+    )
+    out.extend(renumber([ln for n, ln in theirs.globals_.items() if n not in mine.globals_]))
+    out.extend(line for n, line in theirs.comdats.items() if n not in mine.comdats)
+    out.extend(line for n, line in theirs.types.items() if n not in mine.types)
+    out.extend(renumber(list(theirs.attributes.values())))
+    out.extend(renumber(list(theirs.metadata.values())))
+    return "\n".join(out) + "\n"
+
+
+def _span(lines: tuple[int, int]) -> range:
+    return range(lines[0], lines[1] + 1)
+
+
+def _declares_one_of(line: str, names: set[str]) -> bool:
+    found = _DECLARE.match(line)
+    return found is not None and found.group(1) in names
+
+
+@dataclass(frozen=True)
+class _Renumbering:
+    """Moves the source's attribute groups and metadata nodes past the unit's own."""
+
+    attributes: int
+    metadata: int
+
+    def __call__(self, lines: list[str]) -> list[str]:
+        return [self._line(line) for line in lines]
+
+    def _line(self, line: str) -> str:
+        # Quoted text (strings, names) is left alone: only what lies between quotes moves.
+        parts = line.split('"')
+        parts[::2] = [_NUMBER.sub(self._number, part) for part in parts[::2]]
+        return '"'.join(parts)
+
+    def _number(self, found: re.Match[str]) -> str:
+        sigil, value = found.group(1), int(found.group(2))
+        return f"{sigil}{value + (self.attributes if sigil == '#' else self.metadata)}"
