@@ -9,8 +9,9 @@ assembled from two printings of the same source: the functions the rewriter or t
 residency pass changed come from the rewritten canonical IR; every other function comes
 from `clang-22 -O2 -Xclang -disable-llvm-passes` (`frontend.source_ir`), the IR the
 original build optimises, and so compiles as it does there. A function counts as unchanged
-when its lines are those of the canonical IR, attribute-group and metadata numbers aside:
-every call, block or instruction the tool adds shows. The source's functions that the
+when its lines are those of the canonical IR, attribute-group and metadata numbers aside
+(every call, block or instruction the tool adds shows), and the unit's functions it calls
+are unchanged too. The source's functions that the
 canonical pipeline inlined everywhere and dropped come along when a taken function calls
 them, with the declarations, globals, types, comdats, attribute groups and metadata they
 name (the last two renumbered after the unit's own). Should LLVM's verifier reject the
@@ -70,6 +71,7 @@ def spliced(final: str, canonical: str, source: str) -> str:
         and name in before.functions
         and _masked(mine.body(name)) == _masked(before.body(name))
     }
+    unchanged = _calling_only_unchanged(unchanged, mine, theirs)
     if not unchanged:
         return final
     taken = _closure(unchanged, mine, theirs)
@@ -110,6 +112,26 @@ def _masked(lines: list[str]) -> list[str]:
     """The lines with attribute-group and metadata numbers blanked: a reprinted module
     numbers them afresh."""
     return [_NUMBER.sub(r"\1", line) for line in lines]
+
+
+def _calling_only_unchanged(unchanged: set[str], mine: _Unit, theirs: _Unit) -> set[str]:
+    """The unchanged functions whose calls of the unit's functions, in the source, all go
+    to unchanged ones. A callee the tool changed may be changed only because the canonical
+    pipeline had inlined it into this caller: with no call left, the residency pass must
+    assume it is entered with device copies and guards its accesses (corpus/
+    nm_stencil_impure.c: `note_clamp`, inlined into `sharpen_clamp`). The caller's canonical
+    form has the callee inlined and unguarded; the source's would call the guarded copy."""
+    kept = set(unchanged)
+    dropped = True
+    while dropped:
+        calling_changed = {
+            name
+            for name in kept
+            if any(c in mine.functions and c not in kept for c in _references(theirs.body(name)))
+        }
+        kept -= calling_changed
+        dropped = bool(calling_changed)
+    return kept
 
 
 def _closure(unchanged: set[str], mine: _Unit, theirs: _Unit) -> set[str]:

@@ -101,6 +101,20 @@ def test_search_loops_compile_as_the_original(tmp_path: Path) -> None:
         )
 
 
+def test_callers_of_changed_functions_keep_their_canonical_form(tmp_path: Path) -> None:
+    # nm_stencil_impure: the canonical pipeline inlines `note_clamp` into `sharpen_clamp`;
+    # left uncalled, `note_clamp` gets host accesses. The source's `sharpen_clamp` would call
+    # that guarded copy, which -O2 no longer inlines (49% more instructions).
+    source = CORPUS / "nm_stencil_impure.c"
+    ir = tmp_path / "acc.ll"
+    accelerate([source], ir, CompileOptions(), emit_llvm=True)
+    assert "host_access" in "\n".join(_function(ir.read_text(), "note_clamp"))
+    out = tmp_path / "acc.s"
+    subprocess.run([find_tool("clang"), "-O2", "-S", str(ir), "-o", str(out)], check=True)
+    calls = [line for line in _instructions(out.read_text(), "sharpen_clamp") if "call" in line]
+    assert not any("note_clamp" in line for line in calls), calls
+
+
 def _instructions(assembly: str, function: str) -> list[str]:
     """A function's instructions, without labels, comments and directives."""
     body = assembly.split(f"\n{function}:", 1)[1].split(".Lfunc_end", 1)[0]
