@@ -141,23 +141,15 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
     of each value's uses, its passes would name a few values differently (`%retval.0`
     for `%retval.1`). Its output order of uses does not matter: the model takes users
     from operands."""
-    clang = find_tool(driver)
     opt = find_tool("opt")
-    front = [
-        clang,
-        *options.clang_flags(),
-        "-O2",
-        "-Xclang",
-        "-disable-llvm-passes",
+    front = _front_end(
+        path,
+        driver,
+        options,
         "-gline-tables-only",
         "-ffp-contract=off",
         "-fno-discard-value-names",
-        "-emit-llvm",
-        "-S",
-        str(path),
-        "-o",
-        "-",
-    ]
+    )
     passes = [
         opt,
         f"-inline-threshold={INLINE_THRESHOLD}",
@@ -201,19 +193,7 @@ def source_ir(path: Path, options: CompileOptions | None = None) -> str | None:
     options = options or CompileOptions()
     if path.suffix not in C_SUFFIXES | CXX_SUFFIXES:
         return None
-    driver = find_tool("clang++" if path.suffix in CXX_SUFFIXES else "clang")
-    command = [
-        driver,
-        *options.clang_flags(),
-        "-O2",
-        "-Xclang",
-        "-disable-llvm-passes",
-        "-emit-llvm",
-        "-S",
-        str(path),
-        "-o",
-        "-",
-    ]
+    command = _front_end(path, "clang++" if path.suffix in CXX_SUFFIXES else "clang", options)
     try:
         result = subprocess.run(command, capture_output=True, text=True, check=False)
     except OSError as error:
@@ -221,6 +201,25 @@ def source_ir(path: Path, options: CompileOptions | None = None) -> str | None:
     if result.returncode != 0:
         raise FrontendError(f"{path}: clang-22 failed:\n{result.stderr.strip()}")
     return result.stdout
+
+
+def _front_end(path: Path, driver: str, options: CompileOptions, *extra: str) -> list[str]:
+    """clang's front end at -O2 with its passes off, IR text to standard output: the one
+    command both the canonical IR and `source_ir` start from, so that their functions and
+    globals carry the same names."""
+    return [
+        find_tool(driver),
+        *options.clang_flags(),
+        "-O2",
+        "-Xclang",
+        "-disable-llvm-passes",
+        *extra,
+        "-emit-llvm",
+        "-S",
+        str(path),
+        "-o",
+        "-",
+    ]
 
 
 def _bitcode_to_text(bitcode: bytes, path: Path) -> str:
