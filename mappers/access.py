@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mappers.emit import I1, I64, Builder, Cloner, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, iteration_value
 from mappers.region import Region, fixed_values
 from matcher.ir import Block, Value
+
+if TYPE_CHECKING:
+    from mappers.row_tables import RowTable
 
 __all__ = [
     "Access",
@@ -64,26 +68,35 @@ def measure(
     loops: Sequence[LoopView],
     counts: Sequence[Operand],
     element_type: str,
+    rows: Sequence[RowTable] = (),
 ) -> Access:
-    """Emit the first address, the strides and the byte range of an affine access."""
-    first, strides = locate(builder, region.blocks, address, loops)
+    """Emit the first address, the strides and the byte range of an affine access (affine
+    once the row pointers of `rows` are taken as equally spaced: mappers/row_tables.py)."""
+    first, strides = locate(builder, region.blocks, address, loops, rows)
     size = element_size(element_type)
     low, high = span(builder, builder.to_i64(first), strides, counts, size=size)
     return Access(first, tuple(strides), size, low, high)
 
 
 def locate(
-    builder: Builder, blocks: frozenset[Block], address: Value, loops: Sequence[LoopView]
+    builder: Builder,
+    blocks: frozenset[Block],
+    address: Value,
+    loops: Sequence[LoopView],
+    rows: Sequence[RowTable] = (),
 ) -> tuple[Operand, list[Operand]]:
     """Emit the address computed in `blocks` at the first iteration of every loop, and its
-    stride in bytes along each loop (the clone one step further, less the first)."""
+    stride in bytes along each loop (the clone one step further, less the first). A row
+    pointer of `rows` is its first row, or the following one along the loop that moves it."""
     first_values = {loop.iterator: builder.ref(loop.iter_begin) for loop in loops}
+    first_values.update((table.load, table.first) for table in rows)
     first = Cloner(builder, blocks, first_values, affine=True).value(address)
     start = builder.to_i64(first)
     strides = []
-    for loop in loops:
+    for level, loop in enumerate(loops):
         moved_values = dict(first_values)
         moved_values[loop.iterator] = iteration_value(builder, loop, 1)
+        moved_values.update((t.load, t.following) for t in rows if t.level == level)
         moved = Cloner(builder, blocks, moved_values, affine=True).value(address)
         strides.append(builder.binary("sub", builder.to_i64(moved), start))
     return first, strides

@@ -15,6 +15,7 @@ from mappers.irtext import Operand
 from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.region import check_legal, depends_on, guard_conditions
+from mappers.row_tables import declare_row_tables, row_tables
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -96,7 +97,17 @@ class _DensePlan(Plan):
             counted = trip_count(builder, loop)
             self.counts.append(counted.count)
             checks.append(counted.exact)
-        for name, address in (("a", dense.a), ("b", dense.b), ("c", dense.c)):
+        addresses = {"a": dense.a, "b": dense.b, "c": dense.c}
+        tables = row_tables(
+            builder,
+            self.region,
+            addresses.values(),
+            loops=dense.loops,
+            counts=self.counts,
+            entered=builder.all_of(checks),
+        )
+        checks.extend(table.regular for table in tables)
+        for name, address in addresses.items():
             access = measure(
                 builder,
                 self.region,
@@ -104,6 +115,7 @@ class _DensePlan(Plan):
                 loops=dense.loops,
                 counts=self.counts,
                 element_type=dense.element,
+                rows=tables,
             )
             self.accesses[name] = access
         self._count_upwards(builder)
@@ -112,7 +124,7 @@ class _DensePlan(Plan):
             self.strides[name] = strides
             checks.append(whole)
         a, b, c = self.accesses["a"], self.accesses["b"], self.accesses["c"]
-        checks.append(disjoint(builder, c, [a, b]))
+        checks.append(disjoint(builder, c, [a, b, *(table.entries for table in tables)]))
         checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
         for name, level in self.fixed.items():
             stride = self.accesses[name].strides[level]
@@ -194,6 +206,7 @@ class _GemmPlan(_DensePlan):
 
 def map_gemm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemm", f"declare {_GEMM}")
+    declare_row_tables(context.module)
     dense = _dense(instance, context, 3)
     if instance.solution.get("acc") is not None:
         return _GemmPlan(dense, context, m=0, n=1, k=2)  # dot form: C[i][j] = sum_k
@@ -237,6 +250,7 @@ class _GemvPlan(_DensePlan):
 
 def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemv", f"declare {_GEMV}")
+    declare_row_tables(context.module)
     dense = _dense(instance, context, 2)
     if instance.solution.get("acc") is not None:
         # Dot form: y[i] = sum_j; the matrix is the factor that moves with the row loop.

@@ -43,6 +43,7 @@ _SOURCES = (
     "idiom_opencl.c",
     "idiom_resident.c",
     "idiom_cache.c",
+    "idiom_rows.c",
 )
 _HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h")
 _SHARED_NAME = "libidiom_runtime.so"

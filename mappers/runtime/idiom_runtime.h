@@ -63,6 +63,14 @@ int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, 
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s);
 
+/* Tables of row pointers: `count` entries `stride` bytes apart from `table`, as a loop over
+ * the rows reads them. idiom_row_first gives the first entry (NULL when count < 1, reading
+ * nothing); idiom_row_step the distance in bytes from each row to the next when every row lies
+ * at first + t * step, IDIOM_NO_ROW_STEP otherwise or when count < 1 (0 for a single row). */
+#define IDIOM_NO_ROW_STEP INT64_MIN
+void *idiom_row_first(const void *table, int64_t count);
+int64_t idiom_row_step(const void *table, int64_t stride, int64_t count);
+
 /* Kinds of kernel arguments for idiom_cl_run. */
 enum {
     IDIOM_ARG_IN = 0,     /* buffer read by the kernel: ptr = host start, bytes = size */

@@ -1,0 +1,105 @@
+"""Matrices given as tables of row pointers (`double **A`, read as `A[i][j]`).
+
+The address of `A[i][j]` is `row(i) + j * size`, where `row(i)` is loaded from the table:
+not affine in `i`, so `access.locate` cannot measure it as it stands. When the rows lie
+equally spaced (`row(i) = row(0) + i * step`, as rows allocated one after another usually
+do), the access is a strided matrix after all. The guard asks the runtime to read the
+table once (`idiom_row_first`, `idiom_row_step` in runtime/idiom_rows.c) for the first row
+and the common distance, or learns that there is none (then the original code runs).
+`access.locate` then evaluates the address with the row load replaced by that first row,
+one step further along the loop that moves it.
+
+The table's own bytes are read memory like any other: the mapper checks them against its
+written range (`RowTable.entries`). The runtime reads the table only when every matched
+loop runs at least once, so that it reads entries the original reads too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from mappers.access import Access, measure
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import ModuleText, Operand
+from mappers.loops import LoopView
+from mappers.region import Region, depends_on
+from matcher.ir import Value
+
+__all__ = ["RowTable", "declare_row_tables", "row_tables"]
+
+_NO_STEP = -(2**63)  # IDIOM_NO_ROW_STEP
+_DECLARATIONS = {
+    "idiom_row_first": "declare ptr @idiom_row_first(ptr, i64)",
+    "idiom_row_step": "declare i64 @idiom_row_step(ptr, i64, i64)",
+}
+
+
+@dataclass(frozen=True)
+class RowTable:
+    """A row pointer loaded inside the region, measured at run time."""
+
+    load: Value  # the load of the row pointer
+    level: int  # the loop whose counter picks the row
+    first: Operand  # ptr: the row at that loop's first iteration
+    following: Operand  # ptr: the row one iteration further
+    entries: Access  # the table's entries the loop reads
+    regular: Operand  # i1: every row lies one step further than the one before
+
+
+def declare_row_tables(module: ModuleText) -> None:
+    for name, declaration in _DECLARATIONS.items():
+        module.declare(name, declaration)
+
+
+def row_tables(
+    builder: Builder,
+    region: Region,
+    addresses: Iterable[Value],
+    *,
+    loops: Sequence[LoopView],
+    counts: Sequence[Operand],
+    entered: Operand,
+) -> list[RowTable]:
+    """Measure the row tables the `addresses` of the region load their rows from.
+    `entered` (i1) holds when every matched loop runs at least once."""
+    tables = []
+    for load in _row_loads(region, addresses, builder):
+        address = load.operands[0]
+        levels = [n for n, loop in enumerate(loops) if depends_on(address, loop.iterator, region)]
+        if len(levels) != 1:
+            raise NotReplaced(f"the row pointer {load.name} does not move with exactly one loop")
+        level = levels[0]
+        entries = measure(builder, region, address, loops=loops, counts=counts, element_type="ptr")
+        rows = builder.select(entered, counts[level], const(I64, 0))
+        table = entries.first
+        first = builder.call("ptr", "idiom_row_first", [table, rows])
+        step = builder.call("i64", "idiom_row_step", [table, entries.strides[level], rows])
+        regular = builder.compare("ne", step, const(I64, _NO_STEP))
+        following = builder.emit("ptr", f"getelementptr i8, {first}, {step}")
+        tables.append(RowTable(load, level, first, following, entries, regular))
+    return tables
+
+
+def _row_loads(region: Region, addresses: Iterable[Value], builder: Builder) -> list[Value]:
+    """The pointer loads inside the region that the addresses are computed from (not the
+    fixed values, which the guard loaded ahead of the region), in first-seen order."""
+    found: list[Value] = []
+    seen: set[Value] = set()
+    stack = list(addresses)
+    while stack:
+        current = stack.pop()
+        if current in seen or current in builder.known or current.block not in region.blocks:
+            continue
+        seen.add(current)
+        if current.opcode == "load":
+            if current.type == "ptr" and _plain(current):
+                found.append(current)
+            continue  # its own address must be affine: `measure` says so if not
+        stack.extend(current.operands)
+    return found
+
+
+def _plain(load: Value) -> bool:
+    text = f" {load.text} "
+    return " volatile " not in text and " atomic " not in text

@@ -1,0 +1,76 @@
+"""Matrices given as tables of row pointers (mappers/row_tables.py): BLAS takes them when
+the rows lie equally spaced, and the original code runs when they do not, when the product
+is written over a factor, and when the rows run backwards or repeat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import build_pair, run_binary
+
+from mappers.accelerate import Accelerated
+from mappers.compare import first_difference
+
+PROGRAM = Path(__file__).parent / "programs" / "row_tables.c"
+BLAS_AT_ANY_SIZE = {"IDIOM_BLAS_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+REGULAR, SWAPPED, OVERLAPPING, DESCENDING, REPEATED = range(5)
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("row_tables"))
+
+
+def _done(stderr: str, entry: str) -> int:
+    """How many calls of a BLAS entry did the work (IDIOM_VERBOSE lines)."""
+    return sum(
+        1 for line in stderr.splitlines() if line.startswith(f"idiom: {entry} ") and "done" in line
+    )
+
+
+def _compare(builds: tuple[Path, Path, Accelerated], args: list[str]) -> str:
+    original, accelerated, _ = builds
+    expected = run_binary(original, args, {})
+    actual = run_binary(accelerated, args, BLAS_AT_ANY_SIZE)
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    return actual.stderr
+
+
+def test_both_kernels_are_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    outcomes = {
+        (o.instance.function, o.instance.idiom): o for u in report.units for o in u.outcomes
+    }
+    for key in (("gemm_rows", "GEMM"), ("gemv_rows_t", "GEMV")):
+        assert outcomes[key].replaced, outcomes[key].detail
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 65])
+@pytest.mark.parametrize("seed", [3, 11])
+def test_equally_spaced_rows_go_to_blas(
+    builds: tuple[Path, Path, Accelerated], n: int, seed: int
+) -> None:
+    stderr = _compare(builds, [str(n), str(seed), str(REGULAR)])
+    if n >= 1:
+        assert _done(stderr, "gemm") == 1 and _done(stderr, "gemv") == 1
+
+
+# OVERLAPPING writes C over A only: the GEMV's rows are equally spaced there.
+@pytest.mark.parametrize(("layout", "gemv_done"), [(SWAPPED, 0), (OVERLAPPING, 1), (REPEATED, 0)])
+@pytest.mark.parametrize("n", [2, 9])
+def test_other_layouts_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], layout: int, gemv_done: int, n: int
+) -> None:
+    stderr = _compare(builds, [str(n), "5", str(layout)])
+    assert _done(stderr, "gemm") == 0
+    assert _done(stderr, "gemv") == gemv_done
+
+
+def test_descending_rows_give_the_original_results(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    """Rows in descending order of address are still equally spaced (a negative step); BLAS
+    takes what it can express and the rest runs as written, with the same results."""
+    _compare(builds, ["9", "5", str(DESCENDING)])
