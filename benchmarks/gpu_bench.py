@@ -15,7 +15,9 @@ calls replayed directly; install the scipy-openblas32 and lark wheels from .gpu/
 there).
 
 For each program: the original and the accelerated binary at the corpus's benchmark
-size, median wall time of several runs, every output compared with the original's, and
+size (and its hand-written counterpart calling cblas directly, where corpus/direct/ has
+one: `direct_s`, `of_direct`), in turn, median wall time of several runs, every output
+compared with the original's, and
 the runtime's per-call statistics (IDIOM_STATS: device, kernel time from OpenCL event
 profiling). From a copy kernel run through the same runtime (`copy` below) it derives
 each kernel's share of the device's copy bandwidth, data resident (kernel time only).
@@ -78,6 +80,7 @@ int main(int argc, char **argv) {
 def bundle(programs: list[str]) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.accelerate import accelerate  # noqa: PLC0415  (only here, not on the GPU)
+    from mappers.bench import build_direct, direct_source  # noqa: PLC0415
     from mappers.compare import program_tolerance  # noqa: PLC0415
     from mappers.runtime_build import RUNTIME_DIR, runtime_library  # noqa: PLC0415
     from matcher.expectations import read_program  # noqa: PLC0415
@@ -103,9 +106,20 @@ def bundle(programs: list[str]) -> None:
                 [driver, "-O2", "-w", str(source), "-o", str(original), "-lm"], check=True
             )
             accelerate([source], BUNDLE / "bin" / f"{stem}.accelerated", CompileOptions())
+        direct = direct_source(source)
+        if direct is not None and not (BUNDLE / "bin" / f"{stem}.direct").exists():
+            build_direct(direct, BUNDLE / "bin" / f"{stem}.direct")
         args = arguments.split(",") if arguments else list(read_program(source).bench_args)
         tolerance = program_tolerance(source)
-        manifest.append({"program": name, "stem": stem, "args": args, "tolerance": tolerance})
+        manifest.append(
+            {
+                "program": name,
+                "stem": stem,
+                "args": args,
+                "tolerance": tolerance,
+                "direct": direct is not None,
+            }
+        )
     with tempfile.TemporaryDirectory() as tmp:
         copy_source = Path(tmp) / "copy.c"
         copy_source.write_text(COPY_PROGRAM)
@@ -178,8 +192,10 @@ def run(
     for entry in json.loads((BUNDLE / "manifest.json").read_text())[number - 1 :: parts]:
         stem = entry["stem"]
         args = entry["args"]
-        originals, accelerated, glue, difference, expected = [], [], [], None, None
+        originals, accelerated, direct, glue = [], [], [], []
+        difference = direct_difference = expected = None
         stats_file = scratch / f"{stem}-{'-'.join(args)}.jsonl"
+        tolerance = entry.get("tolerance", 1e-5)
         for _ in range(runs):
             seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.original"), *args], env)
             originals.append(seconds)
@@ -191,9 +207,13 @@ def run(
             )
             accelerated.append(seconds)
             glue.append(seconds - _inside_runtime(stats_file))
-            difference = difference or first_difference(
-                expected, stdout, tolerance=entry.get("tolerance", 1e-5)
-            )
+            difference = difference or first_difference(expected, stdout, tolerance=tolerance)
+            if entry.get("direct"):  # the kernels called through cblas by hand (corpus/direct)
+                seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.direct"), *args], env)
+                direct.append(seconds)
+                direct_difference = direct_difference or first_difference(
+                    expected, stdout, tolerance=tolerance
+                )
         calls = _stats(stats_file)
         rows.append(
             {
@@ -207,6 +227,10 @@ def run(
                 "calls": _summarise(calls),
             }
         )
+        if direct:
+            rows[-1]["direct_s"] = statistics.median(direct)
+            rows[-1]["of_direct"] = statistics.median(direct) / statistics.median(accelerated)
+            rows[-1]["direct_difference"] = direct_difference
         if ceiling:  # the median time outside the runtime, with the last run's inside it
             median = statistics.median(glue) + _inside_runtime(stats_file)
             rows[-1]["ceiling_s"] = _ceiling(stats_file, median, cold=False)

@@ -2,9 +2,16 @@
 
 For each program: build the original with `clang-22 -O2` and the accelerated binary with
 `accelerate`, run both alternately (so that drift on a shared machine hits both), take
-medians, compare every run's output with the original's, and derive the ceiling: the
-accelerated time with the runtime's calls replaced by the library alone
-(mappers/ceiling.py, from the runtime's IDIOM_STATS records).
+medians, compare every run's output with the original's, and find the ceiling, the same
+kernels called directly through the library:
+
+* where the program has a hand-written counterpart in the `direct/` folder beside it (the
+  same program, its GEMM/GEMV loop nests written as `cblas_*` calls), that program, built
+  against the runtime's OpenBLAS and timed in the same alternation, its output compared
+  too: the ceiling as BENCHMARKS.md §3 states it, paid in the program's own memory;
+* otherwise an estimate: the accelerated time with the runtime's calls replaced by the
+  library alone (mappers/ceiling.py, from the runtime's IDIOM_STATS records; BLAS calls
+  replayed on arrays of their own, OpenCL launches counted by their kernels' time).
 """
 
 from __future__ import annotations
@@ -23,12 +30,26 @@ from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
 from mappers.ceiling import ceiling_seconds, inside_seconds, read_stats
 from mappers.compare import first_difference, program_tolerance
+from mappers.runtime_build import cblas_program_args
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 
-__all__ = ["BenchRow", "bench_program", "bench_programs"]
+__all__ = [
+    "CEILING_DIRECT",
+    "CEILING_REPLAY",
+    "DIRECT_FOLDER",
+    "BenchRow",
+    "bench_program",
+    "bench_programs",
+    "build_direct",
+    "build_original",
+    "direct_source",
+]
 
 RUN_TIMEOUT = 600  # seconds for one run of one binary
+DIRECT_FOLDER = "direct"
+CEILING_DIRECT = "direct program"
+CEILING_REPLAY = "replay"
 
 
 @dataclass(frozen=True)
@@ -39,22 +60,43 @@ class BenchRow:
     found: int
     original_s: float
     accelerated_s: float
-    ceiling_s: float | None  # the library called directly, warmed up (mappers/ceiling.py)
+    ceiling_s: float | None  # the direct program's time, else the replay's (warm)
+    ceiling_from: str  # CEILING_DIRECT, CEILING_REPLAY, or "" without a ceiling
     device: str
     outputs_equal: bool
     difference: str | None = None
     units: tuple[UnitReport, ...] = field(default=(), compare=False, repr=False)
-    ceiling_cold_s: float | None = None  # its first BLAS call paid as a fresh program pays it
+    replay_s: float | None = None  # the estimate from replayed calls (mappers/ceiling.py)
+    replay_cold_s: float | None = None  # its first BLAS call paid as a fresh program pays it
 
     @property
     def speedup(self) -> float:
         return self.original_s / self.accelerated_s if self.accelerated_s > 0 else float("inf")
 
+    @property
+    def of_ceiling(self) -> float | None:
+        """The ceiling's time over the accelerated time: 1.0 is as fast as the library."""
+        if self.ceiling_s is None or self.accelerated_s <= 0:
+            return None
+        return self.ceiling_s / self.accelerated_s
+
     def to_json(self) -> dict[str, object]:
         fields = {
             f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "units"
         }
-        return {**fields, "speedup": round(self.speedup, 3)}
+        of_ceiling = self.of_ceiling
+        return {
+            **fields,
+            "speedup": round(self.speedup, 3),
+            "of_ceiling": None if of_ceiling is None else round(of_ceiling, 3),
+        }
+
+
+def direct_source(program: Path) -> Path | None:
+    """The hand-written program calling the library directly for `program` (`direct/` beside
+    it, same file name), if there is one."""
+    candidate = program.parent / DIRECT_FOLDER / program.name
+    return candidate if candidate.is_file() else None
 
 
 def bench_programs(
@@ -75,43 +117,73 @@ def bench_programs(
 def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow:
     program = read_program(path)
     args = list(program.bench_args if size == "bench" else program.test_args)
+    direct = direct_source(path)
     with tempfile.TemporaryDirectory(prefix="idiom-bench-") as tmp:
-        original, accelerated = Path(tmp) / "original", Path(tmp) / "accelerated"
-        _build_original(path, original)
+        folder = Path(tmp)
+        original, accelerated = folder / "original", folder / "accelerated"
+        build_original(path, original)
         built = accelerate([path], accelerated, CompileOptions())
-        stats = Path(tmp) / "stats.jsonl"
+        commands = {"original": [str(original), *args], "accelerated": [str(accelerated), *args]}
+        if direct is not None:
+            build_direct(direct, folder / "direct")
+            commands["direct"] = [str(folder / "direct"), *args]
+        stats = folder / "stats.jsonl"
         tolerance = program_tolerance(path)
-        original_times, accelerated_times, glue_times = [], [], []
-        expected = difference = None
-        for _ in range(max(runs, 1)):
-            seconds, out = _run([str(original), *args], {})
-            original_times.append(seconds)
-            expected = expected if expected is not None else out
-            stats.unlink(missing_ok=True)
-            seconds, out = _run([str(accelerated), *args], {"IDIOM_STATS": str(stats)})
-            accelerated_times.append(seconds)
-            glue_times.append(seconds - _inside_runtime(stats))
-            difference = difference or first_difference(expected, out, tolerance=tolerance)
-        accelerated_s = statistics.median(accelerated_times)
+        times, glue_times, difference, wrong = _alternate(commands, stats, runs, tolerance)
+        if wrong is not None:
+            raise IdiomError(f"{direct}: its output differs from the original's: {wrong}")
         # Each run's own time outside the runtime: the library's time in one run and the
         # program's in another would not add up (OpenBLAS on two busy cores varies 2x).
-        ceiling, cold, device = _ceiling(
+        replay, cold, device = _replay(
             stats, statistics.median(glue_times) + _inside_runtime(stats)
         )
+    ceiling, ceiling_from = replay, CEILING_REPLAY if replay is not None else ""
+    if "direct" in times:
+        ceiling, ceiling_from = statistics.median(times["direct"]), CEILING_DIRECT
     return BenchRow(
         program=path.name,
         idioms=_idioms(built),
         replaced=built.replaced,
         found=sum(len(u.outcomes) for u in built.units),
-        original_s=statistics.median(original_times),
-        accelerated_s=accelerated_s,
+        original_s=statistics.median(times["original"]),
+        accelerated_s=statistics.median(times["accelerated"]),
         ceiling_s=ceiling,
-        ceiling_cold_s=cold,
+        ceiling_from=ceiling_from,
+        replay_s=replay,
+        replay_cold_s=cold,
         device=device,
         outputs_equal=difference is None,
         difference=difference,
         units=built.units,
     )
+
+
+def _alternate(
+    commands: dict[str, list[str]], stats: Path, runs: int, tolerance: float
+) -> tuple[dict[str, list[float]], list[float], str | None, str | None]:
+    """Run the binaries in turn, `runs` rounds: the times of each, the accelerated runs' time
+    outside the runtime, and the first difference from the original's output of the
+    accelerated one and of the direct one. The last round's runtime statistics stay in
+    `stats`."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    glue_times: list[float] = []
+    expected = difference = wrong = None
+    for _ in range(max(runs, 1)):
+        for name, command in commands.items():
+            env: dict[str, str] = {}
+            if name == "accelerated":
+                stats.unlink(missing_ok=True)
+                env["IDIOM_STATS"] = str(stats)
+            seconds, out = _run(command, env)
+            times[name].append(seconds)
+            if expected is None:
+                expected = out
+            elif name == "accelerated":
+                glue_times.append(seconds - _inside_runtime(stats))
+                difference = difference or first_difference(expected, out, tolerance=tolerance)
+            elif name == "direct":
+                wrong = wrong or first_difference(expected, out, tolerance=tolerance)
+    return times, glue_times, difference, wrong
 
 
 def _idioms(built: Accelerated) -> str:
@@ -123,9 +195,22 @@ def _idioms(built: Accelerated) -> str:
     return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(counts.items())) or "-"
 
 
-def _build_original(source: Path, output: Path) -> None:
+def build_original(source: Path, output: Path) -> None:
+    """`source` built as its user would: clang-22 -O2."""
+    _compile(source, output, (), ("-lm",))
+
+
+def build_direct(source: Path, output: Path) -> None:
+    """A direct program (`direct/`) built against the runtime's OpenBLAS."""
+    compile_args, link_args = cblas_program_args()
+    _compile(source, output, compile_args, link_args)
+
+
+def _compile(
+    source: Path, output: Path, compile_args: Sequence[str], link_args: Sequence[str]
+) -> None:
     driver = find_tool("clang++" if source.suffix in CXX_SUFFIXES else "clang")
-    command = [driver, "-O2", "-w", str(source), "-o", str(output), "-lm"]
+    command = [driver, "-O2", "-w", *compile_args, str(source), "-o", str(output), *link_args]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise AccelerateError(f"{source}: clang-22 -O2 failed:\n{result.stderr.strip()}")
@@ -157,10 +242,10 @@ def _inside_runtime(stats: Path) -> float:
     return inside_seconds(read_stats(stats))
 
 
-def _ceiling(stats: Path, accelerated_s: float) -> tuple[float | None, float | None, str]:
-    """The ceiling, warm and cold, and the device the runtime used, from the last run's
-    statistics; `accelerated_s` is that run's time inside the runtime plus the median time
-    outside it."""
+def _replay(stats: Path, accelerated_s: float) -> tuple[float | None, float | None, str]:
+    """The replay estimate of the ceiling, warm and cold, and the device the runtime used,
+    from the last run's statistics; `accelerated_s` is that run's time inside the runtime
+    plus the median time outside it."""
     if not stats.exists():
         return None, None, "original code"
     calls = read_stats(stats)

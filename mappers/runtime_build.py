@@ -30,6 +30,7 @@ __all__ = [
     "RuntimeBuildError",
     "RuntimeLibrary",
     "cache_root",
+    "cblas_program_args",
     "runtime_library",
     "shared_runtime",
 ]
@@ -99,6 +100,21 @@ def runtime_library() -> RuntimeLibrary:
         link_args=_link_args(blas),
         library_dirs=(blas.lib_dir,),
     )
+
+
+# The CBLAS routines a hand-written program may call by their plain names (corpus/direct/).
+_CBLAS_NAMES = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemv", "cblas_dgemv")
+
+
+def cblas_program_args() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Compile and link arguments for a program that calls CBLAS itself (`#include
+    <cblas.h>`, `cblas_dgemm`, ...) against the runtime's OpenBLAS: its header folder, each
+    plain name defined as the wheel's prefixed one, and the library with an rpath."""
+    blas = _openblas()
+    renames = tuple(f"-D{name}={blas.prefix}{name}" for name in _CBLAS_NAMES)
+    compile_args = (f"-I{blas.include_dir}", *renames)
+    link_args = (f"-L{blas.lib_dir}", f"-l{blas.library}", f"-Wl,-rpath,{blas.lib_dir}", "-lm")
+    return compile_args, link_args
 
 
 def shared_runtime() -> Path:
