@@ -165,7 +165,14 @@ def corpus_with_idioms() -> list[str]:
 
 
 def run(
-    out: Path, device: str, runs: int, *, ceiling: bool, cpus: list[int] | None, part: str
+    out: Path,
+    device: str,
+    runs: int,
+    *,
+    ceiling: bool,
+    cpus: list[int] | None,
+    part: str,
+    only: set[str] | None = None,
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
@@ -189,7 +196,10 @@ def run(
         results["copy_device"] = copies[0].get("device")
     rows = []
     number, parts = (int(n) for n in part.split("/"))
-    for entry in json.loads((BUNDLE / "manifest.json").read_text())[number - 1 :: parts]:
+    manifest = json.loads((BUNDLE / "manifest.json").read_text())
+    if only:
+        manifest = [entry for entry in manifest if entry["program"] in only]
+    for entry in manifest[number - 1 :: parts]:
         stem = entry["stem"]
         args = entry["args"]
         originals, accelerated, direct, glue = [], [], [], []
@@ -317,12 +327,22 @@ def main() -> None:
     go.add_argument("--ceiling", action="store_true", help="replay BLAS calls directly too")
     go.add_argument("--cpus", help="run on these CPUs only, e.g. 0,1 (a two-core machine)")
     go.add_argument("--part", default="1/1", help="K/N: every N-th program from the K-th")
+    go.add_argument("--programs", help="only these bundled programs, e.g. red_dot.c,hist_keys.c")
     args = parser.parse_args()
     if args.command == "bundle":
         bundle(corpus_with_idioms() if args.programs == ["all"] else args.programs)
     else:
         cpus = [int(c) for c in args.cpus.split(",")] if args.cpus else None
-        run(args.out, args.device, args.runs, ceiling=args.ceiling, cpus=cpus, part=args.part)
+        only = set(args.programs.split(",")) if args.programs else None
+        run(
+            args.out,
+            args.device,
+            args.runs,
+            ceiling=args.ceiling,
+            cpus=cpus,
+            part=args.part,
+            only=only,
+        )
 
 
 if __name__ == "__main__":
