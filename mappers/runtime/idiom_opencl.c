@@ -11,10 +11,13 @@
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 120
 
+#include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <CL/cl.h>
 
@@ -152,15 +155,59 @@ static void discover(void) {
 
 #define SLOT_DECLINED (-2)
 
+/* Whether this machine has a device node that a GPU's OpenCL driver opens: NVIDIA's
+ * (/dev/nvidiactl), AMD's ROCm (/dev/kfd), a DRM render node (/dev/dri/renderD*: Intel, Mesa,
+ * AMD), Arm Mali (/dev/mali0). Without one there is no GPU to find, and `auto` need not load
+ * the OpenCL platforms: PoCL's start-up alone took 0.22 s on the project's 2-core machine, paid
+ * once per process by any program with a loop large enough to ask (docs/acceleration.md).
+ * IDIOM_DEVICE=gpu or cpu always asks OpenCL (a remote device has no node here). */
+static int gpu_node_present(void) {
+    static const char *const nodes[] = {"/dev/nvidiactl", "/dev/kfd", "/dev/mali0"};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        if (access(nodes[i], F_OK) == 0) {
+            return 1;
+        }
+    }
+    DIR *dri = opendir("/dev/dri");
+    if (dri == NULL) {
+        return 0;
+    }
+    int found = 0;
+    for (struct dirent *entry = readdir(dri); entry != NULL && !found; entry = readdir(dri)) {
+        found = strncmp(entry->d_name, "renderD", 7) == 0;
+    }
+    closedir(dri);
+    return found;
+}
+
+/* `auto` found no GPU: from now on every launch declines, and the guards learn it first
+   (idiom_cl_min_work_known), so they stop calling here. */
+static int auto_found_no_gpu; /* under cl_lock */
+
+static int no_gpu_for_auto(void) {
+    if (!auto_found_no_gpu) {
+        auto_found_no_gpu = 1;
+        idiom__trace("auto: no GPU here; loops run as compiled");
+    }
+    atomic_store_explicit(&idiom_cl_min_work_known, INT64_MAX, memory_order_relaxed);
+    return SLOT_DECLINED;
+}
+
 /* The device slot for this launch, -1 after a warning, or SLOT_DECLINED when `auto` finds
  * no GPU worth the launch. `auto` does not use a CPU OpenCL device: measured on a 2-core
  * machine, PoCL kernels copying their data at every call ran bandwidth-bound loops 2 to 15
  * times slower than the compiled originals (docs/acceleration.md); IDIOM_DEVICE=cpu still
  * forces it. Called under cl_lock. */
 static int choose_slot(idiom_mode mode, int64_t work) {
+    if (mode == IDIOM_MODE_AUTO && (auto_found_no_gpu || (!discovered && !gpu_node_present()))) {
+        return no_gpu_for_auto();
+    }
     discover();
     int cpu = slots[SLOT_CPU].present;
     int gpu = slots[SLOT_GPU].present;
+    if (mode == IDIOM_MODE_AUTO && !gpu) {
+        return no_gpu_for_auto();
+    }
     if (!cpu && !gpu) {
         idiom__warn_once("no OpenCL device (%s); running the original code", discovery_problem);
         return -1;

@@ -98,22 +98,42 @@ def test_jds_rows_sharing_a_row_of_y_run_the_original_code(
     assert kernels.count("idiom_jds_spmv'") == 1  # jds_int, which has no permutation
 
 
+@pytest.mark.parametrize("device", ["cpu", "gpu"])
 def test_no_opencl_device_falls_back_with_a_warning(
-    builds: tuple[Path, Path, Accelerated], tmp_path: Path
+    builds: tuple[Path, Path, Accelerated], tmp_path: Path, device: str
 ) -> None:
     original, accelerated, _ = builds
-    # auto launches only above IDIOM_GPU_MIN_WORK: 1, so that these small calls try
-    no_vendors = {
-        **ON_POCL,
-        "IDIOM_DEVICE": "auto",
-        "IDIOM_GPU_MIN_WORK": "1",
-        "OCL_ICD_VENDORS": str(tmp_path),
-    }
+    no_vendors = {**ON_POCL, "IDIOM_DEVICE": device, "OCL_ICD_VENDORS": str(tmp_path)}
     expected = _run(original, ["50"], {})
     actual = _run(accelerated, ["50"], no_vendors)
     assert actual.returncode == 0
     assert first_difference(expected.stdout, actual.stdout) is None
     assert actual.stderr.count("no OpenCL device") == 1
+
+
+def test_auto_without_a_gpu_runs_the_original_code_quietly(
+    builds: tuple[Path, Path, Accelerated], tmp_path: Path
+) -> None:
+    """`auto` asked for a GPU only where there might be one: finding none is no news. It
+    learns it once (from the device nodes, or from OpenCL where a GPU node exists), then the
+    guards stop calling the runtime."""
+    original, accelerated, _ = builds
+    # auto launches only above IDIOM_GPU_MIN_WORK: 1, so that these small calls ask
+    no_gpu = {
+        **ON_POCL,
+        "IDIOM_DEVICE": "auto",
+        "IDIOM_GPU_MIN_WORK": "1",
+        "OCL_ICD_VENDORS": str(tmp_path),
+        "IDIOM_VERBOSE": "1",
+    }
+    actual = _run(accelerated, ["50"], no_gpu)
+    assert actual.returncode == 0
+    assert first_difference(_run(original, ["50"], {}).stdout, actual.stdout) is None
+    assert "no OpenCL device" not in actual.stderr
+    assert actual.stderr.count("auto: no GPU here") == 1
+    # The first reduction's two launches ask; the other kernels' guards know from then on.
+    assert actual.stderr.count("cl_run") <= 2
+    assert "gemm" in " ".join(_calls(actual.stderr))  # BLAS does not need a GPU
 
 
 def test_device_off_runs_only_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
