@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 
 from mappers.access import Access, apart_from_fixed, disjoint, measure
 from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, loop_view, trip_count
+from mappers.irtext import Operand, operand
+from mappers.loops import LoopView, loop_view, natural_loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
-from mappers.region import check_legal, depends_on, guard_conditions
+from mappers.region import Region, check_legal, depends_on, guard_conditions
 from mappers.row_tables import declare_row_tables, row_tables
 from matcher.detect import Instance
-from matcher.ir import Value
+from matcher.ir import Block, Value
 
 __all__ = ["map_gemm", "map_gemv"]
 
@@ -43,6 +43,19 @@ class _Dense:
     beta_is_one: bool  # the old value is added unscaled (or there is no old value)
     has_old: bool
     conditions: list[tuple[Value, bool]]  # zero-trip guards of the inner loops
+    clearing: _Clearing | None = None  # C's rows zeroed before the updates
+
+
+@dataclass(frozen=True)
+class _Clearing:
+    """A loop in the row loop that zeroes the row of C before the rank-1 updates add to it
+    (`for j: C[i][j] = 0; for k: for j: C[i][j] += A[i][k] * B[k][j]`): the product then
+    overwrites C (beta 0). The guard checks that it zeroes exactly the elements the
+    updates write."""
+
+    loop: LoopView
+    store: Value
+    address: Value
 
 
 def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
@@ -57,10 +70,17 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         init = need(solution, "acc_init")
         if init.constant != 0:
             raise NotReplaced("the dot product starts from a value other than zero")
-    conditions = check_legal(
-        context.region, stores=[store], results=[], loops=loops, fixed_loads=True
-    )
     c_old, beta = solution.get("c_old"), solution.get("beta")
+    clearing = None
+    if depth == 3 and c_old is not None and solution.get("acc") is None:
+        clearing = _clearing(context.region, store, loops)
+    stores, legal_loops = [store], list(loops)
+    if clearing is not None:
+        stores.append(clearing.store)
+        legal_loops.append(clearing.loop)
+    conditions = check_legal(
+        context.region, stores=stores, results=[], loops=legal_loops, fixed_loads=True
+    )
     return _Dense(
         loops=loops,
         a=need(solution, "a.address"),
@@ -72,7 +92,53 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         beta_is_one=beta is None,
         has_old=c_old is not None,
         conditions=conditions,
+        clearing=clearing,
     )
+
+
+def _clearing(region: Region, update: Value, loops: list[LoopView]) -> _Clearing | None:
+    """The loop that zeroes C's row before the updates, if the region has one: the only
+    other store, +0.0 into an address, alone in a loop directly inside the row loop that
+    runs before the loop over k (the region has no other control flow: check_legal)."""
+    others = [
+        i
+        for block in region.blocks
+        for i in block.instructions
+        if i.opcode == "store" and i is not update
+    ]
+    if len(others) != 1 or operand(others[0].operands[0]).ref != "0.000000e+00":
+        return None
+    store = others[0]
+    inside = [child for child in region.loop.children if store.block in child.blocks]
+    if len(inside) != 1 or inside[0].children:
+        return None
+    try:
+        view = natural_loop_view(region.function, inside[0])
+    except NotReplaced:
+        return None
+    k_header = loops[1].iterator.block
+    assert k_header is not None
+    exits = set(inside[0].exits)
+    if not _reaches(region, exits, k_header) or _reaches(region, {k_header}, inside[0].header):
+        return None
+    return _Clearing(view, store, store.operands[1])
+
+
+def _reaches(region: Region, starts: set[Block], target: Block) -> bool:
+    """Whether `target` is reachable from `starts` within one iteration of the region's
+    loop (not going round its latch)."""
+    seen, stack = set(starts), list(starts)
+    while stack:
+        block = stack.pop()
+        if block is target:
+            return True
+        if block is region.latch:
+            continue
+        for successor in block.successors:
+            if successor in region.blocks and successor not in seen:
+                seen.add(successor)
+                stack.append(successor)
+    return False
 
 
 def _scalar(builder: Builder, value: Value | None, default: float) -> Operand:
@@ -118,6 +184,8 @@ class _DensePlan(Plan):
                 rows=tables,
             )
             self.accesses[name] = access
+        if dense.clearing is not None:
+            checks.append(self._clears_c(builder, dense.clearing))
         self._count_upwards(builder)
         for name, access in self.accesses.items():
             strides, whole = access.element_strides(builder)
@@ -130,6 +198,31 @@ class _DensePlan(Plan):
             stride = self.accesses[name].strides[level]
             checks.append(builder.compare("eq", stride, const(I64, 0)))
         return builder.all_of(checks)
+
+    def _clears_c(self, builder: Builder, clearing: _Clearing) -> Operand:
+        """i1: the clearing loop zeroes, in each row, exactly the elements of C that the
+        updates then write: the same first element, the same count and strides. (The
+        accesses are measured as the loops run, before any is turned to count upwards.)"""
+        m, n = 0, 2  # the update form's row and column loops
+        c = self.accesses["c"]
+        counted = trip_count(builder, clearing.loop)
+        row_loop = self.dense.loops[m]
+        cleared = measure(
+            builder,
+            self.region,
+            clearing.address,
+            loops=[row_loop, clearing.loop],
+            counts=[self.counts[m], counted.count],
+            element_type=self.dense.element,
+        )
+        same = [
+            counted.exact,
+            builder.compare("eq", counted.count, self.counts[n]),
+            builder.compare("eq", builder.to_i64(cleared.first), builder.to_i64(c.first)),
+            builder.compare("eq", cleared.strides[0], c.strides[m]),
+            builder.compare("eq", cleared.strides[1], c.strides[n]),
+        ]
+        return builder.all_of(same)
 
     def _count_upwards(self, builder: Builder) -> None:
         """A loop counting down visits the same elements as one counting up: where an
@@ -161,7 +254,7 @@ class _DensePlan(Plan):
     def scalars(self, builder: Builder) -> tuple[Operand, Operand]:
         dense = self.dense
         alpha = _scalar(builder, dense.alpha, 1.0)
-        if not dense.has_old:
+        if not dense.has_old or dense.clearing is not None:
             return alpha, const("double", "0.000000e+00")
         return alpha, _scalar(builder, dense.beta, 1.0)
 
