@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from mappers.accelerate import Accelerated, accelerate
+from mappers.compare import first_difference
 from matcher.frontend import CompileOptions, find_tool
 
 
@@ -31,4 +32,26 @@ def run_binary(
         check=False,
         timeout=120,
         env={**os.environ, **env},
+    )
+
+
+BLAS_AT_ANY_SIZE = {"IDIOM_BLAS_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+"""BLAS takes any size, and each runtime call says what became of it on stderr."""
+
+
+def same_outputs(pair: tuple[Path, Path, Accelerated], args: list[str], env: dict[str, str]) -> str:
+    """Run the original and the accelerated binary of `pair` on `args` (the accelerated one
+    with `env`), check they print the same, and return the accelerated run's stderr."""
+    original, accelerated, _ = pair
+    expected = run_binary(original, args, {})
+    actual = run_binary(accelerated, args, env)
+    assert actual.returncode == 0, actual.stderr
+    assert first_difference(expected.stdout, actual.stdout) is None
+    return actual.stderr
+
+
+def blas_calls_done(stderr: str, entry: str) -> int:
+    """How many calls of a BLAS entry ("gemm", "gemv") did the work (IDIOM_VERBOSE lines)."""
+    return sum(
+        1 for line in stderr.splitlines() if line.startswith(f"idiom: {entry} ") and "done" in line
     )

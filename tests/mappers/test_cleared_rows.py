@@ -7,13 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
+from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
-from mappers.compare import first_difference
 
 PROGRAM = Path(__file__).parent / "programs" / "cleared_rows.c"
-BLAS_AT_ANY_SIZE = {"IDIOM_BLAS_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 EXACT, FEWER, MORE, OTHER_ARRAY = range(4)
 
 
@@ -23,13 +21,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _gemm_calls_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
-    original, accelerated, _ = builds
-    expected = run_binary(original, args, {})
-    actual = run_binary(accelerated, args, BLAS_AT_ANY_SIZE)
-    assert actual.returncode == 0, actual.stderr
-    assert first_difference(expected.stdout, actual.stdout) is None
-    lines = actual.stderr.splitlines()
-    return sum(1 for line in lines if line.startswith("idiom: gemm ") and "done" in line)
+    return blas_calls_done(same_outputs(builds, args, BLAS_AT_ANY_SIZE), "gemm")
 
 
 def test_the_cleared_form_is_replaced_and_the_late_clearing_is_not(

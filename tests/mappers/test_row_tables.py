@@ -7,13 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
+from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
-from mappers.compare import first_difference
 
 PROGRAM = Path(__file__).parent / "programs" / "row_tables.c"
-BLAS_AT_ANY_SIZE = {"IDIOM_BLAS_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 REGULAR, SWAPPED, OVERLAPPING, DESCENDING, REPEATED = range(5)
 
 
@@ -22,20 +20,8 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
     return build_pair(PROGRAM, tmp_path_factory.mktemp("row_tables"))
 
 
-def _done(stderr: str, entry: str) -> int:
-    """How many calls of a BLAS entry did the work (IDIOM_VERBOSE lines)."""
-    return sum(
-        1 for line in stderr.splitlines() if line.startswith(f"idiom: {entry} ") and "done" in line
-    )
-
-
 def _compare(builds: tuple[Path, Path, Accelerated], args: list[str]) -> str:
-    original, accelerated, _ = builds
-    expected = run_binary(original, args, {})
-    actual = run_binary(accelerated, args, BLAS_AT_ANY_SIZE)
-    assert actual.returncode == 0, actual.stderr
-    assert first_difference(expected.stdout, actual.stdout) is None
-    return actual.stderr
+    return same_outputs(builds, args, BLAS_AT_ANY_SIZE)
 
 
 def test_both_kernels_are_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
@@ -54,7 +40,7 @@ def test_equally_spaced_rows_go_to_blas(
 ) -> None:
     stderr = _compare(builds, [str(n), str(seed), str(REGULAR)])
     if n >= 1:
-        assert _done(stderr, "gemm") == 1 and _done(stderr, "gemv") == 1
+        assert blas_calls_done(stderr, "gemm") == 1 and blas_calls_done(stderr, "gemv") == 1
 
 
 # OVERLAPPING writes C over A only: the GEMV's rows are equally spaced there.
@@ -64,8 +50,8 @@ def test_other_layouts_run_the_original_code(
     builds: tuple[Path, Path, Accelerated], layout: int, gemv_done: int, n: int
 ) -> None:
     stderr = _compare(builds, [str(n), "5", str(layout)])
-    assert _done(stderr, "gemm") == 0
-    assert _done(stderr, "gemv") == gemv_done
+    assert blas_calls_done(stderr, "gemm") == 0
+    assert blas_calls_done(stderr, "gemv") == gemv_done
 
 
 def test_descending_rows_give_the_original_results(
