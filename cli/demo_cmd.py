@@ -18,7 +18,7 @@ from rich.table import Table
 from cli.accelerate_cmd import print_report
 from cli.common import add_frontend_options, compile_options, load_module
 from mappers.accelerate import Accelerated, rewrite_file
-from mappers.bench import bench_program
+from mappers.bench import CEILING_DIRECT, bench_program
 from matcher.detect import detect_module
 from matcher.expectations import ExpectationError, read_program
 from matcher.pipeline import load_library
@@ -79,6 +79,12 @@ def run(args: argparse.Namespace) -> int:
         f"original (clang-22 -O2): {row.original_s:.3f} s, accelerated: {row.accelerated_s:.3f} s"
         f" (median of {args.runs}), speedup [bold]{row.speedup:.1f}x[/bold], device: {row.device}"
     )
+    if row.ceiling_s is not None and row.of_ceiling is not None:
+        how = "cblas called by hand" if row.ceiling_from == CEILING_DIRECT else "calls replayed"
+        console.print(
+            f"ceiling ({how}): {row.ceiling_s:.3f} s; the accelerated program runs at"
+            f" {row.of_ceiling:.2f}x of it"
+        )
     if row.outputs_equal:
         console.print("outputs: [green]equal[/green] (every run compared with the original's)")
         return 0
