@@ -176,6 +176,7 @@ def run(
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
+    from mappers.paired import ratio_interval  # noqa: PLC0415  (pure Python)
 
     if cpus:  # a machine of that many cores (children inherit it); OpenBLAS told as much
         os.sched_setaffinity(0, cpus)
@@ -232,6 +233,7 @@ def run(
                 "original_s": statistics.median(originals),
                 "accelerated_s": statistics.median(accelerated),
                 "speedup": statistics.median(originals) / statistics.median(accelerated),
+                "speedup_interval": ratio_interval(originals, accelerated),
                 "outputs_equal": difference is None,
                 "difference": difference,
                 "calls": _summarise(calls),

@@ -77,7 +77,7 @@ def _table(rows: Sequence[BenchRow]) -> Table:
         "idioms replaced",
         "original s",
         "accelerated s",
-        "speedup",
+        "speedup (95% interval)",
         "ceiling s",
         "vs ceiling",
         "device",
@@ -90,13 +90,20 @@ def _table(rows: Sequence[BenchRow]) -> Table:
             f"{row.idioms} ({row.replaced}/{row.found})",
             f"{row.original_s:.3f}",
             f"{row.accelerated_s:.3f}",
-            f"{row.speedup:.2f}x",
+            _speedup_text(row),
             _ceiling_text(row),
             "-" if row.of_ceiling is None else f"{row.of_ceiling:.2f}x",
             row.device,
             "yes" if row.outputs_equal else f"NO: {row.difference}",
         )
     return table
+
+
+def _speedup_text(row: BenchRow) -> str:
+    if row.speedup_interval is None:
+        return f"{row.speedup:.2f}x"
+    low, high = row.speedup_interval
+    return f"{row.speedup:.2f}x ({low:.2f}-{high:.2f})"
 
 
 def _ceiling_text(row: BenchRow) -> str:

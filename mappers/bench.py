@@ -30,6 +30,7 @@ from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
 from mappers.ceiling import ceiling_seconds, inside_seconds, read_stats
 from mappers.compare import first_difference, program_tolerance
+from mappers.paired import ratio_interval
 from mappers.runtime_build import cblas_program_args
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
@@ -68,6 +69,7 @@ class BenchRow:
     units: tuple[UnitReport, ...] = field(default=(), compare=False, repr=False)
     replay_s: float | None = None  # the estimate from replayed calls (mappers/ceiling.py)
     replay_cold_s: float | None = None  # its first BLAS call paid as a fresh program pays it
+    speedup_interval: tuple[float, float] | None = None  # 95% of the paired ratios' median
 
     @property
     def speedup(self) -> float:
@@ -145,6 +147,7 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         idioms=_idioms(built),
         replaced=built.replaced,
         found=sum(len(u.outcomes) for u in built.units),
+        speedup_interval=ratio_interval(times["original"], times["accelerated"]),
         original_s=statistics.median(times["original"]),
         accelerated_s=statistics.median(times["accelerated"]),
         ceiling_s=ceiling,

@@ -71,6 +71,9 @@ def test_direct_counterpart_is_the_ceiling(tmp_path: Path) -> None:
     assert row.ceiling_s is not None and row.ceiling_s > 0
     assert row.of_ceiling is not None and row.of_ceiling > 0
     assert row.to_json()["of_ceiling"] == round(row.of_ceiling, 3)
+    assert row.speedup_interval is not None
+    low, high = row.speedup_interval
+    assert 0 < low <= high  # two rounds: the lower and the higher of the paired ratios
 
 
 def test_direct_counterpart_with_other_outputs_is_an_error(tmp_path: Path) -> None:
