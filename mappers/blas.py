@@ -15,7 +15,7 @@ from mappers.irtext import Operand, operand
 from mappers.loops import LoopView, loop_view, natural_loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.region import Region, check_legal, depends_on, guard_conditions
-from mappers.row_tables import declare_row_tables, row_tables
+from mappers.row_tables import RowTable, declare_row_tables, row_tables
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 
@@ -155,6 +155,7 @@ class _DensePlan(Plan):
         self.accesses: dict[str, Access] = {}
         self.strides: dict[str, list[Operand]] = {}
         self.fixed: dict[str, int] = {}
+        self.tables: list[RowTable] = []
 
     def guard(self, builder: Builder) -> Operand:
         dense = self.dense
@@ -164,15 +165,17 @@ class _DensePlan(Plan):
             self.counts.append(counted.count)
             checks.append(counted.exact)
         addresses = {"a": dense.a, "b": dense.b, "c": dense.c}
+        clearing = [dense.clearing.address] if dense.clearing is not None else []
         tables = row_tables(
             builder,
             self.region,
-            addresses.values(),
+            [*addresses.values(), *clearing],
             loops=dense.loops,
             counts=self.counts,
             entered=builder.all_of(checks),
         )
         checks.extend(table.regular for table in tables)
+        self.tables = tables
         for name, address in addresses.items():
             access = measure(
                 builder,
@@ -214,6 +217,7 @@ class _DensePlan(Plan):
             loops=[row_loop, clearing.loop],
             counts=[self.counts[m], counted.count],
             element_type=self.dense.element,
+            rows=[t for t in self.tables if t.level == m],  # C's row table, if it has one
         )
         same = [
             counted.exact,
