@@ -60,3 +60,10 @@ def test_descending_rows_give_the_original_results(
     """Rows in descending order of address are still equally spaced (a negative step); BLAS
     takes what it can express and the rest runs as written, with the same results."""
     _compare(builds, ["9", "5", str(DESCENDING)])
+
+
+def test_cleared_output_rows_through_a_table(tmp_path: Path) -> None:
+    """The loop clearing D's rows loads its own row pointers: they go through the table."""
+    pair = build_pair(Path(__file__).parent / "programs" / "cleared_row_tables.c", tmp_path)
+    for n in ("1", "7", "40"):
+        assert blas_calls_done(same_outputs(pair, [n], BLAS_AT_ANY_SIZE), "gemm") == 1
