@@ -85,8 +85,11 @@ def accelerate(
     emit_llvm: bool = False,
     reassociate: bool = True,
     link_flags: Sequence[str] = (),
+    original_copies: bool = True,
 ) -> Accelerated:
-    """Build `output` from `sources`: an executable, or with `emit_llvm` the rewritten IR."""
+    """Build `output` from `sources`: an executable, or with `emit_llvm` the rewritten IR.
+    Without `original_copies`, the functions the tool changed exist only rewritten (their
+    fallback code is what runs on a machine without a GPU: for tests and measurements)."""
     _check_writable(output)
     if emit_llvm and len(sources) != 1:
         raise AccelerateError("--emit-llvm takes one source file (one module of IR)")
@@ -101,7 +104,7 @@ def accelerate(
     if needs_residency(texts):
         texts = with_host_access(texts, [str(source) for source in sources])
     texts = [
-        _from_source(source, options, before, text)
+        _from_source(source, options, before, text, original_copies)
         for source, before, text in zip(sources, canonical, texts, strict=True)
     ]
     with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
@@ -132,11 +135,16 @@ def accelerate(
     return Accelerated(output, tuple(units))
 
 
-def _from_source(source: Path, options: CompileOptions, canonical: str, final: str) -> str:
+def _from_source(
+    source: Path, options: CompileOptions, canonical: str, final: str, original_copies: bool
+) -> str:
     """The unit with the functions the tool left unchanged compiled as the original build
-    compiles them (mappers/splice.py)."""
+    compiles them, and those it changed doubled with the source's copy (mappers/splice.py,
+    mappers/worlds.py)."""
     original = source_ir(source, options)
-    return final if original is None else spliced(final, canonical, original)
+    if original is None:
+        return final
+    return spliced(final, canonical, original, original_copies=original_copies)
 
 
 def _check_writable(output: Path) -> None:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from mappers import worlds
 from mappers.irtext import verify
 
 __all__ = ["spliced"]
@@ -59,10 +60,12 @@ class _Unit:
         return self.lines[first : last + 1]
 
 
-def spliced(final: str, canonical: str, source: str) -> str:
+def spliced(final: str, canonical: str, source: str, *, original_copies: bool = True) -> str:
     """`final` (the rewritten canonical IR of a unit) with each function it has unchanged
-    from `canonical` taken from `source` instead; `final` itself if no function is, or if
-    the result does not verify."""
+    from `canonical` taken from `source` instead, and each changed function that launches
+    only OpenCL kernels doubled with the source's copy (mappers/worlds.py) unless
+    `original_copies` is off; `final` itself if there is nothing to take, or if no result
+    verifies."""
     mine, before, theirs = _cut(final), _cut(canonical), _cut(source)
     unchanged = {
         name
@@ -72,11 +75,60 @@ def spliced(final: str, canonical: str, source: str) -> str:
         and _masked(mine.body(name)) == _masked(before.body(name))
     }
     unchanged = _calling_only_unchanged(unchanged, mine, theirs)
-    if not unchanged:
-        return final
-    taken = _closure(unchanged, mine, theirs)
-    text = _assembled(mine, theirs, taken)
-    return text if verify(text) is None else final
+    doubled = _doubled(mine, theirs, unchanged) if original_copies else set()
+    for attempt in (doubled, set()):  # doubling must never cost the splice itself
+        if not unchanged and not attempt:
+            break
+        taken = _closure(unchanged | attempt, mine, theirs) - attempt
+        text = _assembled(mine, theirs, taken, attempt, _originals(attempt, mine, theirs))
+        if verify(text) is None:
+            return text
+    return final
+
+
+def _doubled(mine: _Unit, theirs: _Unit, unchanged: set[str]) -> set[str]:
+    """The changed functions to build twice: defined by the source with the same interface,
+    and making no BLAS call (through the guards the tool added to them)."""
+    added = mine.functions.keys() - theirs.functions.keys()
+    doubled: set[str] = set()
+    for name in mine.functions.keys() & theirs.functions.keys() - unchanged:
+        ours = worlds.parse_definition(mine.body(name)[0], name)
+        source = worlds.parse_definition(theirs.body(name)[0], name)
+        if ours is None or source is None or ours.types() != source.types():
+            continue
+        if ours.return_type == source.return_type and not _calls_blas(name, mine, added):
+            doubled.add(name)
+    return doubled
+
+
+def _originals(doubled: set[str], mine: _Unit, theirs: _Unit) -> set[str]:
+    """The functions with an original copy: the doubled ones, and the source's functions the
+    canonical unit dropped (inlined everywhere) that call one, so that an original copy never
+    calls back into a dispatcher."""
+    originals = set(doubled)
+    dropped = theirs.functions.keys() - mine.functions.keys()
+    grown = True
+    while grown:
+        calling = {
+            name
+            for name in dropped - originals
+            if any(callee in originals for callee in _references(theirs.body(name)))
+        }
+        originals |= calling
+        grown = bool(calling)
+    return originals
+
+
+def _calls_blas(name: str, mine: _Unit, added: set[str]) -> bool:
+    seen, pending = {name}, [name]
+    while pending:
+        for callee in _references(mine.body(pending.pop())):
+            if callee in worlds.BLAS_ENTRIES:
+                return True
+            if callee in added and callee not in seen:
+                seen.add(callee)
+                pending.append(callee)
+    return False
 
 
 def _cut(text: str) -> _Unit:
@@ -152,23 +204,38 @@ def _references(lines: list[str]) -> Iterator[str]:
         yield from (m.group(1) for m in _REFERENCE.finditer(line))
 
 
-def _assembled(mine: _Unit, theirs: _Unit, taken: set[str]) -> str:
-    """`mine` with the taken functions' definitions from `theirs`, and what they name."""
+def _assembled(
+    mine: _Unit, theirs: _Unit, taken: set[str], doubled: set[str], originals: set[str]
+) -> str:
+    """`mine` with the taken functions' definitions from `theirs`, the doubled ones built
+    twice, the original copies, and what they name."""
     renumber = _Renumbering(
         attributes=max(mine.attributes, default=-1) + 1,
         metadata=max(mine.metadata, default=-1) + 1,
     )
-    replaced_at = {mine.functions[name][0]: name for name in taken if name in mine.functions}
+    fresh = renumber.attributes + max(theirs.attributes, default=-1) + 1
+    groups: dict[int, int] = {}  # mine's group of a doubled function: its stripped copy
+    replaced_at = {mine.functions[name][0]: name for name in taken | doubled if name in mine.functions}
     skipped = {number for name in replaced_at.values() for number in _span(mine.functions[name])}
     out: list[str] = []
     for number, line in enumerate(mine.lines):
-        if number in replaced_at:
+        if number in replaced_at and (name := replaced_at[number]) in doubled:
+            definition = worlds.parse_definition(mine.body(name)[0], name)
+            assert definition is not None  # checked by _doubled
+            group = definition.group
+            stripped = None if group is None else groups.setdefault(group, fresh + len(groups))
+            out.extend(worlds.rewritten_copy(mine.body(name), name, stripped))
+            out.extend(["", *worlds.dispatcher(definition, stripped), ""])
+            out.extend(worlds.original_copy(renumber(theirs.body(name)), name, originals))
+        elif number in replaced_at:
             out.extend(renumber(theirs.body(replaced_at[number])))
         elif number not in skipped and not _declares_one_of(line, taken):
             out.append(line)
     for name in sorted(taken - mine.functions.keys()):
         out.extend(["", *renumber(theirs.body(name))])
-    named = {n for name in taken for n in _references(theirs.body(name))}
+    for name in sorted(originals - doubled):
+        out.extend(["", *worlds.original_copy(renumber(theirs.body(name)), name, originals)])
+    named = {n for name in taken | originals for n in _references(theirs.body(name))}
     defined = mine.functions.keys() | taken
     out.extend(
         renumber([line])[0]
@@ -177,9 +244,14 @@ def _assembled(mine: _Unit, theirs: _Unit, taken: set[str]) -> str:
     )
     out.extend(renumber([ln for n, ln in theirs.globals_.items() if n not in mine.globals_]))
     out.extend(line for n, line in theirs.comdats.items() if n not in mine.comdats)
-    out.extend(line for n, line in theirs.types.items() if n not in mine.types)
+    # A type must be defined before an instruction needs its size: ahead of every function.
+    first = next((i for i, line in enumerate(out) if line.startswith(("%", "@", "define"))), 0)
+    out[first:first] = [line for n, line in theirs.types.items() if n not in mine.types]
     out.extend(renumber(list(theirs.attributes.values())))
     out.extend(renumber(list(theirs.metadata.values())))
+    out.extend(worlds.stripped_attributes(mine.attributes[old], new) for old, new in groups.items())
+    if doubled:
+        out.extend(["", *worlds.WORLD_DEFINITIONS])
     return "\n".join(out) + "\n"
 
 

@@ -10,12 +10,18 @@
 /* idiom_cl_min_work()'s value once known, -1 before; guards read it without a call. */
 extern _Atomic int64_t idiom_cl_min_work_known;
 
+/* The world functions built twice run (IDIOM_WORLD_*); they read it without a call. */
+extern _Atomic int8_t idiom_world;
+
 #define IDIOM_HIDDEN __attribute__((visibility("hidden")))
 
 typedef enum { IDIOM_MODE_AUTO, IDIOM_MODE_CPU, IDIOM_MODE_GPU, IDIOM_MODE_OFF } idiom_mode;
 
 /* IDIOM_DEVICE, read on each call; an unknown value counts as auto (and is warned about). */
 IDIOM_HIDDEN idiom_mode idiom__device_mode(void);
+
+/* Whether a GPU device node exists (idiom_runtime.c); `auto` looks for OpenCL GPUs only then. */
+IDIOM_HIDDEN int idiom__gpu_node_present(void);
 
 /* IDIOM_DEVICE=auto uses OpenCL on a GPU only, from this many iterations of work. */
 #define IDIOM_DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)

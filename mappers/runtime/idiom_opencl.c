@@ -155,31 +155,6 @@ static void discover(void) {
 
 #define SLOT_DECLINED (-2)
 
-/* Whether this machine has a device node that a GPU's OpenCL driver opens: NVIDIA's
- * (/dev/nvidiactl), AMD's ROCm (/dev/kfd), a DRM render node (/dev/dri/renderD*: Intel, Mesa,
- * AMD), Arm Mali (/dev/mali0). Without one there is no GPU to find, and `auto` need not load
- * the OpenCL platforms: PoCL's start-up alone took 0.22 s on the project's 2-core machine, paid
- * once per process by any program with a loop large enough to ask (docs/acceleration.md).
- * IDIOM_DEVICE=gpu or cpu always asks OpenCL (a remote device has no node here). */
-static int gpu_node_present(void) {
-    static const char *const nodes[] = {"/dev/nvidiactl", "/dev/kfd", "/dev/mali0"};
-    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
-        if (access(nodes[i], F_OK) == 0) {
-            return 1;
-        }
-    }
-    DIR *dri = opendir("/dev/dri");
-    if (dri == NULL) {
-        return 0;
-    }
-    int found = 0;
-    for (struct dirent *entry = readdir(dri); entry != NULL && !found; entry = readdir(dri)) {
-        found = strncmp(entry->d_name, "renderD", 7) == 0;
-    }
-    closedir(dri);
-    return found;
-}
-
 /* `auto` found no GPU: from now on every launch declines, and the guards learn it first
    (idiom_cl_min_work_known), so they stop calling here. */
 static int auto_found_no_gpu; /* under cl_lock */
@@ -199,7 +174,7 @@ static int no_gpu_for_auto(void) {
  * times slower than the compiled originals (docs/acceleration.md); IDIOM_DEVICE=cpu still
  * forces it. Called under cl_lock. */
 static int choose_slot(idiom_mode mode, int64_t work) {
-    if (mode == IDIOM_MODE_AUTO && (auto_found_no_gpu || (!discovered && !gpu_node_present()))) {
+    if (mode == IDIOM_MODE_AUTO && (auto_found_no_gpu || (!discovered && !idiom__gpu_node_present()))) {
         return no_gpu_for_auto();
     }
     discover();

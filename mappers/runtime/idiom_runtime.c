@@ -1,6 +1,7 @@
 /* The idiom runtime's shared parts: environment, diagnostics, hashing, statistics. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -147,6 +148,53 @@ int64_t idiom_cl_min_work(void) {
     }
     atomic_store_explicit(&idiom_cl_min_work_known, minimum, memory_order_relaxed);
     return minimum;
+}
+
+/* Whether this machine has a device node that a GPU's OpenCL driver opens: NVIDIA's
+ * (/dev/nvidiactl), AMD's ROCm (/dev/kfd), a DRM render node (/dev/dri/renderD*: Intel, Mesa,
+ * AMD), Arm Mali (/dev/mali0). Without one there is no GPU to find, and `auto` need not load
+ * the OpenCL platforms: PoCL's start-up alone took 0.22 s on the project's 2-core machine, paid
+ * once per process by any program with a loop large enough to ask (docs/acceleration.md).
+ * IDIOM_DEVICE=gpu or cpu always asks OpenCL (a remote device has no node here). */
+int idiom__gpu_node_present(void) {
+    static const char *const nodes[] = {"/dev/nvidiactl", "/dev/kfd", "/dev/mali0"};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        if (access(nodes[i], F_OK) == 0) {
+            return 1;
+        }
+    }
+    DIR *dri = opendir("/dev/dri");
+    if (dri == NULL) {
+        return 0;
+    }
+    int found = 0;
+    for (struct dirent *entry = readdir(dri); entry != NULL && !found; entry = readdir(dri)) {
+        found = strncmp(entry->d_name, "renderD", 7) == 0;
+    }
+    closedir(dri);
+    return found;
+}
+
+/* ---- The original world ------------------------------------------------------------------
+ *
+ * A function whose replaced loops all launch OpenCL kernels is built twice (mappers/worlds.py):
+ * as the source's own code and as the rewritten code, behind a test of idiom_world. Where no
+ * launch can happen in this process (IDIOM_DEVICE=off, thresholds at their maximum, or `auto`
+ * on a machine with no GPU device node), every such function runs the source's code, inlined
+ * and optimised as in the original build, and its guards are never reached. */
+_Atomic int8_t idiom_world = IDIOM_WORLD_UNKNOWN;
+
+int32_t idiom_world_decide(void) {
+    int original = idiom__device_mode() == IDIOM_MODE_OFF;
+    if (!original && idiom__device_mode() == IDIOM_MODE_AUTO && !idiom__gpu_node_present()) {
+        idiom__trace("auto: no GPU here; loops run as compiled");
+        atomic_store_explicit(&idiom_cl_min_work_known, INT64_MAX, memory_order_relaxed);
+        original = 1;
+    }
+    original = original || idiom_cl_min_work() == INT64_MAX;
+    int8_t world = original ? IDIOM_WORLD_ORIGINAL : IDIOM_WORLD_REWRITTEN;
+    atomic_store_explicit(&idiom_world, world, memory_order_relaxed);
+    return original;
 }
 
 /* ---- IDIOM_STATS ------------------------------------------------------------------------------

@@ -110,6 +110,14 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
  * on a GPU only); no number with IDIOM_DEVICE=off. Read once per process. */
 int64_t idiom_cl_min_work(void);
 
+/* The world a function built twice runs (mappers/worlds.py): IDIOM_WORLD_UNKNOWN until the
+ * first such function asks idiom_world_decide(), then ORIGINAL where no OpenCL launch can
+ * happen in this process (the source's code runs) or REWRITTEN (the guarded code runs). */
+enum { IDIOM_WORLD_UNKNOWN = 0, IDIOM_WORLD_ORIGINAL = 1, IDIOM_WORLD_REWRITTEN = 2 };
+
+/* Decides idiom_world once and returns 1 for the original world. */
+int32_t idiom_world_decide(void);
+
 /* Device residency. A program calls idiom_residency_on() once (the rewriter puts it at the
  * start of main) to promise that it calls idiom_host_access() before touching host memory that
  * an earlier launch may have used; from then on IDIOM_ARG_RESIDENT buffers stay on the device

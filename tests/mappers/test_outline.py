@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -74,13 +75,13 @@ def test_fallback_loops_are_unrolled_and_vectorised_as_the_originals(
     compiled at least once are compared."""
     source = CORPUS / program
     rewritten = tmp_path / "rewritten.ll"
-    accelerate([source], rewritten, CompileOptions(), emit_llvm=True)
+    accelerate([source], rewritten, CompileOptions(), emit_llvm=True, original_copies=False)
     assert set(_optimisation_remarks(rewritten)) == set(_optimisation_remarks(source))
 
 
 def test_host_accesses_test_inline_except_on_the_way_into_a_loop(tmp_path: Path) -> None:
     rewritten = tmp_path / "rewritten.ll"
-    accelerate([ROW_SCATTER], rewritten, CompileOptions(), emit_llvm=True)
+    accelerate([ROW_SCATTER], rewritten, CompileOptions(), emit_llvm=True, original_copies=False)
     module = build_module(rewritten.read_text(), "row_scatter.ll")
     rows = next(f for f in module if f.name == "scatter_rows")
     fast = [i for i in rows.instructions if i.callee == "idiom.fast.host_access_at"]
@@ -98,7 +99,7 @@ def test_functions_called_before_any_launch_get_no_host_access(tmp_path: Path) -
     are entered with no device copies, keep their original code and are inlined as clang
     inlines them (before: 0.84x of the original)."""
     rewritten = tmp_path / "rewritten.ll"
-    accelerate([CORPUS / "red_memory.c"], rewritten, CompileOptions(), emit_llvm=True)
+    accelerate([CORPUS / "red_memory.c"], rewritten, CompileOptions(), emit_llvm=True, original_copies=False)
     module = build_module(rewritten.read_text(), "red_memory.ll")
     accesses = {
         function.name: [i for i in function.instructions if "host_access" in (i.callee or "")]
@@ -107,8 +108,14 @@ def test_functions_called_before_any_launch_get_no_host_access(tmp_path: Path) -
     for name in ("residual_norms", "weighted_total", "accumulate_stats"):
         assert accesses[name] == [], name
     assert accesses["main"]  # after its reduction's launch
-    remarks = _optimisation_remarks(rewritten)
-    assert set(remarks) >= set(_optimisation_remarks(CORPUS / "red_memory.c"))
+    # Those functions come from the source's own IR, which has no debug lines: compare what
+    # was unrolled and vectorised, not where.
+    remarks = Counter(_without_line(_optimisation_remarks(rewritten)))
+    assert remarks >= Counter(_without_line(_optimisation_remarks(CORPUS / "red_memory.c")))
+
+
+def _without_line(remarks: list[str]) -> list[str]:
+    return [remark.split(": ", 1)[1] for remark in remarks]
 
 
 def _assembly(rewritten: Path, function: str) -> list[str]:
@@ -132,13 +139,13 @@ def test_calls_the_rewriter_adds_keep_the_callers_registers(
     vector register (it did, 32 moves a call, when its decline path called the runtime
     in the C convention)."""
     kept = tmp_path / "kept.ll"
-    accelerate([ROW_SCATTER], kept, CompileOptions(), emit_llvm=True)
+    accelerate([ROW_SCATTER], kept, CompileOptions(), emit_llvm=True, original_copies=False)
     guard = _assembly(kept, "scatter_rows.idiom0")
     assert not [line for line in guard if "%xmm" in line and "(%rsp)" in line], guard
     for module in (outline_module, host_fast, residency):
         monkeypatch.setattr(module, "CONVENTION", "ccc")
     clobbered = tmp_path / "clobbered.ll"
-    accelerate([ROW_SCATTER], clobbered, CompileOptions(), emit_llvm=True)
+    accelerate([ROW_SCATTER], clobbered, CompileOptions(), emit_llvm=True, original_copies=False)
     assert "preserve_allcc" not in clobbered.read_text()
     assert _spills(kept, "scatter_rows") < _spills(clobbered, "scatter_rows")
 
