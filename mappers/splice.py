@@ -215,7 +215,9 @@ def _assembled(
     )
     fresh = renumber.attributes + max(theirs.attributes, default=-1) + 1
     groups: dict[int, int] = {}  # mine's group of a doubled function: its stripped copy
-    replaced_at = {mine.functions[name][0]: name for name in taken | doubled if name in mine.functions}
+    replaced_at = {
+        mine.functions[name][0]: name for name in taken | doubled if name in mine.functions
+    }
     skipped = {number for name in replaced_at.values() for number in _span(mine.functions[name])}
     out: list[str] = []
     for number, line in enumerate(mine.lines):

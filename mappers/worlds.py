@@ -112,10 +112,13 @@ class Definition:
     def types(self) -> tuple[str, ...]:
         return tuple(_type_of(parameter) for parameter in self.parameters)
 
-    def line(self, name: str | None = None, head: str | None = None, tail: str | None = None) -> str:
-        head = self.head if head is None else head
-        tail = self.tail if tail is None else tail
-        return f"define {head}@{name or self.name}({', '.join(self.parameters)}){tail}{{"
+    def line(
+        self, name: str | None = None, head: str | None = None, tail: str | None = None
+    ) -> str:
+        """The `define` line, with another name, head or tail where given."""
+        parameters = ", ".join(self.parameters)
+        head, tail = self.head if head is None else head, self.tail if tail is None else tail
+        return f"define {head}@{name or self.name}({parameters}){tail}{{"
 
 
 def parse_definition(line: str, name: str) -> Definition | None:

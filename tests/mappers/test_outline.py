@@ -99,7 +99,13 @@ def test_functions_called_before_any_launch_get_no_host_access(tmp_path: Path) -
     are entered with no device copies, keep their original code and are inlined as clang
     inlines them (before: 0.84x of the original)."""
     rewritten = tmp_path / "rewritten.ll"
-    accelerate([CORPUS / "red_memory.c"], rewritten, CompileOptions(), emit_llvm=True, original_copies=False)
+    accelerate(
+        [CORPUS / "red_memory.c"],
+        rewritten,
+        CompileOptions(),
+        emit_llvm=True,
+        original_copies=False,
+    )
     module = build_module(rewritten.read_text(), "red_memory.ll")
     accesses = {
         function.name: [i for i in function.instructions if "host_access" in (i.callee or "")]
