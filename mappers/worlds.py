@@ -86,7 +86,9 @@ _PASSING = re.compile(
     r"|\b(?:inreg|zeroext|signext|nest|swiftself|swifterror|swiftasync)\b|\balign \d+"
 )
 # Function attributes a call of the runtime contradicts.
-_CONTRADICTED = re.compile(r"\s*\b(?:memory\([^)]*\)|nofree|nosync|willreturn|readnone|readonly)\b")
+_CONTRADICTED = re.compile(
+    r"\s*(?:\bmemory\([^)]*\)|\b(?:nofree|nosync|willreturn|readnone|readonly|writeonly)\b)"
+)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what idiom needs and is missing; idempotent and quick once done.
-#   system: clang-22 and llvm-22 (opt-22), the OpenCL ICD loader and headers, PoCL
+#   system: clang-22 and llvm-22 (opt-22), the OpenCL ICD loader and headers, PoCL,
+#           valgrind (the tests count instructions with callgrind)
 #   python: .venv/ at the project root with the project and its dev tools
 # Run as root on Debian 12 for the system part (or have those packages installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(clang-22 llvm-22 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+SYSTEM_PACKAGES=(clang-22 llvm-22 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd valgrind)
 
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do
