@@ -173,6 +173,7 @@ def run(
     cpus: list[int] | None,
     part: str,
     only: set[str] | None = None,
+    control: bool = False,
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
@@ -207,18 +208,26 @@ def run(
         difference = direct_difference = expected = None
         stats_file = scratch / f"{stem}-{'-'.join(args)}.jsonl"
         tolerance = entry.get("tolerance", 1e-5)
-        for _ in range(runs):
-            seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.original"), *args], env)
-            originals.append(seconds)
-            expected = stdout if expected is None else expected
-            stats_file.unlink(missing_ok=True)
-            seconds, stdout, _ = _run(
-                [str(BUNDLE / "bin" / f"{stem}.accelerated"), *args],
-                {**env, "IDIOM_STATS": str(stats_file)},
-            )
-            accelerated.append(seconds)
-            glue.append(seconds - _inside_runtime(stats_file))
-            difference = difference or first_difference(expected, stdout, tolerance=tolerance)
+        controls: list[float] = []
+        original_binary = [str(BUNDLE / "bin" / f"{stem}.original"), *args]
+        for steps in _rounds(runs, control=control):
+            for step in steps:
+                if step == "original":
+                    seconds, stdout, _ = _run(original_binary, env)
+                    originals.append(seconds)
+                    expected = stdout if expected is None else expected
+                elif step == "control":  # the original against itself: the noise alone
+                    controls.append(_run(original_binary, env)[0])
+                else:
+                    stats_file.unlink(missing_ok=True)
+                    seconds, produced, _ = _run(
+                        [str(BUNDLE / "bin" / f"{stem}.accelerated"), *args],
+                        {**env, "IDIOM_STATS": str(stats_file)},
+                    )
+                    accelerated.append(seconds)
+                    glue.append(seconds - _inside_runtime(stats_file))
+            assert expected is not None
+            difference = difference or first_difference(expected, produced, tolerance=tolerance)
             if entry.get("direct"):  # the kernels called through cblas by hand (corpus/direct)
                 seconds, stdout, _ = _run([str(BUNDLE / "bin" / f"{stem}.direct"), *args], env)
                 direct.append(seconds)
@@ -237,8 +246,14 @@ def run(
                 "outputs_equal": difference is None,
                 "difference": difference,
                 "calls": _summarise(calls),
+                "original_runs": originals,
+                "accelerated_runs": accelerated,
             }
         )
+        if controls:
+            rows[-1]["control_runs"] = controls
+            rows[-1]["control_ratio"] = statistics.median(originals) / statistics.median(controls)
+            rows[-1]["control_interval"] = ratio_interval(originals, controls)
         if direct:
             rows[-1]["direct_s"] = statistics.median(direct)
             rows[-1]["of_direct"] = statistics.median(direct) / statistics.median(accelerated)
@@ -251,6 +266,14 @@ def run(
     results["programs"] = rows
     (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _rounds(runs: int, *, control: bool) -> list[tuple[str, ...]]:
+    """What each round runs, in order. The original and the accelerated binary swap places
+    from one round to the next (a fixed order would bias their ratio); the control (the
+    original again) takes the other end of the round, so its ratio is balanced too."""
+    even = ("original", "accelerated", "control") if control else ("original", "accelerated")
+    return [even if number % 2 == 0 else even[::-1] for number in range(runs)]
 
 
 def _inside_runtime(stats_file: Path) -> float:
@@ -330,6 +353,9 @@ def main() -> None:
     go.add_argument("--cpus", help="run on these CPUs only, e.g. 0,1 (a two-core machine)")
     go.add_argument("--part", default="1/1", help="K/N: every N-th program from the K-th")
     go.add_argument("--programs", help="only these bundled programs, e.g. red_dot.c,hist_keys.c")
+    go.add_argument(
+        "--control", action="store_true", help="time the original against itself too (A/A)"
+    )
     args = parser.parse_args()
     if args.command == "bundle":
         bundle(corpus_with_idioms() if args.programs == ["all"] else args.programs)
@@ -344,6 +370,7 @@ def main() -> None:
             cpus=cpus,
             part=args.part,
             only=only,
+            control=args.control,
         )
 
 
