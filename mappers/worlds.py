@@ -28,7 +28,7 @@ program mixing them (a doubled function called from one that is not) stays corre
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -250,9 +250,24 @@ def _return_type(head: str) -> str:
 
 def _closing(text: str, opened: int) -> int | None:
     """The index of the bracket closing the one at `opened`."""
+    for index, char, depth, quoted in _scan(text, opened):
+        if not quoted and char in ")]}>" and depth == 0:
+            return index
+    return None
+
+
+def _split_top_level(text: str) -> list[str]:
+    """`text` cut at the commas outside brackets and quotes."""
+    cuts = [i for i, char, depth, quoted in _scan(text) if char == "," and not depth and not quoted]
+    pieces = [text[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(text)], strict=True)]
+    return [piece for piece in pieces if piece.strip()]
+
+
+def _scan(text: str, start: int = 0) -> Iterator[tuple[int, str, int, bool]]:
+    """Each character from `start`, with the bracket depth after it and whether it is quoted."""
     depth = 0
     quoted = False
-    for index in range(opened, len(text)):
+    for index in range(start, len(text)):
         char = text[index]
         if char == '"':
             quoted = not quoted
@@ -260,26 +275,4 @@ def _closing(text: str, opened: int) -> int | None:
             depth += 1
         elif not quoted and char in ")]}>":
             depth -= 1
-            if depth == 0:
-                return index
-    return None
-
-
-def _split_top_level(text: str) -> list[str]:
-    parts: list[str] = []
-    depth = 0
-    quoted = False
-    current = ""
-    for char in text:
-        if char == '"':
-            quoted = not quoted
-        elif not quoted and char in "([{<":
-            depth += 1
-        elif not quoted and char in ")]}>":
-            depth -= 1
-        if char == "," and depth == 0 and not quoted:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    return [*parts, current] if current.strip() else parts
+        yield index, char, depth, quoted

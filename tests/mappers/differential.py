@@ -9,15 +9,14 @@ from pathlib import Path
 
 from mappers.accelerate import Accelerated, accelerate
 from mappers.compare import first_difference
-from matcher.frontend import CompileOptions, find_tool
+from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 
 
 def build_pair(program: Path, folder: Path) -> tuple[Path, Path, Accelerated]:
     """The original and the accelerated binary of `program` in `folder`, and the report."""
     original, accelerated = folder / "original", folder / "accelerated"
-    subprocess.run(
-        [find_tool("clang"), "-O2", str(program), "-o", str(original), "-lm"], check=True
-    )
+    driver = find_tool("clang++" if program.suffix in CXX_SUFFIXES else "clang")
+    subprocess.run([driver, "-O2", str(program), "-o", str(original), "-lm"], check=True)
     report = accelerate([program], accelerated, CompileOptions())
     return original, accelerated, report
 

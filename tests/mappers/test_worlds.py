@@ -9,12 +9,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from differential import build_pair, run_binary
 
-from mappers.accelerate import accelerate
 from mappers.irtext import verify
 from mappers.splice import spliced
 from mappers.worlds import dispatcher, parse_definition
-from matcher.frontend import CompileOptions, find_tool
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 STENCIL = CORPUS / "stencil_dilate.cpp"  # `dilate` inlined into `main` by the original build
@@ -174,18 +173,8 @@ def test_a_dispatcher_passes_byval_arguments_as_byval() -> None:
 
 @pytest.fixture(scope="module")
 def stencil(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("worlds")
-    original, accelerated = folder / "original", folder / "accelerated"
-    subprocess.run([find_tool("clang++"), "-O2", str(STENCIL), "-o", str(original)], check=True)
-    accelerate([STENCIL], accelerated, CompileOptions())
+    original, accelerated, _ = build_pair(STENCIL, tmp_path_factory.mktemp("worlds"))
     return original, accelerated
-
-
-def _run(binary: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, **env}
-    return subprocess.run(
-        [str(binary), *args], capture_output=True, text=True, env=full, check=True
-    )
 
 
 def _gpu_node() -> bool:
@@ -201,8 +190,9 @@ def test_each_world_gives_the_original_results(
     not launch at this size either); a forced OpenCL device runs the rewritten ones, on PoCL."""
     original, accelerated = stencil
     env = {"IDIOM_DEVICE": device, "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-    ran = _run(accelerated, ["40", "5"], env)
-    assert ran.stdout == _run(original, ["40", "5"], {}).stdout
+    ran = run_binary(accelerated, ["40", "5"], env)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == run_binary(original, ["40", "5"], {}).stdout
     assert ("cl_run" in ran.stderr) == launches, ran.stderr
     if device == "auto" and not _gpu_node():
         assert ran.stderr.count("auto: no GPU here") == 1
