@@ -75,29 +75,30 @@ def spliced(final: str, canonical: str, source: str, *, original_copies: bool = 
         and _masked(mine.body(name)) == _masked(before.body(name))
     }
     unchanged = _calling_only_unchanged(unchanged, mine, theirs)
-    doubled = _doubled(mine, theirs, unchanged) if original_copies else set()
-    for attempt in (doubled, set()):  # doubling must never cost the splice itself
+    doubled = _doubled(mine, theirs, unchanged) if original_copies else {}
+    for attempt in (doubled, {}):  # doubling must never cost the splice itself
         if not unchanged and not attempt:
             break
-        taken = _closure(unchanged | attempt, mine, theirs) - attempt
-        text = _assembled(mine, theirs, taken, attempt, _originals(attempt, mine, theirs))
+        taken = _closure(unchanged | attempt.keys(), mine, theirs) - attempt.keys()
+        text = _assembled(mine, theirs, taken, attempt, _originals(set(attempt), mine, theirs))
         if verify(text) is None:
             return text
     return final
 
 
-def _doubled(mine: _Unit, theirs: _Unit, unchanged: set[str]) -> set[str]:
-    """The changed functions to build twice: defined by the source with the same interface,
-    and making no BLAS call (through the guards the tool added to them)."""
+def _doubled(mine: _Unit, theirs: _Unit, unchanged: set[str]) -> dict[str, worlds.Definition]:
+    """The changed functions to build twice, with their rewritten `define` lines: defined by
+    the source with the same interface, and making no BLAS call (through the guards the tool
+    added to them)."""
     added = mine.functions.keys() - theirs.functions.keys()
-    doubled: set[str] = set()
+    doubled: dict[str, worlds.Definition] = {}
     for name in mine.functions.keys() & theirs.functions.keys() - unchanged:
         ours = worlds.parse_definition(mine.body(name)[0], name)
         source = worlds.parse_definition(theirs.body(name)[0], name)
         if ours is None or source is None or ours.types() != source.types():
             continue
         if ours.return_type == source.return_type and not _calls_blas(name, mine, added):
-            doubled.add(name)
+            doubled[name] = ours
     return doubled
 
 
@@ -205,7 +206,11 @@ def _references(lines: list[str]) -> Iterator[str]:
 
 
 def _assembled(
-    mine: _Unit, theirs: _Unit, taken: set[str], doubled: set[str], originals: set[str]
+    mine: _Unit,
+    theirs: _Unit,
+    taken: set[str],
+    doubled: dict[str, worlds.Definition],
+    originals: set[str],
 ) -> str:
     """`mine` with the taken functions' definitions from `theirs`, the doubled ones built
     twice, the original copies, and what they name."""
@@ -216,14 +221,13 @@ def _assembled(
     fresh = renumber.attributes + max(theirs.attributes, default=-1) + 1
     groups: dict[int, int] = {}  # mine's group of a doubled function: its stripped copy
     replaced_at = {
-        mine.functions[name][0]: name for name in taken | doubled if name in mine.functions
+        mine.functions[name][0]: name for name in taken | doubled.keys() if name in mine.functions
     }
     skipped = {number for name in replaced_at.values() for number in _span(mine.functions[name])}
     out: list[str] = []
     for number, line in enumerate(mine.lines):
         if number in replaced_at and (name := replaced_at[number]) in doubled:
-            definition = worlds.parse_definition(mine.body(name)[0], name)
-            assert definition is not None  # checked by _doubled
+            definition = doubled[name]
             group = definition.group
             stripped = None if group is None else groups.setdefault(group, fresh + len(groups))
             out.extend(worlds.rewritten_copy(mine.body(name), name, stripped))
@@ -235,7 +239,7 @@ def _assembled(
             out.append(line)
     for name in sorted(taken - mine.functions.keys()):
         out.extend(["", *renumber(theirs.body(name))])
-    for name in sorted(originals - doubled):
+    for name in sorted(originals - doubled.keys()):
         out.extend(["", *worlds.original_copy(renumber(theirs.body(name)), name, originals)])
     named = {n for name in taken | originals for n in _references(theirs.body(name))}
     defined = mine.functions.keys() | taken

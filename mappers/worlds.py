@@ -152,23 +152,16 @@ def renamed(name: str, suffix: str) -> str:
 def rewritten_copy(body: list[str], name: str, group: int | None) -> list[str]:
     """The rewritten definition as `F.idiom.rewritten`: internal, with the attribute group
     `group` (its own, less what a call of the runtime contradicts)."""
-    definition = parse_definition(body[0], name)
-    assert definition is not None
-    return [_internal(definition, renamed(name, _REWRITTEN), group), *body[1:]]
+    return [_internal(body[0], name, renamed(name, _REWRITTEN), group), *body[1:]]
 
 
 def original_copy(body: list[str], name: str, originals: Iterable[str]) -> list[str]:
     """The source's definition as `F.idiom.orig`: internal, and calling the original copies
     of the `originals` it calls."""
-    start = body[0].index(f"@{name}(")
-    head = body[0][len("define ") : start]
-    while found := _LINKAGE.match(head):
-        head = head[found.end() :]
-    tail = _COMDAT.sub("", body[0][start + len(name) + 1 :])
     calls = re.compile(
         r"((?:call|invoke)\s[^@]*@)(" + "|".join(re.escape(n) for n in originals) + r")\("
     )
-    define = f"define internal {head}@{renamed(name, _ORIGINAL)}{tail}"
+    define = _internal(body[0], name, renamed(name, _ORIGINAL), None)
     return [define, *(calls.sub(_to_original, line) for line in body[1:])]
 
 
@@ -207,14 +200,17 @@ def stripped_attributes(line: str, number: int) -> str:
     return f"attributes #{number} = {_CONTRADICTED.sub('', contents)}"
 
 
-def _internal(definition: Definition, name: str, group: int | None) -> str:
-    head = definition.head
+def _internal(line: str, name: str, new_name: str, group: int | None) -> str:
+    """Definition `line` of `name` as internal `new_name` (no linkage, visibility or comdat
+    of its own), with the attribute group `group` where given."""
+    start = line.index(f"@{name}(")
+    head = line[len("define ") : start]
     while found := _LINKAGE.match(head):
         head = head[found.end() :]
-    tail = _COMDAT.sub("", definition.tail)
+    tail = _COMDAT.sub("", line[start + len(name) + 1 :])
     if group is not None:
         tail = _GROUP.sub(f"#{group}", tail, count=1)
-    return definition.line(name=name, head=f"internal {head}", tail=tail)
+    return f"define internal {head}@{new_name}{tail}"
 
 
 def _to_original(found: re.Match[str]) -> str:

@@ -174,7 +174,8 @@ static int no_gpu_for_auto(void) {
  * times slower than the compiled originals (docs/acceleration.md); IDIOM_DEVICE=cpu still
  * forces it. Called under cl_lock. */
 static int choose_slot(idiom_mode mode, int64_t work) {
-    if (mode == IDIOM_MODE_AUTO && (auto_found_no_gpu || (!discovered && !idiom__gpu_node_present()))) {
+    if (mode == IDIOM_MODE_AUTO &&
+        (auto_found_no_gpu || (!discovered && !idiom__gpu_node_present()))) {
         return no_gpu_for_auto();
     }
     discover();

@@ -185,8 +185,9 @@ int idiom__gpu_node_present(void) {
 _Atomic int8_t idiom_world = IDIOM_WORLD_UNKNOWN;
 
 int32_t idiom_world_decide(void) {
-    int original = idiom__device_mode() == IDIOM_MODE_OFF;
-    if (!original && idiom__device_mode() == IDIOM_MODE_AUTO && !idiom__gpu_node_present()) {
+    idiom_mode mode = idiom__device_mode();
+    int original = mode == IDIOM_MODE_OFF;
+    if (mode == IDIOM_MODE_AUTO && !idiom__gpu_node_present()) {
         idiom__trace("auto: no GPU here; loops run as compiled");
         atomic_store_explicit(&idiom_cl_min_work_known, INT64_MAX, memory_order_relaxed);
         original = 1;
