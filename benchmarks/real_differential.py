@@ -1,0 +1,208 @@
+"""Real programs, original against accelerated: the NAS Parallel Benchmarks' own verification.
+
+The NAS Parallel Benchmarks (serial C++ port, GMAP/NPB-CPP) are never part of the
+repository or of a test: fetch them next to the project and point this script at their
+serial folder. Two steps, so that the binaries can be built here and run on the GPU
+machine (which has Python but no clang):
+
+    .venv/bin/python benchmarks/real_differential.py build --npb PATH/NPB-CPP/NPB-SER \\
+        --classes S W [--benchmarks CG LU] [--into .npb]
+    python3 benchmarks/real_differential.py run [--from .npb] [--modes forced-cpu auto] \\
+        [--json FILE]
+
+`build` compiles each benchmark with its own flags (`-O3 -mcmodel=medium`, C++14), once
+with `clang++-22` (the original) and once with `idiom accelerate` (the same flags), and
+writes a manifest. `run` runs each pair under each mode and reads the benchmark's own
+verification line ("Verification = SUCCESSFUL"); it needs only the standard library.
+Modes: `forced-cpu` (`IDIOM_DEVICE=cpu`, every threshold at 1: every replacement runs
+on the OpenCL CPU device), `forced-gpu` (the same on the GPU), `auto` (the default), and
+`off`. It prints: program, class, mode, device, original time, accelerated time,
+verification of each, and exits non-zero when an accelerated run fails to verify where
+the original verifies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ("BT", "CG", "EP", "FT", "IS", "LU", "MG", "SP")
+COMMON_SOURCES = ("c_print_results.cpp", "c_randdp.cpp", "c_timers.cpp", "wtime.cpp")
+NPB_FLAGS = ("-O3", "-mcmodel=medium")
+FORCED = {"IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1", "IDIOM_GPU_MIN_WORK": "1"}
+MODES: dict[str, dict[str, str]] = {
+    "forced-cpu": {"IDIOM_DEVICE": "cpu", **FORCED},
+    "forced-gpu": {"IDIOM_DEVICE": "gpu", **FORCED},
+    "auto": {"IDIOM_DEVICE": "auto"},
+    "off": {"IDIOM_DEVICE": "off"},
+}
+VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
+
+
+def _setparams(npb: Path, scratch: Path) -> Path:
+    tool = scratch / "setparams"
+    if not tool.exists():
+        subprocess.run(
+            ["clang++-22", "-w", "-O1", str(npb / "sys" / "setparams.cpp"), "-o", str(tool)],
+            check=True,
+        )
+    return tool
+
+
+def build(npb: Path, classes: list[str], benchmarks: list[str], into: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from mappers.accelerate import accelerate  # noqa: PLC0415  (not on the GPU machine)
+    from mappers.runtime_build import runtime_library  # noqa: PLC0415
+    from matcher.frontend import CompileOptions  # noqa: PLC0415
+
+    (into / "bin").mkdir(parents=True, exist_ok=True)
+    (into / "lib").mkdir(exist_ok=True)
+    for folder in runtime_library().library_dirs:
+        for library in folder.glob("*.so*"):
+            shutil.copy(library, into / "lib")
+    manifest_path = into / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else []
+    with tempfile.TemporaryDirectory(prefix="idiom-npb-") as tmp:
+        scratch = Path(tmp)
+        setparams = _setparams(npb, scratch)
+        for name in benchmarks:
+            for klass in classes:
+                # setparams reads ../config/make.def beside the benchmark's folder
+                work = scratch / f"{name}.{klass}" / name
+                shutil.copytree(npb / name, work)
+                shutil.copytree(npb / "config", work.parent / "config")
+                subprocess.run([str(setparams), name.lower(), klass], cwd=work, check=True)
+                sources = [work / f"{name.lower()}.cpp"] + [
+                    npb / "common" / c for c in COMMON_SOURCES
+                ]
+                stem = f"{name}.{klass}"
+                original = into / "bin" / f"{stem}.original"
+                include = ["-I", str(npb / "common"), "-I", str(work)]
+                subprocess.run(
+                    ["clang++-22", "-std=c++14", "-w", *NPB_FLAGS, *include]
+                    + [str(s) for s in sources]
+                    + ["-o", str(original), "-lm"],
+                    check=True,
+                )
+                options = CompileOptions(
+                    include_dirs=(str(npb / "common"), str(work)),
+                    std="c++14",
+                    extra_flags=("-w", *NPB_FLAGS),
+                )
+                started = time.perf_counter()
+                accelerate(sources, into / "bin" / f"{stem}.accelerated", options)
+                print(f"built {stem} ({time.perf_counter() - started:.1f} s to accelerate)")
+                manifest = [m for m in manifest if m["stem"] != stem]
+                manifest.append({"benchmark": name, "class": klass, "stem": stem})
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+
+
+def _run_one(binary: Path, env: dict[str, str], timeout: float) -> tuple[float, bool, str]:
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(
+            [str(binary)], capture_output=True, text=True, env=env, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - started, False, "timed out"
+    elapsed = time.perf_counter() - started
+    verified = result.returncode == 0 and VERIFIED.search(result.stdout) is not None
+    tail = (result.stdout + result.stderr).strip().splitlines()[-3:]
+    return elapsed, verified, " | ".join(tail)
+
+
+def run(bundle: Path, modes: list[str], timeout: float, stats: bool) -> list[dict[str, object]]:
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    base = dict(os.environ)
+    library_path = str((bundle / "lib").resolve())
+    base["LD_LIBRARY_PATH"] = ":".join(filter(None, [library_path, base.get("LD_LIBRARY_PATH")]))
+    rows: list[dict[str, object]] = []
+    for entry in manifest:
+        stem = entry["stem"]
+        original_s, original_ok, _ = _run_one(bundle / "bin" / f"{stem}.original", base, timeout)
+        for mode in modes:
+            env = {**base, **MODES[mode]}
+            with tempfile.TemporaryDirectory(prefix="idiom-npb-run-") as tmp:
+                if stats:
+                    env["IDIOM_STATS"] = f"{tmp}/stats.jsonl"
+                binary = bundle / "bin" / f"{stem}.accelerated"
+                accelerated_s, accelerated_ok, tail = _run_one(binary, env, timeout)
+                calls = _read_stats(Path(tmp) / "stats.jsonl") if stats else []
+            devices = sorted({str(c.get("device", "")) for c in calls if c.get("device")})
+            row = {
+                "benchmark": entry["benchmark"],
+                "class": entry["class"],
+                "mode": mode,
+                "device": ", ".join(devices) or "-",
+                "launches": len(calls),
+                "original_s": round(original_s, 3),
+                "accelerated_s": round(accelerated_s, 3),
+                "original_verified": original_ok,
+                "accelerated_verified": accelerated_ok,
+                "tail": "" if accelerated_ok else tail,
+            }
+            rows.append(row)
+            _print_row(row)
+    return rows
+
+
+def _read_stats(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _print_row(row: dict[str, object]) -> None:
+    def verdict(ok: object) -> str:
+        return "SUCCESSFUL" if ok else "FAILED"
+
+    print(
+        f"{row['benchmark']:3} {row['class']:2} {row['mode']:10} {row['launches']!s:>7} "
+        f"{row['original_s']!s:>9} {row['accelerated_s']!s:>9} "
+        f"{verdict(row['original_verified']):>10} {verdict(row['accelerated_verified']):>10}"
+        f"  {row['device']}  {row['tail']}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    make = verbs.add_parser("build")
+    make.add_argument("--npb", type=Path, required=True, help="the NPB-SER folder")
+    make.add_argument("--classes", nargs="+", default=["S", "W"])
+    make.add_argument("--benchmarks", nargs="+", default=list(BENCHMARKS))
+    make.add_argument("--into", type=Path, default=ROOT / ".npb")
+    go = verbs.add_parser("run")
+    go.add_argument("--from", dest="bundle", type=Path, default=ROOT / ".npb")
+    go.add_argument("--modes", nargs="+", default=["forced-cpu", "auto"], choices=list(MODES))
+    go.add_argument("--timeout", type=float, default=900.0)
+    go.add_argument("--stats", action="store_true", help="count launches (IDIOM_STATS)")
+    go.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.verb == "build":
+        build(args.npb, args.classes, args.benchmarks, args.into)
+        return
+    print(
+        f"{'prg':3} {'cl':2} {'mode':10} {'launch':>7} {'orig s':>9} {'accel s':>9} "
+        f"{'original':>10} {'accel':>10}  device"
+    )
+    rows = run(args.bundle, args.modes, args.timeout, args.stats)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    failed = [r for r in rows if r["original_verified"] and not r["accelerated_verified"]]
+    print(f"\n{len(rows) - len(failed)} verified, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
