@@ -97,7 +97,10 @@ def _entered_dirty(modules: Sequence[Module], program: Program) -> set[str]:
         reached = set(dirty)
         for module, text in zip(modules, texts, strict=True):
             for function in module:
-                placement = _Placement(module, function, program, text, ranges=False)
+                # Planned as it will be placed: a loop nest given ranges leaves the state
+                # dirty, so the calls after it are reached dirty (NAS CG's conj_grad).
+                placement = _Placement(module, function, program, text, ranges=True)
+                placement.plan()
                 reached |= placement.dirty_callees()
         reached &= program.defined.keys() - {"main"}
         if reached == dirty:
@@ -166,6 +169,11 @@ class _Placement:
     def place(self) -> None:
         if self.function.name == "main":
             self.edited.insert_before(_first_insertion_point(self.function.blocks[0]), _call(_ON))
+        self.plan()
+        self._emit()
+
+    def plan(self) -> None:
+        """Choose where the calls go, without writing them."""
         # Each round places at least one new call (a bounded loop leaves the state dirty,
         # so the accesses after it need a round of their own).
         for _ in range(_ROUNDS):
@@ -176,7 +184,6 @@ class _Placement:
                 self._place_for(violation)
         else:  # a safety net that cannot be reached dirty any more
             self.inserted.update(self._violations())
-        self._emit()
 
     def _place_for(self, violation: Value) -> None:
         if violation in self.covered:
