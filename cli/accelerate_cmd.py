@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
     for unit in built.units:
         for cut in unit.cut_short:
             console.print(f"[yellow]warning[/yellow]: {cut.message}")
+    if built.residency_refused is not None:
+        console.print(
+            f"note: {built.residency_refused}: arrays are copied to the device and back at "
+            "every launch (no residency)"
+        )
     return 0
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idl.errors import IdiomError
-from mappers.residency import needs_residency, with_host_access
+from mappers.residency import needs_residency, residency_refused, with_host_access
 from mappers.rewriter import Outcome, rewrite_module
 from mappers.runtime_build import runtime_library
 from mappers.splice import spliced
@@ -46,6 +46,9 @@ class UnitReport:
 class Accelerated:
     output: Path
     units: tuple[UnitReport, ...]
+    residency_refused: str | None = None
+    """Why arrays are not kept on the device between launches (threads, signal handlers),
+    or None."""
 
     @property
     def replaced(self) -> int:
@@ -101,7 +104,8 @@ def accelerate(
         canonical.append(before)
         texts.append(text)
         units.append(report)
-    if needs_residency(texts):
+    refused = residency_refused(texts) if needs_residency(texts) else None
+    if needs_residency(texts) and refused is None:
         texts = with_host_access(texts, [str(source) for source in sources])
     texts = [
         _from_source(source, options, before, text, original_copies)
@@ -114,7 +118,7 @@ def accelerate(
             ir_path.write_text(text, encoding="utf-8")
             if emit_llvm:
                 _publish(ir_path, output)
-                return Accelerated(output, tuple(units))
+                return Accelerated(output, tuple(units), refused)
             objects.append(str(ir_path))
         driver = "clang++" if any(s.suffix in CXX_SUFFIXES for s in sources) else "clang"
         runtime = runtime_library()
@@ -132,7 +136,7 @@ def accelerate(
         ]
         _run(command, "linking the accelerated program failed")
         _publish(built, output)
-    return Accelerated(output, tuple(units))
+    return Accelerated(output, tuple(units), refused)
 
 
 def _from_source(

@@ -56,7 +56,7 @@ from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value
 from matcher.ir_builder import build_module
 
-__all__ = ["HOST_ACCESS", "needs_residency", "with_host_access"]
+__all__ = ["HOST_ACCESS", "needs_residency", "residency_refused", "with_host_access"]
 
 _ON = "idiom_residency_on"
 _FALLBACK = re.compile(r"(idiom\d+)\.fallback")  # the block the rewriter names so
@@ -66,6 +66,42 @@ _ROUNDS = 64
 def needs_residency(texts: Iterable[str]) -> bool:
     """The program launches kernels, so it needs this pass before residency is on."""
     return any(f"@{LAUNCH}(" in text for text in texts)
+
+
+# Calls that start another thread of control sharing the program's memory, or that take
+# SIGSEGV from the runtime's fault handler (runtime/idiom_guard.c): neither the placement
+# nor page protection can follow another thread's accesses, so such a program is built
+# without residency (each launch copies its arrays in and out).
+_UNMODELLED_CALLS = {
+    "pthread_create": "creates threads",
+    "thrd_create": "creates threads",
+    "__kmpc_fork_call": "runs OpenMP parallel regions",
+    "GOMP_parallel": "runs OpenMP parallel regions",
+    "fork": "forks",
+    "vfork": "forks",
+    "clone": "forks",
+    "signal": "installs signal handlers",
+    "sigaction": "installs signal handlers",
+    "sigset": "installs signal handlers",
+    "bsd_signal": "installs signal handlers",
+}
+# C++ threads start inside libstdc++ (std::thread, std::jthread, std::async).
+_THREAD_PREFIXES = ("_ZNSt6thread", "_ZNSt7jthread", "_ZSt5async")
+_CALLED = re.compile(r"@([-a-zA-Z$._0-9]+)\(")
+
+
+def residency_refused(texts: Iterable[str]) -> str | None:
+    """Why the program cannot keep arrays on the device between launches, or None."""
+    for text in texts:
+        for line in text.splitlines():
+            if "call " not in line and "invoke " not in line:
+                continue
+            for name in _CALLED.findall(line):
+                if name in _UNMODELLED_CALLS:
+                    return f"the program {_UNMODELLED_CALLS[name]} ({name})"
+                if name.startswith(_THREAD_PREFIXES):
+                    return f"the program creates threads ({name})"
+    return None
 
 
 def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
@@ -154,8 +190,11 @@ class _Placement:
         self.edited = edited
         self.ranges = ranges  # host loops may get ranges instead of the global form
         self.effects = {i: program.effect(i) for i in function.instructions}
+        # A launch may keep this function's stack arrays on the device: they must come back
+        # before the frame is reused by other calls.
         self.leaves_clean = function.name == "main" or (
-            function.name in program.escaped and function.name in program.launches
+            function.name in program.launches
+            and (function.name in program.escaped or _has_stack_objects(function))
         )
         self.inserted: set[Value] = set()  # idiom_host_access() goes before these
         self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
@@ -376,6 +415,14 @@ def _before_loop(
     outlined = outline(edited, function, callee, "void", body)
     edited.insert_before(position, outlined.call("void", callee))
     edited.add_definition(outlined.definition)
+
+
+def _has_stack_objects(function: Function) -> bool:
+    """Memory of the frame the program may hand to a kernel (the rewriter's own argument
+    arrays aside)."""
+    return any(
+        i.opcode == "alloca" and not i.name.startswith("%idiom") for i in function.instructions
+    )
 
 
 def _join(old: State | None, new: State) -> State:

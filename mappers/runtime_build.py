@@ -43,6 +43,7 @@ _SOURCES = (
     "idiom_blas.c",
     "idiom_opencl.c",
     "idiom_resident.c",
+    "idiom_guard.c",
     "idiom_cache.c",
     "idiom_rows.c",
 )

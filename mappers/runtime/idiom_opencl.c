@@ -536,6 +536,7 @@ static cl_int prepare_residency(const device_slot *slot, int s, int32_t nargs,
                 uintptr_t lo = (uintptr_t)arg->ptr;
                 err = idiom__resident_acquire(s, slot->context, slot->queue, slot->budget,
                                               generation, lo, lo + (uintptr_t)arg->bytes,
+                                              pass == 0 && arg->kind != IDIOM_ARG_OUT,
                                               traffic);
             }
         }
@@ -632,7 +633,11 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
         }
         uintptr_t lo = (uintptr_t)arg->ptr;
         if (mems[i] == NULL) { /* resident: copied back when the host needs it */
-            idiom__resident_wrote(s, lo, lo + (uintptr_t)arg->bytes);
+            err = idiom__resident_wrote(s, lo, lo + (uintptr_t)arg->bytes, traffic);
+            if (err != CL_SUCCESS) {
+                cl_warn(err, "copying an output back", kernel_name, slot);
+                goto out;
+            }
             continue;
         }
         double start = idiom__now();
@@ -662,6 +667,10 @@ out:
         if (mems[i] != NULL) {
             idiom__pool_give(s, mems[i], args[i].bytes > 0 ? (size_t)args[i].bytes : 1);
         }
+    }
+    /* Whatever happened, every device copy is protected before the program runs again. */
+    if (idiom__resident_guard(traffic) != CL_SUCCESS) {
+        cl_warn(CL_INVALID_VALUE, "protecting the device copies", kernel_name, slot);
     }
     idiom__resident_unlock();
     free(mems);

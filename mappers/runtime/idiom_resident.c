@@ -30,7 +30,16 @@ typedef struct entry {
     cl_mem mem;
     uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
     uint64_t generation;          /* the last launch that used it */
+    int guard;                    /* GUARD_*: how its whole pages are protected now */
 } entry;
+
+/* The safety net (idiom_guard.c): the whole pages of a claim are
+   protected while the device holds a copy, read-only when the copy equals the host's bytes,
+   not at all accessible when the device holds newer bytes. */
+enum { GUARD_OFF, GUARD_READ, GUARD_NONE };
+static int set_guard(entry *e, int guard);
+static cl_int upload_edges(entry *e, idiom_traffic *traffic);
+static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
@@ -40,6 +49,10 @@ atomic_int idiom_device_entries;
 static uint64_t resident_bytes;
 static uint64_t generations;
 static atomic_int switched_on;
+/* The thread holding resident_mutex, so that the fault handler can tell a fault of the
+   runtime itself (a bug: it must never touch a protected page) from one of the program. */
+static atomic_int lock_held;
+static pthread_t lock_owner;
 
 void idiom_residency_on(void) {
     atomic_store(&switched_on, 1);
@@ -55,9 +68,12 @@ int idiom__resident_on(void) {
 
 void idiom__resident_lock(void) {
     pthread_mutex_lock(&resident_mutex);
+    lock_owner = pthread_self();
+    atomic_store(&lock_held, 1);
 }
 
 void idiom__resident_unlock(void) {
+    atomic_store(&lock_held, 0);
     pthread_mutex_unlock(&resident_mutex);
 }
 
@@ -69,7 +85,12 @@ uint64_t idiom__resident_generation(void) {
 static cl_int drop(entry **link, idiom_traffic *traffic) {
     entry *e = *link;
     cl_int err = CL_SUCCESS;
-    if (e->newer_lo < e->newer_hi) {
+    if (set_guard(e, GUARD_OFF) != 0) {
+        idiom__warn_once("cannot lift the protection of %zu bytes the device holds; the "
+                         "program's results there are lost",
+                         (size_t)(e->claim_hi - e->claim_lo));
+        err = CL_INVALID_VALUE;
+    } else if (e->newer_lo < e->newer_hi) {
         double start = idiom__now();
         size_t bytes = e->newer_hi - e->newer_lo;
         err = clEnqueueReadBuffer(e->queue, e->mem, CL_TRUE, e->newer_lo - e->lo, bytes,
@@ -154,6 +175,7 @@ static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int 
                 at--;
             }
             taken[at] = e;
+            set_guard(e, GUARD_OFF); /* the merged entry is guarded after the launch */
             resident_bytes -= e->hi - e->lo;
             atomic_fetch_sub(&idiom_device_entries, 1);
         } else {
@@ -203,11 +225,12 @@ static void put_back(entry **taken, int count) {
 
 cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                uint64_t budget, uint64_t generation, uintptr_t lo, uintptr_t hi,
-                               idiom_traffic *traffic) {
+                               int reads, idiom_traffic *traffic) {
     entry *found = holding(slot, lo, hi);
     if (found != NULL) {
         found->generation = generation;
-        return CL_SUCCESS;
+        /* The host may have written the partial pages since: no protection tells. */
+        return reads ? upload_edges(found, traffic) : CL_SUCCESS;
     }
     /* Entries whose claims overlap are merged into the new one: grow the claim until no
        entry's claim overlaps it without being inside it. */
@@ -310,10 +333,24 @@ cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffi
     return first;
 }
 
-void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
+cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     entry *e = holding(slot, lo, hi);
     if (e == NULL || lo >= hi) {
-        return;
+        return CL_SUCCESS;
+    }
+    if (idiom__guard_enabled()) { /* the partial pages go back now; the whole ones stay */
+        uintptr_t from = 0;
+        uintptr_t to = 0;
+        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+        cl_int err = copy_back(e, lo, from < hi ? from : hi, traffic);
+        if (err == CL_SUCCESS) {
+            err = copy_back(e, to > lo ? to : lo, hi, traffic);
+        }
+        lo = lo > from ? lo : from;
+        hi = hi < to ? hi : to;
+        if (err != CL_SUCCESS || lo >= hi) {
+            return err;
+        }
     }
     if (e->newer_lo >= e->newer_hi) {
         e->newer_lo = lo;
@@ -322,6 +359,110 @@ void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi) {
         e->newer_lo = lo < e->newer_lo ? lo : e->newer_lo;
         e->newer_hi = hi > e->newer_hi ? hi : e->newer_hi;
     }
+    return CL_SUCCESS;
+}
+
+/* ---- the safety net: whole pages protected, partial ones kept equal (idiom_guard.c) ---- */
+
+static int set_guard(entry *e, int guard) {
+    if (e->guard == guard) {
+        return 0;
+    }
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    if (idiom__guard_protect(from, to, guard != GUARD_NONE, guard == GUARD_OFF) != 0) {
+        return -1;
+    }
+    e->guard = guard;
+    return 0;
+}
+
+/* Copies the device's bytes [lo, hi) of the entry to the host (nothing when empty). */
+static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    if (lo >= hi) {
+        return CL_SUCCESS;
+    }
+    double start = idiom__now();
+    cl_int err = clEnqueueReadBuffer(e->queue, e->mem, CL_TRUE, lo - e->lo, hi - lo, (void *)lo,
+                                     0, NULL, NULL);
+    traffic->seconds += idiom__now() - start;
+    traffic->downloaded += (int64_t)(hi - lo);
+    return err;
+}
+
+/* Uploads the host's bytes [lo, hi) into the entry (nothing when empty). */
+static cl_int copy_up(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
+    if (lo >= hi) {
+        return CL_SUCCESS;
+    }
+    double start = idiom__now();
+    cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, lo - e->lo, hi - lo,
+                                      (const void *)lo, 0, NULL, NULL);
+    traffic->seconds += idiom__now() - start;
+    traffic->uploaded += (int64_t)(hi - lo);
+    return err;
+}
+
+/* The claim's bytes on its partial first and last pages, from the host: no protection tells
+   whether the host wrote them since the last launch. */
+static cl_int upload_edges(entry *e, idiom_traffic *traffic) {
+    if (!idiom__guard_enabled()) {
+        return CL_SUCCESS;
+    }
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    if (from >= to) { /* no whole page: the claim is all edge */
+        return copy_up(e, e->claim_lo, e->claim_hi, traffic);
+    }
+    cl_int err = copy_up(e, e->claim_lo, from, traffic);
+    return err == CL_SUCCESS ? copy_up(e, to, e->claim_hi, traffic) : err;
+}
+
+cl_int idiom__resident_guard(idiom_traffic *traffic) {
+    if (!idiom__guard_enabled()) {
+        return CL_SUCCESS;
+    }
+    cl_int first = CL_SUCCESS;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        int wanted = e->newer_lo < e->newer_hi ? GUARD_NONE : GUARD_READ;
+        if (set_guard(e, wanted) != 0) {
+            cl_int err = drop(link, traffic); /* unprotectable: no copy may stay */
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            link = &e->next;
+        }
+    }
+    return first;
+}
+
+int idiom__resident_fault(uintptr_t address) {
+    idiom__resident_lock();
+    int found = 0;
+    idiom_traffic traffic = {0.0, 0, 0};
+    for (entry **link = &entries; *link != NULL; link = &(*link)->next) {
+        entry *e = *link;
+        uintptr_t from = 0;
+        uintptr_t to = 0;
+        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+        if (e->guard != GUARD_OFF && from <= address && address < to) {
+            drop(link, &traffic);
+            found = 1;
+            break;
+        }
+    }
+    idiom__resident_unlock();
+    if (found) {
+        idiom__trace("host access the compiler did not foresee at %p: %lld bytes copied back",
+                     (void *)address, (long long)traffic.downloaded);
+    }
+    return found;
+}
+
+int idiom__resident_lock_is_mine(void) {
+    return atomic_load(&lock_held) && pthread_equal(lock_owner, pthread_self());
 }
 
 /* Evicts the entries overlapping [lo, hi); reports when there were any. */

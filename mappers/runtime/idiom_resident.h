@@ -47,10 +47,11 @@ IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traf
  * newer), the rest comes from the host. Entries used in launch `generation` are never evicted
  * to make room; others are when the device's `budget` of bytes would be exceeded.
  * This relies on every claimed byte of an entry that is not newer there being equal to the
- * host's: see idiom__resident_refresh. */
+ * host's: see idiom__resident_refresh. When the launch `reads` the range, a kept entry gets
+ * the host's bytes on the claim's partial pages again (idiom_guard.c). */
 IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                             uint64_t budget, uint64_t generation, uintptr_t lo,
-                                            uintptr_t hi, idiom_traffic *traffic);
+                                            uintptr_t hi, int reads, idiom_traffic *traffic);
 
 /* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
 IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
@@ -60,11 +61,36 @@ IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, s
  * merging entries on the device never brings back stale ones. */
 IDIOM_HIDDEN cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
-/* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device. */
-IDIOM_HIDDEN void idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi);
+/* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device, except
+ * those on the claim's partial first and last pages, which are copied back at once (they
+ * cannot be protected). */
+IDIOM_HIDDEN cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi,
+                                          idiom_traffic *traffic);
 
 /* A new launch number, for idiom__resident_acquire. */
 IDIOM_HIDDEN uint64_t idiom__resident_generation(void);
+
+/* After a launch: protects the whole pages of every device copy (idiom_guard.c), read-only
+ * where the copy equals the host's bytes, not accessible where the device holds newer ones;
+ * a copy whose pages cannot be protected is dropped (copied back, forgotten) at once. */
+IDIOM_HIDDEN cl_int idiom__resident_guard(idiom_traffic *traffic);
+
+/* The fault handler's question: is `address` on a protected page of a device copy? If so the
+ * copy is dropped (its newer bytes copied back, its pages unprotected) and 1 returned. */
+IDIOM_HIDDEN int idiom__resident_fault(uintptr_t address);
+
+/* The calling thread holds the residency lock (a fault there is the runtime's own bug). */
+IDIOM_HIDDEN int idiom__resident_lock_is_mine(void);
+
+/* idiom_guard.c. The safety net is on unless IDIOM_SAFETY_NET=0 (read once). */
+IDIOM_HIDDEN int idiom__guard_enabled(void);
+/* The whole pages inside [lo, hi): [*from, *to), empty when *from == *to. */
+IDIOM_HIDDEN void idiom__guard_interior(uintptr_t lo, uintptr_t hi, uintptr_t *from,
+                                        uintptr_t *to);
+/* mprotect of [from, to), installing the fault handler before the first protection. */
+IDIOM_HIDDEN int idiom__guard_protect(uintptr_t from, uintptr_t to, int readable, int writable);
+/* How many faults the handler resolved (IDIOM_STATS). */
+IDIOM_HIDDEN long idiom__guard_faults(void);
 
 /* The kernel object `name` of `program`, created once and kept. */
 IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err);

@@ -1,0 +1,132 @@
+"""The safety net of device residency (mappers/runtime/idiom_guard.c): host accesses that no
+`idiom_host_access` call precedes still see the device's results and reach the device.
+
+`programs/safety_net.c` calls the runtime directly and touches arrays the device holds with no
+host access at all, as a program would where the compiler's placement missed one. With the
+net (the default) every case prints the right values; with `IDIOM_SAFETY_NET=0` the same
+program reads stale bytes, which shows the cases test the net and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mappers.accelerate import accelerate
+from mappers.runtime_build import RUNTIME_DIR, runtime_library
+from matcher.frontend import CompileOptions, find_tool
+
+PROGRAM = Path(__file__).parent / "programs" / "safety_net.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
+
+
+@pytest.fixture(scope="module")
+def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    runtime = runtime_library()
+    built = tmp_path_factory.mktemp("safety_net") / "safety_net"
+    subprocess.run(
+        [find_tool("clang"), "-O2", f"-I{RUNTIME_DIR}", str(PROGRAM), str(runtime.archive)]
+        + ["-o", str(built), *runtime.link_args],
+        check=True,
+    )
+    return built
+
+
+def _run(binary: Path, *args: str, net: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
+    env |= ON_POCL | ({} if net else {"IDIOM_SAFETY_NET": "0"})
+    return subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+
+
+# Sizes: under a page (all edge), one page exactly, many pages; offsets: on a page, or not.
+SHAPES = [("1", "0"), ("100", "3"), ("512", "0"), ("5000", "0"), ("5000", "7"), ("70000", "1")]
+
+
+@pytest.mark.parametrize("case", ["read", "write", "edges"])
+@pytest.mark.parametrize(("n", "offset"), SHAPES)
+def test_unforeseen_host_accesses_see_the_right_bytes(
+    binary: Path, case: str, n: str, offset: str
+) -> None:
+    result = _run(binary, case, n, offset)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("ok")
+
+
+@pytest.mark.parametrize("case", ["read", "write"])
+def test_without_the_net_the_same_accesses_go_wrong(binary: Path, case: str) -> None:
+    result = _run(binary, case, "5000", "0", net=False)
+    assert "wrong" in result.stdout, result.stdout + result.stderr
+
+
+def test_a_real_fault_still_ends_the_program(binary: Path) -> None:
+    result = _run(binary, "segv", "5000", "0")
+    assert result.returncode == -signal.SIGSEGV, result.stdout + result.stderr
+
+
+def test_only_the_partial_pages_travel_again(binary: Path, tmp_path: Path) -> None:
+    """The host writes the first and last elements (on partial pages, unprotected) between two
+    launches: the second launch uploads those pages' bytes, not the array."""
+    stats = tmp_path / "stats.jsonl"
+    env_stats = {"IDIOM_STATS": str(stats)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
+    result = subprocess.run(
+        [str(binary), "edges", "70000", "1"],
+        capture_output=True,
+        text=True,
+        env=env | ON_POCL | env_stats,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    launches = [
+        json.loads(line)
+        for line in stats.read_text().splitlines()
+        if json.loads(line).get("kernel") == "scale"
+    ]
+    assert len(launches) == 2
+    assert launches[0]["upload_bytes"] >= 8 * 70000
+    page = os.sysconf("SC_PAGE_SIZE")
+    assert 16 <= launches[1]["upload_bytes"] <= 2 * page + 64, launches[1]
+
+
+THREADED = r"""
+#include <pthread.h>
+#include <stdio.h>
+static double x[100000];
+static void *work(void *arg) { (void)arg; return NULL; }
+double total(int n) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, NULL, work, NULL);
+    pthread_join(t, NULL);
+    for (int i = 0; i < 100000; i++)
+        x[i] = i % 3;
+    printf("%.1f\n", total(100000));
+    return 0;
+}
+"""
+
+
+def test_a_program_with_threads_is_built_without_residency(tmp_path: Path) -> None:
+    source = tmp_path / "threaded.c"
+    source.write_text(THREADED)
+    built = accelerate([source], tmp_path / "threaded", CompileOptions(), link_flags=["-lpthread"])
+    assert built.replaced == 1
+    assert built.residency_refused == "the program creates threads (pthread_create)"
+    ir = accelerate([source], tmp_path / "threaded.ll", CompileOptions(), emit_llvm=True)
+    assert ir.residency_refused is not None
+    assert "idiom_residency_on" not in (tmp_path / "threaded.ll").read_text()
+    result = _run(tmp_path / "threaded")
+    assert result.stdout.strip() == "99999.0", result.stderr
