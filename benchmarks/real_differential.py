@@ -15,10 +15,10 @@ with `clang++-22` (the original) and once with `idiom accelerate` (the same flag
 writes a manifest. `run` runs each pair under each mode and reads the benchmark's own
 verification line ("Verification = SUCCESSFUL"); it needs only the standard library.
 Modes: `forced-cpu` (`IDIOM_DEVICE=cpu`, every threshold at 1: every replacement runs
-on the OpenCL CPU device), `forced-gpu` (the same on the GPU), `auto` (the default), and
-`off`. It prints: program, class, mode, device, original time, accelerated time,
-verification of each, and exits non-zero when an accelerated run fails to verify where
-the original verifies.
+on the OpenCL CPU device), `forced-gpu` (the same on the GPU), `gpu` (the GPU wherever a
+launch passes the default thresholds), `auto` (the default), and `off`. It prints: program,
+class, mode, device, original time, accelerated time, verification of each, and exits
+non-zero when an accelerated run fails to verify where the original verifies.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,7 @@ FORCED = {"IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1", "IDIOM_GPU_MIN_W
 MODES: dict[str, dict[str, str]] = {
     "forced-cpu": {"IDIOM_DEVICE": "cpu", **FORCED},
     "forced-gpu": {"IDIOM_DEVICE": "gpu", **FORCED},
+    "gpu": {"IDIOM_DEVICE": "gpu"},
     "auto": {"IDIOM_DEVICE": "auto"},
     "off": {"IDIOM_DEVICE": "off"},
 }
@@ -120,39 +122,92 @@ def _run_one(binary: Path, env: dict[str, str], timeout: float) -> tuple[float, 
     return elapsed, verified, " | ".join(tail)
 
 
-def run(bundle: Path, modes: list[str], timeout: float, stats: bool) -> list[dict[str, object]]:
+def run(
+    bundle: Path,
+    modes: list[str],
+    *,
+    timeout: float,
+    stats: bool,
+    jobs: int,
+    only: list[str],
+    log: Path | None,
+) -> list[dict[str, object]]:
+    """Every original and every (program, mode), `jobs` at a time (timings taken side by side
+    then: say so when reporting them). Each run is printed, and appended to `log` as a JSON
+    line, as soon as it ends: a run cut short keeps what it had."""
     manifest = json.loads((bundle / "manifest.json").read_text())
+    manifest = [m for m in manifest if not only or m["stem"] in only or m["benchmark"] in only]
     base = dict(os.environ)
     library_path = str((bundle / "lib").resolve())
     base["LD_LIBRARY_PATH"] = ":".join(filter(None, [library_path, base.get("LD_LIBRARY_PATH")]))
-    rows: list[dict[str, object]] = []
-    for entry in manifest:
-        stem = entry["stem"]
-        original_s, original_ok, _ = _run_one(bundle / "bin" / f"{stem}.original", base, timeout)
-        for mode in modes:
-            env = {**base, **MODES[mode]}
-            with tempfile.TemporaryDirectory(prefix="idiom-npb-run-") as tmp:
-                if stats:
-                    env["IDIOM_STATS"] = f"{tmp}/stats.jsonl"
-                binary = bundle / "bin" / f"{stem}.accelerated"
-                accelerated_s, accelerated_ok, tail = _run_one(binary, env, timeout)
-                calls = _read_stats(Path(tmp) / "stats.jsonl") if stats else []
-            devices = sorted({str(c.get("device", "")) for c in calls if c.get("device")})
-            row = {
-                "benchmark": entry["benchmark"],
-                "class": entry["class"],
-                "mode": mode,
-                "device": ", ".join(devices) or "-",
-                "launches": len(calls),
-                "original_s": round(original_s, 3),
-                "accelerated_s": round(accelerated_s, 3),
-                "original_verified": original_ok,
-                "accelerated_verified": accelerated_ok,
-                "tail": "" if accelerated_ok else tail,
-            }
-            rows.append(row)
-            _print_row(row)
+    tasks = [(entry, mode) for entry in manifest for mode in ("original", *modes)]
+    runs: dict[tuple[str, str], dict[str, object]] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {
+            pool.submit(_task, bundle, base, entry, mode, timeout=timeout, stats=stats): (
+                entry,
+                mode,
+            )
+            for entry, mode in tasks
+        }
+        for future in as_completed(futures):
+            entry, mode = futures[future]
+            one = {"stem": entry["stem"], "mode": mode, **future.result()}
+            runs[(entry["stem"], mode)] = one
+            print(json.dumps(one), flush=True)
+            if log is not None:
+                with log.open("a") as out:
+                    out.write(json.dumps(one) + "\n")
+    rows = []
+    for entry, mode in tasks:
+        if mode != "original":
+            rows.append(_row(entry, runs[(entry["stem"], "original")], runs[(entry["stem"], mode)]))
     return rows
+
+
+def _row(
+    entry: dict[str, str], original: dict[str, object], accelerated: dict[str, object]
+) -> dict[str, object]:
+    return {
+        "benchmark": entry["benchmark"],
+        "class": entry["class"],
+        "mode": accelerated["mode"],
+        "device": accelerated["device"],
+        "launches": accelerated["launches"],
+        "original_s": original["seconds"],
+        "accelerated_s": accelerated["seconds"],
+        "original_verified": original["verified"],
+        "accelerated_verified": accelerated["verified"],
+        "tail": "" if accelerated["verified"] else accelerated["tail"],
+    }
+
+
+def _task(
+    bundle: Path,
+    base: dict[str, str],
+    entry: dict[str, str],
+    mode: str,
+    *,
+    timeout: float,
+    stats: bool,
+) -> dict[str, object]:
+    kind = "original" if mode == "original" else "accelerated"
+    binary = bundle / "bin" / f"{entry['stem']}.{kind}"
+    env = base if mode == "original" else {**base, **MODES[mode]}
+    with tempfile.TemporaryDirectory(prefix="idiom-npb-run-") as tmp:
+        if stats and mode != "original":
+            env = {**env, "IDIOM_STATS": f"{tmp}/stats.jsonl"}
+        seconds, verified, tail = _run_one(binary, env, timeout)
+        calls = _read_stats(Path(tmp) / "stats.jsonl")
+    devices = sorted({str(c.get("device", "")) for c in calls if c.get("device")})
+    return {
+        "seconds": round(seconds, 3),
+        "verified": verified,
+        "tail": tail,
+        "launches": sum(1 for c in calls if "kernel" in c),
+        "faults": sum(1 for c in calls if c.get("entry") == "host_fault"),
+        "device": ", ".join(devices) or "-",
+    }
 
 
 def _read_stats(path: Path) -> list[dict[str, object]]:
@@ -188,15 +243,28 @@ def main() -> None:
     go.add_argument("--timeout", type=float, default=900.0)
     go.add_argument("--stats", action="store_true", help="count launches (IDIOM_STATS)")
     go.add_argument("--json", type=Path)
+    go.add_argument("--jobs", type=int, default=1, help="runs side by side")
+    go.add_argument("--only", nargs="*", default=[], help="benchmarks (CG) or stems (CG.S)")
+    go.add_argument("--log", type=Path, help="append each run here as a JSON line")
     args = parser.parse_args()
     if args.verb == "build":
         build(args.npb, args.classes, args.benchmarks, args.into)
         return
+    rows = run(
+        args.bundle,
+        args.modes,
+        timeout=args.timeout,
+        stats=args.stats,
+        jobs=args.jobs,
+        only=args.only,
+        log=args.log,
+    )
     print(
-        f"{'prg':3} {'cl':2} {'mode':10} {'launch':>7} {'orig s':>9} {'accel s':>9} "
+        f"\n{'prg':3} {'cl':2} {'mode':10} {'launch':>7} {'orig s':>9} {'accel s':>9} "
         f"{'original':>10} {'accel':>10}  device"
     )
-    rows = run(args.bundle, args.modes, args.timeout, args.stats)
+    for row in rows:
+        _print_row(row)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     failed = [r for r in rows if r["original_verified"] and not r["accelerated_verified"]]

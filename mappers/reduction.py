@@ -82,6 +82,10 @@ class _ReductionPlan(Plan):
                 raise NotReplaced(
                     "a floating-point reduction would be reordered (reassociation off)"
                 )
+        if any(a.update.opcode in _FLOATING for a in self.accumulators):
+            # Said in the report: a sum in another order may differ in its last bits, which
+            # an ill-conditioned program can magnify (a rank-deficient Gram-Schmidt).
+            self.target = "OpenCL reduction kernel (floating point, reordered)"
         self.results: list[Operand] = []
         self.packed: KernelArg | None = None
 

@@ -454,11 +454,19 @@ int idiom__resident_fault(uintptr_t address) {
         }
     }
     idiom__resident_unlock();
-    if (found) {
-        idiom__trace("host access the compiler did not foresee at %p: %lld bytes copied back",
-                     (void *)address, (long long)traffic.downloaded);
+    if (!found) {
+        return 0;
     }
-    return found;
+    const char *stats = idiom__stats_path();
+    if (stats != NULL) { /* program code faulted, not the runtime nor libc: stdio is free */
+        idiom_json j;
+        idiom__json_begin(&j, "host_fault", IDIOM_DONE, traffic.seconds);
+        idiom__json_int(&j, "download_bytes", traffic.downloaded);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("host access the compiler did not foresee at %p: %lld bytes copied back",
+                 (void *)address, (long long)traffic.downloaded);
+    return 1;
 }
 
 int idiom__resident_lock_is_mine(void) {

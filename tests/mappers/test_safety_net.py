@@ -29,10 +29,9 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     runtime = runtime_library()
     built = tmp_path_factory.mktemp("safety_net") / "safety_net"
+    sources = [f"-I{RUNTIME_DIR}", str(PROGRAM), str(runtime.archive)]
     subprocess.run(
-        [find_tool("clang"), "-O2", f"-I{RUNTIME_DIR}", str(PROGRAM), str(runtime.archive)]
-        + ["-o", str(built), *runtime.link_args],
-        check=True,
+        [find_tool("clang"), "-O2", *sources, "-o", str(built), *runtime.link_args], check=True
     )
     return built
 
@@ -130,3 +129,24 @@ def test_a_program_with_threads_is_built_without_residency(tmp_path: Path) -> No
     assert "idiom_residency_on" not in (tmp_path / "threaded.ll").read_text()
     result = _run(tmp_path / "threaded")
     assert result.stdout.strip() == "99999.0", result.stderr
+
+
+def test_each_resolved_fault_is_recorded(binary: Path, tmp_path: Path) -> None:
+    stats = tmp_path / "stats.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
+    result = subprocess.run(
+        [str(binary), "read", "5000", "0"],
+        capture_output=True,
+        text=True,
+        env=env | ON_POCL | {"IDIOM_STATS": str(stats)},
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    faults = [
+        json.loads(line)
+        for line in stats.read_text().splitlines()
+        if json.loads(line)["entry"] == "host_fault"
+    ]
+    assert len(faults) == 1  # the first read of b drops its copy; the rest read the host's
+    assert faults[0]["download_bytes"] >= 4096  # b's whole pages came back

@@ -1,0 +1,39 @@
+"""Floating-point reductions are reordered by default (IDIOMS.md rule 4), and the report says
+so; `--no-reassociate` (reassociate=False) keeps every floating-point order, so that even a
+program that magnifies the last bit of a sum prints the original's output exactly.
+
+`programs/mgs_rank_deficient.c` is such a program: Gram-Schmidt on a rank-deficient matrix,
+whose later diagonal entries are rounding noise. Reordered, its column norms differ from the
+original's in the last bit, and the noise after them differs; kept in order, nothing does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from mappers.accelerate import accelerate
+from mappers.compare import first_difference
+from matcher.frontend import CompileOptions, find_tool
+from tests.mappers.differential import run_binary
+
+PROGRAM = Path(__file__).parent / "programs" / "mgs_rank_deficient.c"
+FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
+
+
+def test_reordered_sums_are_reported_and_order_is_kept_on_request(tmp_path: Path) -> None:
+    original = tmp_path / "original"
+    subprocess.run(
+        [find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original), "-lm"], check=True
+    )
+    expected = run_binary(original, [], {}).stdout
+
+    reordered = accelerate([PROGRAM], tmp_path / "reordered", CompileOptions())
+    details = [o.detail for u in reordered.units for o in u.outcomes if o.replaced]
+    assert details, "the column norms and projections run as kernels"
+    assert set(details) == {"OpenCL reduction kernel (floating point, reordered)"}
+
+    in_order = accelerate([PROGRAM], tmp_path / "in_order", CompileOptions(), reassociate=False)
+    assert in_order.replaced == 0  # the norm's sum cannot run in parallel in its own order
+    produced = run_binary(tmp_path / "in_order", [], FORCED).stdout
+    assert first_difference(expected, produced, tolerance=0.0) is None
