@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,12 +37,20 @@ def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def _run(binary: Path, *args: str, net: bool = True) -> subprocess.CompletedProcess[str]:
+def _run(
+    binary: Path, *args: str, net: bool = True, stats: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
     env |= ON_POCL | ({} if net else {"IDIOM_SAFETY_NET": "0"})
+    env |= {"IDIOM_STATS": str(stats)} if stats is not None else {}
     return subprocess.run(
         [str(binary), *args], capture_output=True, text=True, env=env, timeout=120, check=False
     )
+
+
+def _records(stats: Path, key: str, value: str) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in stats.read_text().splitlines()]
+    return [row for row in rows if row.get(key) == value]
 
 
 # Sizes: under a page (all edge), one page exactly, many pages; offsets: on a page, or not.
@@ -73,22 +82,9 @@ def test_only_the_partial_pages_travel_again(binary: Path, tmp_path: Path) -> No
     """The host writes the first and last elements (on partial pages, unprotected) between two
     launches: the second launch uploads those pages' bytes, not the array."""
     stats = tmp_path / "stats.jsonl"
-    env_stats = {"IDIOM_STATS": str(stats)}
-    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
-    result = subprocess.run(
-        [str(binary), "edges", "70000", "1"],
-        capture_output=True,
-        text=True,
-        env=env | ON_POCL | env_stats,
-        timeout=120,
-        check=False,
-    )
+    result = _run(binary, "edges", "70000", "1", stats=stats)
     assert result.returncode == 0, result.stdout + result.stderr
-    launches = [
-        json.loads(line)
-        for line in stats.read_text().splitlines()
-        if json.loads(line).get("kernel") == "scale"
-    ]
+    launches = _records(stats, "kernel", "scale")
     assert len(launches) == 2
     assert launches[0]["upload_bytes"] >= 8 * 70000
     page = os.sysconf("SC_PAGE_SIZE")
@@ -133,20 +129,8 @@ def test_a_program_with_threads_is_built_without_residency(tmp_path: Path) -> No
 
 def test_each_resolved_fault_is_recorded(binary: Path, tmp_path: Path) -> None:
     stats = tmp_path / "stats.jsonl"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("IDIOM_")}
-    result = subprocess.run(
-        [str(binary), "read", "5000", "0"],
-        capture_output=True,
-        text=True,
-        env=env | ON_POCL | {"IDIOM_STATS": str(stats)},
-        timeout=120,
-        check=False,
-    )
+    result = _run(binary, "read", "5000", "0", stats=stats)
     assert result.returncode == 0, result.stdout + result.stderr
-    faults = [
-        json.loads(line)
-        for line in stats.read_text().splitlines()
-        if json.loads(line)["entry"] == "host_fault"
-    ]
+    faults = _records(stats, "entry", "host_fault")
     assert len(faults) == 1  # the first read of b drops its copy; the rest read the host's
     assert faults[0]["download_bytes"] >= 4096  # b's whole pages came back
