@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--no-reassociate",
         dest="reassociate",
         action="store_false",
-        help="only replacements that keep floating-point order (no FP reductions)",
+        help="only replacements that keep every floating-point order: no floating-point "
+        "reductions, histograms or BLAS calls (the output is then the original's to the bit)",
     )
     parser.add_argument("--idioms", action="append", default=[], metavar="DIR")
     parser.add_argument(

@@ -66,6 +66,8 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
     element = a_value.type
     if element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {element} routine")
+    if not context.reassociate:
+        raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
     if solution.get("acc") is not None:
         init = need(solution, "acc_init")
         if init.constant != 0:

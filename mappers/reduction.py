@@ -26,7 +26,9 @@ __all__ = ["PRELUDE", "map_reduction", "require_worth_it", "stack_saved"]
 GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
 PER_ITEM = 8  # fewer groups below GROUPS * LOCAL * PER_ITEM iterations: no idle work-items
-PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+# Every kernel: doubles, and `a * b + c` kept as two roundings, as the IR (and the original
+# build) computes it; OpenCL C may fuse it into one otherwise, on a GPU as on PoCL.
+PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n"
 _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with +
 _FLOATING = {"fadd", "fsub", "fmul"}
 

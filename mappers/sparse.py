@@ -82,7 +82,6 @@ __all__ = [
 GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
 # The range-finding kernels' loop over rows (the product has one work-item per row).
 ROWS = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
-_ORDERED = "#pragma OPENCL FP_CONTRACT OFF\n"  # a * b + c stays two roundings, as in the IR
 _GEP = re.compile(r"= getelementptr (?:(?:inbounds|nuw|nusw) )*(\S+), ptr ")
 
 
@@ -366,7 +365,7 @@ def run_kernel(
     declarations and whose code is the packed parameters' prelude and `body`."""
     declarations = ", ".join(arg.declaration for arg in args)
     prelude = indent(param_prelude(params), 2)
-    source = f"""{PRELUDE}{_ORDERED}
+    source = f"""{PRELUDE}
 __kernel void {name}({declarations}) {{
 {prelude}
 {body}

@@ -37,3 +37,32 @@ def test_reordered_sums_are_reported_and_order_is_kept_on_request(tmp_path: Path
     assert in_order.replaced == 0  # the norm's sum cannot run in parallel in its own order
     produced = run_binary(tmp_path / "in_order", [], FORCED).stdout
     assert first_difference(expected, produced, tolerance=0.0) is None
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+
+
+def test_blas_adds_in_its_own_order_so_it_waits_for_reassociation(tmp_path: Path) -> None:
+    built = accelerate(
+        [CORPUS / "gemm_dot_global.c"], tmp_path / "gemm", CompileOptions(), reassociate=False
+    )
+    gemm = [o for u in built.units for o in u.outcomes if o.instance.idiom == "GEMM"]
+    assert gemm and not any(o.replaced for o in gemm)
+    assert "reassociation off" in gemm[0].detail
+
+
+def test_a_stencil_kept_in_order_prints_the_original_to_the_bit(tmp_path: Path) -> None:
+    """A stencil's points are computed as the loop computes them (no fused multiply-add),
+    so with reassociation off its output is the original's exactly."""
+    source = CORPUS / "stencil_2d5_global.c"
+    original = tmp_path / "original"
+    subprocess.run([find_tool("clang"), "-O2", str(source), "-o", str(original), "-lm"], check=True)
+    built = accelerate([source], tmp_path / "in_order", CompileOptions(), reassociate=False)
+    assert any(
+        o.replaced and o.instance.idiom == "Stencil" for u in built.units for o in u.outcomes
+    )
+    args = ["64", "5"]
+    expected = run_binary(original, args, {}).stdout
+    produced = run_binary(tmp_path / "in_order", args, FORCED)
+    assert produced.returncode == 0, produced.stderr
+    assert first_difference(expected, produced.stdout, tolerance=0.0) is None
