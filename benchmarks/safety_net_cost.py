@@ -60,8 +60,11 @@ def main() -> None:
     if valgrind is None:
         sys.exit("safety_net_cost: valgrind is missing (scripts/setup.sh installs it)")
     paths = [ROOT / "corpus" / name for name in options.programs] or _with_idioms()
+    rows = []
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        rows = list(pool.map(partial(_measure, valgrind, runs=options.runs), paths))
+        for row in pool.map(partial(_measure, valgrind, runs=options.runs), paths):
+            print(json.dumps(row), flush=True)  # each as it ends: a long run keeps its rows
+            rows.append(row)
     _print(rows)
     if options.json:
         options.json.write_text(json.dumps(rows, indent=1))
