@@ -104,8 +104,9 @@ def accelerate(
         canonical.append(before)
         texts.append(text)
         units.append(report)
-    refused = residency_refused(texts) if needs_residency(texts) else None
-    if needs_residency(texts) and refused is None:
+    launches = needs_residency(texts)
+    refused = residency_refused(texts) if launches else None
+    if launches and refused is None:
         texts = with_host_access(texts, [str(source) for source in sources])
     texts = [
         _from_source(source, options, before, text, original_copies)
