@@ -21,7 +21,7 @@ from mappers.accelerate import Accelerated, rewrite_file
 from mappers.bench import CEILING_DIRECT, bench_program
 from matcher.detect import detect_module
 from matcher.expectations import ExpectationError, read_program
-from matcher.pipeline import load_library
+from matcher.pipeline import exported_programs
 from matcher.summary import summarize_loops
 
 __all__ = ["DEFAULT_PROGRAM", "register", "run"]
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     started = time.perf_counter()
     module = load_module(args.file, compile_options(args))
-    report = detect_module(module, load_library().exported_programs())
+    report = detect_module(module, list(exported_programs()))
     elapsed = time.perf_counter() - started
     console.print(
         f"[bold]{args.file}[/bold]: {len(module.functions)} functions, "

@@ -24,7 +24,7 @@ from mappers.splice import spliced
 from matcher.detect import Detection, detect_module
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool, source_ir
 from matcher.ir_builder import build_module
-from matcher.pipeline import load_library
+from matcher.pipeline import exported_programs
 
 __all__ = ["AccelerateError", "Accelerated", "UnitReport", "accelerate", "rewrite_file"]
 
@@ -71,9 +71,9 @@ def _rewritten_unit(
     path: Path, options: CompileOptions, idiom_dirs: tuple[str, ...], *, reassociate: bool
 ) -> tuple[str, str, UnitReport]:
     """The canonical IR of one unit, its rewritten IR and its report."""
-    library = load_library(idiom_dirs)
+    programs = list(exported_programs(idiom_dirs))
     module = build_module(compile_to_ir(path, options), str(path))
-    detection = detect_module(module, library.exported_programs())
+    detection = detect_module(module, programs)
     rewritten = rewrite_module(module, detection.instances, reassociate=reassociate)
     report = UnitReport(str(path), rewritten.outcomes, detection.cut_short)
     return module.text, rewritten.text, report

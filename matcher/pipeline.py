@@ -32,9 +32,17 @@ from idl.errors import IdiomError
 from matcher.detect import Detection, Instance, detect_module
 from matcher.frontend import CompileOptions, canonical_ir
 from matcher.ir_builder import build_module
+from matcher.library_cache import load_programs
 from matcher.solver_program import compile_program
 
-__all__ = ["FileResult", "analyse_file", "analyse_files", "load_library", "paused_gc"]
+__all__ = [
+    "FileResult",
+    "analyse_file",
+    "analyse_files",
+    "exported_programs",
+    "load_library",
+    "paused_gc",
+]
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,16 @@ def load_library(idiom_dirs: tuple[str, ...] = ()) -> idl.Library:
     return library
 
 
+@functools.cache
+def exported_programs(idiom_dirs: tuple[str, ...] = ()) -> tuple[idl.Program, ...]:
+    """The library's exported programs in the solver's form, what detection runs: read
+    from the on-disk cache when it has them (matcher/library_cache.py), else compiled
+    (and cached); frozen out of the collector's scans like `load_library`'s."""
+    programs = load_programs(idiom_dirs, lambda: load_library(idiom_dirs).exported_programs())
+    gc.freeze()
+    return tuple(programs)
+
+
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
     """The cyclic collector paused for the block, then one collection of the objects
@@ -77,20 +95,20 @@ def analyse_file(
     path: str, options: CompileOptions, idiom_dirs: tuple[str, ...] = (), *, keep_ir: bool = False
 ) -> FileResult:
     try:
-        library = load_library(idiom_dirs)
+        programs = exported_programs(idiom_dirs)
     except IdiomError as error:
         return FileResult(path, error=str(error))
     # The model dies with `_analyse`'s frame, before the collection at the block's end.
     with paused_gc():
-        return _analyse(path, options, library, keep_ir=keep_ir)
+        return _analyse(path, options, programs, keep_ir=keep_ir)
 
 
 def _analyse(
-    path: str, options: CompileOptions, library: idl.Library, *, keep_ir: bool
+    path: str, options: CompileOptions, programs: Sequence[idl.Program], *, keep_ir: bool
 ) -> FileResult:
     try:
         module = build_module(canonical_ir(Path(path), options), path)
-        report = detect_module(module, library.exported_programs())
+        report = detect_module(module, list(programs))
     except IdiomError as error:
         return FileResult(path, error=str(error))
     instances = report.instances

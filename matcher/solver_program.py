@@ -23,7 +23,15 @@ from idl.program import (
     formula_variables,
 )
 
-__all__ = ["CAtom", "CCollect", "CDisjunction", "CompiledProgram", "Group", "compile_program"]
+__all__ = [
+    "CAtom",
+    "CCollect",
+    "CDisjunction",
+    "CompiledProgram",
+    "Group",
+    "adopt_compiled",
+    "compile_program",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,6 +103,15 @@ def compile_program(program: Program) -> CompiledProgram:
         found = _compile(program)
         _COMPILED[id(program)] = found
     return found
+
+
+def adopt_compiled(compiled: CompiledProgram) -> Program:
+    """Its program, with `compiled` recorded as its solver's form (one read from the
+    library cache, matcher/library_cache.py)."""
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[id(compiled.program)] = compiled
+    return compiled.program
 
 
 def _compile(program: Program) -> CompiledProgram:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +14,10 @@ from matcher.ir import Module
 from matcher.ir_builder import build_module
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The tool's caches (matcher/library_cache.py) go to a folder of the test runs, shared by
+# the workers and by the `idiom` processes the tests start, never to the user's own.
+os.environ["IDIOM_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"idiom-tests-{os.getuid()}")
 
 BuildModule = Callable[..., Module]
 
