@@ -3,16 +3,19 @@
     .venv/bin/python benchmarks/bench_detect.py [FILES or DIRS] [--runs N] [--top K]
                                                 [--idioms DIR] [--no-pairs]
 
-For each C/C++ file (default: every one in `corpus/`):
-- clang: `clang-22 -O2 -c` alone;
-- detect: what `matcher.pipeline.analyse_file` does, in this process: the front end
-  (clang-22 + opt-22), the IR model and every exported idiom on every function;
-- the ratio detect/clang, the target being a median of at most 1.5 and a worst of at
-  most 3 (BENCHMARKS.md).
-Both are the median of `--runs` runs, taken round-robin over the files so that a run of
-one file is never timed right after itself. The idiom library is loaded and one file is
-analysed before any timing (the cost of a process's first file: parsing the library and
-compiling its programs to the solver's form, reported on its own as "warm-up").
+For each C/C++ file (default: every one in `corpus/`), each the median of `--runs` runs:
+- clang: `clang-22 -O2 -c` alone, a whole invocation;
+- served: `idiom detect FILE`, a whole invocation as a user runs it, process start
+  included, answered by the warm server (cli/server.py) that the first command starts;
+- alone: the same invocation with `IDIOM_SERVER=0`, each command in its own process,
+  the compiled library read from the disk cache (matcher/library_cache.py);
+- in-process: what `matcher.pipeline.analyse_file` does inside this process once the
+  library is loaded (the front end, clang-22 + opt-22, the IR model, every idiom);
+- the ratios to clang, the target being a median of at most 1.5 and a worst of at most 3
+  (BENCHMARKS.md) for the invocation a user gets after the first (served).
+Runs go round-robin over the files so that a file is never timed right after itself. The
+very first invocation (an empty disk cache, no server) is timed once and reported apart.
+The server and caches used are the benchmark's own (private folders), not the user's.
 
 A last pass splits each file's detection into front end, model and the solve of every
 (idiom, function) pair, and lists the slowest pairs (steps, cut short or not), so that a
@@ -22,11 +25,14 @@ per-function cliff is visible. Prints figures only; nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,6 +81,56 @@ def clang_compile(path: Path, output: Path) -> None:
     subprocess.run([driver, "-O2", "-c", str(path), "-o", str(output)], check=True)
 
 
+def idiom_command() -> list[str]:
+    """`idiom` as installed beside this interpreter, else run as a module."""
+    script = Path(sys.executable).parent / "idiom"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "cli.main"]
+
+
+def invoke(path: Path, environment: dict[str, str]) -> None:
+    command = [*idiom_command(), "detect", str(path)]
+    subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, check=True)
+
+
+@contextmanager
+def private_tool_folders() -> Iterator[dict[str, str]]:
+    """An environment with the tool's cache and server folders of the benchmark's own;
+    the server it starts is stopped at the end."""
+    with tempfile.TemporaryDirectory(prefix="idiom-bench-") as folder:
+        environment = {
+            **os.environ,
+            "IDIOM_CACHE_DIR": str(Path(folder) / "cache"),
+            "XDG_RUNTIME_DIR": str(Path(folder) / "run"),
+            "IDIOM_SERVER": "1",
+        }
+        Path(environment["XDG_RUNTIME_DIR"]).mkdir(mode=0o700)
+        try:
+            yield environment
+        finally:
+            subprocess.run(
+                [*idiom_command(), "server", "stop"],
+                env=environment,
+                stdout=subprocess.DEVNULL,
+                check=False,
+            )
+
+
+def wait_for_server(environment: dict[str, str], seconds: float = 600) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = subprocess.run(
+            [*idiom_command(), "server", "status"],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        if status.startswith("running"):
+            return
+        time.sleep(0.5)
+    raise SystemExit("the server did not start")
+
+
 def breakdown(path: Path, idioms: tuple[str, ...]) -> tuple[float, float, list[Pair]]:
     """Front end and model times, and every pair's solve, as `detect_module` runs them."""
     programs = load_library(idioms).exported_programs()
@@ -104,6 +160,34 @@ def breakdown(path: Path, idioms: tuple[str, ...]) -> tuple[float, float, list[P
     return front, model, pairs
 
 
+Times = dict[str, dict[Path, list[float]]]
+
+
+def measure(
+    files: list[Path],
+    runs: int,
+    options: CompileOptions,
+    idioms: tuple[str, ...],
+    environments: dict[str, dict[str, str]],
+) -> Times:
+    """Every file's timings by kind, round-robin over the files."""
+    times: Times = {kind: {path: [] for path in files} for kind in KINDS}
+    with tempfile.TemporaryDirectory(prefix="idiom-bench-") as tmp:
+        output = Path(tmp) / "out.o"
+        for _ in range(runs):
+            for path in files:
+                times["clang"][path].append(timed(lambda p=path: clang_compile(p, output)))
+                for kind, environment in environments.items():
+                    times[kind][path].append(timed(lambda p=path, e=environment: invoke(p, e)))
+                times["in-process"][path].append(
+                    timed(lambda p=path: analyse_file(str(p), options, idioms))
+                )
+    return times
+
+
+KINDS = ("clang", "served", "alone", "in-process")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("paths", nargs="*")
@@ -118,18 +202,18 @@ def main() -> None:
     idioms = tuple(args.idioms)
     options = CompileOptions()
 
-    warm_up = timed(lambda: (load_library(idioms), analyse_file(str(files[0]), options, idioms)))
-    print(f"warm-up (library load, compile, first file): {warm_up * 1e3:.0f}ms\n")
-
-    clang: dict[Path, list[float]] = {path: [] for path in files}
-    detect: dict[Path, list[float]] = {path: [] for path in files}
-    with tempfile.TemporaryDirectory(prefix="idiom-bench-") as tmp:
-        output = Path(tmp) / "out.o"
-        for _ in range(args.runs):
-            for path in files:
-                clang[path].append(timed(lambda p=path: clang_compile(p, output)))
-                detect[path].append(timed(lambda p=path: analyse_file(str(p), options, idioms)))
-
+    with private_tool_folders() as environment:
+        alone_environment = {**environment, "IDIOM_SERVER": "0"}
+        first = timed(lambda: invoke(files[0], alone_environment))
+        print(f"first invocation (empty cache, no server): {first:.2f}s")
+        warm_up = timed(
+            lambda: (load_library(idioms), analyse_file(str(files[0]), options, idioms))
+        )
+        print(f"in-process warm-up (library load, first file): {warm_up:.2f}s")
+        invoke(files[0], environment)  # starts the server
+        wait_for_server(environment)
+        environments = {"served": environment, "alone": alone_environment}
+        times = measure(files, args.runs, options, idioms, environments)
     split: dict[Path, tuple[float, float, float]] = {}
     pairs: list[Pair] = []
     if not args.no_pairs:
@@ -139,26 +223,32 @@ def main() -> None:
             split[path] = (front, model, sum(p.seconds for p in found))
             pairs += found
 
-    columns = ("clang", "detect", "ratio", "front end", "model", "solve", "slowest pair")
-    print(f"{'file':30} " + " ".join(f"{c:>9}" for c in columns[:-1]) + f"  {columns[-1]}")
-    ratios = []
-    by_ratio: dict[Path, float] = {}
+    columns = (*KINDS, "served/c", "alone/c", "in-pr/c", "front end", "model", "solve")
+    print(f"{'file':30} " + " ".join(f"{c:>10}" for c in columns) + "  slowest pair")
+    ratios: dict[str, list[float]] = {kind: [] for kind in KINDS[1:]}
     for path in files:
-        c, d = statistics.median(clang[path]), statistics.median(detect[path])
-        ratios.append(d / c)
-        by_ratio[path] = d / c
-        line = f"{path.name:30} {c * 1e3:7.1f}ms {d * 1e3:7.1f}ms {d / c:9.2f}"
+        median = {kind: statistics.median(times[kind][path]) for kind in KINDS}
+        for kind in KINDS[1:]:
+            ratios[kind].append(median[kind] / median["clang"])
+        line = f"{path.name:30} " + " ".join(f"{median[k] * 1e3:8.1f}ms" for k in KINDS)
+        line += " " + " ".join(f"{ratios[k][-1]:10.2f}" for k in KINDS[1:])
         if path in split:
             front, model, solving = split[path]
             worst = max((p for p in pairs if p.file == path.name), key=lambda p: p.seconds)
-            line += f" {front * 1e3:7.1f}ms {model * 1e3:7.1f}ms {solving * 1e3:7.1f}ms"
+            line += f" {front * 1e3:8.1f}ms {model * 1e3:8.1f}ms {solving * 1e3:8.1f}ms"
             line += f"  {worst.idiom}/{worst.function} {worst.seconds * 1e3:.1f}ms"
         print(line)
 
     print(f"\n{len(files)} files, median of {args.runs} runs each.")
-    print(f"detect/clang: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
-    worst = sorted(by_ratio, key=lambda p: -by_ratio[p])[:5]
-    print("worst files: " + ", ".join(f"{p.name} {by_ratio[p]:.2f}" for p in worst))
+    for kind, label in (
+        ("served", "idiom detect (served), whole invocation / clang"),
+        ("alone", "idiom detect (IDIOM_SERVER=0), whole invocation / clang"),
+        ("in-process", "analysis in one process / clang"),
+    ):
+        values = ratios[kind]
+        print(f"{label}: median {statistics.median(values):.2f}, worst {max(values):.2f}")
+        worst_files = sorted(zip(values, files, strict=True), key=lambda v: -v[0])[:3]
+        print("  worst files: " + ", ".join(f"{p.name} {r:.2f}" for r, p in worst_files))
     if pairs:
         total = sum(p.seconds for p in pairs)
         print(f"\nSlowest (idiom, function) pairs of {len(pairs)} ({total:.2f}s of solving):")

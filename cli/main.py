@@ -12,34 +12,45 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cli import (
-    accelerate_cmd,
-    bench_cmd,
-    demo_cmd,
-    detect_cmd,
-    eval_cmd,
-    explain_cmd,
-    idl_cmd,
-    ir_cmd,
-)
-from idl.errors import IdiomError
+from cli import server
 
 __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # The commands (and LLVM's bindings, numpy, the library) are imported here, not at the
+    # top: a command the server runs (cli/server.py) needs none of them in this process.
+    from cli import (
+        accelerate_cmd,
+        bench_cmd,
+        demo_cmd,
+        detect_cmd,
+        eval_cmd,
+        explain_cmd,
+        idl_cmd,
+        ir_cmd,
+    )
+
     parser = argparse.ArgumentParser(
         prog="idiom",
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = (demo_cmd, accelerate_cmd, bench_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd)
-    for module in (*commands, idl_cmd):
+    for module in (*commands, idl_cmd, server):
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `idiom` command. Run as a program (no `argv`), it goes through the warm server
+    when one answers (cli/server.py); called with `argv`, it runs here."""
+    if argv is None:
+        served = server.run_served(sys.argv[1:])
+        if served is not None:
+            return served
+    from idl.errors import IdiomError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # The tool's caches (matcher/library_cache.py) go to a folder of the test runs, shared by
 # the workers and by the `idiom` processes the tests start, never to the user's own.
 os.environ["IDIOM_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"idiom-tests-{os.getuid()}")
+# Every `idiom` process a test starts runs on its own: no warm server (cli/server.py) is
+# started or used, except by the server's own tests.
+os.environ["IDIOM_SERVER"] = "0"
 
 BuildModule = Callable[..., Module]
 

@@ -1,0 +1,436 @@
+"""A warm process that runs `idiom` commands, so that a command starts in milliseconds.
+
+An `idiom` invocation would otherwise spend most of its time before any work: importing
+LLVM's bindings and the tool, then loading the compiled idiom library (from the disk cache,
+matcher/library_cache.py, still a second or more). The server does that once and then,
+for each request, forks: the child has everything loaded, takes the client's standard
+streams, working folder, environment and umask, runs the command as `idiom` would and
+sends back its exit code. Each command runs in a process of its own, as without the server.
+
+The client (`run_served`, called by `cli.main` before anything heavy is imported) uses
+only the standard library. It connects to the socket of the server of its exact code (the
+socket's name is a hash of the path, size and time of every file of the tool, and of the
+interpreter): after any change to the tool another server is used, and the old one exits
+when idle. When none answers, the command runs in the client's process, as without a
+server, and a server is started in the background for the next command.
+
+Safety:
+- the socket lives in a folder private to the user (`$XDG_RUNTIME_DIR/idiom`, else
+  `/tmp/idiom-UID`, mode 0700, checked), and the server serves only its own user (the
+  peer's credentials are checked);
+- one server per socket (a lock held for its lifetime), so concurrent first runs start one;
+- the client forwards SIGINT, SIGTERM and SIGHUP to the command's process;
+- a server idle for `IDIOM_SERVER_IDLE` seconds (default 600) exits;
+- `IDIOM_SERVER=0` turns it off (the command then always runs in its own process);
+  `idiom server stop|status` manage it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import gc
+import hashlib
+import importlib
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+__all__ = ["register", "run_served", "serve", "socket_path"]
+
+_ROOT = Path(__file__).resolve().parents[1]
+# The tool's packages: any change to one of their files gives another server.
+_PACKAGES = ("cli", "idl", "matcher", "mappers", "fuzz", "ci", "wrapper")
+_SOURCE_SUFFIXES = (".py", ".lark", ".idl", ".c", ".h", ".json")
+# Commands that never go through the server: its own management, and the measurements
+# (their timings should not depend on whether a server happened to be warm).
+_UNSERVED = frozenset({"server", "bench", "demo"})
+_HEADER = struct.Struct("!I")
+_DEFAULT_IDLE_SECONDS = 600
+_SOCKET_PATH_LIMIT = 104
+
+
+def socket_path() -> Path | None:
+    """The socket of the server for this exact tool; None when there can be none."""
+    folder = _private_folder()
+    if folder is None:
+        return None
+    path = folder / f"server-{_code_key()[:24]}.sock"
+    # A socket's path has a small limit (108 bytes on Linux): past it, no server.
+    return path if len(os.fsencode(path)) < _SOCKET_PATH_LIMIT else None
+
+
+def _private_folder() -> Path | None:
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        base = Path(runtime) / "idiom"
+    else:
+        base = Path(tempfile.gettempdir()) / f"idiom-{os.getuid()}"
+    try:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = base.stat()
+    except OSError:
+        return None
+    if info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    return base
+
+
+def _code_key() -> str:
+    digest = hashlib.sha256(f"{sys.executable} {sys.version} {_ROOT}".encode())
+    for package in _PACKAGES:
+        for path, info in sorted(_files_of(_ROOT / package)):
+            digest.update(f"{path} {info.st_size} {info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _files_of(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+            yield from _files_of(Path(entry.path))
+        elif entry.name.endswith(_SOURCE_SUFFIXES):
+            yield entry.path, entry.stat()
+
+
+# ---------------------------------------------------------------------------- client
+
+
+def run_served(argv: Sequence[str], entry: str = "cli.main") -> int | None:
+    """Run `entry`'s `main(argv)` in the server: its exit code, or None when the command
+    is to run here (server off or absent, or a command that is never served); a server is
+    then started for the next command."""
+    if os.environ.get("IDIOM_SERVER", "1") == "0" or (argv and argv[0] in _UNSERVED):
+        return None
+    if not argv or argv[0] in ("-h", "--help"):
+        return None
+    path = socket_path()
+    if path is None:
+        return None
+    connection = _connect(path)
+    if connection is None:
+        _start_server(path)
+        return None
+    with connection:
+        return _request(connection, entry, argv)
+
+
+def _connect(path: Path) -> socket.socket | None:
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        client.connect(str(path))
+    except OSError:
+        client.close()
+        return None
+    return client
+
+
+def _request(connection: socket.socket, entry: str, argv: Sequence[str]) -> int | None:
+    umask = os.umask(0)
+    os.umask(umask)
+    payload = json.dumps(
+        {
+            "entry": entry,
+            "argv": list(argv),
+            "cwd": os.getcwd(),
+            "env": dict(os.environ),
+            "umask": umask,
+        }
+    ).encode()
+    try:
+        socket.send_fds(connection, [_HEADER.pack(len(payload))], [0, 1, 2])
+        connection.sendall(payload)
+    except OSError:
+        return None  # nothing ran yet: run here
+    replies = connection.makefile("r", encoding="utf-8")
+    first = replies.readline().split()
+    if len(first) != 2 or first[0] != "pid":
+        return None  # the server refused before starting the command: run here
+    child = int(first[1])
+    with _forwarding_signals(child):
+        last = replies.readline().split()
+    if len(last) == 2 and last[0] == "exit":
+        return int(last[1])
+    print("idiom: the command's process ended without an exit status", file=sys.stderr)
+    return 1
+
+
+@contextlib.contextmanager
+def _forwarding_signals(child: int) -> Iterator[None]:
+    def forward(number: int, _frame: object) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(child, number)
+
+    forwarded = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    previous = {number: signal.signal(number, forward) for number in forwarded}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _start_server(path: Path) -> None:
+    """A server for `path`, detached from this process and its terminal."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.server", str(path)],
+            cwd=str(_ROOT),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, "PYTHONPATH": _python_path()},
+        )
+
+
+def _python_path() -> str:
+    """The client's import path first, so that the server imports this very tool."""
+    rest = os.environ.get("PYTHONPATH")
+    return f"{_ROOT}{os.pathsep}{rest}" if rest else str(_ROOT)
+
+
+# ---------------------------------------------------------------------------- server
+
+
+def serve(path: Path) -> None:
+    """Serve `path` until idle; returns at once when another server holds it."""
+    lock = open(f"{path}.lock", "a+")  # noqa: SIM115 - held for the server's lifetime
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    signal.signal(signal.SIGTERM, lambda _n, _f: _leave(path))
+    _preload()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # left by a server that died
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))
+    except OSError:
+        listener.close()
+        return
+    listener.listen(64)
+    listener.settimeout(float(os.environ.get("IDIOM_SERVER_IDLE", _DEFAULT_IDLE_SECONDS)))
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    try:
+        _accept_until_idle(listener)
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        listener.close()
+        lock.close()
+
+
+def _leave(path: Path) -> None:
+    """Asked to stop: the socket removed and the process gone at once (a command being
+    run is a process of its own, and goes on)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
+    os._exit(0)
+
+
+def _accept_until_idle(listener: socket.socket) -> None:
+    while True:
+        try:
+            connection, _ = listener.accept()
+        except TimeoutError:
+            return
+        if _peer_uid(connection) != os.getuid():
+            connection.close()
+            continue
+        if os.fork() == 0:
+            listener.close()
+            os._exit(_run_request(connection))
+        connection.close()
+
+
+def _peer_uid(connection: socket.socket) -> int:
+    credentials = connection.getsockopt(
+        socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
+    )
+    _pid, uid, _gid = struct.unpack("3i", credentials)
+    return int(uid)
+
+
+def _preload() -> None:
+    """Everything a command would load: the commands, LLVM's bindings, the library; then
+    one small file analysed, which builds the solver's plans the first file would."""
+    import cli.main
+    from matcher.frontend import CompileOptions
+    from matcher.pipeline import analyse_file, exported_programs
+
+    cli.main.build_parser()
+    exported_programs(())
+    with tempfile.TemporaryDirectory(prefix="idiom-server-") as folder:
+        sample = Path(folder) / "warm.c"
+        sample.write_text(_WARM_UP, encoding="utf-8")
+        analyse_file(str(sample), CompileOptions())
+    gc.collect()
+    gc.freeze()  # the children then leave these objects' pages unwritten
+
+
+_WARM_UP = """
+double dot(int n, const double *x, const double *y) {
+  double s = 0; for (int i = 0; i < n; i++) s += x[i] * y[i]; return s; }
+void gemm(int n, double *c, const double *a, const double *b) {
+  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { double s = 0;
+    for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j]; c[i * n + j] = s; } }
+void spmv(int n, const int *r, const int *c, const double *v, const double *x, double *y) {
+  for (int i = 0; i < n; i++) { double s = 0;
+    for (int k = r[i]; k < r[i + 1]; k++) s += v[k] * x[c[k]]; y[i] = s; } }
+void hist(int n, const int *k, int *h) { for (int i = 0; i < n; i++) h[k[i]]++; }
+void jacobi(int n, const double *a, double *b) {
+  for (int i = 1; i < n - 1; i++) b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3; }
+"""
+
+
+def _run_request(connection: socket.socket) -> int:
+    """In the forked child: take over the client's process state, run, report."""
+    try:
+        message, fds, _flags, _address = socket.recv_fds(connection, _HEADER.size, 3)
+        (size,) = _HEADER.unpack(message)
+        request = json.loads(_receive(connection, size))
+        _adopt(request, fds)
+        connection.sendall(f"pid {os.getpid()}\n".encode())
+    except (OSError, ValueError, KeyError, struct.error):
+        return 1  # the client sees no pid line and runs the command itself
+    code = _run_entry(request["entry"], request["argv"])
+    with contextlib.suppress(OSError):
+        connection.sendall(f"exit {code}\n".encode())
+    return code
+
+
+def _receive(connection: socket.socket, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size > 0:
+        chunk = connection.recv(min(size, 1 << 20))
+        if not chunk:
+            raise ValueError("request cut short")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _adopt(request: dict[str, object], fds: list[int]) -> None:
+    if len(fds) != 3:
+        raise ValueError("expected the client's three standard streams")
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    for number in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.chdir(str(request["cwd"]))
+    os.umask(int(str(request["umask"])))
+    environment = request["env"]
+    if not isinstance(environment, dict):
+        raise ValueError("bad environment")
+    os.environ.clear()
+    os.environ.update({str(k): str(v) for k, v in environment.items()})
+    # New streams over the client's descriptors: the inherited objects may hold buffered
+    # bytes of the server and the server's notion of whether they are terminals.
+    sys.stdin = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+
+
+def _run_entry(entry: str, argv: list[str]) -> int:
+    sys.argv = [entry, *argv]
+    try:
+        code = importlib.import_module(entry).main(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+    return int(code)
+
+
+# ---------------------------------------------------------------------------- command
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "server",
+        help="the background process that makes commands start fast",
+        description="Commands run in a warm background process, started by the first "
+        "command and ended after IDIOM_SERVER_IDLE seconds idle (default 600); "
+        "IDIOM_SERVER=0 turns it off.",
+    )
+    parser.add_argument("action", choices=("status", "stop", "start"))
+    parser.set_defaults(handler=_command)
+
+
+def _command(args: argparse.Namespace) -> int:
+    path = socket_path()
+    if path is None:
+        print("idiom: no private folder for the server's socket", file=sys.stderr)
+        return 1
+    connection = _connect(path)
+    if args.action == "status":
+        print(f"{'running' if connection else 'not running'}: {path}")
+    elif args.action == "start" and connection is None:
+        _start_server(path)
+        print(f"starting: {path}")
+    elif args.action == "stop" and connection is not None:
+        _stop(path)
+        print(f"stopped: {path}")
+    if connection is not None:
+        connection.close()
+    return 0
+
+
+def _stop(path: Path) -> None:
+    """The server holding `path`'s lock (its pid is written in the lock file) sent
+    SIGTERM; a lock nobody holds names no server."""
+    try:
+        with open(f"{path}.lock", "a+") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return  # free: no server
+            except OSError:
+                lock.seek(0)
+                pid = int(lock.read().strip() or "0")
+    except (OSError, ValueError):
+        return
+    if pid <= 0:
+        return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+    for _ in range(50):
+        if not _alive(pid):
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]))

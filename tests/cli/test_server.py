@@ -1,0 +1,156 @@
+"""The warm server: a served command behaves as one run in its own process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cli import server
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAM = ROOT / "corpus" / "csr_struct.c"
+
+
+def _wait(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private runtime folder with a short path (a socket's path is limited)."""
+    folder = Path(tempfile.mkdtemp(prefix="idiom-t-"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("IDIOM_SERVER", "1")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def running(runtime: Path) -> Iterator[Path]:
+    """A server of this tool, its socket in the test's runtime folder."""
+    path = server.socket_path()
+    assert path is not None
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.server", str(path)],
+        cwd=ROOT,
+        env={**os.environ, "IDIOM_SERVER_IDLE": "120"},
+    )
+    try:
+        assert _wait(path.exists, 300), "the server did not start"
+        yield path
+        stop = [sys.executable, "-m", "cli.main", "server", "stop"]
+        subprocess.run(stop, cwd=ROOT, check=True, capture_output=True)
+        assert process.wait(timeout=30) == 0, "`idiom server stop` ends it"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+    assert not path.exists(), "a stopped server removes its socket"
+
+
+def test_served_detect_prints_what_an_unserved_one_does(
+    running: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert server.run_served(["detect", str(PROGRAM), "--json"]) == 0
+    served = capfd.readouterr().out
+    alone = subprocess.run(
+        [sys.executable, "-m", "cli.main", "detect", str(PROGRAM), "--json"],
+        cwd=ROOT,
+        env={**os.environ, "IDIOM_SERVER": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert '"instances"' in served
+    assert _timeless(served) == _timeless(alone)
+
+
+def _timeless(report: str) -> list[dict[str, object]]:
+    files: list[dict[str, object]] = json.loads(report)
+    return [{k: v for k, v in f.items() if k != "seconds"} for f in files]
+
+
+def test_the_command_takes_the_clients_folder_environment_and_exit_code(
+    running: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "dot.c").write_text(
+        "double dot(int n, const double *x, const double *y) {\n"
+        "  double s = 0;\n  for (int i = 0; i < n; i++) s += x[i] * y[i];\n  return s;\n}\n"
+    )
+    monkeypatch.chdir(work)
+    assert server.run_served(["detect", "dot.c", "-D", "UNUSED=1"]) == 0
+    assert "1 idiom instance(s)" in capfd.readouterr().out
+    assert server.run_served(["detect", "missing.c"]) == 1
+    assert "missing.c" in capfd.readouterr().err
+    monkeypatch.setenv("COLUMNS", "200")
+    assert server.run_served(["idl", "check", "no-such-folder"]) != 0
+    assert "no-such-folder" in capfd.readouterr().err
+
+
+def test_off_or_absent_means_the_command_runs_here(
+    runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IDIOM_SERVER", "0")
+    assert server.run_served(["detect", str(PROGRAM)]) is None
+    assert not list(runtime.rglob("*.sock*")), "off starts nothing"
+    monkeypatch.setenv("IDIOM_SERVER", "1")
+    assert server.run_served(["bench", str(PROGRAM)]) is None, "measurements run here"
+    assert server.run_served(["--help"]) is None
+
+
+def test_a_folder_open_to_others_is_never_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = tmp_path / "run" / "idiom"
+    shared.mkdir(parents=True)
+    shared.chmod(0o777)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    assert server.socket_path() is None
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / ("x" * 120)))
+    assert server.socket_path() is None, "a path past a socket's limit: no server"
+
+
+def test_a_changed_tool_file_gives_another_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tool = tmp_path / "tool"
+    (tool / "cli").mkdir(parents=True)
+    source = tool / "cli" / "x.py"
+    source.write_text("A = 1\n")
+    monkeypatch.setattr(server, "_ROOT", tool)
+    before = server._code_key()
+    source.write_text("A = 22\n")
+    assert server._code_key() != before
+
+
+def test_one_server_per_socket_and_idle_exit(runtime: Path) -> None:
+    path = server.socket_path()
+    assert path is not None
+    environment = {**os.environ, "IDIOM_SERVER_IDLE": "3"}
+    command = [sys.executable, "-m", "cli.server", str(path)]
+    first = subprocess.Popen(command, cwd=ROOT, env=environment)
+    assert _wait(path.exists, 300)
+    second = subprocess.run(command, cwd=ROOT, env=environment, timeout=60, check=False)
+    assert second.returncode == 0, "a second server leaves at once"
+    assert first.poll() is None
+    assert first.wait(timeout=60) == 0, "an idle server exits"
+    assert not path.exists()
