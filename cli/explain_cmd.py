@@ -16,8 +16,8 @@ from cli.common import add_frontend_options, compile_options, load_module
 from idl.errors import IdiomError
 from idl.program import Program
 from matcher.explain import explain
-from matcher.inlining import close_names, inlined_hosts, source_function_names
-from matcher.ir import Function, Module
+from matcher.inlining import inlined_hosts, no_such_function
+from matcher.ir import Function
 from matcher.pipeline import load_library
 
 __all__ = ["register", "run"]
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     hosts = inlined_hosts(module, args.function)
     if not hosts:
-        raise IdiomError(_unknown_function(args.file, args.function, module))
+        raise no_such_function(module, args.function, str(args.file))
     names = ", ".join(host.source_name for host in hosts)
     print(f"{args.function} was inlined into {names}; explaining there")
     for host in hosts:
@@ -78,11 +78,3 @@ def _explain(
         f"({result.survivors} before it):"
     )
     print(f"  {result.description}")
-
-
-def _unknown_function(path: Path, name: str, module: Module) -> str:
-    close = close_names(module, name)
-    if close:
-        return f"{path}: no function '{name}' (close names: {', '.join(close)})"
-    known = ", ".join(source_function_names(module)) or "none"
-    return f"{path}: no function '{name}' (functions: {known})"

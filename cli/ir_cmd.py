@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 
 from cli.common import add_frontend_options, compile_options, load_module
-from idl.errors import IdiomError
-from matcher.inlining import close_names, inlined_hosts, source_function_names
+from matcher.inlining import inlined_hosts, no_such_function
 from matcher.ir import Function, Module, Value
 from matcher.summary import summarize_loops
 
@@ -46,11 +45,7 @@ def _named(module: Module, name: str, path: Path) -> list[Function]:
         names = ", ".join(host.source_name for host in hosts)
         print(f"{name} was inlined into {names}; showing there\n")
         return list(hosts)
-    close = close_names(module, name)
-    if close:
-        raise IdiomError(f"{path}: no function '{name}' (close names: {', '.join(close)})")
-    names = ", ".join(source_function_names(module)) or "none"
-    raise IdiomError(f"{path}: no function '{name}' (functions: {names})")
+    raise no_such_function(module, name, str(path))
 
 
 def format_function(function: Function) -> str:

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import difflib
 
+from idl.errors import IdiomError
 from matcher.ir import Function, Module, Value
 
-__all__ = ["close_names", "comes_from", "inlined_hosts", "source_function_names"]
+__all__ = [
+    "close_names",
+    "comes_from",
+    "inlined_hosts",
+    "no_such_function",
+    "source_function_names",
+]
 
 
 def comes_from(value: Value, name: str) -> bool:
@@ -50,3 +57,12 @@ def close_names(module: Module, name: str) -> list[str]:
     """The source and IR function names that look like `name` (a misspelling of one)."""
     known = set(source_function_names(module)) | {function.name for function in module}
     return sorted(difflib.get_close_matches(name, known, n=5, cutoff=0.6))
+
+
+def no_such_function(module: Module, name: str, where: str) -> IdiomError:
+    """The error for a name in no function of the module: the close names, else them all."""
+    close = close_names(module, name)
+    if close:
+        return IdiomError(f"{where}: no function '{name}' (close names: {', '.join(close)})")
+    known = ", ".join(source_function_names(module)) or "none"
+    return IdiomError(f"{where}: no function '{name}' (functions: {known})")

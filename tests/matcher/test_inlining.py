@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matcher.inlining import close_names, inlined_hosts, source_function_names
+from matcher.inlining import close_names, inlined_hosts, no_such_function, source_function_names
 from tests.conftest import BuildModule
 from tests.matcher.inlined_programs import PREFIX_SUMS_IN_MAIN, SQUARES_IN_MAIN
 
@@ -24,3 +24,13 @@ def test_close_names_come_from_defined_and_inlined_functions(build: BuildModule)
     assert close_names(module, "kernel_y") == ["kernel_x"]
     assert close_names(module, "mian") == ["main"]
     assert close_names(module, "zzzzzz") == []
+
+
+def test_the_error_for_an_unknown_name_lists_close_or_all_names(build: BuildModule) -> None:
+    module = build(SQUARES_IN_MAIN)
+    assert str(no_such_function(module, "kernel_y", "f.c")) == (
+        "f.c: no function 'kernel_y' (close names: kernel_x)"
+    )
+    assert str(no_such_function(module, "zzz", "f.c")) == (
+        "f.c: no function 'zzz' (functions: kernel_x, main)"
+    )
