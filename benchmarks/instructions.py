@@ -2,13 +2,14 @@
 
 Timing two binaries that run the same loops cannot show a 5% difference on a shared machine:
 timed against itself, the original reads 0.80-1.33x on the GPU host's two cores
-(docs/results/cpu_2core_session8.json, the A/A control). An instruction count is repeatable
-to the instruction. This benchmark builds every corpus program with an idiom both ways, runs
-each under `valgrind --tool=callgrind --toggle-collect=main` (so the dynamic loader, which
-links different libraries into each, is left out; LD_BIND_NOW resolves every symbol before
-`main`), compares the outputs, and prints the ratio. With IDIOM_DEVICE=auto on a machine
-without a GPU node, a program whose replaced loops all launch OpenCL runs its original copies
-(mappers/worlds.py); BLAS calls still run, and their rows are marked.
+(docs/results/cpu_2core_original_world_2026-11-23.json, the A/A control). An instruction
+count is repeatable to the instruction. This benchmark builds every corpus program with an
+idiom both ways, runs each under `valgrind --tool=callgrind --toggle-collect=main` (so the
+dynamic loader, which links different libraries into each, is left out; LD_BIND_NOW resolves
+every symbol before `main`), compares the outputs, and prints the ratio. With
+IDIOM_DEVICE=auto on a machine without a GPU node, a program whose replaced loops all launch
+OpenCL runs its original copies (mappers/worlds.py); BLAS calls still run, and their rows are
+marked.
 
     .venv/bin/python benchmarks/instructions.py [--size test|bench] [--json FILE] [PROGRAM...]
 """

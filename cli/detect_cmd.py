@@ -87,7 +87,7 @@ def _print_table(results: list[FileResult]) -> None:
             facts = "; ".join(f"{k}: {v}" for k, v in instance.facts)
             note = f"inside {instance.within}" if instance.within else ""
             table.add_row(
-                Path(result.path).name,
+                Path(instance.source_file).name,  # where the lines are: maybe a header
                 instance.function,
                 instance.lines,
                 instance.idiom,

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from cli.common import add_frontend_options, compile_options, load_module
-from idl.errors import IdiomError
-from matcher.ir import Function, Value
+from matcher.inlining import inlined_hosts, no_such_function
+from matcher.ir import Function, Module, Value
 from matcher.summary import summarize_loops
 
 __all__ = ["format_function", "register", "run"]
@@ -30,13 +30,22 @@ def run(args: argparse.Namespace) -> int:
     module = load_module(args.file, compile_options(args))
     functions = list(module)
     if args.function:
-        found = module.function(args.function)
-        if found is None:
-            names = ", ".join(f.source_name for f in functions) or "none"
-            raise IdiomError(f"{args.file}: no function '{args.function}' (defined: {names})")
-        functions = [found]
+        functions = _named(module, args.function, args.file)
     print("\n\n".join(format_function(function) for function in functions))
     return 0
+
+
+def _named(module: Module, name: str, path: Path) -> list[Function]:
+    """The function called `name`, or the ones a function of that name was inlined into."""
+    found = module.function(name)
+    if found is not None:
+        return [found]
+    hosts = inlined_hosts(module, name)
+    if hosts:
+        names = ", ".join(host.source_name for host in hosts)
+        print(f"{name} was inlined into {names}; showing there\n")
+        return list(hosts)
+    raise no_such_function(module, name, str(path))
 
 
 def format_function(function: Function) -> str:

@@ -6,10 +6,17 @@ method lives in) are read from the module text with a few regular expressions, o
 module. An instruction's location is its `DILocation`; its source function is the
 subprogram of the innermost scope, so code inlined from `sum` into `main` still says
 `sum`.
+
+A `DIFile` names a file relative to a folder of clang's choosing (its working folder,
+or the file's own folder for an absolute path), so a location's file is given instead as
+the user named the translation unit: the unit itself in their spelling, any other file
+(an `#include`d kernel) absolute if they gave the unit's path absolute, else relative to
+the working folder.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -40,7 +47,8 @@ class _Node:
 class DebugInfo:
     """The metadata nodes of one module that source locations are made of."""
 
-    def __init__(self, module_text: str) -> None:
+    def __init__(self, module_text: str, source: str = "<ir>") -> None:
+        self._source = source  # the translation unit's path as the user gave it
         self._nodes: dict[int, _Node] = {}
         for match in _NODE.finditer(module_text):
             kind = match.group(2)
@@ -51,6 +59,7 @@ class DebugInfo:
                 }
                 self._nodes[int(match.group(1))] = _Node(kind, fields)
         self._cache: dict[int, SourceLocation | None] = {}
+        self._files: dict[int, str] = {}
 
     def location(self, node_id: int | None) -> SourceLocation | None:
         if node_id is None:
@@ -96,7 +105,26 @@ class DebugInfo:
         return SourceLocation(file_name, line, column, function)
 
     def _file_name(self, file_id: int | None) -> str:
-        node = self._nodes.get(file_id) if file_id is not None else None
+        if file_id is None:
+            return ""
+        node = self._nodes.get(file_id)
         if node is None or node.kind != "DIFile":
             return ""
-        return node.fields.get("filename", "")
+        if file_id not in self._files:
+            name = node.fields.get("filename", "")
+            directory = node.fields.get("directory", "")
+            self._files[file_id] = _as_given(name, directory, self._source) if name else ""
+        return self._files[file_id]
+
+
+def _as_given(name: str, directory: str, unit: str) -> str:
+    """The file clang calls `name` in `directory`, named the way `unit` was given."""
+    path = os.path.normpath(os.path.join(directory, name))
+    if not os.path.isabs(path):
+        return name  # nothing to resolve it against (IR written by hand)
+    if os.path.realpath(path) == os.path.realpath(unit):
+        return unit
+    if os.path.isabs(unit):
+        return path
+    here = os.getcwd()
+    return path if os.path.commonpath([here, path]) == os.sep else os.path.relpath(path, here)

@@ -18,6 +18,7 @@ from idl.program import Program
 from matcher.analysis import Loop
 from matcher.ir import Function, Module, Value
 from matcher.solver import DEFAULT_BUDGET, solve
+from matcher.summary import loop_source
 
 __all__ = ["Detection", "Instance", "ModuleReport", "detect_module"]
 
@@ -121,16 +122,16 @@ def _fold(
     for group in groups.values():
         representative = group[0]
         loop = _region_loop(function, representative)
-        name, file, first, last = _source_lines(function, loop)
+        where = loop_source(function, loop)
         instance = Instance(
             idiom=idiom,
-            function=name,
+            function=where.function,
             ir_function=function.name,
             file=source,
-            source_file=file or source,
-            line=_loop_line(representative, first),
-            first_line=first,
-            last_line=last,
+            source_file=where.file or source,
+            line=_loop_line(representative, where.first_line),
+            first_line=where.first_line,
+            last_line=where.last_line,
             solution=representative,
             solution_count=len(group),
             solutions=tuple(group),
@@ -155,38 +156,6 @@ def _region_loop(function: Function, solution: Solution) -> Loop | None:
         if loop.header is begin.block:
             return loop
     return None
-
-
-def _source_lines(
-    function: Function, loop: Loop | None
-) -> tuple[str, str | None, int | None, int | None]:
-    """The source function, file and line range of a loop, from its debug info.
-
-    The function's own lines win whenever the loop has any (inlined accessors do not
-    rename a loop). A loop made only of code inlined from a kernel (a `static` kernel
-    inlined into its caller) is named after that kernel. The file is the one the lines
-    are in, which is not the translation unit when the kernel comes from an `#include`.
-    """
-    if loop is None:
-        return function.source_name, None, None, None
-    own_name = function.source_name.rsplit("::", 1)[-1]
-    by_function: dict[str, set[tuple[str, int]]] = {}
-    for block in loop.blocks:
-        for value in block.instructions:
-            location = value.location
-            if location is not None and location.line > 0:
-                by_function.setdefault(location.function, set()).add((location.file, location.line))
-    if not by_function:
-        return function.source_name, None, None, None
-    if own_name in by_function:
-        name = function.source_name
-        places = by_function[own_name]
-    else:
-        name = max(by_function, key=lambda n: len(by_function[n]))
-        places = by_function[name]
-    lines = [line for _, line in places]
-    file = min(places)[0] or None
-    return name, file, min(lines), max(lines)
 
 
 def _mark_nesting(found: list[tuple[Instance, Loop | None]]) -> list[Instance]:

@@ -2,21 +2,30 @@
 
 The program's top-level conjunction is solved prefix by prefix (parts 0..k) on the
 function; the first part whose addition leaves no solution (or none at the given source
-line) is the culprit, reported with the IDL source position it came from. Solving is in
-detection mode, so each prefix costs about one detection.
+line, or none in the loops of a given source function) is the culprit, reported with the
+IDL source position it came from. Solving is in detection mode, so each prefix costs
+about one detection.
+
+A source function that was inlined is explained in the function it was inlined into,
+counting only the solutions whose loop is that source function's code (its lines, as
+detection names them), so the caller's own loops do not answer for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from idl.program import Atom, Collect, Conjunction, Disjunction, Formula, Program, formula_variables
 from matcher.ir import Function, Value
 from matcher.solver import solve
+from matcher.summary import loop_source
 
 __all__ = ["Explanation", "explain"]
 
 DISTINCT = ("begin", "end", "acc")
+
+Solution = Mapping[str, Value | None]
 
 
 @dataclass(frozen=True)
@@ -28,32 +37,60 @@ class Explanation:
     survivors: int  # solutions of the prefix just before the failing part
 
 
-def explain(program: Program, function: Function, line: int | None = None) -> Explanation:
+@dataclass(frozen=True)
+class _Scope:
+    """Which solutions count: those at a source line, of a source function's loops."""
+
+    function: Function
+    line: int | None
+    source_function: str | None
+
+    def admits(self, solution: Solution) -> bool:
+        if self.line is not None and not _at_line(solution.get("end"), self.line):
+            return False
+        return self.source_function is None or self._from_source_function(solution)
+
+    def _from_source_function(self, solution: Solution) -> bool:
+        begin = solution.get("begin")
+        if begin is None or begin.block is None:
+            return True  # no loop bound yet: a later part decides
+        loop = next((lp for lp in self.function.loops.loops if lp.header is begin.block), None)
+        return loop_source(self.function, loop).function == self.source_function
+
+
+def explain(
+    program: Program,
+    function: Function,
+    line: int | None = None,
+    *,
+    source_function: str | None = None,
+) -> Explanation:
+    """The first part of `program` that leaves no solution in `function` (at the loop of
+    `line`, in the loops made of `source_function`'s code, when given)."""
+    scope = _Scope(function, line, source_function)
     formula = program.formula
     parts = formula.parts if isinstance(formula, Conjunction) else (formula,)
     low, high = 0, len(parts)  # invariant: prefix[:low] has solutions; find the first failure
-    if _count(program, parts, high, function, line) > 0:
+    if _count(program, parts, high, scope) > 0:
         return Explanation(True, None, len(parts), "", 0)
     # Binary search on the prefix length: solution sets only shrink as parts are added.
     while high - low > 1:
         middle = (low + high) // 2
-        if _count(program, parts, middle, function, line) > 0:
+        if _count(program, parts, middle, scope) > 0:
             low = middle
         else:
             high = middle
-    survivors = _count(program, parts, high - 1, function, line)
+    survivors = _count(program, parts, high - 1, scope)
     return Explanation(False, high - 1, len(parts), describe(parts[high - 1]), survivors)
 
 
-def _count(
-    program: Program, parts: tuple[Formula, ...], length: int, function: Function, line: int | None
-) -> int:
+def _count(program: Program, parts: tuple[Formula, ...], length: int, scope: _Scope) -> int:
     if length == 0:
         return 1
     formula = Conjunction(parts[:length])
     prefix = Program(program.name, program.exported, formula, formula_variables(formula))
-    result = solve(prefix, function, distinct=DISTINCT)
-    return sum(1 for s in result.solutions if line is None or _at_line(s.get("end"), line))
+    result = solve(prefix, scope.function, distinct=DISTINCT)
+    return sum(1 for s in result.solutions if scope.admits(s))
 
 
 def _at_line(end: Value | None, line: int) -> bool:

@@ -55,7 +55,7 @@ def build_module(ir: str | bytes, source: str = "<ir>") -> Module:
     # would not be the module's `!17`: read every instruction's text from one printing of
     # the whole module instead.
     text = str(parsed)
-    debug = DebugInfo(text)
+    debug = DebugInfo(text, source)
     subprograms = {_unquote(m.group(1)): int(m.group(2)) for m in _DEFINE.finditer(text)}
     attributes = _function_attributes(text)
     bodies = iter(_function_bodies(text))
