@@ -49,6 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         served = server.run_served(sys.argv[1:])
         if served is not None:
             return served
+    try:
+        return _run_here(argv)
+    finally:
+        server.start_wanted()
+
+
+def _run_here(argv: Sequence[str] | None) -> int:
     from idl.errors import IdiomError
 
     parser = build_parser()

@@ -12,7 +12,7 @@ only the standard library. It connects to the socket of the server of its exact 
 socket's name is a hash of the path, size and time of every file of the tool, and of the
 interpreter): after any change to the tool another server is used, and the old one exits
 when idle. When none answers, the command runs in the client's process, as without a
-server, and a server is started in the background for the next command.
+server, and then a server is started in the background for the next command.
 
 Safety:
 - the socket lives in a folder private to the user (`$XDG_RUNTIME_DIR/idiom`, else
@@ -45,7 +45,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["register", "run_served", "serve", "socket_path"]
+__all__ = ["register", "run_served", "serve", "socket_path", "start_wanted"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 # The tool's packages: any change to one of their files gives another server.
@@ -121,10 +121,22 @@ def run_served(argv: Sequence[str], entry: str = "cli.main") -> int | None:
         return None
     connection = _connect(path)
     if connection is None:
-        _start_server(path)
+        _WANTED.append(path)
         return None
     with connection:
         return _request(connection, entry, argv)
+
+
+# The server that `run_served` found absent, started by `start_wanted` once the command
+# has run here: started before, it would compile the library beside the command, both
+# on a cold cache; after, it reads the library the command left in the disk cache.
+_WANTED: list[Path] = []
+
+
+def start_wanted() -> None:
+    """Start the server `run_served` found absent, if any."""
+    while _WANTED:
+        _start_server(_WANTED.pop())
 
 
 def _connect(path: Path) -> socket.socket | None:

@@ -154,3 +154,19 @@ def test_one_server_per_socket_and_idle_exit(runtime: Path) -> None:
     assert first.poll() is None
     assert first.wait(timeout=60) == 0, "an idle server exits"
     assert not path.exists()
+
+
+def test_a_first_command_runs_here_then_leaves_a_server(runtime: Path) -> None:
+    path = server.socket_path()
+    assert path is not None
+    command = [sys.executable, "-m", "cli.main", "detect", str(PROGRAM)]
+    first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "idiom instance(s)" in first.stdout
+    try:
+        assert _wait(path.exists, 300), "the first command started a server"
+        second = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+        assert second.stdout == first.stdout
+    finally:
+        stop = [sys.executable, "-m", "cli.main", "server", "stop"]
+        subprocess.run(stop, cwd=ROOT, check=True, capture_output=True)
+    assert _wait(lambda: not path.exists(), 30)
