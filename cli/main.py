@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from cli import (
     accelerate_cmd,
     bench_cmd,
+    check_cmd,
     demo_cmd,
     detect_cmd,
     eval_cmd,
@@ -33,7 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = (demo_cmd, accelerate_cmd, bench_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd)
+    commands = (
+        demo_cmd,
+        accelerate_cmd,
+        bench_cmd,
+        check_cmd,
+        detect_cmd,
+        eval_cmd,
+        explain_cmd,
+        ir_cmd,
+    )
     for module in (*commands, idl_cmd):
         module.register(subparsers)
     return parser
