@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from matcher.frontend import CompileOptions
 
 __all__ = ["analyse_unit"]
 
+_DIFILE = re.compile(r'!DIFile\(filename: "((?:[^"\\]|\\.)*)", directory: "((?:[^"\\]|\\.)*)"')
+
 
 def analyse_unit(unit: Unit, idiom_dirs: tuple[str, ...] = ()) -> UnitResult:
     """The unit's instances; a unit that does not compile gives its compiler's message.
@@ -26,12 +29,10 @@ def analyse_unit(unit: Unit, idiom_dirs: tuple[str, ...] = ()) -> UnitResult:
     source = str(unit.source)
     try:
         with _working_directory(unit.directory):
-            _, report = rewrite_file(
-                unit.source, CompileOptions(extra_flags=unit.flags), idiom_dirs
-            )
-            found = tuple(
-                _found(outcome, unit.directory) for outcome in report.outcomes if _own(outcome)
-            )
+            options = CompileOptions(extra_flags=unit.flags)
+            text, report = rewrite_file(unit.source, options, idiom_dirs)
+            folders = _file_folders(text, unit.directory)
+            found = tuple(_found(outcome, folders) for outcome in report.outcomes if _own(outcome))
     except IdiomError as error:
         return UnitResult(source, error=str(error))
     except OSError as error:
@@ -54,13 +55,28 @@ def _own(outcome: Outcome) -> bool:
     )
 
 
-def _found(outcome: Outcome, directory: Path) -> Found:
+def _file_folders(ir_text: str, directory: Path) -> dict[str, list[Path]]:
+    """For each file name of the debug information, the folders it is relative to: clang
+    writes a header's name relative to a folder of its own choosing (`DIFile`)."""
+    folders: dict[str, list[Path]] = {}
+    for name, folder in _DIFILE.findall(ir_text):
+        folders.setdefault(name, []).append(directory / folder)
+    return folders
+
+
+def _source_path(name: str, folders: dict[str, list[Path]]) -> str:
+    candidates = [folder / name for folder in folders.get(name, [])] or [Path(name)]
+    chosen = next((c for c in candidates if c.is_file()), candidates[0])
+    return os.path.normpath(Path.cwd() / chosen)
+
+
+def _found(outcome: Outcome, folders: dict[str, list[Path]]) -> Found:
     instance = outcome.instance
     first = instance.first_line or 0
     return Found(
         idiom=instance.idiom,
         function=instance.function,
-        path=os.path.normpath(directory / instance.source_file),
+        path=_source_path(instance.source_file, folders),
         first_line=first,
         last_line=instance.last_line or first,
         replaced=outcome.replaced,

@@ -47,7 +47,7 @@ _PATH_OPTIONS = ("-I", "-include", "-isystem", "-iquote", "-idirafter", "-imacro
 def load_compile_db(build_dir: Path, only: Sequence[Path] = ()) -> list[Unit]:
     """The units of `build_dir/compile_commands.json` (or that file, named directly),
     restricted to the files and folders of `only` when it is given."""
-    database = build_dir / "compile_commands.json" if build_dir.is_dir() else build_dir
+    database = build_dir if build_dir.is_file() else build_dir / "compile_commands.json"
     try:
         entries = json.loads(database.read_text(encoding="utf-8"))
     except FileNotFoundError as error:

@@ -6,7 +6,8 @@ with the unit's flags, run from its folder: every header's text is in it), the f
 idiom library (`library_key`) and the code of the analysis and mapping packages
 (`code_digest`). Entries are JSON under `cache_dir()/check/`, written to a private
 temporary file and renamed into place; an entry that cannot be read back is ignored and
-rebuilt. This module imports neither LLVM nor the library nor the mappers.
+rebuilt. A unit clang rejects is stored too, with its diagnostics. This module imports
+neither LLVM nor the library nor the mappers.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from idl.errors import IdiomError
 from matcher.frontend import find_tool
 from matcher.library_cache import cache_dir, code_digest, library_key
 
-__all__ = ["ANALYSIS_CODE", "ResultCache"]
+__all__ = ["ANALYSIS_CODE", "COMPILER_FAILED", "ResultCache"]
 
 FORMAT = "idiom-check-1"
 ANALYSIS_CODE = ("idl", "matcher", "mappers", "ci")
+# What the front end's message for a unit clang rejects contains (matcher/frontend.py).
+COMPILER_FAILED = ": clang-22 failed:\n"
 # Entries kept: the newest, pruned when a run has written new ones.
 KEEP = 5000
 
@@ -46,14 +49,14 @@ class ResultCache:
     def for_run(enabled: bool, idiom_dirs: tuple[str, ...] = ()) -> ResultCache:
         return ResultCache(cache_dir() if enabled else None, idiom_dirs)
 
-    def key(self, unit: Unit) -> str | None:
-        """The unit's key; None when caching is off or the unit does not preprocess (its
-        analysis then reports the compiler's message)."""
+    def key(self, unit: Unit) -> str | UnitResult | None:
+        """The unit's key; None when caching is off; the unit's error result when it does
+        not preprocess (a missing header, a malformed directive: clang's own message)."""
         if self.folder is None:
             return None
         content = _unit_content(unit)
-        if content is None:
-            return None
+        if isinstance(content, UnitResult):
+            return content
         digest = hashlib.sha256(FORMAT.encode())
         for part in (
             _static_key(self.idiom_dirs),
@@ -84,12 +87,15 @@ class ResultCache:
         return result
 
     def put(self, key: str | None, result: UnitResult) -> None:
-        """Store a result; an error is not stored (the next run reports it afresh)."""
-        if key is None or self.folder is None or result.error is not None:
+        """Store a result. Of errors, only the compiler's diagnostics are stored (they follow
+        from what the key covers); others (a tool missing, a crash) are found afresh."""
+        if key is None or self.folder is None:
+            return
+        if result.error is not None and COMPILER_FAILED not in result.error:
             return
         text = json.dumps({"format": FORMAT, "result": result.to_json()})
         try:
-            self.folder.mkdir(mode=0o700, exist_ok=True)
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(
                 "w", encoding="utf-8", dir=self.folder, prefix=".entry-", delete=False
             ) as stream:
@@ -116,19 +122,22 @@ def _static_key(idiom_dirs: tuple[str, ...]) -> str:
     return f"{library_key(idiom_dirs)} {code_digest(ANALYSIS_CODE)}"
 
 
-def _unit_content(unit: Unit) -> bytes | None:
-    """The preprocessed source (an IR file's own bytes), or None when that fails."""
-    if is_ir(unit.source):
-        try:
-            return unit.source.read_bytes()
-        except OSError:
-            return None
+def _unit_content(unit: Unit) -> bytes | UnitResult:
+    """The preprocessed source (an IR file's own bytes), or the unit's error."""
+    source = str(unit.source)
     try:
-        command = [find_tool(unit.driver), *unit.flags, "-E", str(unit.source)]
+        if is_ir(unit.source):
+            return unit.source.read_bytes()
+        command = [find_tool(unit.driver), *unit.flags, "-E", source]
         done = subprocess.run(command, cwd=unit.directory, capture_output=True, check=False)
-    except (OSError, IdiomError):  # no clang: the analysis reports it
-        return None
-    return done.stdout if done.returncode == 0 else None
+    except IdiomError as error:
+        return UnitResult(source, error=str(error))
+    except OSError as error:
+        return UnitResult(source, error=f"{source}: {error.strerror or error}")
+    if done.returncode != 0:
+        diagnostics = done.stderr.decode(errors="replace").strip()
+        return UnitResult(source, error=f"{source}{COMPILER_FAILED}{diagnostics}")
+    return done.stdout
 
 
 def _modified(path: Path) -> float:

@@ -19,8 +19,8 @@ __all__ = ["CheckRun", "check_units"]
 @dataclass(frozen=True)
 class CheckRun:
     results: tuple[UnitResult, ...]  # in the order of the units
-    hits: int
-    misses: int
+    hits: int  # read from the cache
+    misses: int  # analysed (units that did not preprocess are neither)
 
 
 def check_units(
@@ -33,8 +33,12 @@ def check_units(
     cache = cache or ResultCache(None, idiom_dirs)
     workers = max(1, min(len(units), jobs or os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as threads:  # clang -E runs, in parallel
-        keys = list(threads.map(cache.key, units))
-    results: list[UnitResult | None] = [cache.get(key) for key in keys]
+        prepared = list(threads.map(cache.key, units))
+    keys = [key if isinstance(key, str) else None for key in prepared]
+    results: list[UnitResult | None] = [
+        key if isinstance(key, UnitResult) else cache.get(key) for key in prepared
+    ]
+    hits = sum(1 for key, result in zip(keys, results, strict=True) if key and result)
     missing = [number for number, result in enumerate(results) if result is None]
     analysed = _analysed([units[n] for n in missing], idiom_dirs, workers)
     for number, result in zip(missing, analysed, strict=True):
@@ -42,7 +46,7 @@ def check_units(
         results[number] = result
     cache.prune()
     done = tuple(r for r in results if r is not None)
-    return CheckRun(done, len(units) - len(missing), len(missing))
+    return CheckRun(done, hits, len(missing))
 
 
 def _analysed(units: list[Unit], idiom_dirs: tuple[str, ...], workers: int) -> list[UnitResult]:
