@@ -26,8 +26,18 @@ class CompileDbError(IdiomError):
 
 
 # Flags kept together with the value that follows them (`-I dir` as well as `-Idir`).
-_KEPT_WITH_VALUE = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
-_KEPT_PREFIXES = (*_KEPT_WITH_VALUE, "-std=", "-f", "-m", "--sysroot", "-nostdinc")
+_KEPT_WITH_VALUE = (
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-imacros",
+    "--sysroot",
+)
+_KEPT_PREFIXES = (*_KEPT_WITH_VALUE, "-std=", "-f", "-m", "-nostdinc")
 # Dropped, with their value when it is a separate word.
 _DROPPED_WITH_VALUE = frozenset({"-o", "-MF", "-MT", "-MQ", "-Xclang", "-x", "-arch", "-target"})
 # -f options that would change what clang emits for the front end's own pipeline.
@@ -41,7 +51,7 @@ _DROPPED_F = (
     "-fsyntax-only",
 )
 # Options whose path value is relative to the entry's directory.
-_PATH_OPTIONS = ("-I", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
+_PATH_OPTIONS = ("-I", "-include", "-isystem", "-iquote", "-idirafter", "-imacros", "--sysroot")
 
 
 def load_compile_db(build_dir: Path, only: Sequence[Path] = ()) -> list[Unit]:
@@ -103,7 +113,8 @@ def frontend_flags(arguments: Sequence[str], directory: Path) -> tuple[str, ...]
                 kept.append(_joined(word, value, directory))
         elif word.startswith(_KEPT_PREFIXES) and not word.startswith(_DROPPED_F):
             option = next((o for o in _PATH_OPTIONS if word.startswith(o)), None)
-            kept.append(_joined(option, word[len(option) :], directory) if option else word)
+            value = word[len(option) :].removeprefix("=") if option else ""
+            kept.append(_joined(option, value, directory) if option else word)
         # everything else (the source, -c, -O2, -g, -W…, -M…) is dropped
     return tuple(kept)
 
@@ -111,4 +122,5 @@ def frontend_flags(arguments: Sequence[str], directory: Path) -> tuple[str, ...]
 def _joined(option: str, value: str, directory: Path) -> str:
     if option in _PATH_OPTIONS and value and not os.path.isabs(value):
         value = os.path.normpath(directory / value)
-    return f"{option}{value}"  # clang takes each of these joined to its value
+    # clang takes the short options joined to their value, and --sysroot=VALUE
+    return f"{option}={value}" if option.startswith("--") else f"{option}{value}"

@@ -15,7 +15,7 @@ def test_front_end_flags_kept_and_build_flags_dropped(tmp_path: Path) -> None:
         "-c", "-o", "obj/a.o", "-MD", "-MF", "obj/a.d", "-O3", "-g", "-Wall", "-Werror",
         "-Iinclude", "-I", "/abs/inc", "-isystem", "sys", "-include", "config.h",
         "-DFAST=1", "-D", "SLOW", "-UNDEBUG", "-std=c11", "-fopenmp", "-march=native",
-        "-flto", "-fsanitize=address", "src/a.c",
+        "-flto", "-fsanitize=address", "--sysroot", "root", "--sysroot=/r2", "src/a.c",
     ]  # fmt: skip
     flags = frontend_flags(arguments, tmp_path)
     assert flags == (
@@ -29,6 +29,8 @@ def test_front_end_flags_kept_and_build_flags_dropped(tmp_path: Path) -> None:
         "-std=c11",
         "-fopenmp",
         "-march=native",
+        f"--sysroot={tmp_path / 'root'}",
+        "--sysroot=/r2",
     )
 
 
