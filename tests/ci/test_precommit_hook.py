@@ -58,7 +58,9 @@ def test_hook_fails_on_an_idiom_and_passes_without(tmp_path: Path) -> None:
     }
 
     def run(*command: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
+        return subprocess.run(
+            command, cwd=repo, env=env, capture_output=True, text=True, check=False
+        )
 
     assert run("git", "init", "-q").returncode == 0
     (repo / ".pre-commit-config.yaml").write_text(local_config())

@@ -83,7 +83,8 @@ from ci.runner import check_units
 from ci.units import Unit
 unit = Unit(Path({str(source)!r}), Path({str(tmp_path)!r}))
 run = check_units([unit], jobs=1, cache=ResultCache(Path({str(tmp_path / "c")!r})))
-heavy = [m for m in ("llvmlite", "mappers", "matcher.pipeline", "ci.analyse", "numpy")
+heavy = [m for m in ("llvmlite", "mappers", "matcher.pipeline", "matcher.detect",
+                       "matcher.solver", "ci.analyse", "numpy")
          if m in sys.modules]
 print(run.hits, run.misses, len(run.results[0].found), heavy)
 """
