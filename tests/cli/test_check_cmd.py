@@ -231,3 +231,15 @@ def test_help_documents_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> No
     text = capsys.readouterr().out
     for line in ("0  no finding at or above --fail-on", "1  findings at or above", "2  errors"):
         assert line in text
+
+
+def test_parallel_units_report_as_one(check: Check, tmp_path: Path) -> None:
+    """--jobs 2 spreads the units over processes; the report is the sequential one."""
+    write(tmp_path, "a/dot.c", DOT)
+    write(tmp_path, "b/gemm.c", GEMM)
+    write(tmp_path, "c/bad.c", BROKEN)
+    sequential = check(".", "--no-cache", "--format", "json")
+    parallel = check(".", "--no-cache", "--format", "json", "--jobs", "2")
+    assert parallel[:2] == sequential[:2]
+    assert sequential[0] == 2
+    assert [f["path"] for f in json.loads(sequential[1])["findings"]] == ["a/dot.c", "b/gemm.c"]
