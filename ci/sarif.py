@@ -68,8 +68,7 @@ def _rule(rule: Rule) -> dict[str, object]:
         "shortDescription": {"text": rule.short},
         "fullDescription": {"text": rule.full},
         "help": {"text": rule.help},
-        "defaultConfiguration": {"level": "warning"},
-    }
+    }  # no default level: each result's follows its own measured benefit
 
 
 def _result(finding: Finding, rule_index: int, source_root: Path) -> dict[str, object]:
