@@ -17,10 +17,17 @@ from idl.errors import IdiomError
 from mappers.accelerate import rewrite_file
 from mappers.rewriter import Outcome
 from matcher.frontend import CompileOptions
+from matcher.pipeline import exported_programs
 
-__all__ = ["analyse_unit"]
+__all__ = ["analyse_unit", "load_library"]
 
 _DIFILE = re.compile(r'!DIFile\(filename: "((?:[^"\\]|\\.)*)", directory: "((?:[^"\\]|\\.)*)"')
+
+
+def load_library(idiom_dirs: tuple[str, ...] = ()) -> None:
+    """The idiom library loaded into this process (processes forked later share it);
+    its errors (`IdlError`, a missing folder) are raised."""
+    exported_programs(idiom_dirs)
 
 
 def analyse_unit(unit: Unit, idiom_dirs: tuple[str, ...] = ()) -> UnitResult:

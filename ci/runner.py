@@ -52,8 +52,9 @@ def check_units(
 def _analysed(units: list[Unit], idiom_dirs: tuple[str, ...], workers: int) -> list[UnitResult]:
     if not units:
         return []
-    from ci.analyse import analyse_unit  # noqa: PLC0415 - LLVM and the library: misses only
+    from ci.analyse import analyse_unit, load_library  # noqa: PLC0415 - misses only
 
+    load_library(idiom_dirs)  # once, before the workers fork: an error in it stops the run
     workers = min(workers, len(units))
     if workers == 1:
         return [analyse_unit(unit, idiom_dirs) for unit in units]

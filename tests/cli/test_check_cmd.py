@@ -243,3 +243,12 @@ def test_parallel_units_report_as_one(check: Check, tmp_path: Path) -> None:
     assert parallel[:2] == sequential[:2]
     assert sequential[0] == 2
     assert [f["path"] for f in json.loads(sequential[1])["findings"]] == ["a/dot.c", "b/gemm.c"]
+
+
+def test_a_broken_idiom_library_is_reported_once(check: Check, tmp_path: Path) -> None:
+    write(tmp_path, "idioms/mine.idl", "garbage here\n")
+    write(tmp_path, "a.c", DOT)
+    write(tmp_path, "b.c", GEMM)
+    code, out, err = check("a.c", "b.c", "--idioms", "idioms", "--no-cache")
+    assert (code, out) == (2, "")
+    assert err.count("mine.idl:1:1: unexpected 'garbage'") == 1
