@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     from cli import (
         accelerate_cmd,
         bench_cmd,
+        check_cmd,
         demo_cmd,
         detect_cmd,
         eval_cmd,
@@ -36,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = (demo_cmd, accelerate_cmd, bench_cmd, detect_cmd, eval_cmd, explain_cmd, ir_cmd)
-    for module in (*commands, idl_cmd, server):
+    commands = (demo_cmd, accelerate_cmd, bench_cmd, check_cmd, detect_cmd, eval_cmd)
+    for module in (*commands, explain_cmd, ir_cmd, idl_cmd, server):
         module.register(subparsers)
     return parser
 

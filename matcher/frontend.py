@@ -35,8 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import llvmlite.binding as llvm
-
 from idl.errors import IdiomError
 
 __all__ = [
@@ -223,6 +221,9 @@ def _front_end(path: Path, driver: str, options: CompileOptions, *extra: str) ->
 
 
 def _bitcode_to_text(bitcode: bytes, path: Path) -> str:
+    # Imported here: finding tools and file kinds (`idiom check`'s cache hits) needs no LLVM.
+    import llvmlite.binding as llvm  # noqa: PLC0415
+
     try:
         module = llvm.parse_bitcode(bitcode)
     except RuntimeError as error:

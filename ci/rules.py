@@ -1,0 +1,81 @@
+"""One rule per idiom: its stable id (`idiom/gemm`), name and descriptions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["HELP_DOC", "Rule", "rule_for"]
+
+HELP_DOC = "docs/ci.md"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    short: str
+    full: str
+
+    @property
+    def help(self) -> str:
+        return (
+            f"{self.full} `idiom accelerate` replaces such a loop with a guarded call (BLAS "
+            "or a generated OpenCL kernel), the original loop kept as the fallback; each "
+            "message says by what, or why not. The estimated benefit in each "
+            "message is measured: whole-program speedups of the corpus programs built "
+            f"around this idiom (ci/benefit.json, generated from docs/results/ by "
+            f"benchmarks/check_benefit.py). See {HELP_DOC}."
+        )
+
+
+_KNOWN = {
+    "GEMM": (
+        "GemmLoop",
+        "Hand-written matrix-matrix product (GEMM).",
+        "A loop nest computing C = alpha*A*B + beta*C.",
+    ),
+    "GEMV": (
+        "GemvLoop",
+        "Hand-written matrix-vector product (GEMV).",
+        "A loop nest computing y = alpha*A*x + beta*y.",
+    ),
+    "Reduction": (
+        "ReductionLoop",
+        "Hand-written reduction.",
+        "A loop folding an array into one value with an associative operator.",
+    ),
+    "Histogram": (
+        "HistogramLoop",
+        "Hand-written histogram.",
+        "A loop incrementing bins chosen by the data.",
+    ),
+    "Stencil": (
+        "StencilLoop",
+        "Hand-written stencil.",
+        "A loop nest computing each point from its neighbours in another array.",
+    ),
+    "SpMV_CSR": (
+        "SpmvCsrLoop",
+        "Hand-written sparse matrix-vector product (CSR).",
+        "A loop nest multiplying a compressed-sparse-row matrix by a vector.",
+    ),
+    "SpMV_JDS": (
+        "SpmvJdsLoop",
+        "Hand-written sparse matrix-vector product (JDS).",
+        "A loop nest multiplying a jagged-diagonal matrix by a vector.",
+    ),
+}
+
+
+def rule_for(idiom: str) -> Rule:
+    """The rule of an idiom of the shipped library, or a generic one for a user's own."""
+    rule_id = "idiom/" + idiom.lower().replace("_", "-")
+    if idiom in _KNOWN:
+        name, short, full = _KNOWN[idiom]
+        return Rule(rule_id, name, short, full)
+    return Rule(
+        rule_id,
+        "".join(part.capitalize() for part in idiom.split("_")) + "Loop",
+        f"Instance of the idiom {idiom}.",
+        f"A region matching the IDL specification {idiom}.",
+    )
