@@ -9,37 +9,41 @@ as `idiom: <message>` with exit code 1 (2 for usage errors): never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from cli import server
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    # The commands (and LLVM's bindings, numpy, the library) are imported here, not at the
-    # top: a command the server runs (cli/server.py) needs none of them in this process.
-    from cli import (
-        accelerate_cmd,
-        bench_cmd,
-        check_cmd,
-        demo_cmd,
-        detect_cmd,
-        eval_cmd,
-        explain_cmd,
-        idl_cmd,
-        ir_cmd,
-    )
+# Each command's module, imported only when needed: a command loads its own dependencies
+# (LLVM's bindings, numpy, the library), not every other command's.
+COMMANDS = {
+    "demo": "cli.demo_cmd",
+    "accelerate": "cli.accelerate_cmd",
+    "bench": "cli.bench_cmd",
+    "check": "cli.check_cmd",
+    "detect": "cli.detect_cmd",
+    "eval": "cli.eval_cmd",
+    "explain": "cli.explain_cmd",
+    "ir": "cli.ir_cmd",
+    "idl": "cli.idl_cmd",
+    "server": "cli.server",
+}
 
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the command `only` alone."""
     parser = argparse.ArgumentParser(
         prog="idiom",
         description="Find computational idioms in C/C++ and replace them with fast code.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = (demo_cmd, accelerate_cmd, bench_cmd, check_cmd, detect_cmd, eval_cmd)
-    for module in (*commands, explain_cmd, ir_cmd, idl_cmd, server):
-        module.register(subparsers)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).register(subparsers)
     return parser
 
 
@@ -59,8 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_here(argv: Sequence[str] | None) -> int:
     from idl.errors import IdiomError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments[0] if arguments and arguments[0] in COMMANDS else None)
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

@@ -10,27 +10,12 @@ from pathlib import Path
 from idl import ast
 from idl.compiler import Expander
 from idl.errors import IdlError, SourceSpan
+from idl.files import DEFAULT_FOLDER, idl_files
 from idl.parser import Source, parse_text
 from idl.program import Program, formula_variables
 from idl.scopes import inherited_names
 
 __all__ = ["DEFAULT_FOLDER", "Library", "default_library", "idl_files", "read_sources"]
-
-# The idiom library shipped with the tool (package data of `idl.idioms`).
-DEFAULT_FOLDER = Path(__file__).with_name("idioms")
-
-
-def idl_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The `.idl` files named by `paths`: files as given, directories searched recursively."""
-    files: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.idl")))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise IdlError(f"{path}: no such file or directory")
-    return files
 
 
 def read_sources(paths: Iterable[str | Path]) -> dict[str, str]:

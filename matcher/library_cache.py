@@ -31,11 +31,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from idl.library import DEFAULT_FOLDER, idl_files
-from idl.program import Program
-from matcher.solver_program import CompiledProgram, adopt_compiled, compile_program
+from idl.files import DEFAULT_FOLDER, idl_files
+
+if TYPE_CHECKING:
+    from idl.program import Program
+    from matcher.solver_program import CompiledProgram
 
 __all__ = ["cache_dir", "code_digest", "library_key", "load_programs"]
 
@@ -109,18 +111,24 @@ def load_programs(idiom_dirs: tuple[str, ...], build: Callable[[], list[Program]
     cached = _read(entry)
     if cached is not None:
         return cached
+    from matcher.solver_program import compile_program
+
     programs = _compiled(build())
     _write(entry, [compile_program(p) for p in programs])
     return programs
 
 
 def _compiled(programs: list[Program]) -> list[Program]:
+    from matcher.solver_program import compile_program
+
     for program in programs:
         compile_program(program)
     return programs
 
 
 def _read(entry: Path) -> list[Program] | None:
+    from matcher.solver_program import CompiledProgram, adopt_compiled
+
     try:
         with entry.open("rb") as stream:
             if stream.read(len(FORMAT)) != FORMAT:
