@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,3 +105,28 @@ def test_detection_with_cached_programs_equals_fresh(idioms: Path, cache: Path) 
     assert [(i.idiom, i.function, i.lines) for i in found] == [
         (i.idiom, i.function, i.lines) for i in expected
     ]
+
+
+_WRITER = """
+import sys
+from idl.library import Library
+from matcher.library_cache import load_programs
+folder = sys.argv[1]
+for _ in range(20):
+    programs = load_programs((folder,), lambda: Library.from_paths([folder]).exported_programs())
+    assert [p.name for p in programs] == ["Tiny"], programs
+"""
+
+
+def test_concurrent_runs_each_read_a_whole_entry(tmp_path: Path, cache: Path) -> None:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "tiny.idl").write_text(
+        "Export Constraint Tiny ( {x} is an argument and {y} is an argument ) End\n"
+    )
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(folder)], cwd=ROOT) for _ in range(4)
+    ]
+    assert [w.wait(timeout=300) for w in writers] == [0, 0, 0, 0]
+    assert len(list(cache.glob("library-*.pickle"))) == 1
+    assert not list(cache.glob(".library-*")), "no temporary file left behind"
