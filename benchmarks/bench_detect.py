@@ -25,6 +25,7 @@ per-function cliff is visible. Prints figures only; nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import subprocess
@@ -178,7 +179,7 @@ def measure(
             for path in files:
                 times["clang"][path].append(timed(lambda p=path: clang_compile(p, output)))
                 for kind, environment in environments.items():
-                    times[kind][path].append(timed(lambda p=path, e=environment: invoke(p, e)))
+                    times[kind][path].append(timed(functools.partial(invoke, path, environment)))
                 times["in-process"][path].append(
                     timed(lambda p=path: analyse_file(str(p), options, idioms))
                 )

@@ -102,15 +102,16 @@ def main() -> None:
         if len(set(reports.values())) != 1:
             raise SystemExit("the reports differ between runs")
         results = len(json.loads(reports["first"])["runs"][0]["results"])
-    figures = {
+    second_s, served_s = statistics.median(second), statistics.median(served)
+    figures: dict[str, object] = {
         "tree": str(args.tree),
         "results": results,
         "first_s": round(first, 2),
-        "second_s": round(statistics.median(second), 3),
-        "served_s": round(statistics.median(served), 3),
+        "second_s": round(second_s, 3),
+        "served_s": round(served_s, 3),
+        "first_over_second": round(first / second_s, 1),
+        "first_over_served": round(first / served_s, 1),
     }
-    figures["first_over_second"] = round(first / figures["second_s"], 1)
-    figures["first_over_served"] = round(first / figures["served_s"], 1)
     print(
         f"{args.tree}: {results} findings; first {first:.2f}s, second {figures['second_s']:.3f}s "
         f"({figures['first_over_second']}x), served {figures['served_s']:.3f}s "
