@@ -654,9 +654,15 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
             goto out;
         }
     }
+    err = idiom__resident_settle(); /* the outputs' partial pages are back */
+    if (err != CL_SUCCESS) {
+        cl_warn(err, "copying an output back", kernel_name, slot);
+        goto out;
+    }
     status = IDIOM_DONE;
 out:
     if (status != IDIOM_DONE) {
+        idiom__resident_settle();
         clFinish(slot->queue); /* no write may still read the caller's memory */
     }
     timing->transfer = traffic->seconds;
@@ -735,6 +741,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         idiom__json_seconds(&j, "build_seconds", timing.build);
         idiom__json_int(&j, "upload_bytes", timing.traffic.uploaded);
         idiom__json_int(&j, "download_bytes", timing.traffic.downloaded);
+        idiom__json_int(&j, "device_entries", atomic_load(&idiom_device_entries));
         idiom__stats_emit(&j, stats);
     }
     if (idiom__verbose()) {

@@ -2,7 +2,7 @@
  *
  * This is what lets an iterative program (a time loop around a stencil, repeated reductions)
  * copy its arrays to the device once instead of at every call. Entries are a short list: a
- * program has a few arrays. Their buffers are widened to ALIGN-byte boundaries, so that every
+ * program has a few arrays (and trim keeps it short when it has not). Their buffers are widened to ALIGN-byte boundaries, so that every
  * naturally aligned host object sits at an aligned offset in its device buffer; the widening
  * stays within the same page, and the extra bytes are only ever uploaded, never copied back.
  * Everything else (which entry holds a range, what a host access evicts, what merges) goes by
@@ -134,6 +134,32 @@ static entry *holding(int slot, uintptr_t lo, uintptr_t hi) {
     return NULL;
 }
 
+/* Past ENTRIES_MAX entries, all but the ENTRIES_KEEP newest are evicted (those this launch
+   uses excepted): every lookup walks the list, and a program that launches per row of a grid
+   (NAS MG) leaves an entry per row of the arrays it only reads, thousands, which made each
+   launch walk them all. Evicting copies back what a device wrote: it costs transfers, never
+   results. */
+#define ENTRIES_MAX 512
+#define ENTRIES_KEEP 256
+
+static cl_int trim(uint64_t generation, idiom_traffic *traffic) {
+    if (atomic_load(&idiom_device_entries) <= ENTRIES_MAX) {
+        return CL_SUCCESS;
+    }
+    cl_int first = CL_SUCCESS;
+    int kept = 0;
+    for (entry **link = &entries; *link != NULL;) { /* newest first */
+        if (kept >= ENTRIES_KEEP && (*link)->generation != generation) {
+            cl_int err = drop(link, traffic);
+            first = first != CL_SUCCESS ? first : err;
+        } else {
+            kept++;
+            link = &(*link)->next;
+        }
+    }
+    return first;
+}
+
 /* Evicts entries not used by this launch until `bytes` more fit in the budget. */
 static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
                         idiom_traffic *traffic) {
@@ -196,7 +222,8 @@ static cl_int fill(cl_command_queue queue, cl_mem mem, uintptr_t lo, uintptr_t h
     for (int i = 0; i <= count && err == CL_SUCCESS; i++) {
         uintptr_t gap_end = i < count ? taken[i]->claim_lo : hi;
         if (at < gap_end) {
-            err = clEnqueueWriteBuffer(queue, mem, CL_TRUE, at - lo, gap_end - at,
+            /* Not waited for: the launch waits for its kernel, queued after it. */
+            err = clEnqueueWriteBuffer(queue, mem, CL_FALSE, at - lo, gap_end - at,
                                        (const void *)at, 0, NULL, NULL);
             traffic->uploaded += (int64_t)(gap_end - at);
         }
@@ -259,6 +286,9 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
         err = idiom__resident_evict(claim_lo, claim_hi, traffic);
     }
     size_t bytes = new_hi - new_lo;
+    if (err == CL_SUCCESS) {
+        err = trim(generation, traffic);
+    }
     if (err == CL_SUCCESS) {
         err = make_room(bytes, budget, generation, traffic);
     }
@@ -378,26 +408,46 @@ static int set_guard(entry *e, int guard) {
     return 0;
 }
 
-/* Copies the device's bytes [lo, hi) of the entry to the host (nothing when empty). */
+/* The queue with reads not yet waited for (copy_back): each blocking transfer costs a
+   round trip to the device's threads, so a launch's few small copies are waited for once,
+   by idiom__resident_settle, before the launch returns. */
+static cl_command_queue unsettled = NULL;
+
+cl_int idiom__resident_settle(void) {
+    cl_command_queue queue = unsettled;
+    unsettled = NULL;
+    return queue != NULL ? clFinish(queue) : CL_SUCCESS;
+}
+
+/* Queues the copy of the device's bytes [lo, hi) of the entry to the host (nothing when
+   empty); idiom__resident_settle waits for it. */
 static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     if (lo >= hi) {
         return CL_SUCCESS;
     }
+    if (unsettled != NULL && unsettled != e->queue) {
+        cl_int err = idiom__resident_settle();
+        if (err != CL_SUCCESS) {
+            return err;
+        }
+    }
+    unsettled = e->queue;
     double start = idiom__now();
-    cl_int err = clEnqueueReadBuffer(e->queue, e->mem, CL_TRUE, lo - e->lo, hi - lo, (void *)lo,
+    cl_int err = clEnqueueReadBuffer(e->queue, e->mem, CL_FALSE, lo - e->lo, hi - lo, (void *)lo,
                                      0, NULL, NULL);
     traffic->seconds += idiom__now() - start;
     traffic->downloaded += (int64_t)(hi - lo);
     return err;
 }
 
-/* Uploads the host's bytes [lo, hi) into the entry (nothing when empty). */
+/* Queues the upload of the host's bytes [lo, hi) into the entry (nothing when empty):
+   called before a launch's kernel, which the launch waits for. */
 static cl_int copy_up(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     if (lo >= hi) {
         return CL_SUCCESS;
     }
     double start = idiom__now();
-    cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, lo - e->lo, hi - lo,
+    cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_FALSE, lo - e->lo, hi - lo,
                                       (const void *)lo, 0, NULL, NULL);
     traffic->seconds += idiom__now() - start;
     traffic->uploaded += (int64_t)(hi - lo);

@@ -61,6 +61,10 @@ IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, s
  * merging entries on the device never brings back stale ones. */
 IDIOM_HIDDEN cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
+/* Waits for the copies to the host that idiom__resident_wrote queued (a launch's partial
+   pages): called once before the launch returns. */
+IDIOM_HIDDEN cl_int idiom__resident_settle(void);
+
 /* A kernel wrote [lo, hi) of the entry holding it: those bytes are newer on the device, except
  * those on the claim's partial first and last pages, which are copied back at once (they
  * cannot be protected). */
