@@ -38,9 +38,7 @@ import os
 import signal
 import socket
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -74,7 +72,7 @@ def _private_folder() -> Path | None:
     if runtime:
         base = Path(runtime) / "idiom"
     else:
-        base = Path(tempfile.gettempdir()) / f"idiom-{os.getuid()}"
+        base = Path(os.environ.get("TMPDIR") or "/tmp") / f"idiom-{os.getuid()}"
     try:
         base.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = base.stat()
@@ -196,6 +194,8 @@ def _forwarding_signals(child: int) -> Iterator[None]:
 
 def _start_server(path: Path) -> None:
     """A server for `path`, detached from this process and its terminal."""
+    import subprocess  # here: a served command's client never needs it
+
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "cli.server", str(path)],
@@ -283,6 +283,8 @@ def _peer_uid(connection: socket.socket) -> int:
 def _preload() -> None:
     """Everything a command would load: the commands, LLVM's bindings, the library; then
     one small file analysed, which builds the solver's plans the first file would."""
+    import tempfile
+
     import cli.main
     from matcher.frontend import CompileOptions
     from matcher.pipeline import analyse_file, exported_programs
