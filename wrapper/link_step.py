@@ -21,17 +21,22 @@ steps gives a one-line warning and the same plain link of the accelerated object
 from __future__ import annotations
 
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wrapper.compile_step import compile_ir
 from wrapper.messages import first_line, note, warn
 from wrapper.objects import ObjectFile, read_input
 from wrapper.record import UnitRecord, decode_records
 
-__all__ = ["LinkInputs", "link", "read_link_inputs"]
+if TYPE_CHECKING:
+    from mappers.runtime_build import RuntimeLibrary
+
+__all__ = ["LinkInputs", "link", "read_link_inputs", "static_libraries"]
 
 
 @dataclass
@@ -87,6 +92,35 @@ def _outside(
             found.refuse(why)
 
 
+def static_libraries(command: Sequence[str]) -> list[str]:
+    """The static archives that the `-lNAME` of a link command name in its own `-L`
+    folders (where a shared library of that name would not be taken first); system
+    folders hold no objects of this build."""
+    folders: list[str] = []
+    static = "-static" in command
+    found: list[str] = []
+    arguments = list(command)
+    for position, argument in enumerate(arguments):
+        value = arguments[position + 1] if position + 1 < len(arguments) else ""
+        if argument.startswith("-L"):
+            folders.append(argument[2:] or value)
+            continue
+        if not argument.startswith("-l"):
+            continue
+        name = argument[2:] or value
+        if name.startswith(":"):
+            candidates = [name[1:]]
+        else:
+            candidates = [f"lib{name}.a"] if static else [f"lib{name}.so", f"lib{name}.a"]
+        for folder in folders:
+            hit = next((Path(folder) / c for c in candidates if (Path(folder) / c).exists()), None)
+            if hit is not None:
+                if hit.suffix == ".a" or name.startswith(":"):
+                    found.append(str(hit))
+                break
+    return found
+
+
 def link(tool: str, driver: str, command: list[str], objects: Sequence[str]) -> int:
     """Run the link `command` (clang's arguments, without the program name), whose input
     objects are `objects`: accelerated when any carries a record."""
@@ -95,12 +129,12 @@ def link(tool: str, driver: str, command: list[str], objects: Sequence[str]) -> 
 
     clang = find_tool(driver)
     try:
-        inputs = read_link_inputs(objects)
+        inputs = read_link_inputs([*objects, *static_libraries(command)])
     except Exception as error:  # unreadable records: link what was given, plainly
         warn(tool, f"link: idiom records not read: {first_line(error)}")
         inputs = LinkInputs(accelerated=True, refused="unreadable records")
     if not inputs.accelerated:
-        return subprocess.run([clang, *command], check=False).returncode
+        return _plain_link(clang, command, runtime_library)
     runtime = runtime_library()
     extra = [str(runtime.archive), *runtime.link_args]
     with tempfile.TemporaryDirectory(prefix="idiom-cc-link-") as tmp:
@@ -112,6 +146,21 @@ def link(tool: str, driver: str, command: list[str], objects: Sequence[str]) -> 
             replaced = {}
         final = [replaced.get(argument, argument) for argument in command]
         return subprocess.run([clang, *final, *extra], check=False).returncode
+
+
+def _plain_link(
+    clang: str, command: list[str], runtime_library: Callable[[], RuntimeLibrary]
+) -> int:
+    """The link as given. Should it miss the runtime (accelerated objects the wrapper could
+    not see: an archive found in a system folder, a response file), once more with it."""
+    result = subprocess.run([clang, *command], capture_output=True, text=True, check=False)
+    if result.returncode != 0 and "undefined reference to `idiom_" in result.stderr:
+        runtime = runtime_library()
+        extra = [str(runtime.archive), *runtime.link_args]
+        return subprocess.run([clang, *command, *extra], check=False).returncode
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    return result.returncode
 
 
 def _whole_program(tool: str, inputs: LinkInputs, folder: Path) -> dict[str, str]:

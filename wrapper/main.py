@@ -98,7 +98,7 @@ def _upgrade(tool: str, driver: str, source: Path, target: Path, call: Invocatio
 def _link(tool: str, driver: str, clang: str, argv: list[str], call: Invocation) -> int:
     """Link objects; sources among the inputs are compiled first, each to its own object
     (plain, then upgraded), as clang would do in one command."""
-    if call.dependency_flags:  # the dependency files clang writes for this command
+    if call.dependency_flags and call.sources:  # the dependency files clang writes
         status = subprocess.run([clang, *argv], check=False).returncode
         if status != 0:
             return status
