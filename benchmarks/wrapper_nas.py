@@ -13,7 +13,8 @@ prints the benchmark's own "Verification = SUCCESSFUL".
         [--benchmarks CG MG] [--json FILE] [--timeout SECONDS]
 
 Columns: program and class, accelerated units (objects of the build carrying an idiom
-record), build seconds (plain / wrapper: the whole `make`, shared objects included),
+record), whether the link kept arrays on the device (`yes`, `refused`, `-` where nothing
+launches), build seconds (plain / wrapper: the whole `make`, shared objects included),
 verification (plain / wrapper / forced), run seconds (the same three). Exits non-zero
 when a wrapper binary fails to verify where the plain one verifies, or fails to build.
 """
@@ -69,11 +70,27 @@ def build(tree: Path, benchmark: str, klass: str, compiler: str) -> tuple[float,
         "UCC=clang++-22",
     ]
     started = time.perf_counter()
-    result = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        command,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "IDIOM_CC_VERBOSE": "1"},
+    )
     seconds = time.perf_counter() - started
     log = (result.stdout + result.stderr).strip().splitlines()
     binary = tree / "bin" / f"{benchmark.lower()}.{klass}"
-    return seconds, result.returncode == 0 and binary.exists(), "\n".join(log[-15:])
+    return seconds, result.returncode == 0 and binary.exists(), "\n".join(log)
+
+
+def residency(log: str) -> str:
+    """What the wrapper's link step said about residency."""
+    if "link: residency over" in log:
+        return "yes"
+    if "arrays are copied to the device and back" in log:
+        return "refused"
+    return "-"
 
 
 def accelerated_units(tree: Path, benchmark: str) -> int:
@@ -116,7 +133,7 @@ def main() -> int:
         compilers = {"plain": "clang++-22", "wrapper": str(tools["idiom-c++"])}
         base = dict(os.environ)
         print(
-            f"{'program':<8} {'units':>5} {'build plain/wrapper s':>22} "
+            f"{'program':<8} {'units':>5} {'resident':>8} {'build plain/wrapper s':>22} "
             f"{'verified plain/wrapper/forced':>30} {'run plain/wrapper/forced s':>28}",
             flush=True,
         )
@@ -146,7 +163,9 @@ def _one(
         row[f"build_{flavour}_s"] = round(seconds, 1)
         row[f"built_{flavour}"] = built
         if not built:
-            row[f"build_{flavour}_log"] = tail
+            row[f"build_{flavour}_log"] = "\n".join(tail.splitlines()[-15:])
+        if flavour == "wrapper":
+            row["residency"] = residency(tail)
     row["units"] = accelerated_units(trees["wrapper"], benchmark)
     runs = {
         "plain": (trees["plain"], base),
@@ -172,7 +191,10 @@ def _line(row: dict[str, object]) -> str:
     builds = f"{row['build_plain_s']} / {row['build_wrapper_s']}"
     verified = f"{mark('plain')} / {mark('wrapper')} / {mark('forced')}"
     runs = f"{row['run_plain_s']} / {row['run_wrapper_s']} / {row['run_forced_s']}"
-    line = f"{row['program']:<8} {row['units']:>5} {builds:>22} {verified:>30} {runs:>28}"
+    line = (
+        f"{row['program']:<8} {row['units']:>5} {row['residency']:>8} {builds:>22} "
+        f"{verified:>30} {runs:>28}"
+    )
     for flavour in ("plain", "wrapper"):
         if not row[f"built_{flavour}"]:
             line += f"\n  {flavour} build failed:\n{row.get(f'build_{flavour}_log', '')}"

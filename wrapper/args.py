@@ -124,6 +124,8 @@ def classify(argv: list[str]) -> Invocation:
     while position < len(argv):
         argument = argv[position]
         position += 1
+        if argument.startswith("@"):
+            return Invocation(Kind.PASS, why=f"response file {argument}")
         if argument == "-" or not argument.startswith("-") or argument == "--":
             if argument in ("-", "--"):
                 return Invocation(Kind.PASS, why=f"input '{argument}'")

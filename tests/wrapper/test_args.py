@@ -37,6 +37,8 @@ PASS_THROUGH = [
     ["-O2"],
     ["-c", "b.o"],
     ["-c", "-o"],
+    ["@args.rsp"],
+    ["-c", "a.c", "@more.rsp"],
 ]
 
 

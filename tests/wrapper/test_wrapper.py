@@ -182,6 +182,23 @@ def test_compile_and_link_in_one_command(launchers: dict[str, Path], tmp_path: P
     _same_output(plain, tmp_path / "prog", [], 1e-5)
 
 
+def test_several_sources_compiled_to_default_names_then_linked(
+    launchers: dict[str, Path], tmp_path: Path
+) -> None:
+    _two_files(tmp_path)
+    compiled = _run([launchers["idiom-cc"], "-O2", "-c", "k.c", "m.c"], tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    assert _records(tmp_path / "k.o") == _records(tmp_path / "m.o") == 1
+    linked = _run(
+        [launchers["idiom-cc"], "k.o", "m.o", "-o", "prog"], tmp_path, IDIOM_CC_VERBOSE="1"
+    )
+    assert linked.returncode == 0, linked.stderr
+    assert "residency over 2 accelerated unit" in linked.stderr
+    plain = tmp_path / "plain"
+    subprocess.run([find_tool("clang"), "-O2", "m.c", "k.c", "-o", plain], cwd=tmp_path, check=True)
+    _same_output(plain, tmp_path / "prog", [], 1e-5)
+
+
 def test_disabled_is_plain_clang(launchers: dict[str, Path], tmp_path: Path) -> None:
     _two_files(tmp_path)
     built = _run([launchers["idiom-cc"], "-c", "k.c"], tmp_path, IDIOM_CC_DISABLE="1")
