@@ -26,6 +26,10 @@ from wrapper.record import UnitRecord, encode_record
 __all__ = ["WrapperError", "accelerate_object", "compile_ir", "upgrade_object"]
 
 
+# Flags that build for another machine than the one the runtime is built for.
+_OTHER_TARGETS = ("-m32", "-mx32", "-m16", "-target", "--target", "-arch")
+
+
 @dataclass(frozen=True)
 class _Unit:
     record: UnitRecord
@@ -44,6 +48,9 @@ def upgrade_object(tool: str, driver: str, source: Path, target: Path, call: Inv
 
 
 def accelerate_object(tool: str, driver: str, source: Path, target: Path, call: Invocation) -> bool:
+    other_target = next((f for f in call.compile_flags if f.startswith(_OTHER_TARGETS)), None)
+    if other_target is not None:
+        raise WrapperError(f"the runtime is built for this machine only ({other_target})")
     unit = _rewritten(source, driver, call)
     if unit is None:
         warn(tool, f"{source}: no idiom replaced")
