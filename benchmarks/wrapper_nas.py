@@ -10,7 +10,7 @@ IDIOM_BLAS_MIN_WORK=1`: every replacement runs on the OpenCL CPU device), and ch
 prints the benchmark's own "Verification = SUCCESSFUL".
 
     .venv/bin/python benchmarks/wrapper_nas.py --npb PATH/NPB-SER [--classes S W]
-        [--benchmarks CG MG] [--json FILE] [--timeout SECONDS]
+        [--benchmarks CG MG] [--json FILE] [--timeout SECONDS] [--bundle .npb-cc]
 
 Columns: program and class, accelerated units (objects of the build carrying an idiom
 record), whether the link kept arrays on the device (`yes`, `refused`, `-` where nothing
@@ -121,6 +121,12 @@ def main() -> int:
     parser.add_argument("--benchmarks", nargs="+", default=list(BENCHMARKS))
     parser.add_argument("--json", type=Path, help="write the rows here")
     parser.add_argument("--timeout", type=float, default=600.0, help="per run, in seconds")
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        help="also keep the binaries there, as benchmarks/real_differential.py's `run` reads "
+        "them (plain as `.original`, the wrapper's as `.accelerated`: for the GPU machine)",
+    )
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
     failed = False
@@ -142,6 +148,8 @@ def main() -> int:
                 row = _one(benchmark, klass, trees, compilers, base, timeout=args.timeout)
                 rows.append(row)
                 failed = failed or not row["ok"]
+                if args.bundle is not None:
+                    _bundle(args.bundle, trees, benchmark, klass)
                 print(_line(row), flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
@@ -182,6 +190,26 @@ def _one(
         or (bool(row["verified_wrapper"]) and bool(row["verified_forced"]))
     )
     return row
+
+
+def _bundle(into: Path, trees: dict[str, Path], benchmark: str, klass: str) -> None:
+    from mappers.runtime_build import runtime_library  # noqa: PLC0415
+
+    (into / "bin").mkdir(parents=True, exist_ok=True)
+    (into / "lib").mkdir(exist_ok=True)
+    for folder in runtime_library().library_dirs:
+        for library in folder.glob("*.so*"):
+            shutil.copy(library, into / "lib")
+    stem = f"{benchmark}.{klass}"
+    for flavour, kind in (("plain", "original"), ("wrapper", "accelerated")):
+        binary = trees[flavour] / "bin" / f"{benchmark.lower()}.{klass}"
+        if binary.exists():
+            shutil.copy(binary, into / "bin" / f"{stem}.{kind}")
+    manifest_path = into / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else []
+    manifest = [m for m in manifest if m["stem"] != stem]
+    manifest.append({"benchmark": benchmark, "class": klass, "stem": stem})
+    manifest_path.write_text(json.dumps(manifest, indent=1))
 
 
 def _line(row: dict[str, object]) -> str:

@@ -90,8 +90,11 @@ def _compile(tool: str, driver: str, clang: str, argv: list[str], call: Invocati
 
 
 def _upgrade(tool: str, driver: str, source: Path, target: Path, call: Invocation) -> None:
-    from wrapper.compile_step import upgrade_object  # noqa: PLC0415
-
+    try:  # the tool itself may not load (a broken installation): the plain object stays
+        from wrapper.compile_step import upgrade_object  # noqa: PLC0415
+    except Exception as error:
+        warn(tool, f"{source}: not accelerated: {first_line(error)}")
+        return
     upgrade_object(tool, driver, source, target, call)
 
 
