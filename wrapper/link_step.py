@@ -36,7 +36,11 @@ from wrapper.record import UnitRecord, decode_records
 if TYPE_CHECKING:
     from mappers.runtime_build import RuntimeLibrary
 
-__all__ = ["LinkInputs", "link", "read_link_inputs", "static_libraries"]
+__all__ = ["LinkInputs", "link", "named_libraries", "read_link_inputs"]
+
+# The runtime's launch entry: a shared library that has it was built with accelerated
+# units, whose launches the program's placement does not see.
+LAUNCHES = "idiom_cl_run"
 
 
 @dataclass
@@ -65,6 +69,10 @@ def read_link_inputs(paths: Sequence[str]) -> LinkInputs:
             continue
         in_archive = isinstance(content, list)
         for item in content if isinstance(content, list) else [content]:
+            if item.shared:
+                if LAUNCHES in item.defined | item.undefined:
+                    found.refuse(f"{path}: a shared library launches kernels itself")
+                continue
             records = decode_records(item.payload) if item.payload else []
             if records:
                 found.accelerated = True
@@ -92,10 +100,9 @@ def _outside(
             found.refuse(why)
 
 
-def static_libraries(command: Sequence[str]) -> list[str]:
-    """The static archives that the `-lNAME` of a link command name in its own `-L`
-    folders (where a shared library of that name would not be taken first); system
-    folders hold no objects of this build."""
+def named_libraries(command: Sequence[str]) -> list[str]:
+    """The libraries (archives, shared libraries) that the `-lNAME` of a link command
+    find in its own `-L` folders; system folders hold nothing of this build."""
     folders: list[str] = []
     static = "-static" in command
     found: list[str] = []
@@ -115,8 +122,7 @@ def static_libraries(command: Sequence[str]) -> list[str]:
         for folder in folders:
             hit = next((Path(folder) / c for c in candidates if (Path(folder) / c).exists()), None)
             if hit is not None:
-                if hit.suffix == ".a" or name.startswith(":"):
-                    found.append(str(hit))
+                found.append(str(hit))
                 break
     return found
 
@@ -129,7 +135,7 @@ def link(tool: str, driver: str, command: list[str], objects: Sequence[str]) -> 
 
     clang = find_tool(driver)
     try:
-        inputs = read_link_inputs([*objects, *static_libraries(command)])
+        inputs = read_link_inputs([*objects, *named_libraries(command)])
     except Exception as error:  # unreadable records: link what was given, plainly
         warn(tool, f"link: idiom records not read: {first_line(error)}")
         inputs = LinkInputs(accelerated=True, refused="unreadable records")

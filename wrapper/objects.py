@@ -6,7 +6,7 @@ wrapper/record.py). The section is marked SHF_EXCLUDE: a linker drops it from pr
 and shared libraries, and keeps it (concatenated) in a relocatable `ld -r` link, so
 records are self-delimiting. Static archives (`ar`) are read member by member.
 
-Only what the wrapper needs is parsed: section headers and the symbol table of 64-bit
+Only what the wrapper needs is parsed: section headers and the symbol tables of 64-bit
 little-endian ELF (x86-64, AArch64); anything else reads as carrying nothing.
 """
 
@@ -23,7 +23,9 @@ SECTION = ".idiom_unit"
 _ELF = b"\x7fELF"
 _ARCHIVE = b"!<arch>\n"
 _RELOCATABLE = 1
+_SHARED = 3
 _SYMTAB = 2
+_DYNSYM = 11
 _UNDEFINED = 0
 _GLOBAL_BINDINGS = (1, 2)  # STB_GLOBAL, STB_WEAK
 
@@ -35,11 +37,12 @@ class ObjectFile:
     payload: bytes  # the `.idiom_unit` section's bytes, empty when absent
     defined: frozenset[str]  # global and weak symbols it defines
     undefined: frozenset[str]  # symbols it uses from elsewhere
+    shared: bool = False  # a shared library (its symbols only; it carries no record)
 
 
 def read_input(path: Path) -> ObjectFile | list[ObjectFile] | None:
-    """An object, the objects of an archive, or None (a shared library, a linker script,
-    anything else)."""
+    """An object or shared library, the objects of an archive, or None (a linker script,
+    a program, anything else)."""
     try:
         with path.open("rb") as stream:
             head = stream.read(8)
@@ -55,11 +58,12 @@ def read_input(path: Path) -> ObjectFile | list[ObjectFile] | None:
 
 
 def parse_object(data: bytes) -> ObjectFile | None:
-    """A relocatable ELF object's section and symbols; None for other ELF files."""
+    """A relocatable ELF object's or a shared library's section and symbols; None for
+    other ELF files."""
     if len(data) < 64 or data[4] != 2 or data[5] != 1:  # ELFCLASS64, little-endian
         return None
     e_type = struct.unpack_from("<H", data, 16)[0]
-    if e_type != _RELOCATABLE:
+    if e_type not in (_RELOCATABLE, _SHARED):
         return None
     (shoff,) = struct.unpack_from("<Q", data, 40)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 58)
@@ -72,9 +76,11 @@ def parse_object(data: bytes) -> ObjectFile | None:
     undefined: set[str] = set()
     for section in sections:
         name = _string(data, names.offset + section.name)
+        if name == ".interp":  # a program (position-independent ones are ET_DYN too)
+            return None
         if name == SECTION:
             payload += data[section.offset : section.offset + section.size]
-        elif section.kind == _SYMTAB and section.link < len(sections):
+        elif section.kind in (_SYMTAB, _DYNSYM) and section.link < len(sections):
             strings = sections[section.link].offset
             for symbol, binding, index in _symbols(data, section):
                 text = _string(data, strings + symbol)
@@ -84,7 +90,7 @@ def parse_object(data: bytes) -> ObjectFile | None:
                     undefined.add(text)
                 elif binding in _GLOBAL_BINDINGS:
                     defined.add(text)
-    return ObjectFile(payload, frozenset(defined), frozenset(undefined))
+    return ObjectFile(payload, frozenset(defined), frozenset(undefined), e_type == _SHARED)
 
 
 @dataclass(frozen=True)

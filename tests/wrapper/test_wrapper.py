@@ -250,7 +250,7 @@ def test_a_make_project(launchers: dict[str, Path], tmp_path: Path) -> None:
     plain = _tree("make", tmp_path / "plain")
     built = _tree("make", tmp_path / "wrapper")
     assert _run(["make", f"CC={find_tool('clang')}"], plain).returncode == 0
-    made = _run(["make", f"CC={launchers['idiom-cc']}"], built)
+    made = _run(["make", "-j2", f"CC={launchers['idiom-cc']}"], built)
     assert made.returncode == 0, made.stderr
     # The archive's member carries idiom IR: residency is off, the program still right.
     assert "an archive member carries idiom IR" in made.stderr
