@@ -115,7 +115,7 @@ def _link(tool: str, driver: str, clang: str, argv: list[str], call: Invocation)
                 return status
             _upgrade(tool, driver, source, target, call)
             objects[str(source)] = str(target)
-        command = [objects.get(argument, argument) for kind, argument in call.order]
+        command = [objects.get(argument, argument) for _, argument in call.order]
         if call.output is not None:
             command += ["-o", call.output]
         if call.sources:
@@ -125,9 +125,9 @@ def _link(tool: str, driver: str, clang: str, argv: list[str], call: Invocation)
 
 
 def _linked(tool: str, driver: str, clang: str, command: list[str], inputs: list[str]) -> int:
-    from wrapper.link_step import link  # noqa: PLC0415
-
     try:
+        from wrapper.link_step import link  # noqa: PLC0415
+
         return link(tool, driver, command, inputs)
     except Exception as error:  # idiom could not even look: the plain link
         warn(tool, f"link: {first_line(error)}; linked plainly")
