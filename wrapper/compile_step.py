@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idl.errors import IdiomError
-from wrapper.args import Invocation, codegen_flags
+from wrapper.args import C_SOURCES, Invocation, codegen_flags
 from wrapper.messages import first_line, note, warn
-from wrapper.objects import SECTION
+from wrapper.objects import SECTION, ObjectFile, read_input
 from wrapper.record import UnitRecord, encode_record
 
 __all__ = ["WrapperError", "accelerate_object", "compile_ir", "upgrade_object"]
@@ -69,6 +69,7 @@ def accelerate_object(tool: str, driver: str, source: Path, target: Path, call: 
             ],
             "llvm-objcopy-22 failed",
         )
+        _check_symbols(built, target)
         _replace(built, target)
     for line in unit.lines:
         note(tool, f"{source}: {line}")
@@ -82,7 +83,10 @@ def _rewritten(source: Path, driver: str, call: Invocation) -> _Unit | None:
     from mappers.splice import spliced  # noqa: PLC0415
     from matcher.frontend import CompileOptions, source_ir  # noqa: PLC0415
 
-    options = CompileOptions(extra_flags=call.front_end_flags)
+    flags = call.front_end_flags
+    if driver == "clang++" and source.suffix in C_SOURCES:  # clang++ compiles it as C++
+        flags = ("-x", "c++", *flags)
+    options = CompileOptions(extra_flags=flags)
     canonical, rewritten, report = rewritten_unit(source, options, (), reassociate=True)
     replaced = [o for o in report.outcomes if o.replaced]
     if not replaced:
@@ -136,6 +140,16 @@ def _run(command: list[str], what: str) -> None:
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise WrapperError(f"{what}: {(result.stderr or result.stdout).strip()}")
+
+
+def _check_symbols(built: Path, plain: Path) -> None:
+    """The accelerated object defines every symbol the plain one does: a front end that
+    saw the unit otherwise (another language, other macros) must not break the link."""
+    ours, theirs = read_input(built), read_input(plain)
+    if isinstance(ours, ObjectFile) and isinstance(theirs, ObjectFile):
+        missing = sorted(theirs.defined - ours.defined)
+        if missing:
+            raise WrapperError(f"the accelerated object lacks {', '.join(missing[:3])}")
 
 
 def _replace(built: Path, target: Path) -> None:

@@ -212,6 +212,35 @@ def test_several_sources_compiled_to_default_names_then_linked(
     _same_output(plain, tmp_path / "prog", [], 1e-5)
 
 
+def test_idiom_cxx_compiles_a_c_file_as_cxx(launchers: dict[str, Path], tmp_path: Path) -> None:
+    (tmp_path / "k.c").write_text(KERNEL)
+    built = _run([launchers["idiom-c++"], "-O2", "-c", "k.c"], tmp_path)
+    assert built.returncode == 0, built.stderr
+    subprocess.run(
+        [find_tool("clang++"), "-O2", "-c", "k.c", "-o", "plain.o"], cwd=tmp_path, check=True
+    )
+    accelerated, plain = read_input(tmp_path / "k.o"), read_input(tmp_path / "plain.o")
+    assert accelerated is not None and not isinstance(accelerated, list)
+    assert plain is not None and not isinstance(plain, list)
+    assert _records(tmp_path / "k.o") == 1
+    assert "_Z3dotiPKdS0_" in plain.defined
+    assert plain.defined <= accelerated.defined
+
+
+def test_an_object_missing_a_symbol_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "k.c").write_text(KERNEL)
+    # The front end told to read the file as C while clang++ compiles it as C++.
+    monkeypatch.setattr("wrapper.compile_step.C_SOURCES", frozenset())
+    target = tmp_path / "k.o"
+    assert run("clang++", ["-O2", "-c", str(tmp_path / "k.c"), "-o", str(target)]) == 0
+    assert "not accelerated: the accelerated object lacks _Z3dotiPKdS0_" in (
+        capsys.readouterr().err
+    )
+    assert _records(target) == 0
+
+
 def test_disabled_is_plain_clang(launchers: dict[str, Path], tmp_path: Path) -> None:
     _two_files(tmp_path)
     built = _run([launchers["idiom-cc"], "-c", "k.c"], tmp_path, IDIOM_CC_DISABLE="1")
