@@ -269,6 +269,22 @@ def test_preprocessing_passes_through(
     assert not list(tmp_path.glob("*.o"))
 
 
+@pytest.mark.parametrize(
+    "flags",
+    [["--version"], ["-dumpmachine"], ["-print-prog-name=ld"], ["-print-search-dirs"]],
+    ids=" ".join,
+)
+def test_probes_pass_through(launchers: dict[str, Path], tmp_path: Path, flags: list[str]) -> None:
+    for tool, driver in (("idiom-cc", "clang"), ("idiom-c++", "clang++")):
+        built = _run([launchers[tool], *flags], tmp_path)
+        plain = _run([find_tool(driver), *flags], tmp_path)
+        assert (built.returncode, built.stdout, built.stderr) == (
+            plain.returncode,
+            plain.stdout,
+            plain.stderr,
+        )
+
+
 def _tree(name: str, into: Path) -> Path:
     copy = into / name
     shutil.copytree(PROJECTS / name, copy)
