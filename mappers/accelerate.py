@@ -26,7 +26,14 @@ from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_t
 from matcher.ir_builder import build_module
 from matcher.pipeline import exported_programs
 
-__all__ = ["AccelerateError", "Accelerated", "UnitReport", "accelerate", "rewrite_file"]
+__all__ = [
+    "AccelerateError",
+    "Accelerated",
+    "UnitReport",
+    "accelerate",
+    "rewrite_file",
+    "rewritten_unit",
+]
 
 
 class AccelerateError(IdiomError):
@@ -63,11 +70,11 @@ def rewrite_file(
     reassociate: bool = True,
 ) -> tuple[str, UnitReport]:
     """The rewritten IR of one translation unit, and its report."""
-    _, text, report = _rewritten_unit(path, options, idiom_dirs, reassociate=reassociate)
+    _, text, report = rewritten_unit(path, options, idiom_dirs, reassociate=reassociate)
     return text, report
 
 
-def _rewritten_unit(
+def rewritten_unit(
     path: Path, options: CompileOptions, idiom_dirs: tuple[str, ...], *, reassociate: bool
 ) -> tuple[str, str, UnitReport]:
     """The canonical IR of one unit, its rewritten IR and its report."""
@@ -100,7 +107,7 @@ def accelerate(
     canonical: list[str] = []
     texts: list[str] = []
     for source in sources:
-        before, text, report = _rewritten_unit(source, options, idiom_dirs, reassociate=reassociate)
+        before, text, report = rewritten_unit(source, options, idiom_dirs, reassociate=reassociate)
         canonical.append(before)
         texts.append(text)
         units.append(report)

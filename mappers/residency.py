@@ -56,7 +56,13 @@ from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value
 from matcher.ir_builder import build_module
 
-__all__ = ["HOST_ACCESS", "needs_residency", "residency_refused", "with_host_access"]
+__all__ = [
+    "HOST_ACCESS",
+    "needs_residency",
+    "residency_refused",
+    "unmodelled_call",
+    "with_host_access",
+]
 
 _ON = "idiom_residency_on"
 _FALLBACK = re.compile(r"(idiom\d+)\.fallback")  # the block the rewriter names so
@@ -97,18 +103,31 @@ def residency_refused(texts: Iterable[str]) -> str | None:
             if "call " not in line and "invoke " not in line:
                 continue
             for name in _CALLED.findall(line):
-                if name in _UNMODELLED_CALLS:
-                    return f"the program {_UNMODELLED_CALLS[name]} ({name})"
-                if name.startswith(_THREAD_PREFIXES):
-                    return f"the program creates threads ({name})"
+                refused = unmodelled_call(name)
+                if refused is not None:
+                    return refused
     return None
 
 
-def with_host_access(texts: Sequence[str], sources: Sequence[str]) -> list[str]:
+def unmodelled_call(name: str) -> str | None:
+    """Why a call of the function `name` keeps the program from residency, or None."""
+    if name in _UNMODELLED_CALLS:
+        return f"the program {_UNMODELLED_CALLS[name]} ({name})"
+    if name.startswith(_THREAD_PREFIXES):
+        return f"the program creates threads ({name})"
+    return None
+
+
+def with_host_access(
+    texts: Sequence[str], sources: Sequence[str], called_outside: Iterable[str] = ()
+) -> list[str]:
     """The units' rewritten IR with `idiom_host_access` calls placed, and residency turned
-    on at the start of `main`."""
+    on at the start of `main`. `called_outside`: functions of these units that code the
+    pass does not see calls by name (objects compiled without idiom): they are treated as
+    escaping, entered with device copies and leaving none."""
     modules = [build_module(text, source) for text, source in zip(texts, sources, strict=True)]
     program = Program(modules, texts)
+    program.escaped |= set(called_outside) & program.defined.keys()
     program.entered_dirty = _entered_dirty(modules, program)
     return [_placed(module, program) for module in modules]
 

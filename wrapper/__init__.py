@@ -1,0 +1,1 @@
+"""idiom-cc and idiom-c++: the compiler wrapper for existing builds (docs/wrapper.md)."""
