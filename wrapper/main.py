@@ -37,16 +37,21 @@ def main_cxx() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m wrapper cc|c++ ARGS...`."""
+    """`python -m wrapper cc|c++ ARGS...`; also what the server runs (cli/server.py)."""
     arguments = sys.argv[1:] if argv is None else argv
-    if not arguments or arguments[0] not in ("cc", "c++"):
+    if not arguments or arguments[0] not in _DRIVERS:
         print("usage: python -m wrapper cc|c++ [compiler arguments...]", file=sys.stderr)
         return 2
-    return run("clang" if arguments[0] == "cc" else "clang++", arguments[1:])
+    return run(_DRIVERS[arguments[0]], arguments[1:], served=argv is not None)
 
 
-def run(driver: str, argv: list[str]) -> int:
-    """The compiler command `argv` (without the program name), through idiom."""
+_DRIVERS = {"cc": "clang", "c++": "clang++"}
+
+
+def run(driver: str, argv: list[str], *, served: bool = False) -> int:
+    """The compiler command `argv` (without the program name), through idiom. A compile or
+    a link goes to the warm server when one answers (unless this is the server's run),
+    so that a build's many invocations do not each load the idiom library."""
     clang = _clang(driver)
     tool = _TOOLS[driver]
     if os.environ.get("IDIOM_CC_DISABLE", "") not in ("", "0"):
@@ -54,6 +59,21 @@ def run(driver: str, argv: list[str]) -> int:
     call = classify(argv)
     if call.kind is Kind.PASS:
         return _pass(clang, argv)
+    if not served:
+        from cli import server  # noqa: PLC0415 - the standard library only
+
+        name = next(key for key, value in _DRIVERS.items() if value == driver)
+        code = server.run_served([name, *argv], entry="wrapper.main")
+        if code is not None:
+            return code
+        try:
+            return _run_here(tool, driver, clang, argv, call)
+        finally:
+            server.start_wanted()  # for the build's next invocation
+    return _run_here(tool, driver, clang, argv, call)
+
+
+def _run_here(tool: str, driver: str, clang: str, argv: list[str], call: Invocation) -> int:
     if call.kind is Kind.COMPILE:
         return _compile(tool, driver, clang, argv, call)
     return _link(tool, driver, clang, argv, call)

@@ -170,3 +170,18 @@ def test_a_first_command_runs_here_then_leaves_a_server(runtime: Path) -> None:
         stop = [sys.executable, "-m", "cli.main", "server", "stop"]
         subprocess.run(stop, cwd=ROOT, check=True, capture_output=True)
     assert _wait(lambda: not path.exists(), 30)
+
+
+def test_the_compiler_wrapper_is_served(
+    running: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("IDIOM_CC_VERBOSE", "1")
+    source = ROOT / "corpus" / "red_dot.c"
+    target = tmp_path / "red_dot.o"
+    command = ["cc", "-O2", "-c", str(source), "-o", str(target)]
+    assert server.run_served(command, entry="wrapper.main") == 0
+    assert "Reduction in dot" in capfd.readouterr().err
+    assert target.stat().st_size > 0
