@@ -8,7 +8,8 @@ For each C/C++ file (default: every one in `corpus/`), each the median of `--run
 - served: `idiom detect FILE`, a whole invocation as a user runs it, process start
   included, answered by the warm server (cli/server.py) that the first command starts;
 - alone: the same invocation with `IDIOM_SERVER=0`, each command in its own process,
-  the compiled library read from the disk cache (matcher/library_cache.py);
+  the compiled library read from the disk cache (matcher/library_cache.py); seconds
+  each, so `--alone-runs` of them (default 1);
 - in-process: what `matcher.pipeline.analyse_file` does inside this process once the
   library is loaded (the front end, clang-22 + opt-22, the IR model, every idiom);
 - the ratios to clang, the target being a median of at most 1.5 and a worst of at most 3
@@ -170,15 +171,19 @@ def measure(
     options: CompileOptions,
     idioms: tuple[str, ...],
     environments: dict[str, dict[str, str]],
+    *,
+    alone_runs: int,
 ) -> Times:
     """Every file's timings by kind, round-robin over the files."""
     times: Times = {kind: {path: [] for path in files} for kind in KINDS}
     with tempfile.TemporaryDirectory(prefix="idiom-bench-") as tmp:
         output = Path(tmp) / "out.o"
-        for _ in range(runs):
+        for run in range(runs):
             for path in files:
                 times["clang"][path].append(timed(lambda p=path: clang_compile(p, output)))
                 for kind, environment in environments.items():
+                    if kind == "alone" and run >= alone_runs:
+                        continue  # seconds each: fewer runs of it
                     times[kind][path].append(timed(functools.partial(invoke, path, environment)))
                 times["in-process"][path].append(
                     timed(lambda p=path: analyse_file(str(p), options, idioms))
@@ -193,6 +198,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("paths", nargs="*")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--alone-runs", type=int, default=1, help="runs of the IDIOM_SERVER=0 invocation"
+    )
     parser.add_argument("--top", type=int, default=10, help="slowest pairs to list")
     parser.add_argument("--idioms", action="append", default=[], metavar="DIR")
     parser.add_argument("--no-pairs", action="store_true", help="skip the breakdown pass")
@@ -214,7 +222,7 @@ def main() -> None:
         invoke(files[0], environment)  # starts the server
         wait_for_server(environment)
         environments = {"served": environment, "alone": alone_environment}
-        times = measure(files, args.runs, options, idioms, environments)
+        times = measure(files, args.runs, options, idioms, environments, alone_runs=args.alone_runs)
     split: dict[Path, tuple[float, float, float]] = {}
     pairs: list[Pair] = []
     if not args.no_pairs:
