@@ -117,20 +117,11 @@ def private_tool_folders() -> Iterator[dict[str, str]]:
             )
 
 
-def wait_for_server(environment: dict[str, str], seconds: float = 600) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        status = subprocess.run(
-            [*idiom_command(), "server", "status"],
-            env=environment,
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
-        if status.startswith("running"):
-            return
-        time.sleep(0.5)
-    raise SystemExit("the server did not start")
+def start_server(environment: dict[str, str]) -> None:
+    """The warm server started, and answering (`idiom server start` waits for it)."""
+    subprocess.run(
+        [*idiom_command(), "server", "start"], env=environment, capture_output=True, check=True
+    )
 
 
 def breakdown(path: Path, idioms: tuple[str, ...]) -> tuple[float, float, list[Pair]]:
@@ -219,8 +210,7 @@ def main() -> None:
             lambda: (load_library(idioms), analyse_file(str(files[0]), options, idioms))
         )
         print(f"in-process warm-up (library load, first file): {warm_up:.2f}s")
-        invoke(files[0], environment)  # starts the server
-        wait_for_server(environment)
+        start_server(environment)
         environments = {"served": environment, "alone": alone_environment}
         times = measure(files, args.runs, options, idioms, environments, alone_runs=args.alone_runs)
     split: dict[Path, tuple[float, float, float]] = {}

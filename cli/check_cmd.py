@@ -19,6 +19,7 @@ from ci.result_cache import ResultCache
 from ci.runner import check_units
 from ci.sarif import sarif_log
 from ci.units import Unit, units_from_paths
+from cli.common import add_frontend_options
 from idl.errors import IdiomError
 
 __all__ = ["EXIT_ERROR", "EXIT_FINDINGS", "EXIT_OK", "register", "run"]
@@ -110,18 +111,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help="an idiom library folder (default: the one shipped with idiom)",
     )
-    group = parser.add_argument_group("compilation of PATHs (with -p, each unit has its own)")
-    group.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR")
-    group.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
-    group.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME")
-    group.add_argument("--std", help="language standard, e.g. c11 or c++17")
-    group.add_argument(
-        "-X",
-        dest="extra_flags",
-        action="append",
-        default=[],
-        metavar="FLAG",
-        help="an extra clang flag (repeatable), e.g. -X=-fopenmp",
+    add_frontend_options(
+        parser, "compilation of PATHs (with -p, each unit has its own)", undefines=True
     )
     parser.set_defaults(handler=run)
 

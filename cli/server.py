@@ -388,7 +388,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the background process that makes commands start fast",
         description="Commands run in a warm background process, started by the first "
         "command and ended after IDIOM_SERVER_IDLE seconds idle (default 600); "
-        "IDIOM_SERVER=0 turns it off.",
+        "IDIOM_SERVER=0 turns it off. `start` returns once the server answers.",
     )
     parser.add_argument("action", choices=("status", "stop", "start"))
     parser.set_defaults(handler=_command)
@@ -400,17 +400,38 @@ def _command(args: argparse.Namespace) -> int:
         print("idiom: no private folder for the server's socket", file=sys.stderr)
         return 1
     connection = _connect(path)
-    if args.action == "status":
-        print(f"{'running' if connection else 'not running'}: {path}")
-    elif args.action == "start" and connection is None:
-        _start_server(path)
-        print(f"starting: {path}")
-    elif args.action == "stop" and connection is not None:
-        _stop(path)
-        print(f"stopped: {path}")
+    running = connection is not None
     if connection is not None:
         connection.close()
+    if args.action == "status":
+        print(f"{'running' if running else 'not running'}: {path}")
+    elif args.action == "start":
+        if not running and not _started(path, _START_SECONDS):
+            print(f"idiom: the server did not answer within {_START_SECONDS} s", file=sys.stderr)
+            return 1
+        print(f"running: {path}")
+    elif args.action == "stop" and running:
+        _stop(path)
+        print(f"stopped: {path}")
     return 0
+
+
+# How long `idiom server start` waits for the server to answer: loading the library from
+# an empty cache takes a minute on a slow machine.
+_START_SECONDS = 600
+
+
+def _started(path: Path, seconds: float) -> bool:
+    """A server started for `path`, waited for until it answers."""
+    _start_server(path)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        connection = _connect(path)
+        if connection is not None:
+            connection.close()
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def _stop(path: Path) -> None:
