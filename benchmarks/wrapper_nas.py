@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from wrapper.launchers import write_launchers  # noqa: E402
 from wrapper.objects import read_input  # noqa: E402
 
 BENCHMARKS = ("BT", "CG", "EP", "FT", "IS", "LU", "MG", "SP")
@@ -44,15 +45,7 @@ VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
 
 def launchers(folder: Path) -> dict[str, Path]:
     """`idiom-cc` and `idiom-c++` scripts running this checkout's wrapper."""
-    made: dict[str, Path] = {}
-    for name, language in (("idiom-cc", "cc"), ("idiom-c++", "c++")):
-        script = folder / name
-        script.write_text(
-            f'#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m wrapper {language} "$@"\n'
-        )
-        script.chmod(0o755)
-        made[name] = script
-    return made
+    return write_launchers(folder, ROOT)
 
 
 def build(tree: Path, benchmark: str, klass: str, compiler: str) -> tuple[float, bool, str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+
+from wrapper.launchers import write_launchers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,12 +17,4 @@ def launchers(tmp_path: Path) -> dict[str, Path]:
     older than this checkout)."""
     folder = tmp_path / "launchers"
     folder.mkdir()
-    made: dict[str, Path] = {}
-    for name, language in (("idiom-cc", "cc"), ("idiom-c++", "c++")):
-        script = folder / name
-        script.write_text(
-            f'#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m wrapper {language} "$@"\n'
-        )
-        script.chmod(0o755)
-        made[name] = script
-    return made
+    return write_launchers(folder, ROOT)
