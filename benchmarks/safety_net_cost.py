@@ -16,7 +16,8 @@ with every replacement forced onto the OpenCL CPU device (`IDIOM_DEVICE=cpu`, th
 Where no launch can happen (no GPU node under `auto`, `IDIOM_DEVICE=off`) nothing is
 protected and the net costs nothing: no page is ever protected without a launch.
 
-    .venv/bin/python benchmarks/safety_net_cost.py [--runs 3] [--jobs 2] [--json FILE] [PROG...]
+    .venv/bin/python benchmarks/safety_net_cost.py [--runs 3] [--jobs 2] [--json FILE]
+                                                   [--times-only] [PROG...]
 """
 
 from __future__ import annotations
@@ -55,9 +56,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--times-only",
+        action="store_true",
+        help="no instruction counts (callgrind, which also compiles every kernel again for "
+        "its CPU, takes most of the time): times, launches, faults and outputs only",
+    )
     options = parser.parse_args()
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
+    valgrind = None if options.times_only else shutil.which("valgrind")
+    if valgrind is None and not options.times_only:
         sys.exit("safety_net_cost: valgrind is missing (scripts/setup.sh installs it)")
     paths = [ROOT / "corpus" / name for name in options.programs] or _with_idioms()
     rows = []
@@ -75,7 +82,7 @@ def _with_idioms() -> list[Path]:
     return [p for p in programs if any(e.present for e in read_program(p).expectations)]
 
 
-def _measure(valgrind: str, path: Path, *, runs: int) -> dict[str, object]:
+def _measure(valgrind: str | None, path: Path, *, runs: int) -> dict[str, object]:
     args = list(read_program(path).test_args)
     tolerance = program_tolerance(path)
     with tempfile.TemporaryDirectory(prefix="idiom-net-cost-") as tmp:
@@ -90,7 +97,8 @@ def _measure(valgrind: str, path: Path, *, runs: int) -> dict[str, object]:
         # Kernels compiled and cached before anything is measured, natively and under
         # callgrind (whose CPU lacks some of the host's features: PoCL builds again for it).
         _run(accelerated, args, env)
-        _count(valgrind, accelerated, args, env)
+        if valgrind is not None:
+            _count(valgrind, accelerated, args, env)
         row: dict[str, object] = {"program": path.name, "args": args}
         times: dict[str, list[float]] = {"on": [], "off": []}
         for _ in range(runs):
@@ -98,9 +106,11 @@ def _measure(valgrind: str, path: Path, *, runs: int) -> dict[str, object]:
                 times[net].append(_run(accelerated, args, {**env, **extra})[0])
         for net, extra in NET.items():
             stats = folder / f"stats-{net}.jsonl"
-            instructions, output = _count(
-                valgrind, accelerated, args, {**env, **extra, "IDIOM_STATS": str(stats)}
-            )
+            counted = {**env, **extra, "IDIOM_STATS": str(stats)}
+            if valgrind is not None:
+                instructions, output = _count(valgrind, accelerated, args, counted)
+            else:  # --times-only: the outputs and records of a native run
+                instructions, output = -1, _run(accelerated, args, counted)[1]
             calls = _records(stats)
             row[f"instructions_{net}"] = instructions
             row[f"seconds_{net}"] = statistics.median(times[net])
@@ -155,7 +165,8 @@ def _print(rows: list[dict[str, object]]) -> None:
         off, on = int(str(row["instructions_off"])), int(str(row["instructions_on"]))
         s_off, s_on = float(str(row["seconds_off"])), float(str(row["seconds_on"]))
         ratio = on / off if off > 0 else float("nan")
-        instruction_ratios.append(ratio)
+        if off > 0 and on > 0:
+            instruction_ratios.append(ratio)
         time_ratios.append(s_on / s_off)
         equal = "yes" if row["equal_on"] and row["equal_off"] else "NO"
         print(
@@ -163,9 +174,14 @@ def _print(rows: list[dict[str, object]]) -> None:
             f"{s_off:>7.3f} {s_on:>7.3f} {s_on / s_off:>6.3f} {row['faults_on']!s:>6} {equal}"
         )
     if rows:
+        counted = (
+            f"median {statistics.median(instruction_ratios):.4f}, "
+            f"worst {max(instruction_ratios):.4f}"
+            if instruction_ratios
+            else "not counted"
+        )
         print(
-            f"\n{len(rows)} programs: instructions with/without the net, median "
-            f"{statistics.median(instruction_ratios):.4f}, worst {max(instruction_ratios):.4f}; "
+            f"\n{len(rows)} programs: instructions with/without the net {counted}; "
             f"time median {statistics.median(time_ratios):.3f}, worst {max(time_ratios):.3f}"
         )
 
