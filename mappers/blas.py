@@ -7,6 +7,7 @@ layout and transposition BLAS needs or declines (then the original loop runs).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from mappers.access import Access, apart_from_fixed, disjoint, measure
@@ -19,7 +20,7 @@ from mappers.row_tables import RowTable, declare_row_tables, row_tables
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 
-__all__ = ["map_gemm", "map_gemv"]
+__all__ = ["gemm_roles", "map_gemm", "map_gemv"]
 
 _ELEMENTS = {"float": 0, "double": 1}
 _GEMM = (
@@ -43,19 +44,21 @@ class _Dense:
     beta_is_one: bool  # the old value is added unscaled (or there is no old value)
     has_old: bool
     conditions: list[tuple[Value, bool]]  # zero-trip guards of the inner loops
-    clearing: _Clearing | None = None  # C's rows zeroed before the updates
+    clearing: _Clearing | None = None  # C's rows set before the updates
+    scaled_first: Value | None = None  # a store of beta * C before the sum (beta != 0)
 
 
 @dataclass(frozen=True)
 class _Clearing:
-    """A loop in the row loop that zeroes the row of C before the rank-1 updates add to it
-    (`for j: C[i][j] = 0; for k: for j: C[i][j] += A[i][k] * B[k][j]`): the product then
-    overwrites C (beta 0). The guard checks that it zeroes exactly the elements the
-    updates write."""
+    """A loop in the row loop that sets the row of C before the rank-1 updates add to it:
+    zero (`for j: C[i][j] = 0; for k: for j: C[i][j] += A[i][k] * B[k][j]`, the product
+    then overwrites C, beta 0) or C scaled (`for j: C[i][j] *= beta`, then beta). The
+    guard checks that it sets exactly the elements the updates write."""
 
     loop: LoopView
     store: Value
     address: Value
+    beta: Value | None = None  # None: zeroes
 
 
 def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
@@ -68,18 +71,34 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         raise NotReplaced(f"BLAS has no {element} routine")
     if not context.reassociate:
         raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
-    if solution.get("acc") is not None:
+    # The stored dot-product form stores the running sum itself; its start is C's old
+    # value or what `init_store` put there (blas.idl), not a register's zero.
+    stored_sum = solution.get("update") is not None and store.operands[0] is solution["update"]
+    if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
         if init.constant != 0:
             raise NotReplaced("the dot product starts from a value other than zero")
     c_old, beta = solution.get("c_old"), solution.get("beta")
-    clearing = None
-    if depth == 3 and c_old is not None and solution.get("acc") is None:
-        clearing = _clearing(context.region, store, loops)
     stores, legal_loops = [store], list(loops)
+    clearing, scaled_first, has_old = None, None, c_old is not None
+    init_store = solution.get("init_store")  # the stored dot-product form's start
+    if init_store is not None:
+        stores.append(init_store)
+        scaled_first = beta  # zero (no beta) needs no check
+    elif (
+        depth == 3
+        and c_old is not None
+        and solution.get("acc") is None
+        # Only where the row loop holds the loop over k (i-k-j): a loop clearing rows
+        # inside the loop over k would clear them again on every k.
+        and gemm_roles(solution, loops, context.region) == (0, 2, 1)
+    ):
+        clearing = _clearing(context.region, store, loops)
     if clearing is not None:
         stores.append(clearing.store)
         legal_loops.append(clearing.loop)
+        # The updates read what the clearing loop stored: zero, or beta * C.
+        beta, scaled_first, has_old = clearing.beta, clearing.beta, clearing.beta is not None
     conditions = check_legal(
         context.region, stores=stores, results=[], loops=legal_loops, fixed_loads=True
     )
@@ -92,25 +111,55 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         alpha=solution.get("alpha"),
         beta=beta,
         beta_is_one=beta is None,
-        has_old=c_old is not None,
+        has_old=has_old,
         conditions=conditions,
         clearing=clearing,
+        scaled_first=scaled_first,
     )
 
 
+def gemm_roles(
+    solution: Mapping[str, Value | None], loops: list[LoopView], region: Region
+) -> tuple[int, int, int]:
+    """The levels of the nest that are m, n and k: C does not move along k, A along n,
+    B along m (A is m x k, B is k x n)."""
+    free = {}
+    for name in ("a", "b", "c"):
+        address = need(solution, f"{name}.address")
+        levels = [
+            level
+            for level, loop in enumerate(loops)
+            if not depends_on(address, loop.iterator, region)
+        ]
+        if len(levels) != 1:
+            raise NotReplaced(f"the {name} operand does not move along exactly two of the loops")
+        free[name] = levels[0]
+    roles = (free["b"], free["a"], free["c"])
+    if sorted(roles) != [0, 1, 2]:
+        raise NotReplaced("the nest's loops do not split into rows, columns and the sum")
+    return roles
+
+
 def _clearing(region: Region, update: Value, loops: list[LoopView]) -> _Clearing | None:
-    """The loop that zeroes C's row before the updates, if the region has one: the only
-    other store, +0.0 into an address, alone in a loop directly inside the row loop that
-    runs before the loop over k (the region has no other control flow: check_legal)."""
+    """The loop that sets C's row before the updates, if the region has one: the only
+    other store, alone in a loop directly inside the row loop that runs before the loop
+    over k (the region has no other control flow: check_legal), storing +0.0 or the
+    element it read times a value fixed before the region."""
     others = [
         i
         for block in region.blocks
         for i in block.instructions
         if i.opcode == "store" and i is not update
     ]
-    if len(others) != 1 or operand(others[0].operands[0]).ref != "0.000000e+00":
+    if len(others) != 1:
         return None
     store = others[0]
+    stored = store.operands[0]
+    beta = None
+    if operand(stored).ref != "0.000000e+00":
+        beta = _scaling_factor(region, stored, store.operands[1])
+        if beta is None:
+            return None
     inside = [child for child in region.loop.children if store.block in child.blocks]
     if len(inside) != 1 or inside[0].children:
         return None
@@ -123,7 +172,18 @@ def _clearing(region: Region, update: Value, loops: list[LoopView]) -> _Clearing
     exits = set(inside[0].exits)
     if not _reaches(region, exits, k_header) or _reaches(region, {k_header}, inside[0].header):
         return None
-    return _Clearing(view, store, store.operands[1])
+    return _Clearing(view, store, store.operands[1], beta)
+
+
+def _scaling_factor(region: Region, stored: Value, address: Value) -> Value | None:
+    """beta where `stored` is beta * (the load of `address`), beta fixed before the region."""
+    if stored.opcode != "fmul":
+        return None
+    for old, factor in (stored.operands, stored.operands[::-1]):
+        fixed = factor.block not in region.blocks
+        if fixed and old.opcode == "load" and old.operands[0] is address:
+            return factor
+    return None
 
 
 def _reaches(region: Region, starts: set[Block], target: Block) -> bool:
@@ -191,6 +251,10 @@ class _DensePlan(Plan):
             self.accesses[name] = access
         if dense.clearing is not None:
             checks.append(self._clears_c(builder, dense.clearing))
+        if dense.scaled_first is not None:
+            # The runtime clears C where beta is 0; the loop computes 0 * C (NaN stays NaN).
+            zero = const("double", "0.000000e+00")
+            checks.append(builder.compare("one", _scalar(builder, dense.scaled_first, 1.0), zero))
         self._count_upwards(builder)
         for name, access in self.accesses.items():
             strides, whole = access.element_strides(builder)
@@ -260,7 +324,7 @@ class _DensePlan(Plan):
     def scalars(self, builder: Builder) -> tuple[Operand, Operand]:
         dense = self.dense
         alpha = _scalar(builder, dense.alpha, 1.0)
-        if not dense.has_old or dense.clearing is not None:
+        if not dense.has_old:
             return alpha, const("double", "0.000000e+00")
         return alpha, _scalar(builder, dense.beta, 1.0)
 
@@ -307,9 +371,8 @@ def map_gemm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemm", f"declare {_GEMM}")
     declare_row_tables(context.module)
     dense = _dense(instance, context, 3)
-    if instance.solution.get("acc") is not None:
-        return _GemmPlan(dense, context, m=0, n=1, k=2)  # dot form: C[i][j] = sum_k
-    return _GemmPlan(dense, context, m=0, n=2, k=1)  # update form: C[i][j] += A[i][k] B[k][j]
+    m, n, k = gemm_roles(instance.solution, dense.loops, context.region)
+    return _GemmPlan(dense, context, m=m, n=n, k=k)
 
 
 class _GemvPlan(_DensePlan):

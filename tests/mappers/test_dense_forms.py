@@ -1,0 +1,68 @@
+"""GEMM and GEMV in the forms of blas.idl beyond the plain ones (mappers/blas.py): the sum
+kept in memory (set to zero, scaled by beta or C's old value first), the loop over k
+outermost, rows scaled by beta before the rank-1 updates. Each is one BLAS call on
+separate arrays, and the original code where the output is an input, overlaps one, or
+beta is 0 for a form that scales C first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
+
+from mappers.accelerate import Accelerated
+
+PROGRAM = Path(__file__).parent / "programs" / "dense_forms.c"
+SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)
+GEMMS = ("stored_zero", "stored_scaled", "stored_old", "updates_kij", "scaled_rows")
+GEMVS = ("gemv_zero", "gemv_scaled")
+SCALING_FIRST = 3  # stored_scaled, scaled_rows, gemv_scaled
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("dense_forms"))
+
+
+def _calls(builds: tuple[Path, Path, Accelerated], args: list[str]) -> tuple[int, int]:
+    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
+    return blas_calls_done(stderr, "gemm"), blas_calls_done(stderr, "gemv")
+
+
+def test_every_form_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    outcomes = {
+        o.instance.function: o
+        for u in report.units
+        for o in u.outcomes
+        if o.instance.idiom in ("GEMM", "GEMV") and o.instance.within is None
+    }
+    assert sorted(outcomes) == sorted(GEMMS + GEMVS)
+    for function, outcome in outcomes.items():
+        assert outcome.replaced, f"{function}: {outcome.detail}"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 33])
+@pytest.mark.parametrize("seed", [3, 11])
+def test_separate_arrays_are_one_call_each(
+    builds: tuple[Path, Path, Accelerated], n: int, seed: int
+) -> None:
+    # n == 0: the loops do not run, and nor does the call (the guard's zero-trip test)
+    expected = (len(GEMMS), len(GEMVS)) if n > 0 else (0, 0)
+    assert _calls(builds, [str(n), str(seed), str(SEPARATE)]) == expected
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("n", [2, 9])
+def test_aliased_outputs_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], mode: int, n: int
+) -> None:
+    assert _calls(builds, [str(n), "5", str(mode)]) == (0, 0)
+
+
+def test_beta_zero_declines_only_where_c_is_scaled_first(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    gemms, gemvs = _calls(builds, ["6", "7", str(BETA_ZERO)])
+    assert gemms + gemvs == len(GEMMS) + len(GEMVS) - SCALING_FIRST
