@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--size", choices=("bench", "test"), default="bench", help="the corpus arguments to use"
     )
+    parser.add_argument(
+        "--no-polly", action="store_true", help="skip the clang -O3 + Polly build and its runs"
+    )
     parser.add_argument("--json", dest="json_path", metavar="FILE", help="write rows (- = stdout)")
     parser.add_argument("--plot", type=Path, metavar="FILE.png", help="write a bar chart")
     parser.set_defaults(handler=run)
@@ -53,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             paths,
             runs=args.runs,
             size=args.size,
+            polly=not args.no_polly,
             progress=lambda name: status.update(f"benchmarking {name}"),
         )
     console.print(_table(rows))
@@ -80,6 +84,8 @@ def _table(rows: Sequence[BenchRow]) -> Table:
         "speedup (95% interval)",
         "ceiling s",
         "vs ceiling",
+        "polly s",
+        "vs polly",
         "device",
         "outputs equal",
         title="idiom bench",
@@ -93,6 +99,8 @@ def _table(rows: Sequence[BenchRow]) -> Table:
             _speedup_text(row),
             _ceiling_text(row),
             "-" if row.of_ceiling is None else f"{row.of_ceiling:.2f}x",
+            _polly_text(row),
+            "-" if row.vs_polly is None else f"{row.vs_polly:.2f}x",
             row.device,
             "yes" if row.outputs_equal else f"NO: {row.difference}",
         )
@@ -104,6 +112,13 @@ def _speedup_text(row: BenchRow) -> str:
         return f"{row.speedup:.2f}x"
     low, high = row.speedup_interval
     return f"{row.speedup:.2f}x ({low:.2f}-{high:.2f})"
+
+
+def _polly_text(row: BenchRow) -> str:
+    if row.polly_s is None:
+        return "-"
+    wrong = "" if row.polly_difference is None else " (output differs)"
+    return f"{row.polly_s:.3f}{wrong}"
 
 
 def _ceiling_text(row: BenchRow) -> str:

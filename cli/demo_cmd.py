@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         console.print("not timed: the file has no `// args:` line (see corpus/README.md)")
         return 0
     console.print("Building the accelerated program and timing it against the original...")
-    row = bench_program(args.file, runs=args.runs, size="bench")
+    row = bench_program(args.file, runs=args.runs, size="bench", polly=False)
     print_report(console, Accelerated(args.file, row.units))
     console.print(
         f"original (clang-22 -O2): {row.original_s:.3f} s, accelerated: {row.accelerated_s:.3f} s"

@@ -12,6 +12,11 @@ kernels called directly through the library:
 * otherwise an estimate: the accelerated time with the runtime's calls replaced by the
   library alone (mappers/ceiling.py, from the runtime's IDIOM_STATS records; BLAS calls
   replayed on arrays of their own, OpenCL launches counted by their kernels' time).
+
+Beside them, what a compiler alone makes of the same source: the program built with
+`clang-22 -O3 -march=native` and Polly with its matrix-multiplication pattern
+(POLLY_FLAGS), timed in the same alternation, its output compared too (`polly_s`,
+`vs_polly`: the Polly build's time over the accelerated time).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ __all__ = [
     "bench_programs",
     "build_direct",
     "build_original",
+    "build_polly",
     "direct_source",
 ]
 
@@ -51,6 +57,14 @@ RUN_TIMEOUT = 600  # seconds for one run of one binary
 DIRECT_FOLDER = "direct"
 CEILING_DIRECT = "direct program"
 CEILING_REPLAY = "replay"
+POLLY_FLAGS = (
+    "-O3",
+    "-march=native",
+    "-mllvm",
+    "-polly",
+    "-mllvm",
+    "-polly-pattern-matching-based-opts=true",
+)
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,8 @@ class BenchRow:
     replay_s: float | None = None  # the estimate from replayed calls (mappers/ceiling.py)
     replay_cold_s: float | None = None  # its first BLAS call paid as a fresh program pays it
     speedup_interval: tuple[float, float] | None = None  # 95% of the paired ratios' median
+    polly_s: float | None = None  # the source built with POLLY_FLAGS (None: not built)
+    polly_difference: str | None = None  # its first difference from the original's output
 
     @property
     def speedup(self) -> float:
@@ -82,15 +98,23 @@ class BenchRow:
             return None
         return self.ceiling_s / self.accelerated_s
 
+    @property
+    def vs_polly(self) -> float | None:
+        """The Polly build's time over the accelerated time: above 1.0 is faster than it."""
+        if self.polly_s is None or self.accelerated_s <= 0:
+            return None
+        return self.polly_s / self.accelerated_s
+
     def to_json(self) -> dict[str, object]:
         fields = {
             f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "units"
         }
-        of_ceiling = self.of_ceiling
+        of_ceiling, vs_polly = self.of_ceiling, self.vs_polly
         return {
             **fields,
             "speedup": round(self.speedup, 3),
             "of_ceiling": None if of_ceiling is None else round(of_ceiling, 3),
+            "vs_polly": None if vs_polly is None else round(vs_polly, 3),
         }
 
 
@@ -106,17 +130,20 @@ def bench_programs(
     *,
     runs: int = 5,
     size: str = "bench",
+    polly: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> list[BenchRow]:
     rows = []
     for path in paths:
         if progress:
             progress(path.name)
-        rows.append(bench_program(path, runs=runs, size=size))
+        rows.append(bench_program(path, runs=runs, size=size, polly=polly))
     return rows
 
 
-def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow:
+def bench_program(
+    path: Path, *, runs: int = 5, size: str = "bench", polly: bool = True
+) -> BenchRow:
     program = read_program(path)
     args = list(program.bench_args if size == "bench" else program.test_args)
     direct = direct_source(path)
@@ -129,10 +156,15 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         if direct is not None:
             build_direct(direct, folder / "direct")
             commands["direct"] = [str(folder / "direct"), *args]
+        if polly:
+            build_polly(path, folder / "polly")
+            commands["polly"] = [str(folder / "polly"), *args]
         stats = folder / "stats.jsonl"
         tolerance = program_tolerance(path)
-        times, glue_times, difference, wrong = _alternate(commands, stats, runs, tolerance)
-        if wrong is not None:
+        times, glue_times, differences = _alternate(commands, stats, runs, tolerance)
+        difference = differences.get("accelerated")
+        if "direct" in differences:
+            wrong = differences["direct"]
             raise IdiomError(f"{direct}: its output differs from the original's: {wrong}")
         # Each run's own time outside the runtime: the library's time in one run and the
         # program's in another would not add up (OpenBLAS on two busy cores varies 2x).
@@ -158,19 +190,21 @@ def bench_program(path: Path, *, runs: int = 5, size: str = "bench") -> BenchRow
         outputs_equal=difference is None,
         difference=difference,
         units=built.units,
+        polly_s=statistics.median(times["polly"]) if "polly" in times else None,
+        polly_difference=differences.get("polly"),
     )
 
 
 def _alternate(
     commands: dict[str, list[str]], stats: Path, runs: int, tolerance: float
-) -> tuple[dict[str, list[float]], list[float], str | None, str | None]:
+) -> tuple[dict[str, list[float]], list[float], dict[str, str]]:
     """Run the binaries in turn, `runs` rounds: the times of each, the accelerated runs' time
-    outside the runtime, and the first difference from the original's output of the
-    accelerated one and of the direct one. The last round's runtime statistics stay in
-    `stats`."""
+    outside the runtime, and, per binary whose output ever differed from the original's,
+    its first difference. The last round's runtime statistics stay in `stats`."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     glue_times: list[float] = []
-    expected = difference = wrong = None
+    differences: dict[str, str] = {}
+    expected = None
     for _ in range(max(runs, 1)):
         for name, command in commands.items():
             env: dict[str, str] = {}
@@ -181,12 +215,13 @@ def _alternate(
             times[name].append(seconds)
             if expected is None:
                 expected = out
-            elif name == "accelerated":
+                continue
+            if name == "accelerated":
                 glue_times.append(seconds - _inside_runtime(stats))
-                difference = difference or first_difference(expected, out, tolerance=tolerance)
-            elif name == "direct":
-                wrong = wrong or first_difference(expected, out, tolerance=tolerance)
-    return times, glue_times, difference, wrong
+            found = first_difference(expected, out, tolerance=tolerance)
+            if found is not None:
+                differences.setdefault(name, found)
+    return times, glue_times, differences
 
 
 def _idioms(built: Accelerated) -> str:
@@ -209,14 +244,25 @@ def build_direct(source: Path, output: Path) -> None:
     _compile(source, output, compile_args, link_args)
 
 
+def build_polly(source: Path, output: Path) -> None:
+    """`source` built by the compiler alone at its most aggressive: POLLY_FLAGS."""
+    _compile(source, output, (), ("-lm",), optimisation=POLLY_FLAGS)
+
+
 def _compile(
-    source: Path, output: Path, compile_args: Sequence[str], link_args: Sequence[str]
+    source: Path,
+    output: Path,
+    compile_args: Sequence[str],
+    link_args: Sequence[str],
+    *,
+    optimisation: Sequence[str] = ("-O2",),
 ) -> None:
     driver = find_tool("clang++" if source.suffix in CXX_SUFFIXES else "clang")
-    command = [driver, "-O2", "-w", *compile_args, str(source), "-o", str(output), *link_args]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    command = [driver, *optimisation, "-w", *compile_args, str(source), "-o", str(output)]
+    result = subprocess.run([*command, *link_args], capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise AccelerateError(f"{source}: clang-22 -O2 failed:\n{result.stderr.strip()}")
+        flags = " ".join(optimisation)
+        raise AccelerateError(f"{source}: clang-22 {flags} failed:\n{result.stderr.strip()}")
 
 
 def _run(command: list[str], env: dict[str, str]) -> tuple[float, str]:

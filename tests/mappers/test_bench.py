@@ -71,6 +71,9 @@ def test_direct_counterpart_is_the_ceiling(tmp_path: Path) -> None:
     assert row.ceiling_s is not None and row.ceiling_s > 0
     assert row.of_ceiling is not None and row.of_ceiling > 0
     assert row.to_json()["of_ceiling"] == round(row.of_ceiling, 3)
+    # the compiler alone at its best, timed beside them, its output compared too
+    assert row.polly_s is not None and row.polly_s > 0 and row.polly_difference is None
+    assert row.vs_polly is not None and row.to_json()["vs_polly"] == round(row.vs_polly, 3)
     assert row.speedup_interval is not None
     low, high = row.speedup_interval
     assert 0 < low <= high  # two rounds: the lower and the higher of the paired ratios
@@ -86,8 +89,8 @@ def test_without_counterpart_the_ceiling_is_replayed(tmp_path: Path) -> None:
     program = tmp_path / "gemm_small.c"
     program.write_text(_HEADER + _PROGRAM % {"include": "", "body": _LOOPS, "scale": ""})
     assert direct_source(program) is None
-    row = bench_program(program, runs=1, size="test")
-    assert row.outputs_equal
+    row = bench_program(program, runs=1, size="test", polly=False)
+    assert row.outputs_equal and row.polly_s is None and row.vs_polly is None
     assert row.ceiling_from != CEILING_DIRECT
     assert row.ceiling_s == row.replay_s
 
@@ -106,4 +109,6 @@ def test_cli_prints_the_table_and_json(tmp_path: Path) -> None:
     (row,) = json.loads(result.stdout)
     assert row["program"] == "gemm_small.c" and row["outputs_equal"] is True
     assert row["ceiling_from"] == CEILING_DIRECT and row["of_ceiling"] > 0
+    assert row["vs_polly"] > 0 and row["polly_difference"] is None
     assert "vs ceiling" in result.stderr and "direct" in result.stderr
+    assert "vs polly" in result.stderr
