@@ -1,6 +1,6 @@
 // corpus: near-miss GEMM, a beta-scaling step that scales a different matrix, or a different row, than the product updates, and a product whose inner loop also records every partial sum
 // args: test=40 bench=1200
-// near-miss: scale_other scales C but accumulates alpha*A*B into D (restrict: never the same matrix), scale_next_row scales row i but accumulates into row i+1 (so beta lands after the update), so neither nest is X = alpha*A*B + beta*X; gemm_trace stores each running sum C[i][j] into trace[k] inside the k loop, so the partial sums escape and none of its loops is a plain sum
+// near-miss: scale_other scales C but accumulates alpha*A*B into D (restrict: never the same matrix), scale_next_row scales row i but accumulates into row i+1 (so beta lands after the update), so neither nest is X = alpha*A*B + beta*X: their rank-1 updates are a GEMM with a store beside it, found, and the guard (the scaling must cover exactly the elements the updates write) runs the original code; gemm_trace stores each running sum C[i][j] into trace[k] inside the k loop, so the partial sums escape and none of its loops is a plain sum
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,10 +9,10 @@ void scale_other(int m, int n, int p, double alpha, double beta,
                  const double *restrict A, const double *restrict B,
                  double *restrict C, double *restrict D)
 {
-    for (int i = 0; i < m; i++) {              // expect-none: GEMM
+    for (int i = 0; i < m; i++) {              // expect: GEMM in scale_other
         for (int j = 0; j < n; j++)
             C[i * n + j] *= beta;
-        for (int k = 0; k < p; k++) {          // expect: GEMV in scale_other
+        for (int k = 0; k < p; k++) {
             double a = alpha * A[i * p + k];
             for (int j = 0; j < n; j++)
                 D[i * n + j] += a * B[k * n + j];
@@ -25,10 +25,10 @@ void scale_other(int m, int n, int p, double alpha, double beta,
 void scale_next_row(int m, int n, int p, double alpha, double beta,
                     const double A[m][p], const double B[p][n], double C[m + 1][n])
 {
-    for (int i = 0; i < m; i++) {              // expect-none: GEMM
+    for (int i = 0; i < m; i++) {              // expect: GEMM in scale_next_row
         for (int j = 0; j < n; j++)
             C[i][j] *= beta;
-        for (int k = 0; k < p; k++)            // expect: GEMV in scale_next_row
+        for (int k = 0; k < p; k++)
             for (int j = 0; j < n; j++)
                 C[i + 1][j] += alpha * A[i][k] * B[k][j];
     }

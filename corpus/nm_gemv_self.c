@@ -1,6 +1,6 @@
 // corpus: near-miss GEMV, matrix-vector products that read the vector they write (in place, Gauss-Seidel order), beside a true y += A*x whose row loop also clears another array
 // args: test=64 2 bench=2000 300
-// near-miss: inplace_acc and inplace_dot read y while they write it, so a row sees the rows before it already updated (and inplace_acc reads its own running total at j == i): no matrix-vector product of the old y; clear_and_mv is a true y += A*x (beta 1), its z[i] = 0 a store into another array (all restrict)
+// near-miss: inplace_acc and inplace_dot read y while they write it, so a row sees the rows before it already updated (and inplace_acc reads its own running total at j == i): no matrix-vector product of the old y; clear_and_mv's row loop also clears z (all restrict): its rows are Reductions, the nest no GEMV
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,14 +27,14 @@ void inplace_dot(int n, const double *A, double *y)
 }
 
 /* y += A x, and z is cleared on the way: z[i] = 0 writes neither y nor what the product
-   reads, so the nest is still y = 1*A x + 1*y (the store keeps it from being replaced,
-   not from being a GEMV). */
+   reads, but the row loop of a dot-product GEMV holds the product's stores only, so the
+   nest is no GEMV; each row's sum is a Reduction. */
 void clear_and_mv(int n, const double *restrict A, const double *restrict x,
                   double *restrict y, double *restrict z)
 {
-    for (int i = 0; i < n; i++) {              // expect: GEMV in clear_and_mv
+    for (int i = 0; i < n; i++) {              // expect-none: GEMV
         z[i] = 0.0;
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++)            // expect: Reduction in clear_and_mv
             y[i] += A[i * n + j] * x[j];
     }
 }

@@ -104,7 +104,16 @@ def runtime_library() -> RuntimeLibrary:
 
 
 # The CBLAS routines a hand-written program may call by their plain names (corpus/direct/).
-_CBLAS_NAMES = ("cblas_sgemm", "cblas_dgemm", "cblas_sgemv", "cblas_dgemv")
+_CBLAS_NAMES = (
+    "cblas_sgemm",
+    "cblas_dgemm",
+    "cblas_sgemv",
+    "cblas_dgemv",
+    "cblas_ssyrk",
+    "cblas_dsyrk",
+    "cblas_ssyr2k",
+    "cblas_dsyr2k",
+)
 
 
 def cblas_program_args() -> tuple[tuple[str, ...], tuple[str, ...]]:

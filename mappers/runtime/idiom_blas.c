@@ -1,4 +1,4 @@
-/* GEMM and GEMV through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
+/* GEMM, GEMV and SYRK through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
  *
  * The caller describes each matrix by two element strides, computed at run time from the
  * program's own indexing. BLAS can express a matrix whose one axis has unit stride and whose
@@ -250,5 +250,73 @@ int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void 
     idiom__trace("gemv %s m=%lld n=%lld strides A(%lld,%lld) x %lld y %lld on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, (long long)a_sm, (long long)a_sn,
                  (long long)x_s, (long long)y_s, idiom__status_name(status));
+    return status;
+}
+
+/* The symmetric rank-k update of one triangle. Declines what BLAS cannot express: A with no
+   unit stride, C with no unit stride or a leading dimension below n, negative strides. */
+static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
+                    int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || n < 0 || k < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (n == 0) {
+        return IDIOM_DONE;
+    }
+    if (n > INT32_MAX || k > INT32_MAX || work_of(n, n + 1, k) / 2 < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    /* C as BLAS sees it: column-major as it stands (its triangle by (row, column)), or
+       row-major, the storage of the column-major transpose, whose triangle is the other. */
+    layout lc;
+    if (n > 1 && (c_sr <= 0 || c_sc <= 0)) {
+        return IDIOM_DECLINED;
+    }
+    if (!describe(n, n, c_sr, c_sc, &lc)) {
+        return IDIOM_DECLINED;
+    }
+    enum CBLAS_UPLO uplo = (lower != 0) != (lc.transposed != 0) ? CblasLower : CblasUpper;
+    if (k == 0) {
+        return IDIOM_DECLINED; /* only the triangle may be scaled: leave it to the loop */
+    }
+    /* A is n x k: element (r, t) at r*a_sn + t*a_sk. Column-major A gives C = A A^T; the
+       storage of a column-major k x n matrix (A transposed) gives C = X^T X with X = A^T. */
+    layout la;
+    if ((n > 1 && a_sn <= 0) || (k > 1 && a_sk <= 0) || !describe(n, k, a_sn, a_sk, &la)) {
+        return IDIOM_DECLINED;
+    }
+    enum CBLAS_TRANSPOSE trans = la.transposed ? CblasTrans : CblasNoTrans;
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_ssyrk)(CblasColMajor, uplo, trans, (blasint)n, (blasint)k, (float)alpha, a,
+                          (blasint)la.ld, (float)beta, c, (blasint)lc.ld);
+    } else {
+        BLAS(cblas_dsyrk)(CblasColMajor, uplo, trans, (blasint)n, (blasint)k, alpha, a,
+                          (blasint)la.ld, beta, c, (blasint)lc.ld);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
+                   int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = syrk(elem, lower, n, k, alpha, a, a_sn, a_sk, beta, c, c_sr, c_sc);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "syrk", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "k", k);
+        idiom__json_int(&j, "lower", lower);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("syrk %s %s n=%lld k=%lld strides A(%lld,%lld) C(%lld,%lld) on blas: %s",
+                 elem_name(elem), lower ? "lower" : "upper", (long long)n, (long long)k,
+                 (long long)a_sn, (long long)a_sk, (long long)c_sr, (long long)c_sc,
+                 idiom__status_name(status));
     return status;
 }

@@ -17,10 +17,11 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "cl_run"), "status" (the returned code),
+ *     every call  "entry" ("gemm", "gemv", "syrk", "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
+ *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
  *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
@@ -62,6 +63,13 @@ int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, 
  * strides and must be positive (where the extent exceeds 1). beta == 0 never reads y. */
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s);
+
+/* One triangle of C(n x n) <- alpha * A(n x k) * A^T + beta * C: the elements (r, c) with
+ * c <= r when `lower`, c >= r otherwise, (r, c) at r*c_sr + c*c_sc, A's (r, t) at
+ * r*a_sn + t*a_sk. The other triangle is neither read nor written. Strides as for
+ * idiom_gemm, positive; k == 0 is declined (the loop scales the triangle itself). */
+int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
+                   int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc);
 
 /* Tables of row pointers: `count` entries `stride` bytes apart from `table`, as a loop over
  * the rows reads them. idiom_row_first gives the first entry (NULL when count < 1, reading
