@@ -1,0 +1,60 @@
+// direct: syrk_lower_2d.c: kernel_syrk's loop nest as a cblas_dsyrk call
+// args: test=1 bench=150
+#include <stdio.h>
+#include <stdlib.h>
+#include <cblas.h>
+
+#define N 480
+#define M 360
+
+/* The lower triangle (j <= i, diagonal included) of C = alpha * A * A^T + beta * C;
+   the strictly upper triangle of C is neither read nor written. */
+static void kernel_syrk(int n, int m, double alpha, double beta, double C[N][N], double A[N][M])
+{
+    if (n > 0)
+        cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, m,
+                    alpha, &A[0][0], M, beta, &C[0][0], N);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 1;
+    if (reps < 1) reps = 1;
+
+    double (*A)[M] = malloc(sizeof(double[N][M]));
+    double (*C)[N] = malloc(sizeof(double[N][N]));
+    if (!A || !C) return 1;
+
+    for (int i = 0; i < N; i++)
+        for (int k = 0; k < M; k++)
+            A[i][k] = (double)((i * 7 + k * 3) % 11) * 0.1 - 0.45;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            C[i][j] = (double)((i * 5 + j * 2) % 13) * 0.05 + 0.1;
+
+    /* beta < 1: C tends to alpha * A * A^T / (1 - beta) and stays bounded */
+    for (int r = 0; r < reps; r++)
+        kernel_syrk(N, M, 1.5, 0.5, C, A);
+
+    /* both triangles separately: the strictly upper one must still hold its initial values */
+    const double *c = &C[0][0];
+    double lower = 0.0, upper = 0.0, wlower = 0.0;
+    for (int t = 0; t < N * N; t++) {
+        double in_lower = (double)(t % N <= t / N);
+        lower += in_lower * c[t];
+        upper += (1.0 - in_lower) * c[t];
+        wlower += in_lower * c[t] * (double)(1 + t % 7);
+    }
+    double trace = 0.0;
+    for (int i = 0; i < N; i++)
+        trace += C[i][i];
+
+    printf("n m reps = %d %d %d\n", N, M, reps);
+    printf("lower = %.10g\n", lower);
+    printf("weighted lower = %.10g\n", wlower);
+    printf("upper = %.10g\n", upper);
+    printf("trace = %.10g\n", trace);
+    printf("C[N-1][0] = %.10g  C[N/2][N/3] = %.10g\n", C[N - 1][0], C[N / 2][N / 3]);
+    free(A); free(C);
+    return 0;
+}
