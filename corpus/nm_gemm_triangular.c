@@ -1,6 +1,6 @@
 // corpus: near-miss GEMM, triangular products: lower-triangular L*B (k bounded by i) and the lower half of A*A^T (j bounded by i)
 // args: test=40 bench=1200
-// near-miss: inner bounds depend on the outer iterator (k <= i, j <= i), so the nests are triangular, not GEMM
+// near-miss: inner bounds depend on the outer iterator (k <= i, j <= i), so the nests are triangular, not GEMM; the lower half of A*A^T is a SYRK
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,8 +20,8 @@ void trmm_lower(int n, const double *L, const double *B, double *C)
 /* Lower triangle of S = A * A^T (a SYRK-like update, only j <= i is computed). */
 void syrk_lower(int n, const double *A, double *S)
 {
-    for (int i = 0; i < n; i++) {             // expect-none: GEMM
-        for (int j = 0; j <= i; j++) {        // expect: GEMV in syrk_lower
+    for (int i = 0; i < n; i++) {             // expect: SYRK in syrk_lower
+        for (int j = 0; j <= i; j++) {
             double s = 0.0;
             for (int k = 0; k < n; k++)
                 s += A[i * n + k] * A[j * n + k];

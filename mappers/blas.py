@@ -7,7 +7,7 @@ layout and transposition BLAS needs or declines (then the original loop runs).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from mappers.access import Access, apart_from_fixed, disjoint, measure
@@ -20,7 +20,17 @@ from mappers.row_tables import RowTable, declare_row_tables, row_tables
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 
-__all__ = ["gemm_roles", "map_gemm", "map_gemv"]
+__all__ = [
+    "Clearing",
+    "DenseMatch",
+    "alpha_beta",
+    "beta_nonzero",
+    "dense_match",
+    "gemm_roles",
+    "map_gemm",
+    "map_gemv",
+    "scalar_operand",
+]
 
 _ELEMENTS = {"float": 0, "double": 1}
 _GEMM = (
@@ -31,7 +41,7 @@ _GEMV = "i32 @idiom_gemv(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double,
 
 
 @dataclass(frozen=True)
-class _Dense:
+class DenseMatch:
     """The parts of a GEMM or GEMV match a call needs."""
 
     loops: list[LoopView]
@@ -44,12 +54,12 @@ class _Dense:
     beta_is_one: bool  # the old value is added unscaled (or there is no old value)
     has_old: bool
     conditions: list[tuple[Value, bool]]  # zero-trip guards of the inner loops
-    clearing: _Clearing | None = None  # C's rows set before the updates
+    clearing: Clearing | None = None  # C's rows set before the updates
     scaled_first: Value | None = None  # a store of beta * C before the sum (beta != 0)
 
 
 @dataclass(frozen=True)
-class _Clearing:
+class Clearing:
     """A loop in the row loop that sets the row of C before the rank-1 updates add to it:
     zero (`for j: C[i][j] = 0; for k: for j: C[i][j] += A[i][k] * B[k][j]`, the product
     then overwrites C, beta 0) or C scaled (`for j: C[i][j] *= beta`, then beta). The
@@ -61,10 +71,24 @@ class _Clearing:
     beta: Value | None = None  # None: zeroes
 
 
-def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
+Roles = Callable[[Mapping[str, Value | None], list[LoopView], Region], tuple[int, int, int]]
+
+
+def dense_match(
+    instance: Instance,
+    context: MapperContext,
+    depth: int,
+    *,
+    roles: Roles | None = None,
+    edges: tuple[Value, ...] = (),
+) -> DenseMatch:
+    """The parts of a GEMM-like (depth 3) or GEMV (depth 2) match, legality checked.
+    `roles` gives a nest's levels (m, n, k) (default `gemm_roles`); `edges` are bounds
+    computed in the region that the mapper checks itself (a triangle's: SYRK)."""
     solution = instance.solution
     function = context.region.function
     loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
+    roles = roles or gemm_roles
     a_value, store = need(solution, "a.value"), need(solution, "c.store")
     element = a_value.type
     if element not in _ELEMENTS:
@@ -91,7 +115,7 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         and solution.get("acc") is None
         # Only where the row loop holds the loop over k (i-k-j): a loop clearing rows
         # inside the loop over k would clear them again on every k.
-        and gemm_roles(solution, loops, context.region) == (0, 2, 1)
+        and roles(solution, loops, context.region) == (0, 2, 1)
     ):
         clearing = _clearing(context.region, store, loops)
     if clearing is not None:
@@ -100,9 +124,14 @@ def _dense(instance: Instance, context: MapperContext, depth: int) -> _Dense:
         # The updates read what the clearing loop stored: zero, or beta * C.
         beta, scaled_first, has_old = clearing.beta, clearing.beta, clearing.beta is not None
     conditions = check_legal(
-        context.region, stores=stores, results=[], loops=legal_loops, fixed_loads=True
+        context.region,
+        stores=stores,
+        results=[],
+        loops=legal_loops,
+        fixed_loads=True,
+        edges=edges,
     )
-    return _Dense(
+    return DenseMatch(
         loops=loops,
         a=need(solution, "a.address"),
         b=need(solution, "b.address"),
@@ -140,7 +169,7 @@ def gemm_roles(
     return roles
 
 
-def _clearing(region: Region, update: Value, loops: list[LoopView]) -> _Clearing | None:
+def _clearing(region: Region, update: Value, loops: list[LoopView]) -> Clearing | None:
     """The loop that sets C's row before the updates, if the region has one: the only
     other store, alone in a loop directly inside the row loop that runs before the loop
     over k (the region has no other control flow: check_legal), storing +0.0 or the
@@ -172,7 +201,7 @@ def _clearing(region: Region, update: Value, loops: list[LoopView]) -> _Clearing
     exits = set(inside[0].exits)
     if not _reaches(region, exits, k_header) or _reaches(region, {k_header}, inside[0].header):
         return None
-    return _Clearing(view, store, store.operands[1], beta)
+    return Clearing(view, store, store.operands[1], beta)
 
 
 def _scaling_factor(region: Region, stored: Value, address: Value) -> Value | None:
@@ -203,14 +232,31 @@ def _reaches(region: Region, starts: set[Block], target: Block) -> bool:
     return False
 
 
-def _scalar(builder: Builder, value: Value | None, default: float) -> Operand:
+def scalar_operand(builder: Builder, value: Value | None, default: float) -> Operand:
     if value is None:
         return const("double", f"{default:e}")
     return builder.cast("fpext", builder.ref(value), "double")
 
 
+def alpha_beta(builder: Builder, dense: DenseMatch) -> tuple[Operand, Operand]:
+    """The call's alpha and beta (double)."""
+    alpha = scalar_operand(builder, dense.alpha, 1.0)
+    if not dense.has_old:
+        return alpha, const("double", "0.000000e+00")
+    return alpha, scalar_operand(builder, dense.beta, 1.0)
+
+
+def beta_nonzero(builder: Builder, dense: DenseMatch) -> Operand:
+    """i1: beta is not 0 where C is scaled before the sum (the runtime clears C where beta
+    is 0; the loop computes 0 * C, and NaN stays NaN); true otherwise."""
+    if dense.scaled_first is None:
+        return const("i1", "true")
+    zero = const("double", "0.000000e+00")
+    return builder.compare("one", scalar_operand(builder, dense.scaled_first, 1.0), zero)
+
+
 class _DensePlan(Plan):
-    def __init__(self, dense: _Dense, context: MapperContext) -> None:
+    def __init__(self, dense: DenseMatch, context: MapperContext) -> None:
         self.dense = dense
         self.region = context.region
         self.counts: list[Operand] = []
@@ -251,10 +297,7 @@ class _DensePlan(Plan):
             self.accesses[name] = access
         if dense.clearing is not None:
             checks.append(self._clears_c(builder, dense.clearing))
-        if dense.scaled_first is not None:
-            # The runtime clears C where beta is 0; the loop computes 0 * C (NaN stays NaN).
-            zero = const("double", "0.000000e+00")
-            checks.append(builder.compare("one", _scalar(builder, dense.scaled_first, 1.0), zero))
+        checks.append(beta_nonzero(builder, dense))
         self._count_upwards(builder)
         for name, access in self.accesses.items():
             strides, whole = access.element_strides(builder)
@@ -268,7 +311,7 @@ class _DensePlan(Plan):
             checks.append(builder.compare("eq", stride, const(I64, 0)))
         return builder.all_of(checks)
 
-    def _clears_c(self, builder: Builder, clearing: _Clearing) -> Operand:
+    def _clears_c(self, builder: Builder, clearing: Clearing) -> Operand:
         """i1: the clearing loop zeroes, in each row, exactly the elements of C that the
         updates then write: the same first element, the same count and strides. (The
         accesses are measured as the loops run, before any is turned to count upwards.)"""
@@ -322,11 +365,7 @@ class _DensePlan(Plan):
                 self.accesses[name] = replace(access, first=first, strides=tuple(strides))
 
     def scalars(self, builder: Builder) -> tuple[Operand, Operand]:
-        dense = self.dense
-        alpha = _scalar(builder, dense.alpha, 1.0)
-        if not dense.has_old:
-            return alpha, const("double", "0.000000e+00")
-        return alpha, _scalar(builder, dense.beta, 1.0)
+        return alpha_beta(builder, self.dense)
 
 
 class _GemmPlan(_DensePlan):
@@ -334,7 +373,7 @@ class _GemmPlan(_DensePlan):
 
     target = "BLAS gemm (OpenBLAS)"
 
-    def __init__(self, dense: _Dense, context: MapperContext, m: int, n: int, k: int) -> None:
+    def __init__(self, dense: DenseMatch, context: MapperContext, m: int, n: int, k: int) -> None:
         super().__init__(dense, context)
         self.m, self.n, self.k = m, n, k
         # Each matrix must stay put along the loop it does not depend on.
@@ -370,7 +409,7 @@ class _GemmPlan(_DensePlan):
 def map_gemm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemm", f"declare {_GEMM}")
     declare_row_tables(context.module)
-    dense = _dense(instance, context, 3)
+    dense = dense_match(instance, context, 3)
     m, n, k = gemm_roles(instance.solution, dense.loops, context.region)
     return _GemmPlan(dense, context, m=m, n=n, k=k)
 
@@ -381,7 +420,7 @@ class _GemvPlan(_DensePlan):
     target = "BLAS gemv (OpenBLAS)"
 
     def __init__(
-        self, dense: _Dense, context: MapperContext, *, matrix: str, vector: str, m: int, n: int
+        self, dense: DenseMatch, context: MapperContext, *, matrix: str, vector: str, m: int, n: int
     ) -> None:
         super().__init__(dense, context)
         self.matrix, self.vector, self.m, self.n = matrix, vector, m, n
@@ -413,7 +452,7 @@ class _GemvPlan(_DensePlan):
 def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemv", f"declare {_GEMV}")
     declare_row_tables(context.module)
-    dense = _dense(instance, context, 2)
+    dense = dense_match(instance, context, 2)
     if instance.solution.get("acc") is not None:
         # Dot form: y[i] = sum_j; the matrix is the factor that moves with the row loop.
         outer = dense.loops[0].iterator

@@ -115,17 +115,21 @@ def check_legal(
     data_loops: Iterable[LoopView] = (),
     conditional: Iterable[Value] = (),
     fixed_loads: bool = False,
+    edges: Iterable[Value] = (),
 ) -> list[tuple[Value, bool]]:
     """Raise NotReplaced unless the region meets the static rules above. Returns the
     zero-trip guards of inner loops (condition, value that enters the loop): the plan's
     run-time guard must check them with `guard_conditions`. `conditional` are branches
     whose condition the kernel evaluates itself, at every iteration (a histogram's
     conditional update). With `fixed_loads`, bounds and zero-trip guards may be loads
-    from fixed addresses (see the module's documentation)."""
+    from fixed addresses (see the module's documentation). `edges` are bounds computed in
+    the region that the caller checks itself (a triangle's edge, i <= j)."""
     loops = list(loops)
-    allowed_stores, allowed_results = set(stores), set(results)
+    allowed_stores, allowed_results, own = set(stores), set(results), set(edges)
     for loop in loops:
         for bound in (loop.iter_begin, loop.iter_end):
+            if bound in own:
+                continue
             if bound.block in region.blocks and not (fixed_loads and is_fixed_load(bound, region)):
                 raise NotReplaced(f"a loop bound ({bound.name}) is read inside the region")
     check_launch_granularity(region.loop, loops)

@@ -12,7 +12,16 @@ from matcher.frontend import CXX_SUFFIXES, find_tool
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
-KINDS = {"Reduction", "Histogram", "GEMV", "GEMM", "SpMV_CSR", "SpMV_JDS", "Stencil"}
+KINDS = {
+    "Reduction",
+    "Histogram",
+    "GEMV",
+    "GEMM",
+    "SYRK",
+    "SpMV_CSR",
+    "SpMV_JDS",
+    "Stencil",
+}
 
 
 def test_corpus_size_and_coverage() -> None:

@@ -1,0 +1,310 @@
+"""SYRK through BLAS (`idiom_syrk` of the runtime, OpenBLAS): one triangle of
+C <- alpha * A * A^T + beta * C.
+
+The match is a GEMM nest (blas.idl's forms) whose loop over C's columns runs over a
+triangle with the row loop: `j <= i` (lower) or `j >= i` (upper). Both factors are
+reads of one array, A[i][k] and A[j][k]. The guard checks at run time what the IDL
+cannot: that the column loop starts at the row loop's first value and ends at the
+current row (lower), or starts at the current row and ends with the row loop (upper),
+counting up by one, so that the triangle is exactly BLAS's, diagonal included; that the
+two reads are the same matrix; that C does not overlap A; and, where the row loop first
+scales or clears its row, that it does so over the same triangle. The triangle the code
+does not write is neither read nor written by the call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.blas import (
+    Clearing,
+    DenseMatch,
+    alpha_beta,
+    beta_nonzero,
+    dense_match,
+)
+from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.loops import LoopView, loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.region import depends_on, guard_conditions
+from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_syrk"]
+
+_ELEMENTS = {"float": 0, "double": 1}
+_SYRK = "i32 @idiom_syrk(i32, i32, i64, i64, double, ptr, i64, i64, double, ptr, i64, i64)"
+_ROW, _COLUMN, _SUM = "row", "column", "sum"
+
+
+@dataclass(frozen=True)
+class _Triangle:
+    """The nest's levels and the column loop's bound that is the row loop's counter."""
+
+    levels: dict[str, int]  # row, column, sum -> level in the nest
+    edge: Value  # the column loop's iter_end (lower) or iter_begin (upper)
+    lower: bool
+
+
+def _triangle(loops: list[LoopView]) -> _Triangle:
+    """Which inner loop runs over the triangle, and which of its bounds is the row loop's
+    counter (blas.idl's RowEdge: the counter itself, or widened)."""
+    row = loops[0].iterator
+
+    def is_edge(bound: Value) -> bool:
+        widened = bound.opcode in ("zext", "sext") and bound.operands[0] is row
+        return bound is row or widened
+
+    for level in (1, 2):
+        loop = loops[level]
+        for edge, lower in ((loop.iter_end, True), (loop.iter_begin, False)):
+            if is_edge(edge):
+                levels = {_ROW: 0, _COLUMN: level, _SUM: 3 - level}
+                return _Triangle(levels, edge, lower)
+    raise NotReplaced("no inner loop runs over a triangle with the row loop")
+
+
+def _roles(triangle: _Triangle) -> tuple[int, int, int]:
+    levels = triangle.levels
+    return levels[_ROW], levels[_COLUMN], levels[_SUM]
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """The column loop's first value and count for one value of the row counter."""
+
+    first: Operand  # i64
+    count: Operand  # i64
+    exact: Operand  # i1
+
+
+class _SyrkPlan(Plan):
+    target = "BLAS syrk (OpenBLAS)"
+
+    def __init__(self, dense: DenseMatch, triangle: _Triangle, context: MapperContext) -> None:
+        self.dense = dense
+        self.triangle = triangle
+        self.region = context.region
+        self.accesses: dict[str, Access] = {}
+        self.strides: dict[str, list[Operand]] = {}
+        self.counts: list[Operand] = []
+        row = dense.loops[0]
+        column = dense.loops[triangle.levels[_COLUMN]]
+        if row.step != 1 or column.step != 1:
+            raise NotReplaced("the triangle's loops do not count up by one")
+        if row.iterator.type != column.iterator.type:
+            raise NotReplaced("the row and column counters have different types")
+        # Measured from its first value, which the guard checks is the row loop's.
+        self.measured = list(dense.loops)
+        self.measured[triangle.levels[_COLUMN]] = replace(column, iter_begin=row.iter_begin)
+
+    def guard(self, builder: Builder) -> Operand:
+        dense, levels = self.dense, self.triangle.levels
+        checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
+        rows = trip_count(builder, dense.loops[0])
+        total = trip_count(builder, dense.loops[levels[_SUM]])
+        checks += [rows.exact, total.exact]
+        counts = {_ROW: rows.count, _COLUMN: rows.count, _SUM: total.count}
+        self.counts = [counts[name] for name in sorted(levels, key=levels.__getitem__)]
+        column = dense.loops[levels[_COLUMN]]
+        checks.append(self._is_triangle(builder, column, rows.count))
+        reads = self._reads()
+        addresses = {"a": reads[0], "b": reads[1], "c": dense.c}
+        clearing = [dense.clearing.address] if dense.clearing is not None else []
+        tables = row_tables(
+            builder,
+            self.region,
+            [*addresses.values(), *clearing],
+            loops=self.measured,
+            counts=self.counts,
+            entered=builder.all_of(checks),
+        )
+        checks.extend(table.regular for table in tables)
+        for name, address in addresses.items():
+            self.accesses[name] = self._measure(builder, address, self.measured, tables)
+        for name, access in self.accesses.items():
+            self.strides[name], whole = access.element_strides(builder)
+            checks.append(whole)
+        checks.append(self._same_matrix(builder))
+        if dense.clearing is not None:
+            checks.append(self._clears_triangle(builder, dense.clearing, column, tables))
+        checks.append(beta_nonzero(builder, dense))
+        a, c = self.accesses["a"], self.accesses["c"]
+        checks.append(disjoint(builder, c, [a, *(table.entries for table in tables)]))
+        checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
+        return builder.all_of(checks)
+
+    def _reads(self) -> tuple[Value, Value]:
+        """(the read moving with the row loop, the one moving with the column loop)."""
+        column = self.dense.loops[self.triangle.levels[_COLUMN]].iterator
+        a_moves = depends_on(self.dense.a, column, self.region)
+        b_moves = depends_on(self.dense.b, column, self.region)
+        if a_moves == b_moves:
+            raise NotReplaced("the two factors are not A[i][k] and A[j][k]")
+        return (self.dense.b, self.dense.a) if a_moves else (self.dense.a, self.dense.b)
+
+    def _measure(
+        self, builder: Builder, address: Value, loops: list[LoopView], tables: list[RowTable]
+    ) -> Access:
+        return measure(
+            builder,
+            self.region,
+            address,
+            loops=loops,
+            counts=self.counts[: len(loops)],
+            element_type=self.dense.element,
+            rows=[t for t in tables if t.level < len(loops)],
+        )
+
+    def _column_at(self, builder: Builder, column: LoopView, row_value: Operand) -> _Counts:
+        """The column loop's first value and count when the row counter is `row_value`."""
+        row = self.dense.loops[0].iterator
+        bound = self.triangle.edge
+        cloned = Cloner(builder, self.region.blocks, {row: row_value}, affine=False).value(bound)
+        saved = builder.known.get(bound)
+        builder.known[bound] = cloned
+        try:
+            counted = trip_count(builder, column)
+            first = builder.to_i64(builder.ref(column.iter_begin))
+        finally:
+            if saved is None:
+                del builder.known[bound]
+            else:
+                builder.known[bound] = saved
+        return _Counts(first, counted.count, counted.exact)
+
+    def _is_triangle(self, builder: Builder, column: LoopView, rows: Operand) -> Operand:
+        """i1: for every row r (from the row loop's first value i0), the column loop runs
+        over i0..r (lower) or r..i0+rows-1 (upper). Its moving bound is the row counter
+        plus a constant (RowEdge), so its first value and count change by exactly one
+        (or not at all) from row to row: checking the first two rows settles every row."""
+        row = self.dense.loops[0]
+        first_row = builder.ref(row.iter_begin)
+        second_row = builder.binary("add", first_row, const(first_row.type, 1))
+        at_first = self._column_at(builder, column, first_row)
+        at_second = self._column_at(builder, column, second_row)
+        i0 = builder.to_i64(first_row)
+        one, two = const(I64, 1), const(I64, 2)
+        checks = [at_first.exact]
+        if self.triangle.lower:
+            checks += [
+                at_second.exact,
+                builder.compare("eq", at_first.first, i0),
+                builder.compare("eq", at_first.count, one),
+                builder.compare("eq", at_second.count, two),
+            ]
+        else:
+            checks += [
+                builder.compare("eq", at_first.first, i0),
+                builder.compare("eq", at_second.first, builder.binary("add", i0, one)),
+                builder.compare("eq", at_first.count, rows),
+            ]
+        return builder.all_of(checks)
+
+    def _same_matrix(self, builder: Builder) -> Operand:
+        """i1: A[i][k] and A[j][k] read one matrix: the same first element, the column
+        loop moving the second as the row loop moves the first, and each fixed along the
+        other's loop."""
+        levels = self.triangle.levels
+        row, column, total = levels[_ROW], levels[_COLUMN], levels[_SUM]
+        a, b = self.accesses["a"], self.accesses["b"]
+        sa, sb, sc = self.strides["a"], self.strides["b"], self.strides["c"]
+        zero = const(I64, 0)
+        return builder.all_of(
+            [
+                builder.compare("eq", builder.to_i64(a.first), builder.to_i64(b.first)),
+                builder.compare("eq", sb[column], sa[row]),
+                builder.compare("eq", sb[total], sa[total]),
+                builder.compare("eq", sa[column], zero),
+                builder.compare("eq", sb[row], zero),
+                builder.compare("eq", sc[total], zero),
+            ]
+        )
+
+    def _clears_triangle(
+        self, builder: Builder, clearing: Clearing, column: LoopView, tables: list[RowTable]
+    ) -> Operand:
+        """i1: the loop that scales (or clears) the row before the updates covers the same
+        triangle, element for element: the same first values and counts for the first two
+        rows, the same first element and strides."""
+        row = self.dense.loops[0]
+        first_row = builder.ref(row.iter_begin)
+        second_row = builder.binary("add", first_row, const(first_row.type, 1))
+        checks = []
+        for value in (first_row, second_row):
+            own = self._column_at(builder, column, value)
+            theirs = self._clearing_at(builder, clearing.loop, value)
+            # Past the last row (n == 1) an upper triangle's row is empty: counts of 0
+            # compare equal, whether or not the loops would be entered.
+            checks += [
+                builder.compare("eq", own.exact, theirs.exact),
+                builder.compare("eq", own.first, theirs.first),
+                builder.compare("eq", own.count, theirs.count),
+            ]
+        measured = replace(clearing.loop, iter_begin=row.iter_begin)
+        cleared = self._measure(builder, clearing.address, [self.measured[0], measured], tables)
+        c = self.accesses["c"]
+        levels = self.triangle.levels
+        checks += [
+            builder.compare("eq", builder.to_i64(cleared.first), builder.to_i64(c.first)),
+            builder.compare("eq", cleared.strides[0], c.strides[levels[_ROW]]),
+            builder.compare("eq", cleared.strides[1], c.strides[levels[_COLUMN]]),
+        ]
+        return builder.all_of(checks)
+
+    def _clearing_at(self, builder: Builder, loop: LoopView, row_value: Operand) -> _Counts:
+        """The clearing loop's first value and count when the row counter is `row_value`."""
+        env = {self.dense.loops[0].iterator: row_value}
+        saved = dict(builder.known)
+        try:
+            for bound in (loop.iter_begin, loop.iter_end):
+                if bound.block in self.region.blocks:
+                    builder.known[bound] = Cloner(
+                        builder, self.region.blocks, env, affine=False
+                    ).value(bound)
+            counted = trip_count(builder, loop)
+            first = builder.to_i64(builder.ref(loop.iter_begin))
+        finally:
+            builder.known.clear()
+            builder.known.update(saved)
+        return _Counts(first, counted.count, counted.exact)
+
+    def call(self, builder: Builder) -> Operand:
+        alpha, beta = alpha_beta(builder, self.dense)
+        levels = self.triangle.levels
+        sa, sc = self.strides["a"], self.strides["c"]
+        return builder.call(
+            "i32",
+            "idiom_syrk",
+            [
+                const("i32", _ELEMENTS[self.dense.element]),
+                const("i32", 1 if self.triangle.lower else 0),
+                self.counts[levels[_ROW]],
+                self.counts[levels[_SUM]],
+                alpha,
+                self.accesses["a"].first,
+                sa[levels[_ROW]],
+                sa[levels[_SUM]],
+                beta,
+                self.accesses["c"].first,
+                sc[levels[_ROW]],
+                sc[levels[_COLUMN]],
+            ],
+        )
+
+
+def map_syrk(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_syrk", f"declare {_SYRK}")
+    declare_row_tables(context.module)
+    solution = instance.solution
+    function = context.region.function
+    loops = [loop_view(function, solution, f"loop[{level}].") for level in range(3)]
+    triangle = _triangle(loops)
+    edges = (triangle.edge,)
+    dense = dense_match(instance, context, 3, roles=lambda *_: _roles(triangle), edges=edges)
+    if dense.element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {dense.element} routine")
+    return _SyrkPlan(dense, triangle, context)
