@@ -21,7 +21,9 @@ __all__ = ["CALLS", "HOST_ACCESS", "LAUNCH", "Effect", "Program", "State"]
 
 HOST_ACCESS = "idiom_host_access"
 LAUNCH = "idiom_cl_run"
-_CLEANING = frozenset({"idiom_host_access", "idiom_gemm", "idiom_gemv", "idiom_syrk"})
+_CLEANING = frozenset(
+    {"idiom_host_access", "idiom_gemm", "idiom_gemv", "idiom_syrk", "idiom_syr2k"}
+)
 # Intrinsics that take pointers without touching the memory behind them.
 _NEUTRAL_INTRINSICS = (
     "llvm.lifetime.",

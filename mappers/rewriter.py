@@ -26,7 +26,7 @@ from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
 from mappers.sparse import map_spmv_csr
 from mappers.stencil import map_stencil
-from mappers.syrk import map_syrk
+from mappers.syrk import map_syr2k, map_syrk
 from matcher.detect import Instance
 from matcher.ir import Block, Function, Module, Value
 
@@ -36,6 +36,7 @@ MAPPERS: dict[str, Mapper] = {
     "GEMM": map_gemm,
     "GEMV": map_gemv,
     "SYRK": map_syrk,
+    "SYR2K": map_syr2k,
     "Reduction": map_reduction,
     "Stencil": map_stencil,
     "Histogram": map_histogram,

@@ -1,5 +1,5 @@
-"""SYRK through BLAS (`idiom_syrk` of the runtime, OpenBLAS): one triangle of
-C <- alpha * A * A^T + beta * C.
+"""SYRK and SYR2K through BLAS (`idiom_syrk`/`idiom_syr2k` of the runtime, OpenBLAS): one
+triangle of C <- alpha * A * A^T + beta * C, or of alpha * (A B^T + B A^T) + beta * C.
 
 The match is a GEMM nest (blas.idl's forms) whose loop over C's columns runs over a
 triangle with the row loop: `j <= i` (lower) or `j >= i` (upper). Both factors are
@@ -7,7 +7,8 @@ reads of one array, A[i][k] and A[j][k]. The guard checks at run time what the I
 cannot: that the column loop starts at the row loop's first value and ends at the
 current row (lower), or starts at the current row and ends with the row loop (upper),
 counting up by one, so that the triangle is exactly BLAS's, diagonal included; that the
-two reads are the same matrix; that C does not overlap A; and, where the row loop first
+two reads are the same matrix (SYR2K: A[i][k] and A[j][k], B[i][k] and B[j][k], one
+alpha for both products); that C overlaps neither; and, where the row loop first
 scales or clears its row, that it does so over the same triangle. The triangle the code
 does not write is neither read nor written by the call.
 """
@@ -27,16 +28,20 @@ from mappers.blas import (
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan
+from mappers.plan import MapperContext, Plan, need
 from mappers.region import depends_on, guard_conditions
 from mappers.row_tables import RowTable, declare_row_tables, row_tables
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["map_syrk"]
+__all__ = ["map_syr2k", "map_syrk"]
 
 _ELEMENTS = {"float": 0, "double": 1}
 _SYRK = "i32 @idiom_syrk(i32, i32, i64, i64, double, ptr, i64, i64, double, ptr, i64, i64)"
+_SYR2K = (
+    "i32 @idiom_syr2k(i32, i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, "
+    "i64, i64)"
+)
 _ROW, _COLUMN, _SUM = "row", "column", "sum"
 
 
@@ -82,12 +87,22 @@ class _Counts:
 
 
 class _SyrkPlan(Plan):
-    target = "BLAS syrk (OpenBLAS)"
+    """One triangle updated from `products`, each (a read moving with the row loop, a
+    read moving with the column loop): SYRK's one, A[i][k] A[j][k], or SYR2K's two,
+    A[i][k] B[j][k] and B[i][k] A[j][k]."""
 
-    def __init__(self, dense: DenseMatch, triangle: _Triangle, context: MapperContext) -> None:
+    def __init__(
+        self,
+        dense: DenseMatch,
+        triangle: _Triangle,
+        context: MapperContext,
+        products: list[tuple[Value, Value]],
+    ) -> None:
         self.dense = dense
         self.triangle = triangle
         self.region = context.region
+        self.products = [self._oriented(pair) for pair in products]
+        self.target = "BLAS syrk (OpenBLAS)" if len(products) == 1 else "BLAS syr2k (OpenBLAS)"
         self.accesses: dict[str, Access] = {}
         self.strides: dict[str, list[Operand]] = {}
         self.counts: list[Operand] = []
@@ -111,8 +126,9 @@ class _SyrkPlan(Plan):
         self.counts = [counts[name] for name in sorted(levels, key=levels.__getitem__)]
         column = dense.loops[levels[_COLUMN]]
         checks.append(self._is_triangle(builder, column, rows.count))
-        reads = self._reads()
-        addresses = {"a": reads[0], "b": reads[1], "c": dense.c}
+        addresses = {"c": dense.c}
+        for number, (row_read, column_read) in enumerate(self.products):
+            addresses[f"row{number}"], addresses[f"column{number}"] = row_read, column_read
         clearing = [dense.clearing.address] if dense.clearing is not None else []
         tables = row_tables(
             builder,
@@ -128,23 +144,26 @@ class _SyrkPlan(Plan):
         for name, access in self.accesses.items():
             self.strides[name], whole = access.element_strides(builder)
             checks.append(whole)
-        checks.append(self._same_matrix(builder))
+        last = len(self.products) - 1  # SYRK: row0 with column0; SYR2K: row0/column1, row1/column0
+        for number in range(len(self.products)):
+            checks.append(self._same_matrix(builder, f"row{number}", f"column{last - number}"))
         if dense.clearing is not None:
             checks.append(self._clears_triangle(builder, dense.clearing, column, tables))
         checks.append(beta_nonzero(builder, dense))
-        a, c = self.accesses["a"], self.accesses["c"]
-        checks.append(disjoint(builder, c, [a, *(table.entries for table in tables)]))
+        c = self.accesses["c"]
+        reads = [access for name, access in self.accesses.items() if name != "c"]
+        checks.append(disjoint(builder, c, [*reads, *(table.entries for table in tables)]))
         checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
         return builder.all_of(checks)
 
-    def _reads(self) -> tuple[Value, Value]:
+    def _oriented(self, pair: tuple[Value, Value]) -> tuple[Value, Value]:
         """(the read moving with the row loop, the one moving with the column loop)."""
         column = self.dense.loops[self.triangle.levels[_COLUMN]].iterator
-        a_moves = depends_on(self.dense.a, column, self.region)
-        b_moves = depends_on(self.dense.b, column, self.region)
-        if a_moves == b_moves:
-            raise NotReplaced("the two factors are not A[i][k] and A[j][k]")
-        return (self.dense.b, self.dense.a) if a_moves else (self.dense.a, self.dense.b)
+        first_moves = depends_on(pair[0], column, self.region)
+        second_moves = depends_on(pair[1], column, self.region)
+        if first_moves == second_moves:
+            raise NotReplaced("the factors are not A[i][k] and A[j][k]")
+        return (pair[1], pair[0]) if first_moves else pair
 
     def _measure(
         self, builder: Builder, address: Value, loops: list[LoopView], tables: list[RowTable]
@@ -204,14 +223,14 @@ class _SyrkPlan(Plan):
             ]
         return builder.all_of(checks)
 
-    def _same_matrix(self, builder: Builder) -> Operand:
+    def _same_matrix(self, builder: Builder, row_read: str, column_read: str) -> Operand:
         """i1: A[i][k] and A[j][k] read one matrix: the same first element, the column
         loop moving the second as the row loop moves the first, and each fixed along the
         other's loop."""
         levels = self.triangle.levels
         row, column, total = levels[_ROW], levels[_COLUMN], levels[_SUM]
-        a, b = self.accesses["a"], self.accesses["b"]
-        sa, sb, sc = self.strides["a"], self.strides["b"], self.strides["c"]
+        a, b = self.accesses[row_read], self.accesses[column_read]
+        sa, sb, sc = self.strides[row_read], self.strides[column_read], self.strides["c"]
         zero = const(I64, 0)
         return builder.all_of(
             [
@@ -275,36 +294,57 @@ class _SyrkPlan(Plan):
     def call(self, builder: Builder) -> Operand:
         alpha, beta = alpha_beta(builder, self.dense)
         levels = self.triangle.levels
-        sa, sc = self.strides["a"], self.strides["c"]
+        row, total = levels[_ROW], levels[_SUM]
+        matrices: list[Operand] = []
+        for number in range(len(self.products)):
+            strides = self.strides[f"row{number}"]
+            matrices += [self.accesses[f"row{number}"].first, strides[row], strides[total]]
+        sc = self.strides["c"]
+        entry = "idiom_syrk" if len(self.products) == 1 else "idiom_syr2k"
         return builder.call(
             "i32",
-            "idiom_syrk",
+            entry,
             [
                 const("i32", _ELEMENTS[self.dense.element]),
                 const("i32", 1 if self.triangle.lower else 0),
-                self.counts[levels[_ROW]],
-                self.counts[levels[_SUM]],
+                self.counts[row],
+                self.counts[total],
                 alpha,
-                self.accesses["a"].first,
-                sa[levels[_ROW]],
-                sa[levels[_SUM]],
+                *matrices,
                 beta,
                 self.accesses["c"].first,
-                sc[levels[_ROW]],
+                sc[row],
                 sc[levels[_COLUMN]],
             ],
         )
 
 
-def map_syrk(instance: Instance, context: MapperContext) -> Plan:
-    context.module.declare("idiom_syrk", f"declare {_SYRK}")
+def _symmetric(instance: Instance, context: MapperContext) -> tuple[DenseMatch, _Triangle]:
     declare_row_tables(context.module)
-    solution = instance.solution
-    function = context.region.function
-    loops = [loop_view(function, solution, f"loop[{level}].") for level in range(3)]
+    loops = [loop_view(context.region.function, instance.solution, f"loop[{n}].") for n in range(3)]
     triangle = _triangle(loops)
-    edges = (triangle.edge,)
-    dense = dense_match(instance, context, 3, roles=lambda *_: _roles(triangle), edges=edges)
+    dense = dense_match(
+        instance, context, 3, roles=lambda *_: _roles(triangle), edges=(triangle.edge,)
+    )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    return _SyrkPlan(dense, triangle, context)
+    return dense, triangle
+
+
+def map_syrk(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_syrk", f"declare {_SYRK}")
+    dense, triangle = _symmetric(instance, context)
+    return _SyrkPlan(dense, triangle, context, [(dense.a, dense.b)])
+
+
+def map_syr2k(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_syr2k", f"declare {_SYR2K}")
+    dense, triangle = _symmetric(instance, context)
+    solution = instance.solution
+    # The dot-product form scales the sum, not its products (blas.idl's DotProductLoop);
+    # the other forms scale the first product by alpha.
+    first_scale = None if solution.get("final") is not None else dense.alpha
+    if solution.get("second.alpha") is not first_scale:
+        raise NotReplaced("the two products are not scaled by the same alpha")
+    second = (need(solution, "second.a.address"), need(solution, "second.b.address"))
+    return _SyrkPlan(dense, triangle, context, [(dense.a, dense.b), second])

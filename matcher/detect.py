@@ -186,6 +186,7 @@ def _encloses(outer_loop: Loop, outer: Instance, loop: Loop, instance: Instance)
 # When two idioms claim the very same loop, the more specific one wins.
 _SPECIFICITY = {
     "SYRK": 7,
+    "SYR2K": 7,
     "GEMM": 6,
     "GEMV": 5,
     "SpMV_CSR": 4,

@@ -1,4 +1,4 @@
-/* GEMM, GEMV and SYRK through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
+/* GEMM, GEMV, SYRK and SYR2K through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
  *
  * The caller describes each matrix by two element strides, computed at run time from the
  * program's own indexing. BLAS can express a matrix whose one axis has unit stride and whose
@@ -318,5 +318,72 @@ int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alp
                  elem_name(elem), lower ? "lower" : "upper", (long long)n, (long long)k,
                  (long long)a_sn, (long long)a_sk, (long long)c_sr, (long long)c_sc,
                  idiom__status_name(status));
+    return status;
+}
+
+/* The symmetric rank-2k update of one triangle: as syrk, with B beside A; BLAS takes one
+   transposition for both, so they must be laid out alike. */
+static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
+                     const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
+                     int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || n < 0 || k < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (n == 0) {
+        return IDIOM_DONE;
+    }
+    if (n > INT32_MAX || k > INT32_MAX || k == 0 || work_of(n, n + 1, k) < blas_min_work()) {
+        return IDIOM_DECLINED; /* k == 0: only the triangle may be scaled, by the loop */
+    }
+    layout lc;
+    layout la;
+    layout lb;
+    if (n > 1 && (c_sr <= 0 || c_sc <= 0 || a_sn <= 0 || b_sn <= 0)) {
+        return IDIOM_DECLINED;
+    }
+    if (k > 1 && (a_sk <= 0 || b_sk <= 0)) {
+        return IDIOM_DECLINED;
+    }
+    if (!describe(n, n, c_sr, c_sc, &lc) || !describe(n, k, a_sn, a_sk, &la) ||
+        !describe(n, k, b_sn, b_sk, &lb) || la.transposed != lb.transposed) {
+        return IDIOM_DECLINED;
+    }
+    enum CBLAS_UPLO uplo = (lower != 0) != (lc.transposed != 0) ? CblasLower : CblasUpper;
+    enum CBLAS_TRANSPOSE trans = la.transposed ? CblasTrans : CblasNoTrans;
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_ssyr2k)(CblasColMajor, uplo, trans, (blasint)n, (blasint)k, (float)alpha, a,
+                           (blasint)la.ld, b, (blasint)lb.ld, (float)beta, c, (blasint)lc.ld);
+    } else {
+        BLAS(cblas_dsyr2k)(CblasColMajor, uplo, trans, (blasint)n, (blasint)k, alpha, a,
+                           (blasint)la.ld, b, (blasint)lb.ld, beta, c, (blasint)lc.ld);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
+                    const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
+                    int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status =
+        syr2k(elem, lower, n, k, alpha, a, a_sn, a_sk, b, b_sn, b_sk, beta, c, c_sr, c_sc);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "syr2k", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "k", k);
+        idiom__json_int(&j, "lower", lower);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("syr2k %s %s n=%lld k=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on "
+                 "blas: %s",
+                 elem_name(elem), lower ? "lower" : "upper", (long long)n, (long long)k,
+                 (long long)a_sn, (long long)a_sk, (long long)b_sn, (long long)b_sk,
+                 (long long)c_sr, (long long)c_sc, idiom__status_name(status));
     return status;
 }

@@ -17,11 +17,12 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "syrk", "cl_run"), "status" (the returned code),
+ *     every call  "entry" ("gemm", "gemv", "syrk", "syr2k", "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
  *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
+ *     syr2k       as syrk
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
  *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
@@ -70,6 +71,12 @@ int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void 
  * idiom_gemm, positive; k == 0 is declined (the loop scales the triangle itself). */
 int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
                    int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc);
+
+/* One triangle of C <- alpha * A * B^T + alpha * B * A^T + beta * C, as idiom_syrk; A and B
+ * (n x k) must be laid out alike (both with unit stride along the same axis). */
+int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
+                    const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
+                    int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc);
 
 /* Tables of row pointers: `count` entries `stride` bytes apart from `table`, as a loop over
  * the rows reads them. idiom_row_first gives the first entry (NULL when count < 1, reading

@@ -18,6 +18,7 @@ KINDS = {
     "GEMV",
     "GEMM",
     "SYRK",
+    "SYR2K",
     "SpMV_CSR",
     "SpMV_JDS",
     "Stencil",

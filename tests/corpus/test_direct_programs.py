@@ -16,7 +16,7 @@ from matcher.expectations import read_program
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 DIRECT = sorted(p for p in (CORPUS / "direct").iterdir() if p.suffix in {".c", ".cpp"})
-_BLAS_KINDS = {"GEMM", "GEMV", "SYRK"}
+_BLAS_KINDS = {"GEMM", "GEMV", "SYRK", "SYR2K"}
 
 
 def test_every_blas_program_has_a_counterpart() -> None:

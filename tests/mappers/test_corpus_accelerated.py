@@ -26,6 +26,7 @@ CALLS = {
     "GEMM": "gemm",
     "GEMV": "gemv",
     "SYRK": "syrk",
+    "SYR2K": "syr2k",
     "Reduction": "idiom_reduce",
     "Stencil": "idiom_stencil",
     "Histogram": "idiom_histogram",

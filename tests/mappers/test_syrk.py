@@ -1,5 +1,6 @@
-"""SYRK (mappers/syrk.py): one triangle of C <- alpha A A^T + beta C (or A^T A), lower or
-upper, the sum in a register or kept in C, C scaled or zeroed first. One BLAS call each on
+"""SYRK and SYR2K (mappers/syrk.py): one triangle of C <- alpha A A^T + beta C (or A^T A),
+or of alpha (A B^T + B A^T) + beta C, lower or upper, the sum in a register or kept in C,
+C scaled or zeroed first. One BLAS call each on
 separate arrays, the other triangle untouched (the programs print all of C); the original
 code where A is C or overlaps it, where beta is 0 for a form that scales C first, and for
 the strict triangle (no SYRK at all)."""
@@ -16,7 +17,8 @@ from mappers.accelerate import Accelerated
 PROGRAM = Path(__file__).parent / "programs" / "syrk_forms.c"
 SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)
 FORMS = ("lower_updates", "upper_dot", "lower_stored_trans", "upper_stored_scaled")
-SCALING_FIRST = 2  # lower_updates, upper_stored_scaled
+RANK_2K_FORMS = ("syr2k_lower_updates", "syr2k_upper_dot")
+SCALING_FIRST = 3  # lower_updates, upper_stored_scaled, syr2k_lower_updates
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +27,8 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _syrk_calls(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
-    return blas_calls_done(same_outputs(builds, args, BLAS_AT_ANY_SIZE), "syrk")
+    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
+    return blas_calls_done(stderr, "syrk") + blas_calls_done(stderr, "syr2k")
 
 
 def test_every_triangle_is_replaced_and_the_strict_one_is_no_syrk(
@@ -36,9 +39,9 @@ def test_every_triangle_is_replaced_and_the_strict_one_is_no_syrk(
         o.instance.function: o
         for u in report.units
         for o in u.outcomes
-        if o.instance.idiom == "SYRK"
+        if o.instance.idiom in ("SYRK", "SYR2K")
     }
-    assert sorted(syrks) == sorted(FORMS)
+    assert sorted(syrks) == sorted(FORMS + RANK_2K_FORMS)
     for function, outcome in syrks.items():
         assert outcome.replaced, f"{function}: {outcome.detail}"
 
@@ -48,7 +51,8 @@ def test_every_triangle_is_replaced_and_the_strict_one_is_no_syrk(
 def test_separate_arrays_are_one_call_each(
     builds: tuple[Path, Path, Accelerated], n: int, seed: int
 ) -> None:
-    expected = len(FORMS) if n > 0 else 0  # n == 0: the loops, and the calls, do not run
+    # n == 0: the loops, and the calls, do not run
+    expected = len(FORMS + RANK_2K_FORMS) if n > 0 else 0
     assert _syrk_calls(builds, [str(n), str(seed), str(SEPARATE)]) == expected
 
 
@@ -63,4 +67,5 @@ def test_a_read_from_c_runs_the_original_code(
 def test_beta_zero_declines_only_where_c_is_scaled_first(
     builds: tuple[Path, Path, Accelerated],
 ) -> None:
-    assert _syrk_calls(builds, ["6", "8", str(BETA_ZERO)]) == len(FORMS) - SCALING_FIRST
+    calls = _syrk_calls(builds, ["6", "8", str(BETA_ZERO)])
+    assert calls == len(FORMS + RANK_2K_FORMS) - SCALING_FIRST
