@@ -308,7 +308,7 @@ def _replay(stats: Path, accelerated_s: float) -> tuple[float | None, float | No
 
 
 def _device(entry: str, details: dict[str, object]) -> str:
-    if entry in ("gemm", "gemv", "syrk", "syr2k"):
+    if entry in ("gemm", "gemv", "ger", "syrk", "syr2k"):
         return "OpenBLAS (CPU)"
     name = str(details.get("device") or "OpenCL")
     return name if len(name) <= 40 else name[:37] + "..."

@@ -22,7 +22,7 @@ __all__ = ["CALLS", "HOST_ACCESS", "LAUNCH", "Effect", "Program", "State"]
 HOST_ACCESS = "idiom_host_access"
 LAUNCH = "idiom_cl_run"
 _CLEANING = frozenset(
-    {"idiom_host_access", "idiom_gemm", "idiom_gemv", "idiom_syrk", "idiom_syr2k"}
+    {"idiom_host_access", "idiom_gemm", "idiom_gemv", "idiom_ger", "idiom_syrk", "idiom_syr2k"}
 )
 # Intrinsics that take pointers without touching the memory behind them.
 _NEUTRAL_INTRINSICS = (

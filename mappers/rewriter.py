@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from mappers.blas import map_gemm, map_gemv
 from mappers.emit import Builder, NotReplaced
+from mappers.ger import map_ger
 from mappers.histogram import map_histogram
 from mappers.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
 from mappers.jds import map_spmv_jds
@@ -37,6 +38,7 @@ MAPPERS: dict[str, Mapper] = {
     "GEMV": map_gemv,
     "SYRK": map_syrk,
     "SYR2K": map_syr2k,
+    "GER": map_ger,
     "Reduction": map_reduction,
     "Stencil": map_stencil,
     "Histogram": map_histogram,

@@ -109,6 +109,8 @@ _CBLAS_NAMES = (
     "cblas_dgemm",
     "cblas_sgemv",
     "cblas_dgemv",
+    "cblas_sger",
+    "cblas_dger",
     "cblas_ssyrk",
     "cblas_dsyrk",
     "cblas_ssyr2k",

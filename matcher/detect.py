@@ -189,6 +189,7 @@ _SPECIFICITY = {
     "SYR2K": 7,
     "GEMM": 6,
     "GEMV": 5,
+    "GER": 5,
     "SpMV_CSR": 4,
     "SpMV_JDS": 4,
     "Stencil": 3,

@@ -59,7 +59,8 @@ IR_SUFFIXES = frozenset({".ll", ".bc"})
 CANONICAL_PASSES = (
     "cgscc(inline),function(sroa),cgscc(function-attrs),"
     "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop-rotate,"
-    "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,simplifycfg,loop-simplify,lcssa)"
+    "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,"
+    "instcombine<no-verify-fixpoint>,simplifycfg,loop-simplify,lcssa)"
 )
 INLINE_THRESHOLD = 45  # inlines accessors (operator() over std::vector), never a loop nest
 

@@ -1,4 +1,4 @@
-/* GEMM, GEMV, SYRK and SYR2K through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
+/* GEMM, GEMV, GER, SYRK and SYR2K through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
  *
  * The caller describes each matrix by two element strides, computed at run time from the
  * program's own indexing. BLAS can express a matrix whose one axis has unit stride and whose
@@ -385,5 +385,82 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
                  elem_name(elem), lower ? "lower" : "upper", (long long)n, (long long)k,
                  (long long)a_sn, (long long)a_sk, (long long)b_sn, (long long)b_sk,
                  (long long)c_sr, (long long)c_sc, idiom__status_name(status));
+    return status;
+}
+
+/* One rank-1 update of the layout `la` (column-major as it stands, or the transpose). */
+static void ger_once(int32_t elem, int64_t m, int64_t n, double alpha, const void *x,
+                     blasint incx, const void *y, blasint incy, void *a, layout la) {
+    /* A row-major A is the column-major storage of A^T, and A^T += alpha y x^T. */
+    const void *first = la.transposed ? y : x;
+    const void *second = la.transposed ? x : y;
+    blasint inc1 = la.transposed ? incy : incx;
+    blasint inc2 = la.transposed ? incx : incy;
+    blasint rows = (blasint)(la.transposed ? n : m);
+    blasint cols = (blasint)(la.transposed ? m : n);
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_sger)(CblasColMajor, rows, cols, (float)alpha, first, inc1, second, inc2, a,
+                         (blasint)la.ld);
+    } else {
+        BLAS(cblas_dger)(CblasColMajor, rows, cols, alpha, first, inc1, second, inc2, a,
+                         (blasint)la.ld);
+    }
+}
+
+static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1,
+                   int64_t x1_s, const void *y1, int64_t y1_s, double alpha2, const void *x2,
+                   int64_t x2_s, const void *y2, int64_t y2_s, void *a, int64_t a_sm,
+                   int64_t a_sn) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || m < 0 || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (m == 0 || n == 0) {
+        return IDIOM_DONE;
+    }
+    int products = x2 != NULL ? 2 : 1;
+    if (m > INT32_MAX || n > INT32_MAX || work_of(m, n, products) < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    /* Everything is checked before the first update: declining after it would run the
+       loop over a half-updated A. */
+    layout la;
+    blasint incx1 = 1, incy1 = 1, incx2 = 1, incy2 = 1;
+    if (!describe(m, n, a_sm, a_sn, &la) || !increment(m, x1_s, &incx1) ||
+        !increment(n, y1_s, &incy1)) {
+        return IDIOM_DECLINED;
+    }
+    if (products == 2 && (!increment(m, x2_s, &incx2) || !increment(n, y2_s, &incy2))) {
+        return IDIOM_DECLINED;
+    }
+    ger_once(elem, m, n, alpha1, x1, incx1, y1, incy1, a, la);
+    if (products == 2) {
+        ger_once(elem, m, n, alpha2, x2, incx2, y2, incy2, a, la);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1, int64_t x1_s,
+                  const void *y1, int64_t y1_s, double alpha2, const void *x2, int64_t x2_s,
+                  const void *y2, int64_t y2_s, void *a, int64_t a_sm, int64_t a_sn) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = ger(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2, y2_s, a,
+                         a_sm, a_sn);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "ger", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "products", x2 != NULL ? 2 : 1);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("ger %s m=%lld n=%lld products=%d strides A(%lld,%lld) on blas: %s",
+                 elem_name(elem), (long long)m, (long long)n, x2 != NULL ? 2 : 1,
+                 (long long)a_sm, (long long)a_sn, idiom__status_name(status));
     return status;
 }

@@ -17,12 +17,14 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "syrk", "syr2k", "cl_run"), "status" (the returned code),
+ *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k",
+ *                 "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
  *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
  *     syr2k       as syrk
+ *     ger         "elem", "m", "n", "products" (1 or 2)
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
  *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
