@@ -44,9 +44,7 @@ __all__ = [
 ]
 
 # The runtime entries that need no device: a function calling them is not doubled.
-BLAS_ENTRIES = frozenset(
-    {"idiom_gemm", "idiom_gemv", "idiom_ger", "idiom_syrk", "idiom_syr2k"}
-)
+BLAS_ENTRIES = frozenset({"idiom_gemm", "idiom_gemv", "idiom_ger", "idiom_syrk", "idiom_syr2k"})
 
 _ORIGINAL = ".idiom.orig"
 _REWRITTEN = ".idiom.rewritten"
