@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idl.errors import IdiomError
+from mappers.alignment import align_large_arrays
 from mappers.residency import needs_residency, residency_refused, with_host_access
 from mappers.rewriter import Outcome, rewrite_module
 from mappers.runtime_build import runtime_library
@@ -116,7 +117,7 @@ def accelerate(
     if launches and refused is None:
         texts = with_host_access(texts, [str(source) for source in sources])
     texts = [
-        _from_source(source, options, before, text, original_copies)
+        align_large_arrays(_from_source(source, options, before, text, original_copies))
         for source, before, text in zip(sources, canonical, texts, strict=True)
     ]
     with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
