@@ -54,3 +54,17 @@ def blas_calls_done(stderr: str, entry: str) -> int:
     return sum(
         1 for line in stderr.splitlines() if line.startswith(f"idiom: {entry} ") and "done" in line
     )
+
+
+def replaced_everywhere(report: Accelerated, idioms: set[str], functions: set[str]) -> None:
+    """Assert that the top-level instances of `idioms` are exactly in `functions`, and
+    that every one of them was replaced (the report's reason otherwise)."""
+    outcomes = {
+        o.instance.function: o
+        for u in report.units
+        for o in u.outcomes
+        if o.instance.idiom in idioms and o.instance.within is None
+    }
+    assert set(outcomes) == functions
+    for function, outcome in outcomes.items():
+        assert outcome.replaced, f"{function}: {outcome.detail}"
