@@ -37,6 +37,7 @@ from mappers.ceiling import ceiling_seconds, inside_seconds, read_stats
 from mappers.compare import first_difference, program_tolerance
 from mappers.paired import ratio_interval
 from mappers.runtime_build import cblas_program_args
+from mappers.worlds import BLAS_ENTRIES
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 
@@ -308,7 +309,7 @@ def _replay(stats: Path, accelerated_s: float) -> tuple[float | None, float | No
 
 
 def _device(entry: str, details: dict[str, object]) -> str:
-    if entry in ("gemm", "gemv", "ger", "syrk", "syr2k"):
+    if f"idiom_{entry}" in BLAS_ENTRIES:
         return "OpenBLAS (CPU)"
     name = str(details.get("device") or "OpenCL")
     return name if len(name) <= 40 else name[:37] + "..."

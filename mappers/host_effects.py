@@ -15,15 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from mappers.worlds import BLAS_ENTRIES
 from matcher.ir import Module, Value, ValueKind
 
 __all__ = ["CALLS", "HOST_ACCESS", "LAUNCH", "Effect", "Program", "State"]
 
 HOST_ACCESS = "idiom_host_access"
 LAUNCH = "idiom_cl_run"
-_CLEANING = frozenset(
-    {"idiom_host_access", "idiom_gemm", "idiom_gemv", "idiom_ger", "idiom_syrk", "idiom_syr2k"}
-)
+# Calls that bring device results back before they touch host memory.
+_CLEANING = frozenset({HOST_ACCESS}) | BLAS_ENTRIES
 # Intrinsics that take pointers without touching the memory behind them.
 _NEUTRAL_INTRINSICS = (
     "llvm.lifetime.",

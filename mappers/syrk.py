@@ -106,6 +106,8 @@ class _SyrkPlan(Plan):
         self.accesses: dict[str, Access] = {}
         self.strides: dict[str, list[Operand]] = {}
         self.counts: list[Operand] = []
+        self.first_rows: tuple[Operand, ...] = ()  # the row counter's first two values
+        self.column_rows: list[_Counts] = []  # the column loop at those rows
         row = dense.loops[0]
         column = dense.loops[triangle.levels[_COLUMN]]
         if row.step != 1 or column.step != 1:
@@ -125,7 +127,9 @@ class _SyrkPlan(Plan):
         counts = {_ROW: rows.count, _COLUMN: rows.count, _SUM: total.count}
         self.counts = [counts[name] for name in sorted(levels, key=levels.__getitem__)]
         column = dense.loops[levels[_COLUMN]]
-        checks.append(self._is_triangle(builder, column, rows.count))
+        self.first_rows = self._first_rows(builder)
+        self.column_rows = [self._loop_at(builder, column, v) for v in self.first_rows]
+        checks.append(self._is_triangle(builder, rows.count))
         addresses = {"c": dense.c}
         for number, (row_read, column_read) in enumerate(self.products):
             addresses[f"row{number}"], addresses[f"column{number}"] = row_read, column_read
@@ -148,7 +152,7 @@ class _SyrkPlan(Plan):
         for number in range(len(self.products)):
             checks.append(self._same_matrix(builder, f"row{number}", f"column{last - number}"))
         if dense.clearing is not None:
-            checks.append(self._clears_triangle(builder, dense.clearing, column, tables))
+            checks.append(self._clears_triangle(builder, dense.clearing, tables))
         checks.append(beta_nonzero(builder, dense))
         c = self.accesses["c"]
         reads = [access for name, access in self.accesses.items() if name != "c"]
@@ -178,34 +182,13 @@ class _SyrkPlan(Plan):
             rows=[t for t in tables if t.level < len(loops)],
         )
 
-    def _column_at(self, builder: Builder, column: LoopView, row_value: Operand) -> _Counts:
-        """The column loop's first value and count when the row counter is `row_value`."""
-        row = self.dense.loops[0].iterator
-        bound = self.triangle.edge
-        cloned = Cloner(builder, self.region.blocks, {row: row_value}, affine=False).value(bound)
-        saved = builder.known.get(bound)
-        builder.known[bound] = cloned
-        try:
-            counted = trip_count(builder, column)
-            first = builder.to_i64(builder.ref(column.iter_begin))
-        finally:
-            if saved is None:
-                del builder.known[bound]
-            else:
-                builder.known[bound] = saved
-        return _Counts(first, counted.count, counted.exact)
-
-    def _is_triangle(self, builder: Builder, column: LoopView, rows: Operand) -> Operand:
+    def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
         """i1: for every row r (from the row loop's first value i0), the column loop runs
         over i0..r (lower) or r..i0+rows-1 (upper). Its moving bound is the row counter
-        plus a constant (RowEdge), so its first value and count change by exactly one
-        (or not at all) from row to row: checking the first two rows settles every row."""
-        row = self.dense.loops[0]
-        first_row = builder.ref(row.iter_begin)
-        second_row = builder.binary("add", first_row, const(first_row.type, 1))
-        at_first = self._column_at(builder, column, first_row)
-        at_second = self._column_at(builder, column, second_row)
-        i0 = builder.to_i64(first_row)
+        itself (RowEdge), so its first value and count change by exactly one (or not at
+        all) from row to row: checking the first two rows settles every row."""
+        at_first, at_second = self.column_rows
+        i0 = builder.to_i64(self.first_rows[0])
         one, two = const(I64, 1), const(I64, 2)
         checks = [at_first.exact]
         if self.triangle.lower:
@@ -244,18 +227,15 @@ class _SyrkPlan(Plan):
         )
 
     def _clears_triangle(
-        self, builder: Builder, clearing: Clearing, column: LoopView, tables: list[RowTable]
+        self, builder: Builder, clearing: Clearing, tables: list[RowTable]
     ) -> Operand:
         """i1: the loop that scales (or clears) the row before the updates covers the same
         triangle, element for element: the same first values and counts for the first two
         rows, the same first element and strides."""
         row = self.dense.loops[0]
-        first_row = builder.ref(row.iter_begin)
-        second_row = builder.binary("add", first_row, const(first_row.type, 1))
         checks = []
-        for value in (first_row, second_row):
-            own = self._column_at(builder, column, value)
-            theirs = self._clearing_at(builder, clearing.loop, value)
+        for own, value in zip(self.column_rows, self.first_rows, strict=True):
+            theirs = self._loop_at(builder, clearing.loop, value)
             # Past the last row (n == 1) an upper triangle's row is empty: counts of 0
             # compare equal, whether or not the loops would be entered.
             checks += [
@@ -274,8 +254,14 @@ class _SyrkPlan(Plan):
         ]
         return builder.all_of(checks)
 
-    def _clearing_at(self, builder: Builder, loop: LoopView, row_value: Operand) -> _Counts:
-        """The clearing loop's first value and count when the row counter is `row_value`."""
+    def _first_rows(self, builder: Builder) -> tuple[Operand, Operand]:
+        """The row counter's first value and the one after it."""
+        first = builder.ref(self.dense.loops[0].iter_begin)
+        return first, builder.binary("add", first, const(first.type, 1))
+
+    def _loop_at(self, builder: Builder, loop: LoopView, row_value: Operand) -> _Counts:
+        """An inner loop's first value and count when the row counter is `row_value` (its
+        bounds computed in the region evaluated for that row)."""
         env = {self.dense.loops[0].iterator: row_value}
         saved = dict(builder.known)
         try:
