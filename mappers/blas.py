@@ -98,11 +98,11 @@ def dense_match(
     # The stored dot-product form stores the running sum itself; its start is C's old
     # value or what `init_store` put there (blas.idl), not a register's zero.
     stored_sum = solution.get("update") is not None and store.operands[0] is solution["update"]
+    c_old, beta, alpha = solution.get("c_old"), solution.get("beta"), solution.get("alpha")
     if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
         if init.constant != 0:
-            raise NotReplaced("the dot product starts from a value other than zero")
-    c_old, beta = solution.get("c_old"), solution.get("beta")
+            c_old, beta = _sum_from_old(solution, init), alpha
     stores, legal_loops = [store], list(loops)
     clearing, scaled_first, has_old = None, None, c_old is not None
     init_store = solution.get("init_store")  # the stored dot-product form's start
@@ -137,7 +137,7 @@ def dense_match(
         b=need(solution, "b.address"),
         c=need(solution, "c.address"),
         element=element,
-        alpha=solution.get("alpha"),
+        alpha=alpha,
         beta=beta,
         beta_is_one=beta is None,
         has_old=has_old,
@@ -145,6 +145,17 @@ def dense_match(
         clearing=clearing,
         scaled_first=scaled_first,
     )
+
+
+def _sum_from_old(solution: Mapping[str, Value | None], init: Value) -> Value:
+    """The load of C's old value that a dot product in a register starts from
+    (`s = C[i][j]; for k: s += ...; C[i][j] = alpha * s`, as LLVM promotes
+    `C[i][j] += ...`): then alpha * (C + A B) is alpha A B + alpha C, beta alpha. Any
+    other start is declined."""
+    plain = solution.get("c_old") is None and solution.get("init_store") is None
+    if not (plain and init.opcode == "load" and init.operands[0] is solution.get("c.address")):
+        raise NotReplaced("the dot product starts from a value other than zero or C's own")
+    return init
 
 
 def gemm_roles(

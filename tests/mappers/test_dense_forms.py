@@ -1,6 +1,7 @@
 """GEMM and GEMV in the forms of blas.idl beyond the plain ones (mappers/blas.py): the sum
 kept in memory (set to zero, scaled by beta or C's old value first), the loop over k
-outermost, rows scaled by beta before the rank-1 updates. Each is one BLAS call on
+outermost, rows scaled by beta before the rank-1 updates, a sum in a register that
+starts from C's old value. Each is one BLAS call on
 separate arrays, and the original code where the output is an input, overlaps one, or
 beta is 0 for a form that scales C first."""
 
@@ -21,8 +22,8 @@ from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "dense_forms.c"
 SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)
-GEMMS = ("stored_zero", "stored_scaled", "stored_old", "updates_kij", "scaled_rows")
-GEMVS = ("gemv_zero", "gemv_scaled")
+GEMMS = ("stored_zero", "stored_scaled", "stored_old", "updates_kij", "scaled_rows", "gemm_from_old")
+GEMVS = ("gemv_zero", "gemv_scaled", "gemv_from_old")
 SCALING_FIRST = 3  # stored_scaled, scaled_rows, gemv_scaled
 
 

@@ -85,6 +85,29 @@ void gemv_scaled(int n, double beta, double *y, const double *A, const double *x
     }
 }
 
+/* the sum in a register that starts from C's old value: C = C + A B */
+void gemm_from_old(int n, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = C[i * n + j];
+            for (int k = 0; k < n; k++)
+                s += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = s;
+        }
+}
+
+/* the same for y, the sum scaled after: y = alpha (y + A x), beta alpha */
+void gemv_from_old(int n, double alpha, double *y, const double *A, const double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double s = y[i];
+        for (int j = 0; j < n; j++)
+            s += A[i * n + j] * x[j];
+        y[i] = alpha * s;
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -115,7 +138,7 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *C = block, *A = block + size + 1, *B = block + 2 * size + 1;
     const double *first = mode == 1 ? C : mode == 2 ? C + 1 : A;
-    for (int kernel = 0; kernel < 7; kernel++) {
+    for (int kernel = 0; kernel < 9; kernel++) {
         fill(block, 3 * size + 1);
         switch (kernel) {
         case 0: stored_zero(n, alpha, C, first, B); break;
@@ -125,6 +148,8 @@ int main(int argc, char **argv)
         case 4: scaled_rows(n, alpha, beta, C, first, B); break;
         case 5: gemv_zero(n, C, first, B); break;
         case 6: gemv_scaled(n, beta, C, first, B); break;
+        case 7: gemm_from_old(n, C, first, B); break;
+        case 8: gemv_from_old(n, alpha, C, first, B); break;
         }
         printf("kernel %d\n", kernel);
         print("C", C, size);
