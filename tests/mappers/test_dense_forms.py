@@ -22,7 +22,14 @@ from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "dense_forms.c"
 SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)
-GEMMS = ("stored_zero", "stored_scaled", "stored_old", "updates_kij", "scaled_rows", "gemm_from_old")
+GEMMS = (
+    "stored_zero",
+    "stored_scaled",
+    "stored_old",
+    "updates_kij",
+    "scaled_rows",
+    "gemm_from_old",
+)
 GEMVS = ("gemv_zero", "gemv_scaled", "gemv_from_old")
 SCALING_FIRST = 3  # stored_scaled, scaled_rows, gemv_scaled
 
