@@ -1,7 +1,8 @@
 """Dense products: GEMM in the dot-product (i-j-k, j-i-k) and rank-1 (i-k-j) forms, with
 transposes, alpha and beta, leading dimensions wider than the sizes, flat row-major
 arrays, fixed-size global 2D arrays, VLA parameters and struct fields; GEMV in both
-orientations."""
+orientations, summed in y itself (stored again after the sum or not), and an in-place
+triangular product."""
 
 from __future__ import annotations
 
@@ -279,6 +280,97 @@ def gemv(ch: Chooser, p: str, transposed: bool) -> Piece:
     )
 
 
+# What the row loop does to y[i] after its sum: nothing, or store it again (a GEMV must
+# then not be replaced by the sum alone, or only where the store is part of it).
+_AFTER_SUM = {
+    "none": "",
+    "scale": "y[i] = alpha * y[i];",
+    "square": "y[i] = y[i] * y[i];",
+    "shift": "y[i] += x[0];",
+}
+
+
+def gemv_in_memory(ch: Chooser, p: str) -> Piece:
+    """y[i] summed in memory (y may alias x): started from zero, from beta * y[i] or from
+    y[i] itself, optionally stored again after the sum."""
+    elem = ch.pick("type", (FLOAT, DOUBLE))
+    t = elem.name
+    m = choose_size(ch, "m", (30, 300))
+    n = choose_size(ch, "n", (30, 300))
+    start = ch.pick("start", ("", "y[i] = 0;", "y[i] = beta * y[i];"))
+    after = _AFTER_SUM[ch.pick("after", tuple(_AFTER_SUM))]
+    update = ch.pick(
+        "update", ("y[i] += a[i * lda + j] * x[j];", "y[i] = y[i] + alpha * a[i * lda + j] * x[j];")
+    )
+    body = (
+        f"    for (int i = 0; i < m; i++) {{\n        {start}\n"
+        f"        for (int j = 0; j < n; j++)\n            {update}\n        {after}\n    }}\n"
+    )
+    signature = (
+        f"void {p}gemvm(int m, int n, {t} alpha, {t} beta, "
+        f"const {t} *a, int lda, const {t} *x, {t} *y)"
+    )
+    lda = f"({p}n + {ch.pick('lda-extra', (0, 1, 4))})"
+    alias = ch.chance("alias-y-x", 0.2)
+    x_len = f"{p}n + {p}m + 1" if alias else f"{p}n + 1"
+    arrays = (
+        Array(f"{p}a", elem, f"{p}m * {lda}", elem.small_value("i", ch.number(0, 30))),
+        Array(f"{p}x", elem, x_len, elem.small_value("i", ch.number(0, 30))),
+        Array(f"{p}y", elem, f"{p}m", elem.small_value("i", ch.number(0, 30))),
+    )
+    lits = f"{elem.literal(ch.pick('alpha', ALPHAS))}, {elem.literal(ch.pick('beta', BETAS))}"
+    call = f"{p}gemvm({p}m, {p}n, {lits}, {p}a, {lda}, {p}x, {p}y);\n"
+    if alias:
+        y_ptr = f"{p}x + {ch.pick('alias-shift', (0, 1, 3))}"
+        call = on_some_steps(
+            ch, f"{p}gemvm({p}m, {p}n, {lits}, {p}a, {lda}, {p}x, {y_ptr});\n", call
+        )
+    return Piece(
+        shape="gemv_memory",
+        header=signature + ";\n",
+        kernels=f"{signature}\n{{\n{body}}}\n",
+        arrays=arrays,
+        params=(Param(f"{p}m", m), Param(f"{p}n", n)),
+        setup="",
+        step=call,
+    )
+
+
+def tri_in_place(ch: Chooser, p: str) -> Piece:
+    """An in-place triangular product, B[i][j] += sum_{k>i} L[k][i] * B[k][j], in 2D VLA
+    parameters (each row reads the rows below it, not yet updated), the element
+    optionally scaled after its sum."""
+    elem = ch.pick("type", (FLOAT, DOUBLE))
+    t = elem.name
+    m = choose_size(ch, "m", (20, 120))
+    n = choose_size(ch, "n", (20, 120))
+    after = ch.pick("after", ("", "b[i][j] = alpha * b[i][j];"))
+    lower = ch.pick("k-range", ("k = i + 1; k < m", "k = 0; k < i"))
+    body = (
+        "    for (int i = 0; i < m; i++)\n        for (int j = 0; j < n; j++) {\n"
+        f"            for (int {lower}; k++)\n"
+        "                b[i][j] += l[k][i] * b[k][j];\n"
+        f"            {after}\n        }}\n"
+    )
+    signature = f"void {p}trip(int m, int n, {t} alpha, {t} l[m][m], {t} b[m][n])"
+    arrays = (
+        Array(f"{p}l", elem, f"{p}m * {p}m + 1", elem.small_value("i", ch.number(0, 30))),
+        Array(f"{p}b", elem, f"{p}m * {p}n + 1", elem.small_value("i", ch.number(0, 30))),
+    )
+    alpha = elem.literal(ch.pick("alpha", ALPHAS))
+    cast = f"({t} (*)[{p}m]){p}l, ({t} (*)[{p}n]){p}b"
+    return Piece(
+        shape="tri_in_place",
+        header=signature + ";\n",
+        kernels=f"{signature}\n{{\n{body}}}\n",
+        arrays=arrays,
+        params=(Param(f"{p}m", m), Param(f"{p}n", n)),
+        setup="",
+        step=f"{p}trip({p}m, {p}n, {alpha}, {cast});\n",
+        cxx_ok=False,
+    )
+
+
 DENSE_SHAPES = {
     "gemm_flat": lambda ch, p: gemm(ch, p, "flat"),
     "gemm_vla": lambda ch, p: gemm(ch, p, "vla"),
@@ -286,4 +378,6 @@ DENSE_SHAPES = {
     "gemm_global2d": lambda ch, p: gemm(ch, p, "global"),
     "gemv_n": lambda ch, p: gemv(ch, p, False),
     "gemv_t": lambda ch, p: gemv(ch, p, True),
+    "gemv_memory": gemv_in_memory,
+    "tri_in_place": tri_in_place,
 }
