@@ -33,6 +33,13 @@ _ASSOCIATIVE_SUM = {"sub": "add", "fsub": "fadd"}  # acc - x folds the x's with 
 _FLOATING = {"fadd", "fsub", "fmul"}
 
 
+def _order_sensitive(update: Value) -> bool:
+    """A floating-point update that picks one of its values (min, max: a select or a
+    call) rather than computing: with a NaN among the values, or a result of zero (+0 and
+    -0 compare equal), which one the loop keeps depends on the order it meets them."""
+    return update.type in ("float", "double") and update.opcode not in _FLOATING
+
+
 _KNOWN_MIN_WORK = "idiom_cl_min_work_known"
 
 
@@ -204,6 +211,9 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         if translator.scalars or translator.reads:
             raise NotReplaced("the accumulator's update uses more than the accumulator and operand")
         lines = " ".join(translator.lines)
+        if _order_sensitive(update):
+            # A NaN met anywhere reaches the total, so that the host sees it and declines.
+            lines = f"if (isnan(b)) return b; if (isnan(a)) return a; {lines}"
         return f"{kind} idiom_combine{j}({kind} a, {kind} b) {{ {lines} return {result}; }}\n"
 
     def _common_args(self) -> list[KernelArg]:
@@ -263,7 +273,26 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
         ]
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
-        return builder.binary("or", status_first, status_final)
+        status = builder.binary("or", status_first, status_final)
+        return builder.binary("or", status, self._order_unsettled(builder))
+
+    def _order_unsettled(self, builder: Builder) -> Operand:
+        """i32 1 where an order-sensitive update's total, or its start, is NaN or its
+        total is zero: the loop's own order then decides the result (the original code
+        runs; the reduction stored nothing, so running it again is safe)."""
+        unsettled = const("i1", "false")
+        for accumulator, total in zip(self.accumulators, self.results, strict=True):
+            if not _order_sensitive(accumulator.update):
+                continue
+            init = operand(accumulator.init)
+            zero = const(total.type, "0.000000e+00")
+            for check in (
+                builder.compare("uno", total, total),
+                builder.compare("uno", init, init),
+                builder.compare("oeq", total, zero),
+            ):
+                unsettled = builder.binary("or", unsettled, check)
+        return builder.cast("zext", unsettled, "i32")
 
     def _groups(self, builder: Builder) -> Operand:
         """Work-groups of the first kernel: one per LOCAL * PER_ITEM iterations, 1 to GROUPS."""
