@@ -24,12 +24,12 @@ __all__ = [
     "Clearing",
     "DenseMatch",
     "alpha_beta",
-    "beta_nonzero",
     "dense_match",
     "gemm_roles",
     "map_gemm",
     "map_gemv",
     "scalar_operand",
+    "scalars_nonzero",
 ]
 
 _ELEMENTS = {"float": 0, "double": 1}
@@ -257,13 +257,18 @@ def alpha_beta(builder: Builder, dense: DenseMatch) -> tuple[Operand, Operand]:
     return alpha, scalar_operand(builder, dense.beta, 1.0)
 
 
-def beta_nonzero(builder: Builder, dense: DenseMatch) -> Operand:
-    """i1: beta is not 0 where C is scaled before the sum (the runtime clears C where beta
-    is 0; the loop computes 0 * C, and NaN stays NaN); true otherwise."""
-    if dense.scaled_first is None:
-        return const("i1", "true")
+def scalars_nonzero(builder: Builder, dense: DenseMatch) -> Operand:
+    """i1: none of the scale factors the loop multiplies by is 0: beta (on C's old value,
+    before or after the sum) and alpha (on the product). BLAS takes a zero beta as "C is
+    not read" and a zero alpha as "A and B are not read", where the loop computes 0 * C
+    or 0 * A[i][k], and 0 * NaN or 0 * Inf is NaN."""
     zero = const("double", "0.000000e+00")
-    return builder.compare("one", scalar_operand(builder, dense.scaled_first, 1.0), zero)
+    factors = [dense.scaled_first, dense.beta if dense.has_old else None, dense.alpha]
+    checks = [
+        builder.compare("one", scalar_operand(builder, factor, 1.0), zero)
+        for factor in dict.fromkeys(f for f in factors if f is not None)
+    ]
+    return builder.all_of(checks) if checks else const("i1", "true")
 
 
 class _DensePlan(Plan):
@@ -308,7 +313,7 @@ class _DensePlan(Plan):
             self.accesses[name] = access
         if dense.clearing is not None:
             checks.append(self._clears_c(builder, dense.clearing))
-        checks.append(beta_nonzero(builder, dense))
+        checks.append(scalars_nonzero(builder, dense))
         self._count_upwards(builder)
         for name, access in self.accesses.items():
             strides, whole = access.element_strides(builder)

@@ -87,6 +87,12 @@ class _GerPlan(Plan):
         for number in range(len(self.products)):
             checks.append(builder.compare("eq", self.strides[f"x{number}"][1], zero))
             checks.append(builder.compare("eq", self.strides[f"y{number}"][0], zero))
+        # dger skips a product whose alpha is 0, where the loop adds 0 * x[i] * y[j]
+        # (NaN for an infinite or NaN element): such a call runs the loop.
+        for _, _, alpha in self.products:
+            if alpha is not None:
+                factor = scalar_operand(builder, alpha, 1.0)
+                checks.append(builder.compare("one", factor, const("double", "0.000000e+00")))
         a = self.accesses["a"]
         vectors = [access for name, access in self.accesses.items() if name != "a"]
         checks.append(disjoint(builder, a, [*vectors, *(table.entries for table in tables)]))

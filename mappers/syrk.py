@@ -22,8 +22,8 @@ from mappers.blas import (
     Clearing,
     DenseMatch,
     alpha_beta,
-    beta_nonzero,
     dense_match,
+    scalars_nonzero,
 )
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.irtext import Operand
@@ -153,7 +153,7 @@ class _SyrkPlan(Plan):
             checks.append(self._same_matrix(builder, f"row{number}", f"column{last - number}"))
         if dense.clearing is not None:
             checks.append(self._clears_triangle(builder, dense.clearing, tables))
-        checks.append(beta_nonzero(builder, dense))
+        checks.append(scalars_nonzero(builder, dense))
         c = self.accesses["c"]
         reads = [access for name, access in self.accesses.items() if name != "c"]
         checks.append(disjoint(builder, c, [*reads, *(table.entries for table in tables)]))
