@@ -189,6 +189,9 @@ _FLAGS = re.compile(r"(?<![%@\w.$-])(nuw|nsw|exact|inbounds|nneg|disjoint|samesi
 _NAME = re.compile(r'%(?:"[^"]*"|[-a-zA-Z$._0-9]+)')
 
 
+_NARROW = ("i8", "i16")
+
+
 class Cloner:
     """Re-emits values computed inside `region` with the values of `env` substituted.
 
@@ -242,6 +245,11 @@ class Cloner:
     def _check_affine(self, value: Value) -> None:
         varying = [o for o in value.operands if o in self._varies]
         opcode = value.opcode
+        narrow = (value.type if opcode == "trunc" else value.operands[0].type) in _NARROW
+        if opcode in ("sext", "zext", "trunc") and narrow:
+            # An 8- or 16-bit counter or index wraps within a few hundred iterations:
+            # its addresses are then no longer first + t * stride.
+            raise NotReplaced(f"the address goes through a narrow integer ({value.name})")
         if opcode in ("getelementptr", "add", "sub", "sext", "zext", "trunc"):
             return
         if opcode == "mul" and len(varying) == 1:
