@@ -102,7 +102,7 @@ def dense_match(
     if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
         if init.constant != 0:
-            c_old, beta = _sum_from_old(solution, init), alpha
+            c_old, beta = _sum_from_old(solution, init, store, context.region)
     stores, legal_loops = [store], list(loops)
     clearing, scaled_first, has_old = None, None, c_old is not None
     init_store = solution.get("init_store")  # the stored dot-product form's start
@@ -147,15 +147,27 @@ def dense_match(
     )
 
 
-def _sum_from_old(solution: Mapping[str, Value | None], init: Value) -> Value:
-    """The load of C's old value that a dot product in a register starts from
-    (`s = C[i][j]; for k: s += ...; C[i][j] = alpha * s`, as LLVM promotes
-    `C[i][j] += ...`): then alpha * (C + A B) is alpha A B + alpha C, beta alpha. Any
-    other start is declined."""
+def _sum_from_old(
+    solution: Mapping[str, Value | None], init: Value, store: Value, region: Region
+) -> tuple[Value, Value | None]:
+    """C's old value and beta where a dot product in a register starts from C's old
+    value, or from it scaled by a beta fixed before the region (`s = C[i][j]` or
+    `s = beta * C[i][j]; for k: s += ...; C[i][j] = s`, as LLVM promotes `C[i][j] += ...`
+    and `C[i][j] *= beta; for k: C[i][j] += ...`): that beta (None: 1), or alpha where
+    the sum from C's own value is stored scaled by alpha (alpha * (C + A B) is
+    alpha A B + alpha C) and the products are not. Any other start is declined."""
+    address = need(solution, "c.address")
+    beta = _scaling_factor(region, init, address)
+    old = init if beta is None else next(o for o in init.operands if o is not beta)
     plain = solution.get("c_old") is None and solution.get("init_store") is None
-    if not (plain and init.opcode == "load" and init.operands[0] is solution.get("c.address")):
+    if not (plain and old.opcode == "load" and old.operands[0] is address):
         raise NotReplaced("the dot product starts from a value other than zero or C's own")
-    return init
+    stored, alpha = store.operands[0], solution.get("alpha")
+    if stored is solution.get("final"):
+        return old, beta
+    if beta is None and alpha is not None and solution.get("a_factor") is solution.get("a.value"):
+        return old, alpha
+    raise NotReplaced("the sum started from C is scaled in a way BLAS cannot express")
 
 
 def gemm_roles(

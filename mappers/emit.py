@@ -207,11 +207,15 @@ class Cloner:
         env: dict[Value, Operand],
         *,
         affine: bool,
+        wraps_checked: bool = False,
     ) -> None:
         self.builder = builder
         self.region = region
         self.env = {**builder.known, **env}
         self.affine = affine
+        # The caller compares the clone at the last iteration with what the strides
+        # predict (host_ranges.py): a narrow integer that wraps shows there.
+        self.wraps_checked = wraps_checked
         self._varies: set[Value] = set(env)
 
     def value(self, value: Value) -> Operand:
@@ -246,7 +250,7 @@ class Cloner:
         varying = [o for o in value.operands if o in self._varies]
         opcode = value.opcode
         narrow = (value.type if opcode == "trunc" else value.operands[0].type) in _NARROW
-        if opcode in ("sext", "zext", "trunc") and narrow:
+        if opcode in ("sext", "zext", "trunc") and narrow and not self.wraps_checked:
             # An 8- or 16-bit counter or index wraps within a few hundred iterations:
             # its addresses are then no longer first + t * stride.
             raise NotReplaced(f"the address goes through a narrow integer ({value.name})")

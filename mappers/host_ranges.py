@@ -115,7 +115,7 @@ class _Ranges:
         loops = [self._count(loop) for loop in _chain(self.function, self.nest, access)]
         _check_speculable(address, blocks)
         views, counts = [c.view for c in loops], [c.count for c in loops]
-        first, strides = locate(builder, blocks, address, views)
+        first, strides = locate(builder, blocks, address, views, wraps_checked=True)
         start = builder.to_i64(first)
         low, high = span(builder, start, strides, counts, size=size, overflow=self.doubts)
         corners = [[k] for k in range(len(loops))]
@@ -133,7 +133,9 @@ class _Ranges:
         for bound in (view.iter_begin, view.iter_end):
             if bound.block in blocks and bound not in builder.known:
                 _check_speculable(bound, blocks)
-                builder.known[bound] = Cloner(builder, blocks, {}, affine=True).value(bound)
+                builder.known[bound] = Cloner(
+                    builder, blocks, {}, affine=True, wraps_checked=True
+                ).value(bound)
         trips = trip_count(builder, view)
         count = builder.select(trips.exact, trips.count, const(I64, 1))
         self.doubts.append(builder.compare("eq", trips.valid, const(I1, "false")))
@@ -160,7 +162,9 @@ class _Ranges:
             env[loops[k].view.iterator] = _last_value(builder, loops[k].view, loops[k].count)
             steps = builder.binary("sub", loops[k].count, const(I64, 1))
             predicted = builder.binary("add", predicted, builder.binary("mul", strides[k], steps))
-        clone = Cloner(builder, self.nest.blocks, env, affine=True).value(address)
+        clone = Cloner(builder, self.nest.blocks, env, affine=True, wraps_checked=True).value(
+            address
+        )
         self.doubts.append(builder.compare("ne", builder.to_i64(clone), predicted))
 
 

@@ -3,7 +3,7 @@ kept in memory (set to zero, scaled by beta or C's old value first), the loop ov
 outermost, rows scaled by beta before the rank-1 updates, a sum in a register that
 starts from C's old value. Each is one BLAS call on
 separate arrays, and the original code where the output is an input, overlaps one, or
-beta is 0 for a form that scales C first."""
+beta is 0 for a form that multiplies C by it."""
 
 from __future__ import annotations
 
@@ -29,9 +29,10 @@ GEMMS = (
     "updates_kij",
     "scaled_rows",
     "gemm_from_old",
+    "gemm_from_scaled",
 )
 GEMVS = ("gemv_zero", "gemv_scaled", "gemv_from_old")
-SCALING_FIRST = 3  # stored_scaled, scaled_rows, gemv_scaled
+TIMES_BETA = 4  # stored_scaled, scaled_rows, gemv_scaled, gemm_from_scaled: 0 * C
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +67,8 @@ def test_aliased_outputs_run_the_original_code(
     assert _calls(builds, [str(n), "5", str(mode)]) == (0, 0)
 
 
-def test_beta_zero_declines_only_where_c_is_scaled_first(
+def test_beta_zero_declines_only_where_the_loop_multiplies_c_by_it(
     builds: tuple[Path, Path, Accelerated],
 ) -> None:
     gemms, gemvs = _calls(builds, ["6", "7", str(BETA_ZERO)])
-    assert gemms + gemvs == len(GEMMS) + len(GEMVS) - SCALING_FIRST
+    assert gemms + gemvs == len(GEMMS) + len(GEMVS) - TIMES_BETA

@@ -108,6 +108,19 @@ void gemv_from_old(int n, double alpha, double *y, const double *A, const double
     }
 }
 
+/* the sum in a register from beta * C (C[i][j] *= beta; C[i][j] += ... promoted):
+   C = beta C + A B */
+void gemm_from_scaled(int n, double beta, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = beta * C[i * n + j];
+            for (int k = 0; k < n; k++)
+                s += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = s;
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -138,7 +151,7 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *C = block, *A = block + size + 1, *B = block + 2 * size + 1;
     const double *first = mode == 1 ? C : mode == 2 ? C + 1 : A;
-    for (int kernel = 0; kernel < 9; kernel++) {
+    for (int kernel = 0; kernel < 10; kernel++) {
         fill(block, 3 * size + 1);
         switch (kernel) {
         case 0: stored_zero(n, alpha, C, first, B); break;
@@ -150,6 +163,7 @@ int main(int argc, char **argv)
         case 6: gemv_scaled(n, beta, C, first, B); break;
         case 7: gemm_from_old(n, C, first, B); break;
         case 8: gemv_from_old(n, alpha, C, first, B); break;
+        case 9: gemm_from_scaled(n, beta, C, first, B); break;
         }
         printf("kernel %d\n", kernel);
         print("C", C, size);
