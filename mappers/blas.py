@@ -99,6 +99,8 @@ def dense_match(
     # value or what `init_store` put there (blas.idl), not a register's zero.
     stored_sum = solution.get("update") is not None and store.operands[0] is solution["update"]
     c_old, beta, alpha = solution.get("c_old"), solution.get("beta"), solution.get("alpha")
+    if solution.get("a_factor") is not solution.get("a.value") and _result_scaled(solution):
+        raise NotReplaced("alpha scales both a factor and the sum")
     if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
         if init.constant != 0:
@@ -147,6 +149,14 @@ def dense_match(
     )
 
 
+def _result_scaled(solution: Mapping[str, Value | None]) -> bool:
+    """Whether the dot-product form stores its sum multiplied by alpha (ScaledResult)."""
+    stored, final, scaled = solution.get("stored"), solution.get("final"), solution.get("scaled")
+    if stored is None or final is None:
+        return False
+    return (scaled if scaled is not None else stored) is not final
+
+
 def _sum_from_old(
     solution: Mapping[str, Value | None], init: Value, store: Value, region: Region
 ) -> tuple[Value, Value | None]:
@@ -159,7 +169,10 @@ def _sum_from_old(
     address = need(solution, "c.address")
     beta = _scaling_factor(region, init, address)
     old = init if beta is None else next(o for o in init.operands if o is not beta)
-    plain = solution.get("c_old") is None and solution.get("init_store") is None
+    # A store of the start itself before the sum (C[i][j] *= beta kept beside the
+    # register) is overwritten by the sum's store: dead.
+    init_store = solution.get("init_store")
+    plain = solution.get("c_old") is None and (init_store is None or init_store.operands[0] is init)
     if not (plain and old.opcode == "load" and old.operands[0] is address):
         raise NotReplaced("the dot product starts from a value other than zero or C's own")
     stored, alpha = store.operands[0], solution.get("alpha")

@@ -121,6 +121,30 @@ void gemm_from_scaled(int n, double beta, double *C, const double *A, const doub
         }
 }
 
+/* alpha on a factor of the dot product: C = alpha A B */
+void gemm_alpha_factor(int n, double alpha, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++)
+                s += alpha * A[i * n + k] * B[k * n + j];
+            C[i * n + j] = s;
+        }
+}
+
+/* alpha on a factor and on the sum: C = alpha^2 A B, which one call with alpha is not */
+void gemm_alpha_twice(int n, double alpha, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++)
+                s += alpha * A[i * n + k] * B[k * n + j];
+            C[i * n + j] = alpha * s;
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -151,7 +175,7 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *C = block, *A = block + size + 1, *B = block + 2 * size + 1;
     const double *first = mode == 1 ? C : mode == 2 ? C + 1 : A;
-    for (int kernel = 0; kernel < 10; kernel++) {
+    for (int kernel = 0; kernel < 12; kernel++) {
         fill(block, 3 * size + 1);
         switch (kernel) {
         case 0: stored_zero(n, alpha, C, first, B); break;
@@ -164,6 +188,8 @@ int main(int argc, char **argv)
         case 7: gemm_from_old(n, C, first, B); break;
         case 8: gemv_from_old(n, alpha, C, first, B); break;
         case 9: gemm_from_scaled(n, beta, C, first, B); break;
+        case 10: gemm_alpha_factor(n, alpha, C, first, B); break;
+        case 11: gemm_alpha_twice(n, alpha, C, first, B); break;
         }
         printf("kernel %d\n", kernel);
         print("C", C, size);

@@ -1,0 +1,55 @@
+// direct: gemm_chain_2d_inline.c: kernel_chain's two nests as cblas_dgemm calls
+// args: test=23 19 21 17 bench=1000 1000 1000 1000
+#include <stdio.h>
+#include <stdlib.h>
+#include <cblas.h>
+
+#define MAX 1000
+
+static double A[MAX][MAX], B[MAX][MAX], C[MAX][MAX], D[MAX][MAX], tmp[MAX][MAX];
+
+/* D = alpha * A * B * C + beta * D over the leading ni x nl block. */
+static void kernel_chain(int ni, int nj, int nk, int nl, double alpha, double beta,
+                         double t[MAX][MAX], double a[MAX][MAX], double b[MAX][MAX],
+                         double c[MAX][MAX], double d[MAX][MAX])
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, nj, nk, alpha, &a[0][0], MAX,
+                &b[0][0], MAX, 0.0, &t[0][0], MAX);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, ni, nl, nj, 1.0, &t[0][0], MAX,
+                &c[0][0], MAX, beta, &d[0][0], MAX);
+}
+
+int main(int argc, char **argv)
+{
+    int ni = argc > 1 ? atoi(argv[1]) : 200;
+    int nj = argc > 2 ? atoi(argv[2]) : 200;
+    int nk = argc > 3 ? atoi(argv[3]) : 200;
+    int nl = argc > 4 ? atoi(argv[4]) : 200;
+    if (ni < 1 || ni > MAX || nj < 1 || nj > MAX || nk < 1 || nk > MAX || nl < 1 || nl > MAX)
+        return 1;
+    for (int i = 0; i < ni; i++)
+        for (int k = 0; k < nk; k++)
+            A[i][k] = (double)((i * k + 1) % 17) / 17.0;
+    for (int k = 0; k < nk; k++)
+        for (int j = 0; j < nj; j++)
+            B[k][j] = (double)((k * (j + 1)) % 13) / 13.0 - 0.5;
+    for (int j = 0; j < nj; j++)
+        for (int l = 0; l < nl; l++)
+            C[j][l] = (double)((j * (l + 3) + 1) % 11) / 11.0;
+    for (int i = 0; i < ni; i++)
+        for (int l = 0; l < nl; l++)
+            D[i][l] = (double)((i * (l + 2)) % 7) / 7.0;
+
+    kernel_chain(ni, nj, nk, nl, 1.5, 1.2, tmp, A, B, C, D);
+
+    double sum = 0.0, weighted = 0.0;
+    for (int i = 0; i < ni; i++)
+        for (int l = 0; l < nl; l++) {
+            sum += D[i][l];
+            weighted += D[i][l] * (double)((i + 2 * l) % 5 + 1);
+        }
+    printf("sum %.10g weighted %.10g\n", sum, weighted);
+    printf("D[0][0] %.10g D[last][last] %.10g\n", D[0][0], D[ni - 1][nl - 1]);
+    printf("tmp[0][0] %.10g\n", tmp[0][0]);
+    return 0;
+}
