@@ -50,8 +50,8 @@ int main(int argc, char **argv)
     kernel_chain(ni, nj, nk, nl, 1.5, 1.2, tmp, A, B, C, D);
 
     double sum = 0.0, weighted = 0.0;
-    for (int i = 0; i < ni; i++)                  // expect: Reduction in main
-        for (int l = 0; l < nl; l++) {
+    for (int i = 0; i < ni; i++)
+        for (int l = 0; l < nl; l++) {            // expect: Reduction in main
             sum += D[i][l];
             weighted += D[i][l] * (double)((i + 2 * l) % 5 + 1);
         }
