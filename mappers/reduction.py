@@ -95,6 +95,11 @@ class _ReductionPlan(Plan):
             # Said in the report: a sum in another order may differ in its last bits, which
             # an ill-conditioned program can magnify (a rank-deficient Gram-Schmidt).
             self.target = "OpenCL reduction kernel (floating point, reordered)"
+        # Sums of floating-point values also fold the sum of their magnitudes: finite, no
+        # order of the additions overflows (`_order_unsettled`).
+        self.magnitudes = [
+            j for j, a in enumerate(self.accumulators) if a.update.opcode in ("fadd", "fsub")
+        ]
         self.results: list[Operand] = []
         self.packed: KernelArg | None = None
 
@@ -130,12 +135,24 @@ class _ReductionPlan(Plan):
         checks += [counted.exact, whole]
         return builder.all_of(checks)
 
+    def _lane_types(self) -> list[str]:
+        """The IR type of each value the kernels fold: every accumulator, then the sum of
+        magnitudes of each floating-point sum (see `_order_unsettled`)."""
+        types = [a.acc.type for a in self.accumulators]
+        return types + [types[j] for j in self.magnitudes]
+
     def _source(self) -> str:
         accs = self.accumulators
-        types = [c_type(a.acc.type) for a in accs]
+        types = [c_type(t) for t in self._lane_types()]
         combines = [
-            self._combine(j, a, t) for j, (a, t) in enumerate(zip(accs, types, strict=True))
+            self._combine(j, a, t) for j, (a, t) in enumerate(zip(accs, types, strict=False))
         ]
+        combines += [
+            f"{types[j]} idiom_combine{k}({types[j]} a, {types[j]} b) {{ return a + b; }}\n"
+            for k, j in enumerate(self.magnitudes, start=len(accs))
+        ]
+        operands = self.operands + [f"fabs({self.operands[j]})" for j in self.magnitudes]
+        lanes = len(types)
         params = [arg.declaration for arg in self._common_args()]
         params += [f"__global {t}* p{j}" for j, t in enumerate(types)]
         params += ["__global int* ph"]
@@ -143,15 +160,15 @@ class _ReductionPlan(Plan):
         params += ["__local int* lh"]
         fold_first = "\n".join(
             f"    r{j} = has ? idiom_combine{j}(r{j}, {op}) : {op};"
-            for j, op in enumerate(self.operands)
+            for j, op in enumerate(operands)
         )
         other = "l{j}[lid + s]"
         fold_tree = "\n".join(
             f"      l{j}[lid] = lh[lid] ? idiom_combine{j}(l{j}[lid], {other.format(j=j)})"
             f" : {other.format(j=j)};"
-            for j in range(len(accs))
+            for j in range(lanes)
         )
-        tree = _tree(len(accs), fold_tree)
+        tree = _tree(lanes, fold_tree)
         prelude = "\n".join("  " + line for line in param_prelude(self.params))
         body = "\n".join("    " + line for line in self.body.lines)
         first = f"""
@@ -167,7 +184,7 @@ __kernel void idiom_reduce({", ".join(params)}) {{
   }}
 {tree}
   if (lid == 0) {{
-    {" ".join(f"p{j}[get_group_id(0)] = l{j}[0];" for j in range(len(accs)))}
+    {" ".join(f"p{j}[get_group_id(0)] = l{j}[0];" for j in range(lanes))}
     ph[get_group_id(0)] = lh[0];
   }}
 }}
@@ -179,8 +196,7 @@ __kernel void idiom_reduce({", ".join(params)}) {{
         final_params += [f"__local {t}* l{j}" for j, t in enumerate(types)]
         final_params += ["__local int* lh"]
         fold_final = "\n".join(
-            f"      r{j} = has ? idiom_combine{j}(r{j}, p{j}[g]) : p{j}[g];"
-            for j in range(len(accs))
+            f"      r{j} = has ? idiom_combine{j}(r{j}, p{j}[g]) : p{j}[g];" for j in range(lanes)
         )
         final = f"""
 __kernel void idiom_reduce_final({", ".join(final_params)}) {{
@@ -195,7 +211,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
   }}
 {tree}
   if (lid == 0) {{
-    {" ".join(f"o{j}[0] = l{j}[0];" for j in range(len(accs)))}
+    {" ".join(f"o{j}[0] = l{j}[0];" for j in range(lanes))}
   }}
 }}
 """
@@ -228,7 +244,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
 
     def call(self, builder: Builder) -> Operand:
         source = self._source()
-        types = [a.acc.type for a in self.accumulators]
+        types = self._lane_types()
         saved = stack_saved(builder, self.context.module)
         partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
         flags = builder.emit("ptr", f"alloca i32, i32 {GROUPS}")
@@ -278,10 +294,16 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
 
     def _order_unsettled(self, builder: Builder) -> Operand:
         """i32 1 where an order-sensitive update's total, or its start, is NaN or its
-        total is zero: the loop's own order then decides the result (the original code
-        runs; the reduction stored nothing, so running it again is safe)."""
+        total is zero, or where a floating-point sum's magnitudes add up to more than
+        the largest finite value (some order of the additions may then overflow, or a
+        value is infinite or NaN): the loop's own order then decides the result (the
+        original code runs; the reduction stored nothing, so running it again is safe)."""
         unsettled = const("i1", "false")
-        for accumulator, total in zip(self.accumulators, self.results, strict=True):
+        magnitudes = self.results[len(self.accumulators) :]
+        for total in magnitudes:
+            infinity = const(total.type, "0x7FF0000000000000")
+            unsettled = builder.binary("or", unsettled, builder.compare("uge", total, infinity))
+        for accumulator, total in zip(self.accumulators, self.results, strict=False):
             if not _order_sensitive(accumulator.update):
                 continue
             init = operand(accumulator.init)
@@ -306,7 +328,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
 
     def done(self, builder: Builder) -> dict[Value, Operand]:
         results: dict[Value, Operand] = {}
-        for accumulator, total in zip(self.accumulators, self.results, strict=True):
+        for accumulator, total in zip(self.accumulators, self.results, strict=False):
             update = accumulator.update
             env = {accumulator.acc: operand(accumulator.init), accumulator.operand: total}
             if update.opcode in _ASSOCIATIVE_SUM:

@@ -1,6 +1,8 @@
 """Max and min reductions over floating-point values (mappers/reduction.py): the device's
 order agrees with the loop's except with a NaN among the values or a result of zero,
-where the original loop runs again. Outputs equal, NaN and the sign of zero included."""
+where the original loop runs again; and a sum whose magnitudes overflow, where some
+order of the additions may overflow and another not. Outputs equal, NaN, infinities and
+the sign of zero included."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "minmax_order.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
-PLAIN, NAN, SIGNED_ZEROS = range(3)
+PLAIN, NAN, SIGNED_ZEROS, HUGE = range(4)
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +24,9 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def test_every_reduction_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
-    replaced_everywhere(builds[2], {"Reduction"}, {"max_keep", "max_take", "min_float", "max_call"})
+    replaced_everywhere(
+        builds[2], {"Reduction"}, {"max_keep", "max_take", "min_float", "max_call", "sum"}
+    )
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000, 70001])
@@ -38,3 +42,10 @@ def test_a_nan_anywhere(builds: tuple[Path, Path, Accelerated], at: int) -> None
 @pytest.mark.parametrize("n", [4, 100, 70001])
 def test_zeros_of_both_signs(builds: tuple[Path, Path, Accelerated], n: int) -> None:
     same_outputs(builds, [str(n), str(SIGNED_ZEROS)], ON_POCL)
+
+
+@pytest.mark.parametrize("n", [4, 6, 1001])
+def test_a_sum_that_overflows_in_the_loops_order(
+    builds: tuple[Path, Path, Accelerated], n: int
+) -> None:
+    same_outputs(builds, [str(n), str(HUGE)], ON_POCL)

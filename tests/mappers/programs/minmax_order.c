@@ -1,7 +1,9 @@
 /* Floating-point max and min reductions whose result depends on the loop's order: a NaN
    among the values (a select keeps or drops it depending on where it comes), and zeros of
    both signs (+0 and -0 compare equal, so the first or the last one met is kept).
-   Arguments: n, mode (0 plain values, 1 a NaN, 2 signed zeros), position of the NaN. */
+   A sum is added in another order too, and a running sum that overflows in the loop's
+   order need not in another. Arguments: n, mode (0 plain values, 1 a NaN, 2 signed
+   zeros, 3 values near the largest double), position of the NaN. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,14 @@ double max_call(int n, const double *x)
     return m;
 }
 
+double sum(int n, const double *x)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
 static void show(const char *name, double v)
 {
     printf("%s %.17g nan %d negative %d\n", name, v, isnan(v) != 0, signbit(v) != 0);
@@ -58,6 +68,8 @@ int main(int argc, char **argv)
         if (mode == 2 && i % 5 == 2)
             y[i] = (i / 5) % 2 ? 0.0f : -0.0f;
     }
+    for (int i = 0; mode == 3 && i < n; i++)
+        x[i] = i % 4 < 2 ? 1e308 : -1e308; /* the loop's running sum overflows */
     if (mode == 1 && n > 0) {
         x[at % n] = NAN;
         y[at % n] = NAN;
@@ -66,6 +78,7 @@ int main(int argc, char **argv)
     show("max_take", max_take(n, x));
     show("min_float", min_float(n, y));
     show("max_call", max_call(n, x));
+    show("sum", sum(n, x));
     free(x);
     free(y);
     return 0;
