@@ -23,6 +23,7 @@ from matcher.ir import Block, Value
 __all__ = [
     "Clearing",
     "DenseMatch",
+    "Finish",
     "alpha_beta",
     "dense_match",
     "gemm_roles",
@@ -56,6 +57,17 @@ class DenseMatch:
     conditions: list[tuple[Value, bool]]  # zero-trip guards of the inner loops
     clearing: Clearing | None = None  # C's rows set before the updates
     scaled_first: Value | None = None  # a store of beta * C before the sum (beta != 0)
+    finish: Finish | None = None  # the symmetric forms' division and mirror store
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What a symmetric form does to each element of its triangle after the sum: divide
+    it by `divisor` (None: no division) and store the result again at `mirror` (the
+    address of the element with row and column swapped; None: no mirror)."""
+
+    divisor: Value | None
+    mirror: Value | None
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,11 @@ def dense_match(
         if init.constant != 0:
             c_old, beta = _sum_from_old(solution, init, store, context.region)
     stores, legal_loops = [store], list(loops)
+    finish = _finish(solution)
+    for name in ("finish_store", "mirror_store"):
+        extra = solution.get(name)
+        if extra is not None:
+            stores.append(extra)
     clearing, scaled_first, has_old = None, None, c_old is not None
     init_store = solution.get("init_store")  # the stored dot-product form's start
     if init_store is not None:
@@ -146,13 +163,57 @@ def dense_match(
         conditions=conditions,
         clearing=clearing,
         scaled_first=scaled_first,
+        finish=finish,
     )
+
+
+def _finish(solution: Mapping[str, Value | None]) -> Finish | None:
+    """The division and mirror store after the sum (blas.idl's DividedResult, MirrorStore
+    and FinishedStoredSum), their shape checked: in the stored form, the value divided or
+    mirrored must be exactly what the sum left in C, the last update, or the start where
+    the loop did not run."""
+    divisor, mirror_store = solution.get("divisor"), solution.get("mirror_store")
+    if divisor is None and mirror_store is None:
+        return None
+    sum_after = solution.get("sum_after")
+    if sum_after is not None and not _is_sum_after(solution, sum_after):
+        raise NotReplaced("the value stored after the sum is not the sum as the loop left it")
+    mirror = mirror_store.operands[1] if mirror_store is not None else None
+    return Finish(divisor, mirror)
+
+
+def _is_sum_after(solution: Mapping[str, Value | None], sum_after: Value) -> bool:
+    """Whether `sum_after` is the phi of the last update (the loop ran) or of it and the
+    sum's start (it may not have), and nothing else."""
+    update, start = need(solution, "update"), need(solution, "acc_init")
+
+    def is_last(value: Value) -> bool:
+        return value.opcode == "phi" and all(v is update for v in _incoming(value))
+
+    if is_last(sum_after):
+        return True
+    incoming = _incoming(sum_after)
+    if sum_after.opcode != "phi" or len(incoming) != 2:
+        return False
+    starts = [v for v in incoming if _same_value(v, start)]
+    lasts = [v for v in incoming if is_last(v)]
+    return len(starts) == 1 and len(lasts) == 1
+
+
+def _incoming(phi: Value) -> list[Value]:
+    return [value for value, _ in phi.incoming]
+
+
+def _same_value(one: Value, other: Value) -> bool:
+    if one is other:
+        return True
+    return one.constant is not None and one.constant == other.constant and one.type == other.type
 
 
 def _result_scaled(solution: Mapping[str, Value | None]) -> bool:
     """Whether the dot-product form stores its sum multiplied by alpha (ScaledResult)."""
     stored, final, scaled = solution.get("stored"), solution.get("final"), solution.get("scaled")
-    if stored is None or final is None:
+    if stored is None or final is None or solution.get("divisor") is not None:
         return False
     return (scaled if scaled is not None else stored) is not final
 
@@ -298,6 +359,8 @@ def scalars_nonzero(builder: Builder, dense: DenseMatch) -> Operand:
 
 class _DensePlan(Plan):
     def __init__(self, dense: DenseMatch, context: MapperContext) -> None:
+        if dense.finish is not None:
+            raise NotReplaced("the product's result is divided or mirrored")
         self.dense = dense
         self.region = context.region
         self.counts: list[Operand] = []

@@ -23,6 +23,7 @@ from mappers.blas import (
     DenseMatch,
     alpha_beta,
     dense_match,
+    scalar_operand,
     scalars_nonzero,
 )
 from mappers.emit import I64, Builder, Cloner, NotReplaced, const
@@ -42,6 +43,7 @@ _SYR2K = (
     "i32 @idiom_syr2k(i32, i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, "
     "i64, i64)"
 )
+_FINISH = "i32 @idiom_syrk_finish(i32, i32, i32, i64, ptr, i64, i64, i32, double, i32)"
 _ROW, _COLUMN, _SUM = "row", "column", "sum"
 
 
@@ -134,10 +136,11 @@ class _SyrkPlan(Plan):
         for number, (row_read, column_read) in enumerate(self.products):
             addresses[f"row{number}"], addresses[f"column{number}"] = row_read, column_read
         clearing = [dense.clearing.address] if dense.clearing is not None else []
+        mirror = self._mirror_address()
         tables = row_tables(
             builder,
             self.region,
-            [*addresses.values(), *clearing],
+            [*addresses.values(), *clearing, *mirror],
             loops=self.measured,
             counts=self.counts,
             entered=builder.all_of(checks),
@@ -154,11 +157,45 @@ class _SyrkPlan(Plan):
         if dense.clearing is not None:
             checks.append(self._clears_triangle(builder, dense.clearing, tables))
         checks.append(scalars_nonzero(builder, dense))
-        c = self.accesses["c"]
+        if dense.finish is not None and dense.finish.divisor is not None:
+            # s / 0 is Inf or NaN by the sign of s, which a reordered sum may not keep.
+            divisor = scalar_operand(builder, dense.finish.divisor, 1.0)
+            checks.append(builder.compare("one", divisor, const("double", "0.000000e+00")))
         reads = [access for name, access in self.accesses.items() if name != "c"]
-        checks.append(disjoint(builder, c, [*reads, *(table.entries for table in tables)]))
-        checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
+        written = [self.accesses["c"]]
+        if mirror:
+            mirrored = self._measure(builder, mirror[0], self.measured[:2], tables)
+            checks.append(self._is_mirror(builder, mirrored))
+            written.append(mirrored)
+        for target in written:
+            entries = [table.entries for table in tables]
+            checks.append(disjoint(builder, target, [*reads, *entries]))
+            checks.append(apart_from_fixed(builder, self.region, (target.low, target.high)))
         return builder.all_of(checks)
+
+    def _mirror_address(self) -> list[Value]:
+        finish = self.dense.finish
+        if finish is None or finish.mirror is None:
+            return []
+        if self.triangle.levels[_COLUMN] != 1:
+            raise NotReplaced("the mirror store is not in the column loop")
+        return [finish.mirror]
+
+    def _is_mirror(self, builder: Builder, mirrored: Access) -> Operand:
+        """i1: the mirror store writes C's element with the row and column swapped: the
+        same first element, its stride along the row loop C's along the column loop and
+        the other way round."""
+        c, sc = self.accesses["c"], self.strides["c"]
+        sm, whole = mirrored.element_strides(builder)
+        row, column = self.triangle.levels[_ROW], self.triangle.levels[_COLUMN]
+        return builder.all_of(
+            [
+                whole,
+                builder.compare("eq", builder.to_i64(mirrored.first), builder.to_i64(c.first)),
+                builder.compare("eq", sm[row], sc[column]),
+                builder.compare("eq", sm[column], sc[row]),
+            ]
+        )
 
     def _oriented(self, pair: tuple[Value, Value]) -> tuple[Value, Value]:
         """(the read moving with the row loop, the one moving with the column loop)."""
@@ -287,20 +324,30 @@ class _SyrkPlan(Plan):
             matrices += [self.accesses[f"row{number}"].first, strides[row], strides[total]]
         sc = self.strides["c"]
         entry = "idiom_syrk" if len(self.products) == 1 else "idiom_syr2k"
-        return builder.call(
+        element = const("i32", _ELEMENTS[self.dense.element])
+        lower = const("i32", 1 if self.triangle.lower else 0)
+        c = [self.accesses["c"].first, sc[row], sc[levels[_COLUMN]]]
+        status = builder.call(
             "i32",
             entry,
+            [element, lower, self.counts[row], self.counts[total], alpha, *matrices, beta, *c],
+        )
+        finish = self.dense.finish
+        if finish is None:
+            return status
+        divide = finish.divisor is not None
+        return builder.call(
+            "i32",
+            "idiom_syrk_finish",
             [
-                const("i32", _ELEMENTS[self.dense.element]),
-                const("i32", 1 if self.triangle.lower else 0),
+                status,
+                element,
+                lower,
                 self.counts[row],
-                self.counts[total],
-                alpha,
-                *matrices,
-                beta,
-                self.accesses["c"].first,
-                sc[row],
-                sc[levels[_COLUMN]],
+                *c,
+                const("i32", 1 if divide else 0),
+                scalar_operand(builder, finish.divisor, 1.0),
+                const("i32", 1 if finish.mirror is not None else 0),
             ],
         )
 
@@ -314,6 +361,8 @@ def _symmetric(instance: Instance, context: MapperContext) -> tuple[DenseMatch, 
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
+    if dense.finish is not None:
+        context.module.declare("idiom_syrk_finish", f"declare {_FINISH}")
     return dense, triangle
 
 

@@ -388,6 +388,40 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
     return status;
 }
 
+/* Each element (r, col) of one triangle, in the loop's order: divided, then mirrored. */
+#define FINISH_TRIANGLE(type)                                                                  \
+    do {                                                                                       \
+        type *elements = (type *)c;                                                            \
+        for (int64_t r = 0; r < n; r++) {                                                      \
+            for (int64_t col = lower ? 0 : r; col < (lower ? r + 1 : n); col++) {              \
+                type value = elements[r * c_sr + col * c_sc];                                  \
+                if (divide) {                                                                  \
+                    value = value / (type)divisor;                                             \
+                    elements[r * c_sr + col * c_sc] = value;                                   \
+                }                                                                              \
+                if (mirror) {                                                                \
+                    elements[col * c_sr + r * c_sc] = value;                                   \
+                }                                                                              \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n, void *c,
+                          int64_t c_sr, int64_t c_sc, int32_t divide, double divisor,
+                          int32_t mirror) {
+    if (status != IDIOM_DONE || (!divide && !mirror)) {
+        return status;
+    }
+    if (elem == IDIOM_FLOAT) {
+        FINISH_TRIANGLE(float);
+    } else {
+        FINISH_TRIANGLE(double);
+    }
+    idiom__trace("syrk finish n=%lld%s%s", (long long)n, divide ? " divided" : "",
+                 mirror ? " mirrored" : "");
+    return status;
+}
+
 /* One rank-1 update of the layout `la` (column-major as it stands, or the transpose). */
 static void ger_once(int32_t elem, int64_t m, int64_t n, double alpha, const void *x,
                      blasint incx, const void *y, blasint incy, void *a, layout la) {

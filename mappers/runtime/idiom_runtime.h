@@ -80,6 +80,15 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
                     const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
                     int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc);
 
+/* After idiom_syrk or idiom_syr2k returned `status`: where it is IDIOM_DONE, each element
+ * of the triangle (as they name it) divided by `divisor` in the element type (when
+ * `divide`) and stored again at the element with row and column swapped (when `mirror`),
+ * as a covariance loop finishes `C[i][j] = s / (n - 1); C[j][i] = C[i][j]`. Returns
+ * `status`. */
+int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n, void *c,
+                          int64_t c_sr, int64_t c_sc, int32_t divide, double divisor,
+                          int32_t mirror);
+
 /* Tables of row pointers: `count` entries `stride` bytes apart from `table`, as a loop over
  * the rows reads them. idiom_row_first gives the first entry (NULL when count < 1, reading
  * nothing); idiom_row_step the distance in bytes from each row to the next when every row lies
