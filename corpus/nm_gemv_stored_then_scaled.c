@@ -8,10 +8,11 @@
 /* B <- alpha * (B + L^T B) in place, row i from the rows below it (not yet updated). */
 void tri_scaled_after(int m, int n, double alpha, double L[m][m], double B[m][n])
 {
-    for (int i = 0; i < m; i++) {
-        /* not a GEMV: B[i][j] is scaled after its sum, and every row reads the rows below */
+    /* a TRMM (B <- alpha T B, T unit upper from L^T), but not a GEMV: B[i][j] is scaled
+       after its sum, and every row reads the rows below */
+    for (int i = 0; i < m; i++) {                          // expect: TRMM in tri_scaled_after
         for (int j = 0; j < n; j++) {                      // expect-none: GEMV
-            for (int k = i + 1; k < m; k++)                // expect: Reduction in tri_scaled_after
+            for (int k = i + 1; k < m; k++)
                 B[i][j] += L[k][i] * B[k][j];
             B[i][j] = alpha * B[i][j];
         }

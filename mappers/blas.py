@@ -93,10 +93,15 @@ def dense_match(
     *,
     roles: Roles | None = None,
     edges: tuple[Value, ...] = (),
+    settled: tuple[int, ...] = (),
+    guarded: tuple[Value, ...] = (),
 ) -> DenseMatch:
     """The parts of a GEMM-like (depth 3) or GEMV (depth 2) match, legality checked.
     `roles` gives a nest's levels (m, n, k) (default `gemm_roles`); `edges` are bounds
-    computed in the region that the mapper checks itself (a triangle's: SYRK)."""
+    computed in the region that the mapper checks itself (a triangle's: SYRK), and
+    `settled` the levels of loops whose zero-trip test (begin < end) its guard settles
+    for every row (a triangle's loop empty on the last row: TRMM), `guarded` branches
+    its guard checks itself (such a test in another form)."""
     solution = instance.solution
     function = context.region.function
     loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
@@ -147,6 +152,8 @@ def dense_match(
         stores=stores,
         results=[],
         loops=legal_loops,
+        data_loops=[loops[level] for level in settled],
+        conditional=guarded,
         fixed_loads=True,
         edges=edges,
     )

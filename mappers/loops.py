@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.irtext import Operand, operand
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Value
@@ -21,7 +21,9 @@ from matcher.ir import Block, Function, Value
 __all__ = [
     "Counted",
     "LoopView",
+    "RowCounts",
     "iteration_value",
+    "loop_at_row",
     "loop_view",
     "natural_loop_view",
     "trip_count",
@@ -202,3 +204,32 @@ def iteration_value(builder: Builder, loop: LoopView, iteration: int) -> Operand
     if iteration == 0:
         return begin
     return builder.binary("add", begin, const(begin.type, loop.step * iteration))
+
+
+@dataclass(frozen=True)
+class RowCounts:
+    """An inner loop's first value and count for one value of the row counter."""
+
+    first: Operand  # i64
+    count: Operand  # i64
+    exact: Operand  # i1
+
+
+def loop_at_row(
+    builder: Builder, blocks: frozenset[Block], row: LoopView, loop: LoopView, row_value: Operand
+) -> RowCounts:
+    """The first value and count of `loop`, inside the row loop `row`, when the row counter
+    is `row_value`: its bounds computed in the region's `blocks`, evaluated for that row (a
+    triangle's bound that moves with the rows)."""
+    env = {row.iterator: row_value}
+    saved = dict(builder.known)
+    try:
+        for bound in (loop.iter_begin, loop.iter_end):
+            if bound.block in blocks:
+                builder.known[bound] = Cloner(builder, blocks, env, affine=False).value(bound)
+        counted = trip_count(builder, loop)
+        first = builder.to_i64(builder.ref(loop.iter_begin))
+    finally:
+        builder.known.clear()
+        builder.known.update(saved)
+    return RowCounts(first, counted.count, counted.exact)

@@ -28,6 +28,7 @@ from mappers.region import Region, region_of
 from mappers.sparse import map_spmv_csr
 from mappers.stencil import map_stencil
 from mappers.syrk import map_syr2k, map_syrk
+from mappers.trmm import map_trmm
 from matcher.detect import Instance
 from matcher.ir import Block, Function, Module, Value
 
@@ -38,6 +39,7 @@ MAPPERS: dict[str, Mapper] = {
     "GEMV": map_gemv,
     "SYRK": map_syrk,
     "SYR2K": map_syr2k,
+    "TRMM": map_trmm,
     "GER": map_ger,
     "Reduction": map_reduction,
     "Stencil": map_stencil,

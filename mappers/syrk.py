@@ -26,9 +26,9 @@ from mappers.blas import (
     scalar_operand,
     scalars_nonzero,
 )
-from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
-from mappers.loops import LoopView, loop_view, trip_count
+from mappers.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.region import depends_on, guard_conditions
 from mappers.row_tables import RowTable, declare_row_tables, row_tables
@@ -79,15 +79,6 @@ def _roles(triangle: _Triangle) -> tuple[int, int, int]:
     return levels[_ROW], levels[_COLUMN], levels[_SUM]
 
 
-@dataclass(frozen=True)
-class _Counts:
-    """The column loop's first value and count for one value of the row counter."""
-
-    first: Operand  # i64
-    count: Operand  # i64
-    exact: Operand  # i1
-
-
 class _SyrkPlan(Plan):
     """One triangle updated from `products`, each (a read moving with the row loop, a
     read moving with the column loop): SYRK's one, A[i][k] A[j][k], or SYR2K's two,
@@ -109,7 +100,7 @@ class _SyrkPlan(Plan):
         self.strides: dict[str, list[Operand]] = {}
         self.counts: list[Operand] = []
         self.first_rows: tuple[Operand, ...] = ()  # the row counter's first two values
-        self.column_rows: list[_Counts] = []  # the column loop at those rows
+        self.column_rows: list[RowCounts] = []  # the column loop at those rows
         row = dense.loops[0]
         column = dense.loops[triangle.levels[_COLUMN]]
         if row.step != 1 or column.step != 1:
@@ -296,23 +287,8 @@ class _SyrkPlan(Plan):
         first = builder.ref(self.dense.loops[0].iter_begin)
         return first, builder.binary("add", first, const(first.type, 1))
 
-    def _loop_at(self, builder: Builder, loop: LoopView, row_value: Operand) -> _Counts:
-        """An inner loop's first value and count when the row counter is `row_value` (its
-        bounds computed in the region evaluated for that row)."""
-        env = {self.dense.loops[0].iterator: row_value}
-        saved = dict(builder.known)
-        try:
-            for bound in (loop.iter_begin, loop.iter_end):
-                if bound.block in self.region.blocks:
-                    builder.known[bound] = Cloner(
-                        builder, self.region.blocks, env, affine=False
-                    ).value(bound)
-            counted = trip_count(builder, loop)
-            first = builder.to_i64(builder.ref(loop.iter_begin))
-        finally:
-            builder.known.clear()
-            builder.known.update(saved)
-        return _Counts(first, counted.count, counted.exact)
+    def _loop_at(self, builder: Builder, loop: LoopView, row_value: Operand) -> RowCounts:
+        return loop_at_row(builder, self.region.blocks, self.dense.loops[0], loop, row_value)
 
     def call(self, builder: Builder) -> Operand:
         alpha, beta = alpha_beta(builder, self.dense)

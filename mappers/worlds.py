@@ -44,7 +44,17 @@ __all__ = [
 ]
 
 # The runtime entries that need no device: a function calling them is not doubled.
-BLAS_ENTRIES = frozenset({"idiom_gemm", "idiom_gemv", "idiom_ger", "idiom_syrk", "idiom_syr2k"})
+BLAS_ENTRIES = frozenset(
+    {
+        "idiom_gemm",
+        "idiom_gemv",
+        "idiom_ger",
+        "idiom_syrk",
+        "idiom_syrk_finish",
+        "idiom_syr2k",
+        "idiom_trmm",
+    }
+)
 
 _ORIGINAL = ".idiom.orig"
 _REWRITTEN = ".idiom.rewritten"

@@ -187,6 +187,7 @@ def _encloses(outer_loop: Loop, outer: Instance, loop: Loop, instance: Instance)
 _SPECIFICITY = {
     "SYRK": 7,
     "SYR2K": 7,
+    "TRMM": 7,
     "GEMM": 6,
     "GEMV": 5,
     "GER": 5,

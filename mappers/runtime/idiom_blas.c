@@ -388,6 +388,74 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
     return status;
 }
 
+/* The triangular product in place, B <- alpha * T * B. T's stored matrix is T itself
+   (column-major) or T^T (row-major), whose triangle is the other; B's is B, or B^T, for
+   which the product is B^T <- alpha * B^T * T^T, T multiplying from the right. */
+static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n,
+                    double alpha, const void *a, int64_t a_sr, int64_t a_sk, void *b,
+                    int64_t b_sr, int64_t b_sc) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || m < 0 || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (m == 0 || n == 0) {
+        return IDIOM_DONE;
+    }
+    if (m > INT32_MAX || n > INT32_MAX || work_of(m, m + 1, n) / 2 < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    if ((m > 1 && (a_sr <= 0 || a_sk <= 0 || b_sr <= 0)) || (n > 1 && b_sc <= 0)) {
+        return IDIOM_DECLINED;
+    }
+    layout la;
+    layout lb;
+    if (!describe(m, m, a_sr, a_sk, &la) || !describe(m, n, b_sr, b_sc, &lb)) {
+        return IDIOM_DECLINED;
+    }
+    enum CBLAS_UPLO uplo = (upper != 0) != (la.transposed != 0) ? CblasUpper : CblasLower;
+    enum CBLAS_SIDE side = lb.transposed ? CblasRight : CblasLeft;
+    /* op(stored A) is T on the left, T^T on the right */
+    int t_is_stored = !la.transposed;
+    enum CBLAS_TRANSPOSE trans = (t_is_stored != (lb.transposed != 0)) ? CblasNoTrans : CblasTrans;
+    enum CBLAS_DIAG diag = unit ? CblasUnit : CblasNonUnit;
+    blasint rows = (blasint)(lb.transposed ? n : m);
+    blasint cols = (blasint)(lb.transposed ? m : n);
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_strmm)(CblasColMajor, side, uplo, trans, diag, rows, cols, (float)alpha, a,
+                          (blasint)la.ld, b, (blasint)lb.ld);
+    } else {
+        BLAS(cblas_dtrmm)(CblasColMajor, side, uplo, trans, diag, rows, cols, alpha, a,
+                          (blasint)la.ld, b, (blasint)lb.ld);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n, double alpha,
+                   const void *a, int64_t a_sr, int64_t a_sk, void *b, int64_t b_sr,
+                   int64_t b_sc) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = trmm(elem, upper, unit, m, n, alpha, a, a_sr, a_sk, b, b_sr, b_sc);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "trmm", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "upper", upper);
+        idiom__json_int(&j, "unit", unit);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("trmm %s %s%s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) on blas: %s",
+                 elem_name(elem), upper ? "upper" : "lower", unit ? " unit" : "", (long long)m,
+                 (long long)n, (long long)a_sr, (long long)a_sk, (long long)b_sr,
+                 (long long)b_sc, idiom__status_name(status));
+    return status;
+}
+
 /* Each element (r, col) of one triangle, in the loop's order: divided, then mirrored. */
 #define FINISH_TRIANGLE(type)                                                                  \
     do {                                                                                       \

@@ -17,13 +17,14 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k",
+ *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k", "trmm",
  *                 "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
  *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
  *     syr2k       as syrk
+ *     trmm        "elem", "m", "n", "upper", "unit" (1: T's diagonal taken as 1)
  *     ger         "elem", "m", "n", "products" (1 or 2)
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
@@ -79,6 +80,13 @@ int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alp
 int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
                     const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
                     int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc);
+
+/* B(m x n) <- alpha * T * B in place, T (m x m) triangular: T's (r, k) at r*a_sr + k*a_sk,
+ * read for k >= r (`upper`) or k <= r, its diagonal taken as 1 and not read when `unit`;
+ * B's (r, c) at r*b_sr + c*b_sc. Strides positive, as for idiom_gemm. */
+int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n, double alpha,
+                   const void *a, int64_t a_sr, int64_t a_sk, void *b, int64_t b_sr,
+                   int64_t b_sc);
 
 /* After idiom_syrk or idiom_syr2k returned `status`: where it is IDIOM_DONE, each element
  * of the triangle (as they name it) divided by `divisor` in the element type (when

@@ -19,6 +19,7 @@ KINDS = {
     "GEMM",
     "SYRK",
     "SYR2K",
+    "TRMM",
     "GER",
     "SpMV_CSR",
     "SpMV_JDS",

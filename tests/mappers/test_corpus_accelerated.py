@@ -27,6 +27,7 @@ CALLS = {
     "GEMV": "gemv",
     "SYRK": "syrk",
     "SYR2K": "syr2k",
+    "TRMM": "trmm",
     "GER": "ger",
     "Reduction": "idiom_reduce",
     "Stencil": "idiom_stencil",

@@ -1,0 +1,384 @@
+"""TRMM through BLAS (`idiom_trmm` of the runtime, OpenBLAS): the in-place triangular
+product B <- alpha * T * B.
+
+The match (blas.idl's TRMM) is a nest over B's rows i and columns j whose innermost loop
+sums A-by-B products over k in a triangle with the rows, reading B at rows other than
+the one it writes. The loop is that product only if every row it reads is still B's
+original row when read, and the guard checks at run time what makes it so:
+
+- the sum runs over the rows after the current one (k = i + d .. m) with the rows
+  counting up, or over the rows before it (k = i0 .. i - d) with the rows counting down,
+  where d is 1 when the sum starts from B's own element (T's diagonal is one and not
+  read: unit) and 0 when it starts from zero (A's diagonal among the products): the
+  sum loop's first value and count on the first two rows settle every row, its moving
+  bound being the row counter plus a constant (RowOffset);
+- the sum's rows are exactly the nest's: T is square over them;
+- the B read is the matrix written, element for element (the same first element and
+  strides), and A overlaps neither it nor the row tables;
+- the scaling after the sum kept in memory (`B[i][j] = alpha * B[i][j]`) is at the
+  element the sum wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
+from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
+from mappers.plan import MapperContext, Plan
+from mappers.region import Region, depends_on, guard_conditions
+from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from matcher.detect import Instance
+from matcher.ir import Block, Value
+
+__all__ = ["map_trmm"]
+
+_ELEMENTS = {"float": 0, "double": 1}
+_TRMM = "i32 @idiom_trmm(i32, i32, i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64)"
+_ROW, _COLUMN, _SUM = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the match says statically: which of the sum loop's bounds moves with the rows
+    (`upper`: its first value, the rows after the current one), whether T's diagonal is
+    one (`unit`: the sum starts from B's own element), and the scale after a sum kept in
+    memory, with the address it scales."""
+
+    upper: bool
+    unit: bool
+    edge: Value
+    finish_alpha: Value | None
+    finish_address: Value | None
+
+
+class _TrmmPlan(Plan):
+    target = "BLAS trmm (OpenBLAS)"
+
+    def __init__(
+        self, dense: DenseMatch, shape: _Shape, guards: list[_RowGuard], context: MapperContext
+    ) -> None:
+        self.dense, self.shape, self.region = dense, shape, context.region
+        self.guards = guards
+        row, total = dense.loops[_ROW], dense.loops[_SUM]
+        if row.step != (1 if shape.upper else -1) or total.step != 1:
+            raise NotReplaced(
+                "the rows are not visited in the order that reads each row before it is written"
+            )
+        self.t_first: Operand | None = None  # the sum loop's first row of T (upper)
+        self.rows: Operand | None = None
+        self.columns: Operand | None = None
+        self.accesses: dict[str, Access] = {}
+        self.strides: dict[str, list[Operand]] = {}
+
+    def guard(self, builder: Builder) -> Operand:
+        dense = self.dense
+        checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
+        rows, columns = trip_count(builder, dense.loops[_ROW]), trip_count(builder, dense.loops[1])
+        self.rows, self.columns = rows.count, columns.count
+        checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
+        checks += [self._guard_agrees(builder, guard, rows.count) for guard in self.guards]
+        addresses = {"c": dense.c, "b": dense.b, "a": dense.a}
+        if self.shape.finish_address is not None:
+            addresses["finish"] = self.shape.finish_address
+        counts = [rows.count, columns.count, rows.count]
+        saved = dict(builder.known)
+        try:
+            # Measured over all of T's rows: from the first (upper: the sum loop's first
+            # value on the first row, less the diagonal it leaves out; lower: its fixed
+            # first value). The B read then starts where B written does, which the guard
+            # checks: the rows of T are the nest's.
+            if self.t_first is not None:
+                builder.known[self.dense.loops[_SUM].iter_begin] = self.t_first
+            tables = row_tables(
+                builder,
+                self.region,
+                list(addresses.values()),
+                loops=self.dense.loops,
+                counts=counts,
+                entered=builder.all_of(checks),
+            )
+            for name, address in addresses.items():
+                depth = 2 if name == "finish" else 3  # the scaling store is outside the sum
+                self.accesses[name] = self._measure(builder, address, counts, depth, tables)
+        finally:
+            builder.known.clear()
+            builder.known.update(saved)
+        checks.extend(table.regular for table in tables)
+        if not self.shape.upper:
+            self._rows_upwards(builder)
+        for name, access in self.accesses.items():
+            self.strides[name], whole = access.element_strides(builder)
+            checks.append(whole)
+        checks += [self._reads_b_itself(builder), scalars_nonzero(builder, dense)]
+        c = self.accesses["c"]
+        checks.append(disjoint(builder, c, [self.accesses["a"], *(t.entries for t in tables)]))
+        checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
+        return builder.all_of(checks)
+
+    def _measure(
+        self,
+        builder: Builder,
+        address: Value,
+        counts: list[Operand],
+        depth: int,
+        tables: list[RowTable],
+    ) -> Access:
+        return measure(
+            builder,
+            self.region,
+            address,
+            loops=self.dense.loops[:depth],
+            counts=counts[:depth],
+            element_type=self.dense.element,
+            rows=[t for t in tables if t.level < depth],
+        )
+
+    def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
+        """i1: the sum loop runs rows - d times on the first row and one fewer on the next
+        (d = 1 for a unit diagonal, which it leaves out), from a first value one further
+        on the next row (upper: the rows after the current one, counting up) or the same
+        (lower: the rows before it, the rows counting down). Its moving bound is the row
+        counter plus a constant, so both change by the same from row to row, and two rows
+        settle every row. Where T starts the B read starts too (checked on the addresses),
+        so T's rows are the nest's."""
+        unit, row = self.shape.unit, self.dense.loops[_ROW]
+        first = builder.ref(row.iter_begin)
+        second = builder.binary("add", first, const(first.type, row.step))
+        at = [self._loop_at(builder, value) for value in (first, second)]
+        one, d = const(I64, 1), const(I64, 1 if unit else 0)
+        count0 = builder.binary("sub", rows, d)
+        step = one if self.shape.upper else const(I64, 0)
+        if self.shape.upper:
+            begin = self._evaluate_at(builder, self.dense.loops[_SUM].iter_begin, first)
+            self.t_first = builder.binary("sub", begin, const(begin.type, 1 if unit else 0))
+        checks = [builder.compare("eq", at[0].count, count0)]
+        if not unit:
+            checks.append(at[0].exact)
+        on_second = [
+            at[1].exact,
+            builder.compare("eq", at[1].count, builder.binary("sub", count0, one)),
+            builder.compare("eq", at[1].first, builder.binary("add", at[0].first, step)),
+        ]
+        single = builder.compare("slt", rows, const(I64, 2))
+        checks.append(builder.binary("or", single, builder.all_of(on_second)))
+        return builder.all_of(checks)
+
+    def _evaluate_at(self, builder: Builder, value: Value, row_value: Operand) -> Operand:
+        """`value`, computed in the region, on the row `row_value`."""
+        env = {self.dense.loops[_ROW].iterator: row_value}
+        saved = dict(builder.known)
+        try:
+            return Cloner(builder, self.region.blocks, env, affine=False).value(value)
+        finally:
+            builder.known.clear()
+            builder.known.update(saved)
+
+    def _guard_agrees(self, builder: Builder, guard: _RowGuard, rows: Operand) -> Operand:
+        """i1: the test that skips the sum loop enters it exactly where the loop runs at
+        least once, on the first row and the last two. The test is monotone in the row
+        counter (_row_guards), and so is "the loop runs", which holds on every row but
+        perhaps the last (the triangle checked): agreeing on those rows, they agree on
+        every row."""
+        last = builder.binary("sub", rows, const(I64, 1))
+        before_last = builder.binary("sub", rows, const(I64, 2))
+        single = builder.compare("slt", rows, const(I64, 2))
+        return builder.all_of(
+            [
+                self._agrees_at(builder, guard, const(I64, 0)),
+                self._agrees_at(builder, guard, last),
+                builder.binary("or", single, self._agrees_at(builder, guard, before_last)),
+            ]
+        )
+
+    def _agrees_at(self, builder: Builder, guard: _RowGuard, index: Operand) -> Operand:
+        """i1: at the row visited `index`-th, the test enters the loop iff it runs."""
+        row = self.dense.loops[_ROW]
+        first = builder.ref(row.iter_begin)
+        offset = builder.binary("mul", index, const(I64, row.step))
+        if first.type != I64:
+            offset = builder.cast("trunc", offset, first.type)
+        value = builder.binary("add", first, offset)
+        runs = builder.compare("sgt", self._loop_at(builder, value).count, const(I64, 0))
+        condition = self._evaluate_at(builder, guard.branch.operands[0], value)
+        if guard.entering != 0:
+            condition = builder.binary("xor", condition, const("i1", "true"))
+        return builder.compare("eq", condition, runs)
+
+    def _loop_at(self, builder: Builder, row_value: Operand) -> RowCounts:
+        loops = self.dense.loops
+        return loop_at_row(builder, self.region.blocks, loops[_ROW], loops[_SUM], row_value)
+
+    def _rows_upwards(self, builder: Builder) -> None:
+        """The rows counting down visit T and B from their last row: start every access
+        that moves with the rows at the last one, its stride negated (BLAS wants them
+        positive). The B read moves with the sum loop instead, which counts up."""
+        assert self.rows is not None
+        last = builder.binary("sub", self.rows, const(I64, 1))
+        for name, access in list(self.accesses.items()):
+            stride = access.strides[_ROW]
+            shift = builder.binary("mul", stride, last)
+            first = builder.emit("ptr", f"getelementptr i8, {access.first}, {shift}")
+            strides = list(access.strides)
+            strides[_ROW] = builder.binary("sub", const(I64, 0), stride)
+            self.accesses[name] = replace(access, first=first, strides=tuple(strides))
+
+    def _reads_b_itself(self, builder: Builder) -> Operand:
+        """i1: the sum reads the matrix it writes (B[k][j] moves along k as B[i][j] along
+        i, along j alike, not with the rows), A does not move with the columns nor B
+        written with the sum, and the scaling store writes the sum's element."""
+        s = self.strides
+        c, b = self.accesses["c"], self.accesses["b"]
+        zero = const(I64, 0)
+        checks = [
+            builder.compare("eq", builder.to_i64(b.first), builder.to_i64(c.first)),
+            builder.compare("eq", s["b"][_SUM], s["c"][_ROW]),
+            builder.compare("eq", s["b"][_COLUMN], s["c"][_COLUMN]),
+            builder.compare("eq", s["b"][_ROW], zero),
+            builder.compare("eq", s["c"][_SUM], zero),
+            builder.compare("eq", s["a"][_COLUMN], zero),
+        ]
+        if "finish" in self.accesses:
+            finish = self.accesses["finish"]
+            checks += [
+                builder.compare("eq", builder.to_i64(finish.first), builder.to_i64(c.first)),
+                builder.compare("eq", s["finish"][_ROW], s["c"][_ROW]),
+                builder.compare("eq", s["finish"][_COLUMN], s["c"][_COLUMN]),
+            ]
+        return builder.all_of(checks)
+
+    def call(self, builder: Builder) -> Operand:
+        assert self.rows is not None and self.columns is not None
+        alpha = self.dense.alpha if self.dense.alpha is not None else self.shape.finish_alpha
+        a, c = self.accesses["a"], self.accesses["c"]
+        sa, sc = self.strides["a"], self.strides["c"]
+        return builder.call(
+            "i32",
+            "idiom_trmm",
+            [
+                const("i32", _ELEMENTS[self.dense.element]),
+                const("i32", 1 if self.shape.upper else 0),
+                const("i32", 1 if self.shape.unit else 0),
+                self.rows,
+                self.columns,
+                scalar_operand(builder, alpha, 1.0),
+                a.first,
+                sa[_ROW],
+                sa[_SUM],
+                c.first,
+                sc[_ROW],
+                sc[_COLUMN],
+            ],
+        )
+
+
+def _shape(instance: Instance, dense: DenseMatch, context: MapperContext) -> _Shape:
+    solution = instance.solution
+    total, row = dense.loops[_SUM], dense.loops[_ROW].iterator
+    begin_moves = depends_on(total.iter_begin, row, context.region)
+    end_moves = depends_on(total.iter_end, row, context.region)
+    if begin_moves == end_moves:
+        raise NotReplaced("the sum loop does not run over a triangle with the rows")
+    unit = dense.has_old  # the sum starts from B's own element
+    finish_alpha = solution.get("finish_alpha")
+    if finish_alpha is not None and dense.alpha is not None:
+        raise NotReplaced("alpha scales both a factor and the sum")
+    if unit and solution.get("a_factor") is not solution.get("a.value"):
+        # B + alpha * sum: alpha on the products but not on the diagonal's one
+        raise NotReplaced("alpha scales the products but not B's own element")
+    if unit and dense.beta is not None and dense.beta is not dense.alpha:
+        raise NotReplaced("the sum starts from B's element scaled")
+    finish_store = solution.get("finish_store")
+    return _Shape(
+        upper=begin_moves,
+        unit=unit,
+        edge=total.iter_begin if begin_moves else total.iter_end,
+        finish_alpha=finish_alpha,
+        finish_address=finish_store.operands[1] if finish_store is not None else None,
+    )
+
+
+def map_trmm(instance: Instance, context: MapperContext) -> Plan:
+    context.module.declare("idiom_trmm", f"declare {_TRMM}")
+    declare_row_tables(context.module)
+    edges = _moving_bounds(instance, context)
+    sum_loop = loop_view(context.region.function, instance.solution, "loop[2].")
+    guards = _row_guards(context.region, sum_loop)
+    dense = dense_match(
+        instance,
+        context,
+        3,
+        roles=lambda *_: (0, 1, 2),
+        edges=edges,
+        settled=(_SUM,),
+        guarded=tuple(guard.branch for guard in guards),
+    )
+    if dense.element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {dense.element} routine")
+    return _TrmmPlan(dense, _shape(instance, dense, context), guards, context)
+
+
+@dataclass(frozen=True)
+class _RowGuard:
+    """A zero-trip test of the sum loop that changes with the row (LLVM's `i > 0` for
+    `k < i`): `branch` enters the loop through its successor `entering`."""
+
+    branch: Value
+    entering: int
+
+
+def _row_guards(region: Region, sum_loop: LoopView) -> list[_RowGuard]:
+    """The branches in the region that skip the sum loop on a condition computed in the
+    region, each an integer comparison monotone in the row counter (adds and casts of it
+    that cannot wrap, against values fixed before the region): the guard checks it
+    agrees with the loop's trip count on the rows where the two could differ."""
+    header = sum_loop.iterator.block
+    assert header is not None
+    preheaders = {p for p in header.predecessors if p not in _latches(sum_loop)}
+    guards = []
+    for block in region.blocks:
+        branch = block.terminator
+        if branch.opcode != "br" or not branch.operands:
+            continue
+        condition = branch.operands[0]
+        if condition.block not in region.blocks:
+            continue
+        entered = [i for i, successor in enumerate(block.successors) if successor in preheaders]
+        if len(entered) != 1 or condition.opcode != "icmp":
+            continue
+        if not all(_monotone(o, region) for o in condition.operands):
+            raise NotReplaced("the sum loop is skipped on a test the mapper cannot follow")
+        guards.append(_RowGuard(branch, entered[0]))
+    return guards
+
+
+def _latches(loop: LoopView) -> set[Block]:
+    return {block for value, block in loop.iterator.incoming if value is not loop.iter_begin}
+
+
+def _monotone(value: Value, region: Region) -> bool:
+    """Whether `value` is fixed before the region, or a counter of it plus or minus such
+    values through adds, subs and casts that cannot wrap (nsw/nuw)."""
+    if value.block not in region.blocks:
+        return True
+    if value.opcode == "phi":
+        return True  # a loop counter (the Cloner evaluates only the substituted ones)
+    if value.opcode in ("sext", "zext"):
+        return _monotone(value.operands[0], region)
+    if value.opcode in ("add", "sub") and (" nsw " in value.text or " nuw " in value.text):
+        varying = [o for o in value.operands if o.block in region.blocks]
+        if value.opcode == "sub" and value.operands[1] in varying:
+            return False
+        return len(varying) <= 1 and all(_monotone(o, region) for o in value.operands)
+    return False
+
+
+def _moving_bounds(instance: Instance, context: MapperContext) -> tuple[Value, ...]:
+    """The sum loop's bounds computed in the region (the one moving with the rows: the
+    guard checks it)."""
+    solution = instance.solution
+    bounds = (solution.get("loop[2].iter_begin"), solution.get("loop[2].iter_end"))
+    return tuple(b for b in bounds if b is not None and b.block in context.region.blocks)
