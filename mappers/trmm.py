@@ -114,6 +114,10 @@ class _TrmmPlan(Plan):
             self.strides[name], whole = access.element_strides(builder)
             checks.append(whole)
         checks += [self._reads_b_itself(builder), scalars_nonzero(builder, dense)]
+        if self.shape.finish_alpha is not None:
+            # BLAS takes alpha 0 as "B is not read", where the loop computes 0 * B
+            alpha = scalar_operand(builder, self.shape.finish_alpha, 1.0)
+            checks.append(builder.compare("one", alpha, const("double", "0.000000e+00")))
         c = self.accesses["c"]
         checks.append(disjoint(builder, c, [self.accesses["a"], *(t.entries for t in tables)]))
         checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
@@ -158,9 +162,11 @@ class _TrmmPlan(Plan):
         checks = [builder.compare("eq", at[0].count, count0)]
         if not unit:
             checks.append(at[0].exact)
+        count1 = builder.binary("sub", count0, one)
         on_second = [
-            at[1].exact,
-            builder.compare("eq", at[1].count, builder.binary("sub", count0, one)),
+            # (an empty loop's count is no iteration count; 0 is what it must be then)
+            builder.binary("or", at[1].exact, builder.compare("eq", count1, const(I64, 0))),
+            builder.compare("eq", at[1].count, count1),
             builder.compare("eq", at[1].first, builder.binary("add", at[0].first, step)),
         ]
         single = builder.compare("slt", rows, const(I64, 2))
@@ -305,8 +311,9 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_trmm", f"declare {_TRMM}")
     declare_row_tables(context.module)
     edges = _moving_bounds(instance, context)
-    sum_loop = loop_view(context.region.function, instance.solution, "loop[2].")
-    guards = _row_guards(context.region, sum_loop)
+    function = context.region.function
+    loops = [loop_view(function, instance.solution, f"loop[{level}].") for level in range(3)]
+    guards = _row_guards(context.region, loops)
     dense = dense_match(
         instance,
         context,
@@ -330,19 +337,23 @@ class _RowGuard:
     entering: int
 
 
-def _row_guards(region: Region, sum_loop: LoopView) -> list[_RowGuard]:
+def _row_guards(region: Region, loops: list[LoopView]) -> list[_RowGuard]:
     """The branches in the region that skip the sum loop on a condition computed in the
     region, each an integer comparison monotone in the row counter (adds and casts of it
     that cannot wrap, against values fixed before the region): the guard checks it
     agrees with the loop's trip count on the rows where the two could differ."""
+    sum_loop = loops[_SUM]
     header = sum_loop.iterator.block
     assert header is not None
     preheaders = {p for p in header.predecessors if p not in _latches(sum_loop)}
+    headers = {loop.iterator.block for loop in loops}
     guards = []
     for block in region.blocks:
         branch = block.terminator
         if branch.opcode != "br" or not branch.operands:
             continue
+        if headers & set(block.successors):
+            continue  # a latch of the nest's loops (going round again)
         condition = branch.operands[0]
         if condition.block not in region.blocks:
             continue

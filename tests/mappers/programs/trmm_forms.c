@@ -1,0 +1,173 @@
+/* In-place triangular products (blas.idl's TRMM) for the differential tests of
+ * mappers/trmm.py:
+ *
+ *   trmm_forms M N SEED MODE
+ *
+ * Every kernel updates B (m x n, ld n) in place from A (m x m, ld m); main prints the
+ * whole block holding B, A and a spare element, so a call writing outside B would show.
+ * MODE 0: B and A separate (each TRMM kernel one call);
+ *      1: A is B itself (the guard must decline);
+ *      2: A is B shifted by one element (decline);
+ *      3: alpha is 0 (the kernels scaling by alpha must decline). */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* unit upper from A^T, the sum kept in B, then scaled: B <- alpha (I + L^T) B */
+void unit_trans_stored(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            for (int k = i + 1; k < m; k++)
+                B[i * n + j] += A[k * m + i] * B[k * n + j];
+            B[i * n + j] = alpha * B[i * n + j];
+        }
+}
+
+/* unit upper, the sum kept in B, not scaled */
+void unit_upper_stored(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = i + 1; k < m; k++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* unit lower, the rows counting down, the sum in a register from B's own element */
+void unit_lower_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int j = 0; j < n; j++) {
+            double s = B[i * n + j];
+            for (int k = 0; k < i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s * alpha;
+        }
+}
+
+/* non-unit upper, the sum in a register from zero */
+void nonunit_upper(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = i; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+/* non-unit lower from A^T, the rows counting down, alpha on a factor */
+void nonunit_lower_trans_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k <= i; k++)
+                s += alpha * A[k * m + i] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* the rows counting up while the sum reads the rows above, already updated: a
+   recurrence, no TRMM (must not be replaced) */
+void forward_recurrence(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = B[i * n + j];
+            for (int k = 0; k < i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = 0.5 * s;
+        }
+}
+
+/* a sum from zero that leaves the diagonal out: a strictly triangular product (the
+   guard must decline) */
+void strict_from_zero(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = i + 1; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* alpha on the products but not on B's own element: B + alpha * N B (must decline) */
+void unit_alpha_on_products(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += alpha * A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* the sum stops a row short of the last: T is not square over the rows (the guard must
+   decline) */
+void unit_upper_short(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = i + 1; k < m - 1; k++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* the sum skipped on row 1 by a test of its own: it disagrees with the loop's count
+   there (the guard must decline) */
+void lower_skips_row_one(int m, int n, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int j = 0; j < n; j++) {
+            double s = B[i * n + j];
+            if (i > 1)
+                for (int k = 0; k < i; k++)
+                    s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+static unsigned long long state;
+
+static double next_value(void)
+{
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)((state >> 33) % 2001) / 1000.0 - 1.0;
+}
+
+int main(int argc, char **argv)
+{
+    int m = argc > 1 ? atoi(argv[1]) : 5;
+    int n = argc > 2 ? atoi(argv[2]) : 4;
+    state = argc > 3 ? (unsigned long long)atoll(argv[3]) : 1;
+    int mode = argc > 4 ? atoi(argv[4]) : 0;
+    double alpha = mode == 3 ? 0.0 : 0.75;
+    int total = m * n + m * m + 1;
+    double *block = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    if (!block) return 1;
+    double *B = block, *A = block + m * n + 1;
+    const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
+    for (int kernel = 0; kernel < 10; kernel++) {
+        for (int t = 0; t < total; t++) block[t] = next_value();
+        for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
+        switch (kernel) {
+        case 0: unit_trans_stored(m, n, alpha, read, B); break;
+        case 1: unit_upper_stored(m, n, read, B); break;
+        case 2: unit_lower_down(m, n, alpha, read, B); break;
+        case 3: nonunit_upper(m, n, alpha, read, B); break;
+        case 4: nonunit_lower_trans_down(m, n, alpha, read, B); break;
+        case 5: forward_recurrence(m, n, read, B); break;
+        case 6: strict_from_zero(m, n, read, B); break;
+        case 7: unit_alpha_on_products(m, n, alpha, read, B); break;
+        case 8: unit_upper_short(m, n, read, B); break;
+        case 9: lower_skips_row_one(m, n, read, B); break;
+        }
+        printf("kernel %d\n", kernel);
+        for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);
+    }
+    free(block);
+    return 0;
+}

@@ -1,0 +1,78 @@
+"""TRMM (mappers/trmm.py): the in-place triangular product B <- alpha T B, upper or
+lower, unit diagonal or A's, the sum in a register or kept in B, alpha on the sum, on a
+factor or after it. One BLAS call each on separate arrays, every element of the block
+equal to the original's; the original code where A is B or overlaps it, where alpha is
+0, and for the nests that are no TRMM: a recurrence over rows already updated and alpha
+on the products alone (declined when mapped), a strictly triangular product and a sum
+stopping a row short, a sum skipped on a row by a test of its own (declined by the
+guard)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import (
+    BLAS_AT_ANY_SIZE,
+    blas_calls_done,
+    build_pair,
+    replaced_everywhere,
+    same_outputs,
+)
+
+from mappers.accelerate import Accelerated
+
+PROGRAM = Path(__file__).parent / "programs" / "trmm_forms.c"
+SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO = range(4)
+FORMS = (
+    "unit_trans_stored",
+    "unit_upper_stored",
+    "unit_lower_down",
+    "nonunit_upper",
+    "nonunit_lower_trans_down",
+)
+DECLINED_WHEN_MAPPED = frozenset({"forward_recurrence", "unit_alpha_on_products"})
+# replaced, their guards decline the triangle
+DECLINED_AT_RUN_TIME = {"strict_from_zero", "unit_upper_short", "lower_skips_row_one"}
+UNSCALED = 1  # unit_upper_stored has no alpha
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("trmm_forms"))
+
+
+def _trmm_calls(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
+    return blas_calls_done(same_outputs(builds, args, BLAS_AT_ANY_SIZE), "trmm")
+
+
+def test_every_product_is_replaced_and_the_others_are_not(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced = set(FORMS) | DECLINED_AT_RUN_TIME
+    replaced_everywhere(builds[2], {"TRMM"}, replaced, DECLINED_WHEN_MAPPED)
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (1, 1), (2, 9), (3, 1), (7, 5), (33, 17)])
+@pytest.mark.parametrize("seed", [2, 9])
+def test_separate_arrays_are_one_call_each(
+    builds: tuple[Path, Path, Accelerated], m: int, n: int, seed: int
+) -> None:
+    expected = len(FORMS) if m > 0 else 0  # m == 0: the loops, and the calls, do not run
+    if m == 1:
+        expected += 1  # one row: the test skipping row 1 never matters (lower_skips_row_one)
+    assert _trmm_calls(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("m, n", [(2, 2), (9, 4)])
+def test_a_overlapping_b_runs_the_original_code(
+    builds: tuple[Path, Path, Accelerated], mode: int, m: int, n: int
+) -> None:
+    assert _trmm_calls(builds, [str(m), str(n), "5", str(mode)]) == 0
+
+
+def test_alpha_zero_declines_where_the_loop_multiplies_by_it(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    assert _trmm_calls(builds, ["6", "6", "8", str(ALPHA_ZERO)]) == UNSCALED
