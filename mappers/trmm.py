@@ -21,18 +21,19 @@ original row when read, and the guard checks at run time what makes it so:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from mappers.access import Access, apart_from_fixed, disjoint, measure
 from mappers.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
-from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
-from mappers.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
+from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan
-from mappers.region import Region, depends_on, guard_conditions
+from mappers.region import depends_on, guard_conditions
 from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
 from matcher.detect import Instance
-from matcher.ir import Block, Value
+from matcher.ir import Value
 
 __all__ = ["map_trmm"]
 
@@ -59,10 +60,14 @@ class _TrmmPlan(Plan):
     target = "BLAS trmm (OpenBLAS)"
 
     def __init__(
-        self, dense: DenseMatch, shape: _Shape, guards: list[_RowGuard], context: MapperContext
+        self,
+        dense: DenseMatch,
+        shape: _Shape,
+        guards: tuple[RowGuard, ...],
+        context: MapperContext,
     ) -> None:
         self.dense, self.shape, self.region = dense, shape, context.region
-        self.guards = guards
+        self.triangle = RowTriangle(context.region, dense.loops[_ROW], dense.loops[_SUM], guards)
         row, total = dense.loops[_ROW], dense.loops[_SUM]
         if row.step != (1 if shape.upper else -1) or total.step != 1:
             raise NotReplaced(
@@ -80,7 +85,7 @@ class _TrmmPlan(Plan):
         rows, columns = trip_count(builder, dense.loops[_ROW]), trip_count(builder, dense.loops[1])
         self.rows, self.columns = rows.count, columns.count
         checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
-        checks += [self._guard_agrees(builder, guard, rows.count) for guard in self.guards]
+        checks.append(self.triangle.guards_agree(builder, rows.count))
         addresses = {"c": dense.c, "b": dense.b, "a": dense.a}
         if self.shape.finish_address is not None:
             addresses["finish"] = self.shape.finish_address
@@ -109,7 +114,7 @@ class _TrmmPlan(Plan):
             builder.known.update(saved)
         checks.extend(table.regular for table in tables)
         if not self.shape.upper:
-            self._rows_upwards(builder)
+            self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
         for name, access in self.accesses.items():
             self.strides[name], whole = access.element_strides(builder)
             checks.append(whole)
@@ -142,95 +147,19 @@ class _TrmmPlan(Plan):
         )
 
     def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
-        """i1: the sum loop runs rows - d times on the first row and one fewer on the next
-        (d = 1 for a unit diagonal, which it leaves out), from a first value one further
-        on the next row (upper: the rows after the current one, counting up) or the same
-        (lower: the rows before it, the rows counting down). Its moving bound is the row
-        counter plus a constant, so both change by the same from row to row, and two rows
-        settle every row. Where T starts the B read starts too (checked on the addresses),
-        so T's rows are the nest's."""
-        unit, row = self.shape.unit, self.dense.loops[_ROW]
-        first = builder.ref(row.iter_begin)
-        second = builder.binary("add", first, const(first.type, row.step))
-        at = [self._loop_at(builder, value) for value in (first, second)]
-        one, d = const(I64, 1), const(I64, 1 if unit else 0)
-        count0 = builder.binary("sub", rows, d)
-        step = one if self.shape.upper else const(I64, 0)
+        """i1: the sum loop runs rows - d times on the first row and one fewer on each next
+        (d = 1 for a unit diagonal, which it leaves out), from a first value that follows
+        the row (upper: the rows after the current one, counting up) or stays put (lower:
+        the rows before it, the rows counting down). Where T starts the B read starts too
+        (checked on the addresses), so T's rows are the nest's."""
+        unit, triangle = self.shape.unit, self.triangle
+        d = const(I64, 1 if unit else 0)
         if self.shape.upper:
-            begin = self._evaluate_at(builder, self.dense.loops[_SUM].iter_begin, first)
+            first = triangle.row_value(builder, const(I64, 0))
+            begin = triangle.evaluate_at(builder, triangle.inner.iter_begin, first)
             self.t_first = builder.binary("sub", begin, const(begin.type, 1 if unit else 0))
-        checks = [builder.compare("eq", at[0].count, count0)]
-        if not unit:
-            checks.append(at[0].exact)
-        count1 = builder.binary("sub", count0, one)
-        on_second = [
-            # (an empty loop's count is no iteration count; 0 is what it must be then)
-            builder.binary("or", at[1].exact, builder.compare("eq", count1, const(I64, 0))),
-            builder.compare("eq", at[1].count, count1),
-            builder.compare("eq", at[1].first, builder.binary("add", at[0].first, step)),
-        ]
-        single = builder.compare("slt", rows, const(I64, 2))
-        checks.append(builder.binary("or", single, builder.all_of(on_second)))
-        return builder.all_of(checks)
-
-    def _evaluate_at(self, builder: Builder, value: Value, row_value: Operand) -> Operand:
-        """`value`, computed in the region, on the row `row_value`."""
-        env = {self.dense.loops[_ROW].iterator: row_value}
-        saved = dict(builder.known)
-        try:
-            return Cloner(builder, self.region.blocks, env, affine=False).value(value)
-        finally:
-            builder.known.clear()
-            builder.known.update(saved)
-
-    def _guard_agrees(self, builder: Builder, guard: _RowGuard, rows: Operand) -> Operand:
-        """i1: the test that skips the sum loop enters it exactly where the loop runs at
-        least once, on the first row and the last two. The test is monotone in the row
-        counter (_row_guards), and so is "the loop runs", which holds on every row but
-        perhaps the last (the triangle checked): agreeing on those rows, they agree on
-        every row."""
-        last = builder.binary("sub", rows, const(I64, 1))
-        before_last = builder.binary("sub", rows, const(I64, 2))
-        single = builder.compare("slt", rows, const(I64, 2))
-        return builder.all_of(
-            [
-                self._agrees_at(builder, guard, const(I64, 0)),
-                self._agrees_at(builder, guard, last),
-                builder.binary("or", single, self._agrees_at(builder, guard, before_last)),
-            ]
-        )
-
-    def _agrees_at(self, builder: Builder, guard: _RowGuard, index: Operand) -> Operand:
-        """i1: at the row visited `index`-th, the test enters the loop iff it runs."""
-        row = self.dense.loops[_ROW]
-        first = builder.ref(row.iter_begin)
-        offset = builder.binary("mul", index, const(I64, row.step))
-        if first.type != I64:
-            offset = builder.cast("trunc", offset, first.type)
-        value = builder.binary("add", first, offset)
-        runs = builder.compare("sgt", self._loop_at(builder, value).count, const(I64, 0))
-        condition = self._evaluate_at(builder, guard.branch.operands[0], value)
-        if guard.entering != 0:
-            condition = builder.binary("xor", condition, const("i1", "true"))
-        return builder.compare("eq", condition, runs)
-
-    def _loop_at(self, builder: Builder, row_value: Operand) -> RowCounts:
-        loops = self.dense.loops
-        return loop_at_row(builder, self.region.blocks, loops[_ROW], loops[_SUM], row_value)
-
-    def _rows_upwards(self, builder: Builder) -> None:
-        """The rows counting down visit T and B from their last row: start every access
-        that moves with the rows at the last one, its stride negated (BLAS wants them
-        positive). The B read moves with the sum loop instead, which counts up."""
-        assert self.rows is not None
-        last = builder.binary("sub", self.rows, const(I64, 1))
-        for name, access in list(self.accesses.items()):
-            stride = access.strides[_ROW]
-            shift = builder.binary("mul", stride, last)
-            first = builder.emit("ptr", f"getelementptr i8, {access.first}, {shift}")
-            strides = list(access.strides)
-            strides[_ROW] = builder.binary("sub", const(I64, 0), stride)
-            self.accesses[name] = replace(access, first=first, strides=tuple(strides))
+        count0 = builder.binary("sub", rows, d)
+        return triangle.moves(builder, rows, count0, -1, first_follows=self.shape.upper)
 
     def _reads_b_itself(self, builder: Builder) -> Operand:
         """i1: the sum reads the matrix it writes (B[k][j] moves along k as B[i][j] along
@@ -313,7 +242,7 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     edges = _moving_bounds(instance, context)
     function = context.region.function
     loops = [loop_view(function, instance.solution, f"loop[{level}].") for level in range(3)]
-    guards = _row_guards(context.region, loops)
+    guards = row_guards(context.region, loops, loops[_SUM])
     dense = dense_match(
         instance,
         context,
@@ -326,65 +255,6 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
     return _TrmmPlan(dense, _shape(instance, dense, context), guards, context)
-
-
-@dataclass(frozen=True)
-class _RowGuard:
-    """A zero-trip test of the sum loop that changes with the row (LLVM's `i > 0` for
-    `k < i`): `branch` enters the loop through its successor `entering`."""
-
-    branch: Value
-    entering: int
-
-
-def _row_guards(region: Region, loops: list[LoopView]) -> list[_RowGuard]:
-    """The branches in the region that skip the sum loop on a condition computed in the
-    region, each an integer comparison monotone in the row counter (adds and casts of it
-    that cannot wrap, against values fixed before the region): the guard checks it
-    agrees with the loop's trip count on the rows where the two could differ."""
-    sum_loop = loops[_SUM]
-    header = sum_loop.iterator.block
-    assert header is not None
-    preheaders = {p for p in header.predecessors if p not in _latches(sum_loop)}
-    headers = {loop.iterator.block for loop in loops}
-    guards = []
-    for block in region.blocks:
-        branch = block.terminator
-        if branch.opcode != "br" or not branch.operands:
-            continue
-        if headers & set(block.successors):
-            continue  # a latch of the nest's loops (going round again)
-        condition = branch.operands[0]
-        if condition.block not in region.blocks:
-            continue
-        entered = [i for i, successor in enumerate(block.successors) if successor in preheaders]
-        if len(entered) != 1 or condition.opcode != "icmp":
-            continue
-        if not all(_monotone(o, region) for o in condition.operands):
-            raise NotReplaced("the sum loop is skipped on a test the mapper cannot follow")
-        guards.append(_RowGuard(branch, entered[0]))
-    return guards
-
-
-def _latches(loop: LoopView) -> set[Block]:
-    return {block for value, block in loop.iterator.incoming if value is not loop.iter_begin}
-
-
-def _monotone(value: Value, region: Region) -> bool:
-    """Whether `value` is fixed before the region, or a counter of it plus or minus such
-    values through adds, subs and casts that cannot wrap (nsw/nuw)."""
-    if value.block not in region.blocks:
-        return True
-    if value.opcode == "phi":
-        return True  # a loop counter (the Cloner evaluates only the substituted ones)
-    if value.opcode in ("sext", "zext"):
-        return _monotone(value.operands[0], region)
-    if value.opcode in ("add", "sub") and (" nsw " in value.text or " nuw " in value.text):
-        varying = [o for o in value.operands if o.block in region.blocks]
-        if value.opcode == "sub" and value.operands[1] in varying:
-            return False
-        return len(varying) <= 1 and all(_monotone(o, region) for o in value.operands)
-    return False
 
 
 def _moving_bounds(instance: Instance, context: MapperContext) -> tuple[Value, ...]:

@@ -1,0 +1,174 @@
+"""An inner loop over a triangle with the row loop around it, read at run time: the
+triangular products and solves (TRMM, TRSV), whose inner loop runs from a bound that
+moves with the rows (the row counter plus a constant: blas.idl's RowBoundedLoop) to a
+fixed one, or the other way round.
+
+The moving bound changes by one from row to row, so the inner loop's first value and
+count on two rows settle every row. LLVM may skip the inner loop with a test of its own
+that changes with the rows (`i > 0` for `k < i`); such a test, monotone in the row
+counter, agrees with "the loop runs at least once" on every row where it agrees on the
+first two and the last two rows, since the loop runs on every row but perhaps the first
+or the last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mappers.access import Access
+from mappers.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.loops import LoopView, RowCounts, loop_at_row
+from mappers.region import Region
+from matcher.ir import Value
+
+__all__ = ["RowGuard", "RowTriangle", "row_guards", "rows_upwards"]
+
+
+@dataclass(frozen=True)
+class RowGuard:
+    """A test that skips the inner loop on a condition that changes with the row:
+    `branch` enters the loop through its successor `entering`."""
+
+    branch: Value
+    entering: int
+
+
+@dataclass(frozen=True)
+class RowTriangle:
+    region: Region
+    row: LoopView
+    inner: LoopView
+    guards: tuple[RowGuard, ...]
+
+    def row_value(self, builder: Builder, index: Operand) -> Operand:
+        """The row counter's value on the row visited `index`-th (i64, from 0)."""
+        first = builder.ref(self.row.iter_begin)
+        offset = builder.binary("mul", index, const(I64, self.row.step))
+        if first.type != I64:
+            offset = builder.cast("trunc", offset, first.type)
+        return builder.binary("add", first, offset)
+
+    def at(self, builder: Builder, row_value: Operand) -> RowCounts:
+        """The inner loop's first value and count on the row `row_value`."""
+        return loop_at_row(builder, self.region.blocks, self.row, self.inner, row_value)
+
+    def evaluate_at(self, builder: Builder, value: Value, row_value: Operand) -> Operand:
+        """`value`, computed in the region, on the row `row_value`."""
+        saved = dict(builder.known)
+        try:
+            env = {self.row.iterator: row_value}
+            return Cloner(builder, self.region.blocks, env, affine=False).value(value)
+        finally:
+            builder.known.clear()
+            builder.known.update(saved)
+
+    def moves(
+        self, builder: Builder, rows: Operand, count0: Operand, change: int, first_follows: bool
+    ) -> Operand:
+        """i1: the inner loop runs `count0` times on the first row and `count0 + change`
+        on the next (change -1: a triangle narrowing along the rows, +1: widening), from
+        a first value that follows the row counter (`first_follows`: its first bound is
+        the one that moves) or stays put."""
+        first = self.row_value(builder, const(I64, 0))
+        second = self.row_value(builder, const(I64, 1))
+        at = [self.at(builder, value) for value in (first, second)]
+        zero = const(I64, 0)
+        count1 = builder.binary("add", count0, const(I64, change))
+        step = const(I64, self.row.step if first_follows else 0)
+        on_first = [
+            builder.compare("eq", at[0].count, count0),
+            # (an empty loop's count is no iteration count; 0 is what it must be then)
+            builder.binary("or", at[0].exact, builder.compare("eq", count0, zero)),
+        ]
+        on_second = [
+            builder.binary("or", at[1].exact, builder.compare("eq", count1, zero)),
+            builder.compare("eq", at[1].count, count1),
+            builder.compare("eq", at[1].first, builder.binary("add", at[0].first, step)),
+        ]
+        single = builder.compare("slt", rows, const(I64, 2))
+        return builder.all_of([*on_first, builder.binary("or", single, builder.all_of(on_second))])
+
+    def guards_agree(self, builder: Builder, rows: Operand) -> Operand:
+        """i1: each test skipping the inner loop enters it exactly where it runs, on the
+        first two rows and the last two (see the module's documentation)."""
+        checks = []
+        one, two = const(I64, 1), const(I64, 2)
+        single = builder.compare("slt", rows, two)
+        indices = [
+            (const(I64, 0), None),
+            (one, single),
+            (builder.binary("sub", rows, one), None),
+            (builder.binary("sub", rows, two), single),
+        ]
+        for guard in self.guards:
+            for index, skip in indices:
+                agrees = self._agrees_at(builder, guard, index)
+                checks.append(agrees if skip is None else builder.binary("or", skip, agrees))
+        return builder.all_of(checks) if checks else const("i1", "true")
+
+    def _agrees_at(self, builder: Builder, guard: RowGuard, index: Operand) -> Operand:
+        value = self.row_value(builder, index)
+        runs = builder.compare("sgt", self.at(builder, value).count, const(I64, 0))
+        condition = self.evaluate_at(builder, guard.branch.operands[0], value)
+        if guard.entering != 0:
+            condition = builder.binary("xor", condition, const("i1", "true"))
+        return builder.compare("eq", condition, runs)
+
+
+def row_guards(region: Region, loops: list[LoopView], inner: LoopView) -> tuple[RowGuard, ...]:
+    """The branches in the region that skip `inner` on a condition computed in the
+    region (not the latches of `loops`), each an integer comparison monotone in the row
+    counter: adds and casts of it that cannot wrap, against values fixed before the
+    region. Others are refused."""
+    header = inner.iterator.block
+    assert header is not None
+    latches = {block for value, block in inner.iterator.incoming if value is not inner.iter_begin}
+    preheaders = {p for p in header.predecessors if p not in latches}
+    headers = {loop.iterator.block for loop in loops}
+    guards = []
+    for block in region.blocks:
+        branch = block.terminator
+        if branch.opcode != "br" or not branch.operands or headers & set(block.successors):
+            continue  # no test, or a latch of the nest's loops (going round again)
+        condition = branch.operands[0]
+        entered = [i for i, successor in enumerate(block.successors) if successor in preheaders]
+        if condition.block not in region.blocks or len(entered) != 1:
+            continue
+        if condition.opcode != "icmp" or not all(_monotone(o, region) for o in condition.operands):
+            raise NotReplaced("the inner loop is skipped on a test the mapper cannot follow")
+        guards.append(RowGuard(branch, entered[0]))
+    return tuple(guards)
+
+
+def _monotone(value: Value, region: Region) -> bool:
+    """Whether `value` is fixed before the region, or a counter of it plus or minus such
+    values through adds, subs and casts that cannot wrap (nsw/nuw). (Only the row
+    counter is substituted when the test is evaluated; another counter refuses.)"""
+    if value.block not in region.blocks or value.opcode == "phi":
+        return True
+    if value.opcode in ("sext", "zext"):
+        return _monotone(value.operands[0], region)
+    if value.opcode in ("add", "sub") and (" nsw " in value.text or " nuw " in value.text):
+        varying = [o for o in value.operands if o.block in region.blocks]
+        if value.opcode == "sub" and value.operands[1] in varying:
+            return False
+        return len(varying) <= 1 and all(_monotone(o, region) for o in value.operands)
+    return False
+
+
+def rows_upwards(
+    builder: Builder, accesses: dict[str, Access], rows: Operand, level: int
+) -> dict[str, Access]:
+    """Accesses measured with the rows counting down, started at the last row instead,
+    their stride along the rows (`level`) negated: BLAS wants them positive."""
+    last = builder.binary("sub", rows, const(I64, 1))
+    turned = {}
+    for name, access in accesses.items():
+        stride = access.strides[level]
+        shift = builder.binary("mul", stride, last)
+        first = builder.emit("ptr", f"getelementptr i8, {access.first}, {shift}")
+        strides = list(access.strides)
+        strides[level] = builder.binary("sub", const(I64, 0), stride)
+        turned[name] = replace(access, first=first, strides=tuple(strides))
+    return turned
