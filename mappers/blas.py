@@ -27,6 +27,7 @@ __all__ = [
     "alpha_beta",
     "dense_match",
     "gemm_roles",
+    "is_sum_after",
     "map_gemm",
     "map_gemv",
     "scalar_operand",
@@ -183,13 +184,13 @@ def _finish(solution: Mapping[str, Value | None]) -> Finish | None:
     if divisor is None and mirror_store is None:
         return None
     sum_after = solution.get("sum_after")
-    if sum_after is not None and not _is_sum_after(solution, sum_after):
+    if sum_after is not None and not is_sum_after(solution, sum_after):
         raise NotReplaced("the value stored after the sum is not the sum as the loop left it")
     mirror = mirror_store.operands[1] if mirror_store is not None else None
     return Finish(divisor, mirror)
 
 
-def _is_sum_after(solution: Mapping[str, Value | None], sum_after: Value) -> bool:
+def is_sum_after(solution: Mapping[str, Value | None], sum_after: Value) -> bool:
     """Whether `sum_after` is the phi of the last update (the loop ran) or of it and the
     sum's start (it may not have), and nothing else."""
     update, start = need(solution, "update"), need(solution, "acc_init")

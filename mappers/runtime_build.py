@@ -117,6 +117,8 @@ _CBLAS_NAMES = (
     "cblas_dsyr2k",
     "cblas_strmm",
     "cblas_dtrmm",
+    "cblas_strsv",
+    "cblas_dtrsv",
 )
 
 

@@ -53,6 +53,7 @@ BLAS_ENTRIES = frozenset(
         "idiom_syrk_finish",
         "idiom_syr2k",
         "idiom_trmm",
+        "idiom_trsv",
     }
 )
 

@@ -188,6 +188,7 @@ _SPECIFICITY = {
     "SYRK": 7,
     "SYR2K": 7,
     "TRMM": 7,
+    "TRSV": 6,
     "GEMM": 6,
     "GEMV": 5,
     "GER": 5,

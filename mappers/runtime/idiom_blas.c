@@ -1,4 +1,4 @@
-/* GEMM, GEMV, GER, SYRK and SYR2K through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
+/* GEMM, GEMV, GER, SYRK, SYR2K, TRMM and TRSV through OpenBLAS (the scipy-openblas32 wheel: 32-bit integers, prefixed names).
  *
  * The caller describes each matrix by two element strides, computed at run time from the
  * program's own indexing. BLAS can express a matrix whose one axis has unit stride and whose
@@ -6,7 +6,9 @@
  * such matrix is either column-major as it stands or the transpose of a column-major matrix,
  * so all calls go through CblasColMajor with the transposition flags doing the rest.
  */
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cblas.h>
 
@@ -453,6 +455,107 @@ int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t
                  elem_name(elem), upper ? "upper" : "lower", unit ? " unit" : "", (long long)m,
                  (long long)n, (long long)a_sr, (long long)a_sk, (long long)b_sr,
                  (long long)b_sc, idiom__status_name(status));
+    return status;
+}
+
+/* Element t of a strided vector, as a double. */
+static double element_at(int32_t elem, const void *v, int64_t s, int64_t t) {
+    return elem == IDIOM_FLOAT ? (double)((const float *)v)[t * s] : ((const double *)v)[t * s];
+}
+
+/* x <- b (n elements, strides b_s and x_s), or x <- saved (stride 1) when b is NULL. */
+static void copy_vector(int32_t elem, int64_t n, const void *b, int64_t b_s, void *x,
+                        int64_t x_s) {
+    for (int64_t t = 0; t < n; t++) {
+        if (elem == IDIOM_FLOAT) {
+            ((float *)x)[t * x_s] = ((const float *)b)[t * b_s];
+        } else {
+            ((double *)x)[t * x_s] = ((const double *)b)[t * b_s];
+        }
+    }
+}
+
+/* The triangular solve in place, T x = x. T's stored matrix is T (column-major) or T^T
+   (row-major, whose triangle is the other and which BLAS solves transposed). */
+static void trsv_call(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
+                      layout la, void *x, blasint incx) {
+    enum CBLAS_UPLO uplo = (upper != 0) != (la.transposed != 0) ? CblasUpper : CblasLower;
+    enum CBLAS_TRANSPOSE trans = la.transposed ? CblasTrans : CblasNoTrans;
+    enum CBLAS_DIAG diag = unit ? CblasUnit : CblasNonUnit;
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_strsv)(CblasColMajor, uplo, trans, diag, (blasint)n, a, (blasint)la.ld, x,
+                          incx);
+    } else {
+        BLAS(cblas_dtrsv)(CblasColMajor, uplo, trans, diag, (blasint)n, a, (blasint)la.ld, x,
+                          incx);
+    }
+}
+
+/* T x = b by BLAS: b copied into x first (b NULL: x holds it), x kept aside, and put back
+   (declined) where a result is not finite: where the solve overflows or divides by zero,
+   which Inf or NaN the loop gets depends on the order of its operations. */
+static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
+                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
+                    int64_t x_s) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (n == 0) {
+        return IDIOM_DONE;
+    }
+    if (n > INT32_MAX || work_of(n, n + 1, 1) / 2 < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    layout la;
+    blasint incx = 1;
+    if ((n > 1 && (a_sr <= 0 || a_sc <= 0)) || !describe(n, n, a_sr, a_sc, &la) ||
+        !increment(n, x_s, &incx)) {
+        return IDIOM_DECLINED;
+    }
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    void *saved = malloc((size_t)n * size);
+    if (saved == NULL) {
+        return IDIOM_DECLINED;
+    }
+    copy_vector(elem, n, x, x_s, saved, 1);
+    if (b != NULL) {
+        copy_vector(elem, n, b, b_s, x, x_s);
+    }
+    trsv_call(elem, upper, unit, n, a, la, x, incx);
+    int finite = 1;
+    for (int64_t t = 0; t < n && finite; t++) {
+        finite = isfinite(element_at(elem, x, x_s, t));
+    }
+    if (!finite) {
+        copy_vector(elem, n, saved, 1, x, x_s);
+    }
+    free(saved);
+    return finite ? IDIOM_DONE : IDIOM_DECLINED;
+}
+
+int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
+                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
+                   int64_t x_s) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = trsv(elem, upper, unit, n, a, a_sr, a_sc, b, b_s, x, x_s);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "trsv", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "upper", upper);
+        idiom__json_int(&j, "unit", unit);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("trsv %s %s%s n=%lld strides A(%lld,%lld) x %lld%s on blas: %s",
+                 elem_name(elem), upper ? "upper" : "lower", unit ? " unit" : "", (long long)n,
+                 (long long)a_sr, (long long)a_sc, (long long)x_s, b != NULL ? " from b" : "",
+                 idiom__status_name(status));
     return status;
 }
 

@@ -17,7 +17,7 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k", "trmm",
+ *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k", "trmm", "trsv",
  *                 "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
@@ -25,6 +25,7 @@
  *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
  *     syr2k       as syrk
  *     trmm        "elem", "m", "n", "upper", "unit" (1: T's diagonal taken as 1)
+ *     trsv        "elem", "n", "upper", "unit"
  *     ger         "elem", "m", "n", "products" (1 or 2)
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
@@ -87,6 +88,14 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
 int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n, double alpha,
                    const void *a, int64_t a_sr, int64_t a_sk, void *b, int64_t b_sr,
                    int64_t b_sc);
+
+/* T x = b, T (n x n) triangular: T's (r, c) at r*a_sr + c*a_sc, read for c >= r (`upper`)
+ * or c <= r, its diagonal taken as 1 and not read when `unit`; x at stride x_s, b (stride
+ * b_s) copied into it first, or x holding b where b is NULL. Declined, x as it was, where a
+ * result is not finite. */
+int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
+                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
+                   int64_t x_s);
 
 /* After idiom_syrk or idiom_syr2k returned `status`: where it is IDIOM_DONE, each element
  * of the triangle (as they name it) divided by `divisor` in the element type (when

@@ -20,6 +20,7 @@ KINDS = {
     "SYRK",
     "SYR2K",
     "TRMM",
+    "TRSV",
     "GER",
     "SpMV_CSR",
     "SpMV_JDS",

@@ -28,6 +28,7 @@ CALLS = {
     "SYRK": "syrk",
     "SYR2K": "syr2k",
     "TRMM": "trmm",
+    "TRSV": "trsv",
     "GER": "ger",
     "Reduction": "idiom_reduce",
     "Stencil": "idiom_stencil",

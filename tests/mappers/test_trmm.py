@@ -4,8 +4,8 @@ factor or after it. One BLAS call each on separate arrays, every element of the 
 equal to the original's; the original code where A is B or overlaps it, where alpha is
 0, and for the nests that are no TRMM: a recurrence over rows already updated and alpha
 on the products alone (declined when mapped), a strictly triangular product and a sum
-stopping a row short, a sum skipped on a row by a test of its own (declined by the
-guard)."""
+stopping a row short, a sum skipped on a row by a test of its own, B read a column to
+the right (declined by the guard)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,12 @@ FORMS = (
 )
 DECLINED_WHEN_MAPPED = frozenset({"forward_recurrence", "unit_alpha_on_products"})
 # replaced, their guards decline the triangle
-DECLINED_AT_RUN_TIME = {"strict_from_zero", "unit_upper_short", "lower_skips_row_one"}
+DECLINED_AT_RUN_TIME = {
+    "strict_from_zero",
+    "unit_upper_short",
+    "lower_skips_row_one",
+    "shifted_column",
+}
 UNSCALED = 1  # unit_upper_stored has no alpha
 
 

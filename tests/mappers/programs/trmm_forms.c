@@ -130,6 +130,16 @@ void lower_skips_row_one(int m, int n, const double *A, double *B)
         }
 }
 
+/* B read one column to the right of the element written: a shifted B, no TRMM (the
+   guard must decline; B[m - 1][n] is the spare element after B) */
+void shifted_column(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = i + 1; k < m; k++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j + 1];
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -150,7 +160,7 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *B = block, *A = block + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
-    for (int kernel = 0; kernel < 10; kernel++) {
+    for (int kernel = 0; kernel < 11; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         switch (kernel) {
@@ -164,6 +174,7 @@ int main(int argc, char **argv)
         case 7: unit_alpha_on_products(m, n, alpha, read, B); break;
         case 8: unit_upper_short(m, n, read, B); break;
         case 9: lower_skips_row_one(m, n, read, B); break;
+        case 10: shifted_column(m, n, read, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

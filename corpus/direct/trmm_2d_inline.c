@@ -1,0 +1,59 @@
+// direct: trmm_2d_inline.c: kernel_trmm's loop nest as a cblas_dtrmm call (Left, Upper, NoTrans, NonUnit)
+// args: test=1 bench=60
+#include <stdio.h>
+#include <stdlib.h>
+#include <cblas.h>
+
+#define M 520
+#define N 440
+
+static double A[M][M], B[M][N];
+
+/* B <- alpha * A * B in place, A upper triangular (k >= i, diagonal included); the
+   strictly lower triangle of A is never read. Row i reads the rows below it, which the
+   rows counting up have not updated yet. */
+static void kernel_trmm(int m, int n, double alpha, double A[M][M], double B[M][N])
+{
+    if (m > 0 && n > 0)
+        cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, m, n,
+                    alpha, &A[0][0], M, &B[0][0], N);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 1;
+    if (reps < 1) reps = 1;
+
+    /* the diagonal between 1.5 and 2, the upper triangle at most 1/M, the strictly lower
+       triangle large: the product must not read it */
+    for (int i = 0; i < M; i++)
+        for (int k = 0; k < M; k++)
+            A[i][k] = k > i ? (double)((i * 13 + k * 7) % 17 + 1) / (17.0 * M)
+                    : k == i ? 2.0 - (double)((M - 1 - i) % 5) * 0.125
+                    : 25.0 + (double)(k % 3);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            B[i][j] = 0.25 + (double)((i * 5 + j * 3) % 19) * 0.05;
+
+    /* alpha * A's diagonal is at most one: B stays bounded over the repetitions */
+    for (int r = 0; r < reps; r++)
+        kernel_trmm(M, N, 0.5, A, B);
+
+    const double *b = &B[0][0];
+    double total = 0.0, weighted = 0.0;
+    for (int t = 0; t < M * N; t++) {
+        total += b[t];
+        weighted += b[t] * (double)(1 + t % 7);
+    }
+    double first_col = 0.0;
+    for (int i = 0; i < M; i++)
+        first_col += B[i][0] * (double)(1 + i % 4);
+
+    printf("m n reps = %d %d %d\n", M, N, reps);
+    printf("sum = %.10g\n", total);
+    printf("weighted = %.10g\n", weighted);
+    printf("first column = %.10g\n", first_col);
+    printf("B[0][0] = %.10g  B[M/2][N/3] = %.10g  B[M-1][N-1] = %.10g\n",
+           B[0][0], B[M / 2][N / 3], B[M - 1][N - 1]);
+    return 0;
+}

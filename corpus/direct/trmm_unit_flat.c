@@ -1,0 +1,71 @@
+// direct: trmm_unit_flat.c: dtrmm_lower_trans's loop nest as a cblas_dtrmm call (Left, Lower, Trans, Unit)
+// args: test=40 30 bench=1500 1500
+#include <stdio.h>
+#include <stdlib.h>
+#include <cblas.h>
+
+/* B <- alpha * T * B in place, where T = L^T and L is the unit lower triangle of the m x m
+   matrix a (leading dimension lda): the diagonal is taken as one and the strictly upper
+   triangle of a is never read. B is m x n with leading dimension ldb, both row-major.
+   Row i reads the rows below it, which are not yet updated when the rows count up. */
+void dtrmm_lower_trans(int m, int n, double alpha, const double *a, int lda, double *b, int ldb)
+{
+    if (m > 0 && n > 0)
+        cblas_dtrmm(CblasRowMajor, CblasLeft, CblasLower, CblasTrans, CblasUnit, m, n,
+                    alpha, a, lda, b, ldb);
+}
+
+int main(int argc, char **argv)
+{
+    int m = argc > 1 ? atoi(argv[1]) : 300;
+    int n = argc > 2 ? atoi(argv[2]) : 250;
+    if (m < 2) m = 2;
+    if (n < 1) n = 1;
+    int lda = m + 3, ldb = n + 2;
+
+    double *a = malloc((size_t)m * (size_t)lda * sizeof *a);
+    double *b = malloc((size_t)m * (size_t)ldb * sizeof *b);
+    if (!a || !b) return 1;
+
+    /* the lower triangle holds small positive entries (at most 1/m, so that a row of T
+       sums to less than 2); the diagonal, the upper triangle and the padding columns hold
+       values the product must never read */
+    unsigned int seed = 12345u;
+    for (int i = 0; i < m; i++) {
+        for (int k = 0; k < lda; k++) {
+            seed = seed * 1103515245u + 12345u;
+            double r = (double)((seed >> 16) & 1023u) / 1024.0;
+            if (k < i)
+                a[i * lda + k] = (0.25 + 0.75 * r) / (double)m;
+            else if (k == i)
+                a[i * lda + k] = 50.0;
+            else if (k < m)
+                a[i * lda + k] = -3.0 - r;
+            else
+                a[i * lda + k] = 1000.0;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < ldb; j++)
+            b[i * ldb + j] = j < n ? 0.5 + (double)((i * 3 + j * 7) % 11) * 0.0625 : -9.0;
+
+    dtrmm_lower_trans(m, n, 0.75, a, lda, b, ldb);
+
+    /* B's columns (weighted, by row and column) and the padding (unchanged) separately */
+    double total = 0.0, weighted = 0.0, pad = 0.0;
+    for (long t = 0; t < (long)m * ldb; t++) {
+        long i = t / ldb, j = t % ldb;
+        double in_b = (double)(j < n);
+        total += in_b * b[t];
+        weighted += in_b * b[t] * (double)(1 + (i * 5 + j) % 9);
+        pad += (1.0 - in_b) * b[t];
+    }
+    printf("m n = %d %d\n", m, n);
+    printf("sum = %.10g\n", total);
+    printf("weighted = %.10g\n", weighted);
+    printf("padding = %.10g\n", pad);
+    printf("b[0][0] = %.10g  b[m/2][n-1] = %.10g  b[m-1][0] = %.10g\n",
+           b[0], b[(long)(m / 2) * ldb + n - 1], b[(long)(m - 1) * ldb]);
+    free(a); free(b);
+    return 0;
+}
