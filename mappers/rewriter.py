@@ -29,6 +29,7 @@ from mappers.sparse import map_spmv_csr
 from mappers.stencil import map_stencil
 from mappers.syrk import map_syr2k, map_syrk
 from mappers.trmm import map_trmm
+from mappers.trsv import map_trsv
 from matcher.detect import Instance
 from matcher.ir import Block, Function, Module, Value
 
@@ -40,6 +41,7 @@ MAPPERS: dict[str, Mapper] = {
     "SYRK": map_syrk,
     "SYR2K": map_syr2k,
     "TRMM": map_trmm,
+    "TRSV": map_trsv,
     "GER": map_ger,
     "Reduction": map_reduction,
     "Stencil": map_stencil,
