@@ -39,6 +39,32 @@ _KNOWN = {
         "Hand-written matrix-vector product (GEMV).",
         "A loop nest computing y = alpha*A*x + beta*y.",
     ),
+    "GER": (
+        "GerLoop",
+        "Hand-written rank-1 or rank-2 update (GER).",
+        "A loop nest computing A = A + alpha*x*y^T (+ alpha2*u*v^T).",
+    ),
+    "SYRK": (
+        "SyrkLoop",
+        "Hand-written symmetric rank-k update (SYRK).",
+        "A loop nest computing one triangle of C = alpha*A*A^T + beta*C, maybe divided and "
+        "mirrored into the other (a covariance matrix).",
+    ),
+    "SYR2K": (
+        "Syr2kLoop",
+        "Hand-written symmetric rank-2k update (SYR2K).",
+        "A loop nest computing one triangle of C = alpha*(A*B^T + B*A^T) + beta*C.",
+    ),
+    "TRMM": (
+        "TrmmLoop",
+        "Hand-written in-place triangular matrix product (TRMM).",
+        "A loop nest computing B = alpha*T*B in place, T triangular.",
+    ),
+    "TRSV": (
+        "TrsvLoop",
+        "Hand-written triangular solve (TRSV).",
+        "A loop nest solving T*x = b by forward or backward substitution, T triangular.",
+    ),
     "Reduction": (
         "ReductionLoop",
         "Hand-written reduction.",
