@@ -3,12 +3,12 @@ triangular products and solves (TRMM, TRSV), whose inner loop runs from a bound 
 moves with the rows (the row counter plus a constant: blas.idl's RowBoundedLoop) to a
 fixed one, or the other way round.
 
-The moving bound changes by one from row to row, so the inner loop's first value and
-count on two rows settle every row. LLVM may skip the inner loop with a test of its own
-that changes with the rows (`i > 0` for `k < i`); such a test, monotone in the row
-counter, agrees with "the loop runs at least once" on every row where it agrees on the
-first two and the last two rows, since the loop runs on every row but perhaps the first
-or the last.
+The moving bound changes by one from row to row, so the inner loop's trip count is
+affine in the row. LLVM may skip the inner loop with a test of its own that changes with
+the rows (`i > 0` for `k < i`, or the first row of a loop it rotated); such a test is
+monotone in the row counter. The loop runs on every row but perhaps the first or the
+last, so checking how many times it really runs on the first two and the last two rows
+settles every row (RowTriangle.follows).
 """
 
 from __future__ import annotations
@@ -63,57 +63,56 @@ class RowTriangle:
             builder.known.clear()
             builder.known.update(saved)
 
-    def moves(
+    def follows(
         self, builder: Builder, rows: Operand, count0: Operand, change: int, first_follows: bool
     ) -> Operand:
-        """i1: the inner loop runs `count0` times on the first row and `count0 + change`
-        on the next (change -1: a triangle narrowing along the rows, +1: widening), from
-        a first value that follows the row counter (`first_follows`: its first bound is
-        the one that moves) or stays put."""
-        first = self.row_value(builder, const(I64, 0))
-        second = self.row_value(builder, const(I64, 1))
-        at = [self.at(builder, value) for value in (first, second)]
-        zero = const(I64, 0)
-        count1 = builder.binary("add", count0, const(I64, change))
-        step = const(I64, self.row.step if first_follows else 0)
-        on_first = [
-            builder.compare("eq", at[0].count, count0),
-            # (an empty loop's count is no iteration count; 0 is what it must be then)
-            builder.binary("or", at[0].exact, builder.compare("eq", count0, zero)),
-        ]
-        on_second = [
-            builder.binary("or", at[1].exact, builder.compare("eq", count1, zero)),
-            builder.compare("eq", at[1].count, count1),
-            builder.compare("eq", at[1].first, builder.binary("add", at[0].first, step)),
-        ]
-        single = builder.compare("slt", rows, const(I64, 2))
-        return builder.all_of([*on_first, builder.binary("or", single, builder.all_of(on_second))])
-
-    def guards_agree(self, builder: Builder, rows: Operand) -> Operand:
-        """i1: each test skipping the inner loop enters it exactly where it runs, on the
-        first two rows and the last two (see the module's documentation)."""
-        checks = []
+        """i1: the inner loop runs count0 + change * t times on the row visited t-th
+        (change -1: a triangle narrowing along the rows, +1: widening), checked on the
+        first two rows and the last two, from a first value that follows the row counter
+        (`first_follows`: its first bound is the one that moves) or stays put. The count
+        on a row is what the loop really runs: 0 where a test skips it, its trip count
+        where it is entered (a rotated loop entered runs at least once: a trip count
+        that is no count refuses). The trip count where entered is affine in the row
+        (the moving bound is the row counter plus a constant), and the tests are
+        monotone in the row, entering on the two inner rows checked, so on every row
+        between: agreeing on those four rows, the loop agrees on every row."""
         one, two = const(I64, 1), const(I64, 2)
         single = builder.compare("slt", rows, two)
-        indices = [
+        checks = []
+        for index, skip in (
             (const(I64, 0), None),
             (one, single),
-            (builder.binary("sub", rows, one), None),
             (builder.binary("sub", rows, two), single),
-        ]
-        for guard in self.guards:
-            for index, skip in indices:
-                agrees = self._agrees_at(builder, guard, index)
-                checks.append(agrees if skip is None else builder.binary("or", skip, agrees))
-        return builder.all_of(checks) if checks else const("i1", "true")
+            (builder.binary("sub", rows, one), None),
+        ):
+            expected = builder.binary(
+                "add", count0, builder.binary("mul", index, const(I64, change))
+            )
+            runs = builder.compare(
+                "eq", self._runs(builder, self.row_value(builder, index)), expected
+            )
+            checks.append(runs if skip is None else builder.binary("or", skip, runs))
+        first = [self.at(builder, self.row_value(builder, const(I64, t))).first for t in (0, 1)]
+        step = const(I64, self.row.step if first_follows else 0)
+        moved = builder.compare("eq", first[1], builder.binary("add", first[0], step))
+        checks.append(builder.binary("or", single, moved))
+        return builder.all_of(checks)
 
-    def _agrees_at(self, builder: Builder, guard: RowGuard, index: Operand) -> Operand:
-        value = self.row_value(builder, index)
-        runs = builder.compare("sgt", self.at(builder, value).count, const(I64, 0))
-        condition = self.evaluate_at(builder, guard.branch.operands[0], value)
+    def _runs(self, builder: Builder, row_value: Operand) -> Operand:
+        """i64: how many times the inner loop runs on the row `row_value`: 0 where a test
+        skips it, its trip count where entered, -1 where that is no count."""
+        at = self.at(builder, row_value)
+        counted = builder.select(at.exact, at.count, const(I64, -1))
+        enters = [self._enters(builder, guard, row_value) for guard in self.guards]
+        if not enters:
+            return counted
+        return builder.select(builder.all_of(enters), counted, const(I64, 0))
+
+    def _enters(self, builder: Builder, guard: RowGuard, row_value: Operand) -> Operand:
+        condition = self.evaluate_at(builder, guard.branch.operands[0], row_value)
         if guard.entering != 0:
             condition = builder.binary("xor", condition, const("i1", "true"))
-        return builder.compare("eq", condition, runs)
+        return condition
 
 
 def row_guards(region: Region, loops: list[LoopView], inner: LoopView) -> tuple[RowGuard, ...]:

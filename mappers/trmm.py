@@ -85,7 +85,6 @@ class _TrmmPlan(Plan):
         rows, columns = trip_count(builder, dense.loops[_ROW]), trip_count(builder, dense.loops[1])
         self.rows, self.columns = rows.count, columns.count
         checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
-        checks.append(self.triangle.guards_agree(builder, rows.count))
         addresses = {"c": dense.c, "b": dense.b, "a": dense.a}
         if self.shape.finish_address is not None:
             addresses["finish"] = self.shape.finish_address
@@ -159,7 +158,7 @@ class _TrmmPlan(Plan):
             begin = triangle.evaluate_at(builder, triangle.inner.iter_begin, first)
             self.t_first = builder.binary("sub", begin, const(begin.type, 1 if unit else 0))
         count0 = builder.binary("sub", rows, d)
-        return triangle.moves(builder, rows, count0, -1, first_follows=self.shape.upper)
+        return triangle.follows(builder, rows, count0, -1, first_follows=self.shape.upper)
 
     def _reads_b_itself(self, builder: Builder) -> Operand:
         """i1: the sum reads the matrix it writes (B[k][j] moves along k as B[i][j] along

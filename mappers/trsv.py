@@ -72,8 +72,7 @@ class _TrsvPlan(Plan):
         self.rows = rows.count
         checks += [
             rows.exact,
-            triangle.moves(builder, rows.count, const(I64, 0), 1, first_follows=self.solve.upper),
-            triangle.guards_agree(builder, rows.count),
+            triangle.follows(builder, rows.count, const(I64, 0), 1, first_follows=self.solve.upper),
         ]
         tables = self._measure_all(builder, rows.count, builder.all_of(checks))
         checks.extend(table.regular for table in tables)

@@ -65,7 +65,9 @@ def test_separate_arrays_are_one_call_each(
 ) -> None:
     expected = len(FORMS) if m > 0 else 0  # m == 0: the loops, and the calls, do not run
     if m == 1:
-        expected += 1  # one row: the test skipping row 1 never matters (lower_skips_row_one)
+        # one row: the test skipping row 1 never matters (lower_skips_row_one), and a sum
+        # a row short is the empty one of a unit diagonal (unit_upper_short)
+        expected += 2
     assert _trmm_calls(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
 
 
