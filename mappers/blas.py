@@ -96,13 +96,15 @@ def dense_match(
     edges: tuple[Value, ...] = (),
     settled: tuple[int, ...] = (),
     guarded: tuple[Value, ...] = (),
+    also_stores: tuple[Value, ...] = (),
 ) -> DenseMatch:
     """The parts of a GEMM-like (depth 3) or GEMV (depth 2) match, legality checked.
     `roles` gives a nest's levels (m, n, k) (default `gemm_roles`); `edges` are bounds
     computed in the region that the mapper checks itself (a triangle's: SYRK), and
     `settled` the levels of loops whose zero-trip test (begin < end) its guard settles
     for every row (a triangle's loop empty on the last row: TRMM), `guarded` branches
-    its guard checks itself (such a test in another form)."""
+    its guard checks itself (such a test in another form), `also_stores` stores
+    its plan writes itself (a diagonal set beside a strict triangle)."""
     solution = instance.solution
     function = context.region.function
     loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
@@ -123,7 +125,7 @@ def dense_match(
         init = need(solution, "acc_init")
         if init.constant != 0:
             c_old, beta = _sum_from_old(solution, init, store, context.region)
-    stores, legal_loops = [store], list(loops)
+    stores, legal_loops = [store, *also_stores], list(loops)
     finish = _finish(solution)
     for name in ("finish_store", "mirror_store"):
         extra = solution.get(name)

@@ -30,8 +30,9 @@ from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
-from mappers.region import depends_on, guard_conditions
+from mappers.region import Region, depends_on, guard_conditions
 from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.triangle import RowGuard, RowTriangle, row_guards
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -43,7 +44,9 @@ _SYR2K = (
     "i32 @idiom_syr2k(i32, i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, "
     "i64, i64)"
 )
-_FINISH = "i32 @idiom_syrk_finish(i32, i32, i32, i64, ptr, i64, i64, i32, double, i32)"
+_FINISH = "i32 @idiom_syrk_finish(i32, i32, i32, i64, ptr, i64, i64, i32, double, ptr, i64, double)"
+_KEEP = "ptr @idiom_triangle_keep_diagonal(i32, i64, ptr, i64, i64)"
+_DIVIDE, _MIRROR, _STRICT, _DIAGONAL = 1, 2, 4, 8  # idiom_syrk_finish's flags
 _ROW, _COLUMN, _SUM = "row", "column", "sum"
 
 
@@ -54,16 +57,23 @@ class _Triangle:
     levels: dict[str, int]  # row, column, sum -> level in the nest
     edge: Value  # the column loop's iter_end (lower) or iter_begin (upper)
     lower: bool
+    strict: bool = False  # j = i + 1 .. n: the upper triangle without the diagonal
 
 
 def _triangle(loops: list[LoopView]) -> _Triangle:
     """Which inner loop runs over the triangle, and which of its bounds is the row loop's
-    counter (blas.idl's RowEdge: the counter itself, or widened)."""
+    counter (blas.idl's RowEdge: the counter itself, or widened), or for the upper
+    triangle of the column loop the counter plus one (the strict triangle)."""
     row = loops[0].iterator
 
     def is_edge(bound: Value) -> bool:
         widened = bound.opcode in ("zext", "sext") and bound.operands[0] is row
         return bound is row or widened
+
+    def is_next(bound: Value) -> bool:  # i + 1, maybe widened after or before the add
+        if bound.opcode in ("zext", "sext") and bound.operands[0].opcode == "add":
+            bound = bound.operands[0]
+        return bound.opcode == "add" and is_edge(bound.operands[0]) and _is_one(bound.operands[1])
 
     for level in (1, 2):
         loop = loops[level]
@@ -71,12 +81,62 @@ def _triangle(loops: list[LoopView]) -> _Triangle:
             if is_edge(edge):
                 levels = {_ROW: 0, _COLUMN: level, _SUM: 3 - level}
                 return _Triangle(levels, edge, lower)
+    if is_next(loops[1].iter_begin):
+        levels = {_ROW: 0, _COLUMN: 1, _SUM: 2}
+        return _Triangle(levels, loops[1].iter_begin, lower=False, strict=True)
     raise NotReplaced("no inner loop runs over a triangle with the row loop")
+
+
+def _is_one(value: Value) -> bool:
+    return value.constant == 1
+
+
+@dataclass(frozen=True)
+class _Diagonal:
+    """A store of a value fixed for the nest into C's diagonal, once a row, beside a
+    strict triangle (`C[i][i] = 1.0`, a correlation matrix): the guard checks at run
+    time that its address is C[i][i]."""
+
+    store: Value
+    value: Value
+
+
+def _diagonal_store(instance: Instance, region: Region, triangle: _Triangle) -> _Diagonal | None:
+    """The store into the diagonal of a strict triangle's row loop, if it has one: the
+    only store outside the match's own, in the row loop but in no loop inside it, on
+    every trip (it dominates the latch), of a value fixed for the nest."""
+    if not triangle.strict:
+        return None
+    own = {
+        instance.solution.get(n) for n in ("c.store", "init_store", "finish_store", "mirror_store")
+    }
+    inner = {b for child in region.loop.children for b in child.blocks}
+    others = [
+        i
+        for block in region.blocks - inner
+        for i in block.instructions
+        if i.opcode == "store" and i not in own
+    ]
+    if len(others) != 1:
+        return None
+    store = others[0]
+    fixed = store.operands[0].block not in region.blocks
+    if not fixed or not region.function.dominates(store, region.latch.terminator):
+        return None
+    return _Diagonal(store, store.operands[0])
 
 
 def _roles(triangle: _Triangle) -> tuple[int, int, int]:
     levels = triangle.levels
     return levels[_ROW], levels[_COLUMN], levels[_SUM]
+
+
+@dataclass(frozen=True)
+class _Symmetric:
+    dense: DenseMatch
+    triangle: _Triangle
+    diagonal: _Diagonal | None
+    guards: tuple[RowGuard, ...]
 
 
 class _SyrkPlan(Plan):
@@ -85,12 +145,9 @@ class _SyrkPlan(Plan):
     A[i][k] B[j][k] and B[i][k] A[j][k]."""
 
     def __init__(
-        self,
-        dense: DenseMatch,
-        triangle: _Triangle,
-        context: MapperContext,
-        products: list[tuple[Value, Value]],
+        self, found: _Symmetric, context: MapperContext, products: list[tuple[Value, Value]]
     ) -> None:
+        dense, triangle = found.dense, found.triangle
         self.dense = dense
         self.triangle = triangle
         self.region = context.region
@@ -101,6 +158,9 @@ class _SyrkPlan(Plan):
         self.counts: list[Operand] = []
         self.first_rows: tuple[Operand, ...] = ()  # the row counter's first two values
         self.column_rows: list[RowCounts] = []  # the column loop at those rows
+        self.rows: Operand | None = None  # the row loop's trip count
+        self.diagonal = found.diagonal
+        self.guards = found.guards
         row = dense.loops[0]
         column = dense.loops[triangle.levels[_COLUMN]]
         if row.step != 1 or column.step != 1:
@@ -117,21 +177,29 @@ class _SyrkPlan(Plan):
         rows = trip_count(builder, dense.loops[0])
         total = trip_count(builder, dense.loops[levels[_SUM]])
         checks += [rows.exact, total.exact]
-        counts = {_ROW: rows.count, _COLUMN: rows.count, _SUM: total.count}
-        self.counts = [counts[name] for name in sorted(levels, key=levels.__getitem__)]
+        self.rows = rows.count
         column = dense.loops[levels[_COLUMN]]
         self.first_rows = self._first_rows(builder)
         self.column_rows = [self._loop_at(builder, column, v) for v in self.first_rows]
-        checks.append(self._is_triangle(builder, rows.count))
+        size = rows.count
+        if self.triangle.strict:
+            # n x n with rows 0 .. n - 2 (or n - 1, whose loop is empty) visited
+            size = builder.binary("add", self.column_rows[0].count, const(I64, 1))
+            checks.append(self._is_strict_triangle(builder, rows.count, size))
+        else:
+            checks.append(self._is_triangle(builder, rows.count))
+        counts = {_ROW: size, _COLUMN: size, _SUM: total.count}
+        self.counts = [counts[name] for name in sorted(levels, key=levels.__getitem__)]
         addresses = {"c": dense.c}
         for number, (row_read, column_read) in enumerate(self.products):
             addresses[f"row{number}"], addresses[f"column{number}"] = row_read, column_read
         clearing = [dense.clearing.address] if dense.clearing is not None else []
         mirror = self._mirror_address()
+        diagonal = [self.diagonal.store.operands[1]] if self.diagonal is not None else []
         tables = row_tables(
             builder,
             self.region,
-            [*addresses.values(), *clearing, *mirror],
+            [*addresses.values(), *clearing, *mirror, *diagonal],
             loops=self.measured,
             counts=self.counts,
             entered=builder.all_of(checks),
@@ -158,6 +226,10 @@ class _SyrkPlan(Plan):
             mirrored = self._measure(builder, mirror[0], self.measured[:2], tables)
             checks.append(self._is_mirror(builder, mirrored))
             written.append(mirrored)
+        if diagonal:
+            set_diagonal = self._measure(builder, diagonal[0], self.measured[:1], tables)
+            checks.append(self._is_diagonal(builder, set_diagonal))
+            written.append(set_diagonal)
         for target in written:
             entries = [table.entries for table in tables]
             checks.append(disjoint(builder, target, [*reads, *entries]))
@@ -234,6 +306,44 @@ class _SyrkPlan(Plan):
             ]
         return builder.all_of(checks)
 
+    def _is_strict_triangle(self, builder: Builder, rows: Operand, size: Operand) -> Operand:
+        """i1: the column loop runs over r + 1 .. i0 + size - 1 on every row r from the row
+        loop's first value i0: one fewer each row from size - 1 on the first (counted as it
+        really runs, a test skipping it on the last row included: mappers/triangle.py),
+        from the row counter plus one; the rows visited are size - 1 or size (the last
+        row's loop empty)."""
+        dense = self.dense
+        row, column = dense.loops[0], dense.loops[self.triangle.levels[_COLUMN]]
+        triangle = RowTriangle(self.region, row, column, self.guards)
+        i0 = builder.to_i64(self.first_rows[0])
+        one = const(I64, 1)
+        fewer = builder.binary("sub", size, one)
+        return builder.all_of(
+            [
+                triangle.follows(builder, rows, fewer, -1, first_follows=True),
+                builder.compare("eq", self.column_rows[0].first, builder.binary("add", i0, one)),
+                builder.binary(
+                    "or",
+                    builder.compare("eq", rows, size),
+                    builder.compare("eq", rows, fewer),
+                ),
+            ]
+        )
+
+    def _is_diagonal(self, builder: Builder, stored: Access) -> Operand:
+        """i1: the store beside the strict triangle writes C[r][r] on every row r (C is
+        measured from the row loop's first value along both loops)."""
+        c, sc = self.accesses["c"], self.strides["c"]
+        sd, whole = stored.element_strides(builder)
+        row, column = self.triangle.levels[_ROW], self.triangle.levels[_COLUMN]
+        return builder.all_of(
+            [
+                whole,
+                builder.compare("eq", builder.to_i64(stored.first), builder.to_i64(c.first)),
+                builder.compare("eq", sd[row], builder.binary("add", sc[row], sc[column])),
+            ]
+        )
+
     def _same_matrix(self, builder: Builder, row_read: str, column_read: str) -> Operand:
         """i1: A[i][k] and A[j][k] read one matrix: the same first element, the column
         loop moving the second as the row loop moves the first, and each fixed along the
@@ -303,15 +413,22 @@ class _SyrkPlan(Plan):
         element = const("i32", _ELEMENTS[self.dense.element])
         lower = const("i32", 1 if self.triangle.lower else 0)
         c = [self.accesses["c"].first, sc[row], sc[levels[_COLUMN]]]
+        size, kept = self.counts[row], const("ptr", "null")
+        if self.triangle.strict:
+            # BLAS writes the diagonal too: keep it aside (no memory: a size the call declines)
+            kept = builder.call("ptr", "idiom_triangle_keep_diagonal", [element, size, *c])
+            lost = builder.compare("eq", kept, const("ptr", "null"))
+            size = builder.select(lost, const(I64, -1), size)
         status = builder.call(
             "i32",
             entry,
-            [element, lower, self.counts[row], self.counts[total], alpha, *matrices, beta, *c],
+            [element, lower, size, self.counts[total], alpha, *matrices, beta, *c],
         )
-        finish = self.dense.finish
-        if finish is None:
+        flags, divisor = self._finish_flags()
+        if flags == 0:
             return status
-        divide = finish.divisor is not None
+        assert self.rows is not None
+        diagonal = self.diagonal.value if self.diagonal is not None else None
         return builder.call(
             "i32",
             "idiom_syrk_finish",
@@ -321,36 +438,64 @@ class _SyrkPlan(Plan):
                 lower,
                 self.counts[row],
                 *c,
-                const("i32", 1 if divide else 0),
-                scalar_operand(builder, finish.divisor, 1.0),
-                const("i32", 1 if finish.mirror is not None else 0),
+                const("i32", flags),
+                scalar_operand(builder, divisor, 1.0),
+                kept,
+                self.rows,
+                scalar_operand(builder, diagonal, 0.0),
             ],
         )
 
+    def _finish_flags(self) -> tuple[int, Value | None]:
+        """idiom_syrk_finish's flags (runtime/idiom_runtime.h), and the divisor."""
+        finish, flags = self.dense.finish, 0
+        if finish is not None:
+            flags |= _DIVIDE if finish.divisor is not None else 0
+            flags |= _MIRROR if finish.mirror is not None else 0
+        flags |= _STRICT if self.triangle.strict else 0
+        flags |= _DIAGONAL if self.diagonal is not None else 0
+        return flags, finish.divisor if finish is not None else None
 
-def _symmetric(instance: Instance, context: MapperContext) -> tuple[DenseMatch, _Triangle]:
+
+def _symmetric(instance: Instance, context: MapperContext) -> _Symmetric:
     declare_row_tables(context.module)
-    loops = [loop_view(context.region.function, instance.solution, f"loop[{n}].") for n in range(3)]
+    region = context.region
+    loops = [loop_view(region.function, instance.solution, f"loop[{n}].") for n in range(3)]
     triangle = _triangle(loops)
+    diagonal = _diagonal_store(instance, region, triangle)
+    # The strict triangle's column loop is empty on the last row: a test of its own may
+    # skip it there (the guard checks it against the triangle).
+    column = loops[triangle.levels[_COLUMN]]
+    guards = row_guards(region, loops, column) if triangle.strict else ()
     dense = dense_match(
-        instance, context, 3, roles=lambda *_: _roles(triangle), edges=(triangle.edge,)
+        instance,
+        context,
+        3,
+        roles=lambda *_: _roles(triangle),
+        edges=(triangle.edge,),
+        settled=(triangle.levels[_COLUMN],) if triangle.strict else (),
+        guarded=tuple(guard.branch for guard in guards),
+        also_stores=(diagonal.store,) if diagonal is not None else (),
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    if dense.finish is not None:
+    if dense.finish is not None or triangle.strict:
         context.module.declare("idiom_syrk_finish", f"declare {_FINISH}")
-    return dense, triangle
+    if triangle.strict:
+        context.module.declare("idiom_triangle_keep_diagonal", f"declare {_KEEP}")
+    return _Symmetric(dense, triangle, diagonal, guards)
 
 
 def map_syrk(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_syrk", f"declare {_SYRK}")
-    dense, triangle = _symmetric(instance, context)
-    return _SyrkPlan(dense, triangle, context, [(dense.a, dense.b)])
+    found = _symmetric(instance, context)
+    return _SyrkPlan(found, context, [(found.dense.a, found.dense.b)])
 
 
 def map_syr2k(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_syr2k", f"declare {_SYR2K}")
-    dense, triangle = _symmetric(instance, context)
+    found = _symmetric(instance, context)
+    dense = found.dense
     solution = instance.solution
     # The dot-product form scales the sum, not its products (blas.idl's DotProductLoop);
     # the other forms scale the first product by alpha.
@@ -358,4 +503,4 @@ def map_syr2k(instance: Instance, context: MapperContext) -> Plan:
     if solution.get("second.alpha") is not first_scale:
         raise NotReplaced("the two products are not scaled by the same alpha")
     second = (need(solution, "second.a.address"), need(solution, "second.b.address"))
-    return _SyrkPlan(dense, triangle, context, [(dense.a, dense.b), second])
+    return _SyrkPlan(found, context, [(dense.a, dense.b), second])

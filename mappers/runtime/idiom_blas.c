@@ -559,37 +559,77 @@ int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const v
     return status;
 }
 
-/* Each element (r, col) of one triangle, in the loop's order: divided, then mirrored. */
+/* Each element (r, col) of one triangle (strict: the diagonal left out), in the loop's
+   order: divided, then mirrored. */
 #define FINISH_TRIANGLE(type)                                                                  \
     do {                                                                                       \
         type *elements = (type *)c;                                                            \
+        int64_t skip = (flags & IDIOM_FINISH_STRICT) ? 1 : 0;                                  \
         for (int64_t r = 0; r < n; r++) {                                                      \
-            for (int64_t col = lower ? 0 : r; col < (lower ? r + 1 : n); col++) {              \
+            int64_t from = lower ? 0 : r + skip;                                               \
+            int64_t to = lower ? r + 1 - skip : n;                                             \
+            for (int64_t col = from; col < to; col++) {                                        \
                 type value = elements[r * c_sr + col * c_sc];                                  \
-                if (divide) {                                                                  \
+                if (flags & IDIOM_FINISH_DIVIDE) {                                             \
                     value = value / (type)divisor;                                             \
                     elements[r * c_sr + col * c_sc] = value;                                   \
                 }                                                                              \
-                if (mirror) {                                                                \
+                if (flags & IDIOM_FINISH_MIRROR) {                                             \
                     elements[col * c_sr + r * c_sc] = value;                                   \
                 }                                                                              \
             }                                                                                  \
         }                                                                                      \
     } while (0)
 
-int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n, void *c,
-                          int64_t c_sr, int64_t c_sc, int32_t divide, double divisor,
-                          int32_t mirror) {
-    if (status != IDIOM_DONE || (!divide && !mirror)) {
-        return status;
-    }
-    if (elem == IDIOM_FLOAT) {
-        FINISH_TRIANGLE(float);
+/* The diagonal of C (n elements at (r, r)) into `diagonal`, or back from it. */
+static void move_diagonal(int32_t elem, int64_t n, void *c, int64_t c_sr, int64_t c_sc,
+                          void *diagonal, int back) {
+    int64_t step = c_sr + c_sc;
+    if (back) {
+        copy_vector(elem, n, diagonal, 1, c, step);
     } else {
-        FINISH_TRIANGLE(double);
+        copy_vector(elem, n, c, step, diagonal, 1);
     }
-    idiom__trace("syrk finish n=%lld%s%s", (long long)n, divide ? " divided" : "",
-                 mirror ? " mirrored" : "");
+}
+
+void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, const void *c, int64_t c_sr,
+                                   int64_t c_sc) {
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    void *diagonal = malloc((size_t)(n > 0 ? n : 1) * size);
+    if (diagonal != NULL && n > 0) {
+        move_diagonal(elem, n, (void *)c, c_sr, c_sc, diagonal, 0);
+    }
+    return diagonal;
+}
+
+int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n, void *c,
+                          int64_t c_sr, int64_t c_sc, int32_t flags, double divisor,
+                          void *kept_diagonal, int64_t diagonal_rows, double diagonal_value) {
+    if (status == IDIOM_DONE) {
+        if (elem == IDIOM_FLOAT) {
+            FINISH_TRIANGLE(float);
+        } else {
+            FINISH_TRIANGLE(double);
+        }
+        if ((flags & IDIOM_FINISH_STRICT) && kept_diagonal != NULL) {
+            move_diagonal(elem, n, c, c_sr, c_sc, kept_diagonal, 1);
+        }
+        if (flags & IDIOM_FINISH_DIAGONAL) {
+            for (int64_t r = 0; r < diagonal_rows; r++) {
+                if (elem == IDIOM_FLOAT) {
+                    ((float *)c)[r * (c_sr + c_sc)] = (float)diagonal_value;
+                } else {
+                    ((double *)c)[r * (c_sr + c_sc)] = diagonal_value;
+                }
+            }
+        }
+        idiom__trace("syrk finish n=%lld%s%s%s%s", (long long)n,
+                     (flags & IDIOM_FINISH_DIVIDE) ? " divided" : "",
+                     (flags & IDIOM_FINISH_MIRROR) ? " mirrored" : "",
+                     (flags & IDIOM_FINISH_STRICT) ? " strict" : "",
+                     (flags & IDIOM_FINISH_DIAGONAL) ? " diagonal set" : "");
+    }
+    free(kept_diagonal);
     return status;
 }
 

@@ -97,14 +97,27 @@ int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const v
                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
                    int64_t x_s);
 
+/* What idiom_syrk_finish does after the call, or-ed together. */
+#define IDIOM_FINISH_DIVIDE 1   /* each element of the triangle divided by `divisor` */
+#define IDIOM_FINISH_MIRROR 2   /* stored again at the element with row and column swapped */
+#define IDIOM_FINISH_STRICT 4   /* the triangle leaves the diagonal out: put it back */
+#define IDIOM_FINISH_DIAGONAL 8 /* the first `diagonal_rows` of the diagonal set to a value */
+
+/* A copy of C's diagonal (n elements at (r, r), r*c_sr + r*c_sc), for idiom_syrk_finish to
+ * put back after a call that wrote it (a strict triangle); NULL when memory runs out. */
+void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, const void *c, int64_t c_sr,
+                                   int64_t c_sc);
+
 /* After idiom_syrk or idiom_syr2k returned `status`: where it is IDIOM_DONE, each element
- * of the triangle (as they name it) divided by `divisor` in the element type (when
- * `divide`) and stored again at the element with row and column swapped (when `mirror`),
- * as a covariance loop finishes `C[i][j] = s / (n - 1); C[j][i] = C[i][j]`. Returns
- * `status`. */
+ * of the triangle (as they name it, strict or not) divided by `divisor` in the element type
+ * and stored again at its mirror, as a covariance loop finishes `C[i][j] = s / (n - 1);
+ * C[j][i] = C[i][j]`; the diagonal put back from `kept_diagonal` (a strict triangle); the
+ * first `diagonal_rows` diagonal elements set to `diagonal_value` (a correlation loop's
+ * `C[i][i] = 1.0`), as `flags` say. Frees `kept_diagonal` (which may be NULL) in any case
+ * and returns `status`. */
 int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n, void *c,
-                          int64_t c_sr, int64_t c_sc, int32_t divide, double divisor,
-                          int32_t mirror);
+                          int64_t c_sr, int64_t c_sc, int32_t flags, double divisor,
+                          void *kept_diagonal, int64_t diagonal_rows, double diagonal_value);
 
 /* Tables of row pointers: `count` entries `stride` bytes apart from `table`, as a loop over
  * the rows reads them. idiom_row_first gives the first entry (NULL when count < 1, reading

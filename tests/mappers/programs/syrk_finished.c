@@ -4,8 +4,9 @@
  *
  *   syrk_finished N SEED MODE
  *
- * Every kernel writes one triangle of C (n x n, ld n) from A (n x n, ld n) and, where it
- * mirrors, the other; main prints all of the block holding C, A and a spare element.
+ * Every kernel writes one triangle of C (n x n, ld n, the diagonal included or not) from
+ * A (n x n, ld n) and, where it mirrors, the other, and where it sets the diagonal, that;
+ * main prints all of the block holding C, A and a spare element.
  * MODE 0: C and A separate (each finishing kernel one SYRK call and its finish);
  *      1: A is C itself (the guard must decline);
  *      2: A is C shifted by one element (decline);
@@ -103,6 +104,63 @@ void mirror_shifted(int n, double divisor, double *C, const double *A)
         }
 }
 
+/* the strict upper triangle kept in C, mirrored, the diagonal set to 1 by the row loop
+   (rows 0 .. n - 2): a correlation matrix */
+void corr_strict_diagonal(int n, double *C, const double *A)
+{
+    for (int i = 0; i < n - 1; i++) {
+        C[i * n + i] = 1.0;
+        for (int j = i + 1; j < n; j++) {
+            C[i * n + j] = 0.0;
+            for (int k = 0; k < n; k++)
+                C[i * n + j] += A[k * n + i] * A[k * n + j];
+            C[j * n + i] = C[i * n + j];
+        }
+    }
+}
+
+/* the strict upper triangle in a register, divided and mirrored, over every row (the
+   last row's loop empty): the diagonal stays as it was */
+void cov_strict_all_rows(int n, double divisor, double *C, const double *A)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++)
+                s += A[i * n + k] * A[j * n + k];
+            s = s / divisor;
+            C[i * n + j] = s;
+            C[j * n + i] = s;
+        }
+}
+
+/* the strict upper triangle, nothing else: the diagonal and the lower triangle stay */
+void strict_upper_only(int n, double alpha, double *C, const double *A)
+{
+    for (int i = 0; i < n - 1; i++)
+        for (int j = i + 1; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++)
+                s += A[k * n + i] * A[k * n + j];
+            C[i * n + j] = alpha * s;
+        }
+}
+
+/* the "diagonal" store one element to the right of the diagonal: the guard declines */
+void diagonal_shifted(int n, double *C, const double *A)
+{
+    for (int i = 0; i < n - 1; i++) {
+        C[i * n + i + 1] = 1.0;
+        for (int j = i + 1; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++)
+                s += A[k * n + i] * A[k * n + j];
+            C[j * n + i] = s;
+            C[i * n + j] = s;
+        }
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -126,7 +184,7 @@ int main(int argc, char **argv)
     const double *read = mode == 1 ? C : mode == 2 ? C + 1 : A;
     float *fC = fblock, *fA = fblock + size + 2;
     const float *fread = mode == 1 ? fC : mode == 2 ? fC + 1 : fA;
-    for (int kernel = 0; kernel < 7; kernel++) {
+    for (int kernel = 0; kernel < 11; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(next_value() + 1.25);
@@ -138,6 +196,10 @@ int main(int argc, char **argv)
         case 4: upper_divided(n, divisor, C, read); break;
         case 5: cov_float_lower(n, (float)divisor, fC, fread); break;
         case 6: mirror_shifted(n, divisor, C, read); break;
+        case 7: corr_strict_diagonal(n, C, read); break;
+        case 8: cov_strict_all_rows(n, divisor, C, read); break;
+        case 9: strict_upper_only(n, alpha, C, read); break;
+        case 10: diagonal_shifted(n, C, read); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
