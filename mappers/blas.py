@@ -40,6 +40,10 @@ _GEMM = (
     "double, ptr, i64, i64)"
 )
 _GEMV = "i32 @idiom_gemv(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64)"
+_GEMV2 = (
+    "i32 @idiom_gemv2(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64, "
+    "i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64)"
+)
 
 
 @dataclass(frozen=True)
@@ -192,10 +196,10 @@ def _finish(solution: Mapping[str, Value | None]) -> Finish | None:
     return Finish(divisor, mirror)
 
 
-def is_sum_after(solution: Mapping[str, Value | None], sum_after: Value) -> bool:
+def is_sum_after(solution: Mapping[str, Value | None], sum_after: Value, prefix: str = "") -> bool:
     """Whether `sum_after` is the phi of the last update (the loop ran) or of it and the
-    sum's start (it may not have), and nothing else."""
-    update, start = need(solution, "update"), need(solution, "acc_init")
+    sum's start (it may not have), and nothing else (the sum's names under `prefix`)."""
+    update, start = need(solution, f"{prefix}update"), need(solution, f"{prefix}acc_init")
 
     def is_last(value: Value) -> bool:
         return value.opcode == "phi" and all(v is update for v in _incoming(value))
@@ -541,40 +545,102 @@ class _GemvPlan(_DensePlan):
         self.fixed = {vector: m, "c": n}
 
     def call(self, builder: Builder) -> Operand:
+        return builder.call("i32", "idiom_gemv", self.arguments(builder))
+
+    def arguments(self, builder: Builder) -> list[Operand]:
+        """idiom_gemv's arguments: the element type, then the product's."""
         alpha, beta = self.scalars(builder)
         s, m, n = self.strides, self.m, self.n
-        return builder.call(
-            "i32",
-            "idiom_gemv",
-            [
-                const("i32", _ELEMENTS[self.dense.element]),
-                self.counts[m],
-                self.counts[n],
-                alpha,
-                self.accesses[self.matrix].first,
-                s[self.matrix][m],
-                s[self.matrix][n],
-                self.accesses[self.vector].first,
-                s[self.vector][n],
-                beta,
-                self.accesses["c"].first,
-                s["c"][m],
-            ],
-        )
+        return [
+            const("i32", _ELEMENTS[self.dense.element]),
+            self.counts[m],
+            self.counts[n],
+            alpha,
+            self.accesses[self.matrix].first,
+            s[self.matrix][m],
+            s[self.matrix][n],
+            self.accesses[self.vector].first,
+            s[self.vector][n],
+            beta,
+            self.accesses["c"].first,
+            s["c"][m],
+        ]
+
+
+class _GemvPairPlan(Plan):
+    """Two GEMVs of one loop (blas.idl's GEMVUpdateWithDot): both calls or neither
+    (idiom_gemv2), each guarded as a GEMV of its own, neither output overlapping what the
+    other product reads or writes."""
+
+    target = "BLAS gemv x2 (OpenBLAS)"
+
+    def __init__(self, first: _GemvPlan, second: _GemvPlan) -> None:
+        self.first, self.second = first, second
+
+    def guard(self, builder: Builder) -> Operand:
+        checks = [self.first.guard(builder), self.second.guard(builder)]
+        one, other = self.first.accesses, self.second.accesses
+        checks.append(disjoint(builder, one["c"], [other["a"], other["b"], other["c"]]))
+        checks.append(disjoint(builder, other["c"], [one["a"], one["b"]]))
+        return builder.all_of(checks)
+
+    def call(self, builder: Builder) -> Operand:
+        second = self.second.arguments(builder)[1:]  # one element type for both
+        return builder.call("i32", "idiom_gemv2", [*self.first.arguments(builder), *second])
 
 
 def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemv", f"declare {_GEMV}")
     declare_row_tables(context.module)
-    dense = dense_match(instance, context, 2)
-    if instance.solution.get("acc") is not None:
-        # Dot form: y[i] = sum_j; the matrix is the factor that moves with the row loop.
-        outer = dense.loops[0].iterator
-        a_moves = depends_on(dense.a, outer, context.region)
-        b_moves = depends_on(dense.b, outer, context.region)
-        if a_moves == b_moves:
-            raise NotReplaced("neither factor is a vector fixed along the rows")
-        matrix, vector = ("a", "b") if a_moves else ("b", "a")
+    solution = instance.solution
+    second_store = solution.get("second.c.store")
+    also = tuple(
+        store for store in (second_store, solution.get("second.init_store")) if store is not None
+    )
+    dense = dense_match(instance, context, 2, also_stores=also)
+    if solution.get("acc") is not None:
+        matrix, vector = _dot_roles(dense, context.region)
         return _GemvPlan(dense, context, matrix=matrix, vector=vector, m=0, n=1)
     # Update form: y[j] += x[i] * A[i][j]; y runs along the inner loop.
-    return _GemvPlan(dense, context, matrix="b", vector="a", m=1, n=0)
+    update = _GemvPlan(dense, context, matrix="b", vector="a", m=1, n=0)
+    if second_store is None:
+        return update
+    context.module.declare("idiom_gemv2", f"declare {_GEMV2}")
+    dot = _second_dot(solution, dense, context)
+    matrix, vector = _dot_roles(dot, context.region)
+    return _GemvPairPlan(update, _GemvPlan(dot, context, matrix=matrix, vector=vector, m=0, n=1))
+
+
+def _dot_roles(dense: DenseMatch, region: Region) -> tuple[str, str]:
+    """Dot form, y[i] = sum_j: (matrix, vector), the matrix the factor that moves with the
+    row loop."""
+    outer = dense.loops[0].iterator
+    a_moves = depends_on(dense.a, outer, region)
+    b_moves = depends_on(dense.b, outer, region)
+    if a_moves == b_moves:
+        raise NotReplaced("neither factor is a vector fixed along the rows")
+    return ("a", "b") if a_moves else ("b", "a")
+
+
+def _second_dot(
+    solution: Mapping[str, Value | None], first: DenseMatch, context: MapperContext
+) -> DenseMatch:
+    """The row dot product beside a transposed update (blas.idl's GEMVUpdateWithDot): a
+    sum from zero stored as it is, over the update's loops (legality checked with it)."""
+    final = need(solution, "second.final")
+    if final.opcode == "phi" and not is_sum_after(solution, final, "second."):
+        raise NotReplaced("the second product's value is not its sum as the loop left it")
+    if need(solution, "second.a.value").type != first.element:
+        raise NotReplaced("the two products have different element types")
+    return DenseMatch(
+        loops=first.loops,
+        a=need(solution, "second.a.address"),
+        b=need(solution, "second.b.address"),
+        c=need(solution, "second.c.address"),
+        element=first.element,
+        alpha=None,
+        beta=None,
+        beta_is_one=False,
+        has_old=False,
+        conditions=[],
+    )

@@ -48,6 +48,7 @@ BLAS_ENTRIES = frozenset(
     {
         "idiom_gemm",
         "idiom_gemv",
+        "idiom_gemv2",
         "idiom_ger",
         "idiom_syrk",
         "idiom_syrk_finish",

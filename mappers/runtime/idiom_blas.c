@@ -188,9 +188,13 @@ static int increment(int64_t len, int64_t stride, blasint *inc) {
     return 1;
 }
 
-static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
-                    int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta, void *y,
-                    int64_t y_s) {
+/* Whether a GEMV can be made: IDIOM_DONE when there is nothing to do (m == 0),
+   IDIOM_DECLINED when BLAS cannot express it or it is too small, GEMV_READY otherwise,
+   with the increments and A's layout. */
+#define GEMV_READY 100
+static int32_t gemv_check(int32_t elem, int64_t m, int64_t n, int64_t a_sm, int64_t a_sn,
+                          int64_t x_s, int64_t y_s, blasint *incx, blasint *incy,
+                          layout *la) {
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }
@@ -203,12 +207,22 @@ static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void
     if (m > INT32_MAX || n > INT32_MAX || work_of(m, n, 1) < blas_min_work()) {
         return IDIOM_DECLINED;
     }
+    if (!increment(m, y_s, incy) || (n > 0 && !increment(n, x_s, incx)) ||
+        (n > 0 && !describe(m, n, a_sm, a_sn, la))) {
+        return IDIOM_DECLINED;
+    }
+    return GEMV_READY;
+}
+
+static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                    int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta, void *y,
+                    int64_t y_s) {
     blasint incx = 1;
     blasint incy = 1;
     layout la = {0, 1};
-    if (!increment(m, y_s, &incy) || (n > 0 && !increment(n, x_s, &incx)) ||
-        (n > 0 && !describe(m, n, a_sm, a_sn, &la))) {
-        return IDIOM_DECLINED;
+    int32_t ready = gemv_check(elem, m, n, a_sm, a_sn, x_s, y_s, &incx, &incy, &la);
+    if (ready != GEMV_READY) {
+        return ready;
     }
     /* BLAS leaves y alone when n == 0 (a quick return), and OpenBLAS releases differ on whether
        beta == 0 clears y or scales it (0 * NaN): do the beta part here in those cases and let
@@ -252,6 +266,40 @@ int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void 
     idiom__trace("gemv %s m=%lld n=%lld strides A(%lld,%lld) x %lld y %lld on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, (long long)a_sm, (long long)a_sn,
                  (long long)x_s, (long long)y_s, idiom__status_name(status));
+    return status;
+}
+
+int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const void *a1,
+                    int64_t a1_sm, int64_t a1_sn, const void *x1, int64_t x1_s, double beta1,
+                    void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
+                    const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2, int64_t x2_s,
+                    double beta2, void *y2, int64_t y2_s) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    blasint incx = 1;
+    blasint incy = 1;
+    layout la = {0, 1};
+    /* both or neither: a loop that made one of the products cannot be run again */
+    int32_t first = gemv_check(elem, m1, n1, a1_sm, a1_sn, x1_s, y1_s, &incx, &incy, &la);
+    int32_t second = gemv_check(elem, m2, n2, a2_sm, a2_sn, x2_s, y2_s, &incx, &incy, &la);
+    int32_t status = IDIOM_DECLINED;
+    if (first != IDIOM_DECLINED && second != IDIOM_DECLINED) {
+        gemv(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s, beta1, y1, y1_s);
+        gemv(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s);
+        status = IDIOM_DONE;
+    }
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "gemv2", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m1);
+        idiom__json_int(&j, "n", n1);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("gemv2 %s m=%lld n=%lld and m=%lld n=%lld on blas: %s", elem_name(elem),
+                 (long long)m1, (long long)n1, (long long)m2, (long long)n2,
+                 idiom__status_name(status));
     return status;
 }
 

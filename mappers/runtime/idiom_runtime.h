@@ -17,11 +17,12 @@
  *   IDIOM_STATS=FILE                one JSON object per call appended to FILE, one a line
  *                                   (buffered: written at exit, when the buffer fills and by a
  *                                   call a second after the last write; O_APPEND, whole lines):
- *     every call  "entry" ("gemm", "gemv", "ger", "syrk", "syr2k", "trmm", "trsv",
+ *     every call  "entry" ("gemm", "gemv", "gemv2", "ger", "syrk", "syr2k", "trmm", "trsv",
  *                 "cl_run"), "status" (the returned code),
  *                 "seconds" (wall time inside the entry point), "pid"
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
+ *     gemv2       "elem", "m", "n" (the first product's)
  *     syrk        "elem", "n", "k", "lower" (1: the triangle row >= column, 0: the other)
  *     syr2k       as syrk
  *     trmm        "elem", "m", "n", "upper", "unit" (1: T's diagonal taken as 1)
@@ -68,6 +69,14 @@ int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, 
  * strides and must be positive (where the extent exceeds 1). beta == 0 never reads y. */
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s);
+
+/* Two GEMVs as idiom_gemv, both made or neither (IDIOM_DECLINED, nothing written): the
+ * products of one loop (a transposed update and a row dot product sharing a sweep). */
+int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const void *a1,
+                    int64_t a1_sm, int64_t a1_sn, const void *x1, int64_t x1_s, double beta1,
+                    void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
+                    const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2, int64_t x2_s,
+                    double beta2, void *y2, int64_t y2_s);
 
 /* One triangle of C(n x n) <- alpha * A(n x k) * A^T + beta * C: the elements (r, c) with
  * c <= r when `lower`, c >= r otherwise, (r, c) at r*c_sr + c*c_sc, A's (r, t) at
