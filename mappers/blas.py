@@ -101,6 +101,7 @@ def dense_match(
     settled: tuple[int, ...] = (),
     guarded: tuple[Value, ...] = (),
     also_stores: tuple[Value, ...] = (),
+    also_loops: tuple[LoopView, ...] = (),
 ) -> DenseMatch:
     """The parts of a GEMM-like (depth 3) or GEMV (depth 2) match, legality checked.
     `roles` gives a nest's levels (m, n, k) (default `gemm_roles`); `edges` are bounds
@@ -108,7 +109,8 @@ def dense_match(
     `settled` the levels of loops whose zero-trip test (begin < end) its guard settles
     for every row (a triangle's loop empty on the last row: TRMM), `guarded` branches
     its guard checks itself (such a test in another form), `also_stores` stores
-    its plan writes itself (a diagonal set beside a strict triangle)."""
+    its plan writes itself (a diagonal set beside a strict triangle) and `also_loops` loops
+    of the region its plan makes too (a second product's)."""
     solution = instance.solution
     function = context.region.function
     loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
@@ -129,7 +131,7 @@ def dense_match(
         init = need(solution, "acc_init")
         if init.constant != 0:
             c_old, beta = _sum_from_old(solution, init, store, context.region)
-    stores, legal_loops = [store, *also_stores], list(loops)
+    stores, legal_loops = [store, *also_stores], [*loops, *also_loops]
     finish = _finish(solution)
     for name in ("finish_store", "mirror_store"):
         extra = solution.get(name)
@@ -568,19 +570,23 @@ class _GemvPlan(_DensePlan):
 
 
 class _GemvPairPlan(Plan):
-    """Two GEMVs of one loop (blas.idl's GEMVUpdateWithDot): both calls or neither
-    (idiom_gemv2), each guarded as a GEMV of its own, neither output overlapping what the
-    other product reads or writes."""
+    """Two GEMVs of one loop (blas.idl's GEMVUpdateWithDot, GEMVDotThenUpdate): both
+    calls or neither (idiom_gemv2), the first first, each guarded as a GEMV of its own,
+    neither output overlapping what the other product reads or writes, but for the
+    first's output that the second reads by design (`chained`: y += A^T (A x))."""
 
     target = "BLAS gemv x2 (OpenBLAS)"
 
-    def __init__(self, first: _GemvPlan, second: _GemvPlan) -> None:
-        self.first, self.second = first, second
+    def __init__(self, first: _GemvPlan, second: _GemvPlan, *, chained: bool = False) -> None:
+        self.first, self.second, self.chained = first, second, chained
 
     def guard(self, builder: Builder) -> Operand:
         checks = [self.first.guard(builder), self.second.guard(builder)]
         one, other = self.first.accesses, self.second.accesses
-        checks.append(disjoint(builder, one["c"], [other["a"], other["b"], other["c"]]))
+        read_by_second = [other[self.second.matrix], other["c"]]
+        if not self.chained:
+            read_by_second.append(other[self.second.vector])
+        checks.append(disjoint(builder, one["c"], read_by_second))
         checks.append(disjoint(builder, other["c"], [one["a"], one["b"]]))
         return builder.all_of(checks)
 
@@ -597,7 +603,12 @@ def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     also = tuple(
         store for store in (second_store, solution.get("second.init_store")) if store is not None
     )
-    dense = dense_match(instance, context, 2, also_stores=also)
+    second_loop: tuple[LoopView, ...] = ()
+    if solution.get("second.loop.iterator") is not None:
+        second_loop = (loop_view(context.region.function, solution, "second.loop."),)
+    dense = dense_match(instance, context, 2, also_stores=also, also_loops=second_loop)
+    if second_loop:
+        return _dot_then_update(solution, dense, second_loop[0], context)
     if solution.get("acc") is not None:
         matrix, vector = _dot_roles(dense, context.region)
         return _GemvPlan(dense, context, matrix=matrix, vector=vector, m=0, n=1)
@@ -609,6 +620,36 @@ def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     dot = _second_dot(solution, dense, context)
     matrix, vector = _dot_roles(dot, context.region)
     return _GemvPairPlan(update, _GemvPlan(dot, context, matrix=matrix, vector=vector, m=0, n=1))
+
+
+def _dot_then_update(
+    solution: Mapping[str, Value | None],
+    dense: DenseMatch,
+    loop: LoopView,
+    context: MapperContext,
+) -> Plan:
+    """tmp = A x, then y += A^T tmp (blas.idl's GEMVDotThenUpdate): the update's vector is
+    tmp, where the dot product stored what the update multiplies by."""
+    final = need(solution, "final")
+    if final.opcode == "phi" and not is_sum_after(solution, final):
+        raise NotReplaced("the first product's value is not its sum as the loop left it")
+    context.module.declare("idiom_gemv2", f"declare {_GEMV2}")
+    matrix, vector = _dot_roles(dense, context.region)
+    first = _GemvPlan(dense, context, matrix=matrix, vector=vector, m=0, n=1)
+    update = DenseMatch(
+        loops=[dense.loops[0], loop],
+        a=dense.c,
+        b=need(solution, "second.b.address"),
+        c=need(solution, "second.c.address"),
+        element=dense.element,
+        alpha=solution.get("second.alpha"),
+        beta=None,
+        beta_is_one=True,
+        has_old=True,
+        conditions=[],
+    )
+    second = _GemvPlan(update, context, matrix="b", vector="a", m=1, n=0)
+    return _GemvPairPlan(first, second, chained=True)
 
 
 def _dot_roles(dense: DenseMatch, region: Region) -> tuple[str, str]:

@@ -3,8 +3,9 @@
  *
  *   gemv_pairs N M SEED MODE
  *
- * Every kernel computes s += A^T r (or alpha A^T r) and q = A p over A (n x m, ld m); main
- * prints the whole block holding s, q, A, r, p and a spare element.
+ * Every kernel computes s += A^T r (or alpha A^T r) and q = A p over A (n x m, ld m), or
+ * q = A p then s += A^T q; main prints the whole block holding s, q, A, r, p and a spare
+ * element.
  * MODE 0: all separate (each kernel one idiom_gemv2 call making both products);
  *      1: q is s (the guard must decline);
  *      2: p overlaps q (decline: the dot product would read what it writes);
@@ -70,6 +71,20 @@ void bicg_dot_scaled(int n, int m, const double *A, const double *r, const doubl
     }
 }
 
+/* a row dot product, then a transposed update by it in a second inner loop: tmp = A x,
+   y += A^T tmp (restrict: the arrays never overlap, so main calls it in mode 0 only) */
+void atax_rows(int n, int m, const double *restrict A, const double *restrict x,
+               double *restrict tmp, double *restrict y)
+{
+    for (int i = 0; i < n; i++) {
+        tmp[i] = 0.0;
+        for (int j = 0; j < m; j++)
+            tmp[i] = tmp[i] + A[i * m + j] * x[j];
+        for (int j = 0; j < m; j++)
+            y[j] = y[j] + A[i * m + j] * tmp[i];
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -96,7 +111,7 @@ int main(int argc, char **argv)
     if (mode == 1) { q = s; fq = fs; }
     if (mode == 2) { p = q + 1; fp = fq + 1; }
     if (mode == 3) { s = A + 1; fs = fA + 1; }
-    for (int kernel = 0; kernel < 4; kernel++) {
+    for (int kernel = 0; kernel < 5; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -105,6 +120,7 @@ int main(int argc, char **argv)
         case 1: bicg_scaled(n, m, 0.75, A, r, p, s, q); break;
         case 2: bicg_float(n, m, fA, fr, fp, fs, fq); break;
         case 3: bicg_dot_scaled(n, m, A, r, p, s, q); break;
+        case 4: if (mode == 0) atax_rows(n, m, A, p, q, s); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
