@@ -49,7 +49,8 @@ def _tokens_agree(left: str, right: str, tolerance: float) -> bool:
         return True
     floating = any(c in left + right for c in ".eE")
     if not floating:
-        return False
+        # `%g` prints a floating-point zero of either sign as "0" or "-0": equal
+        return {left, right} == {"0", "-0"}
     try:
         a, b = float(left), float(right)
     except ValueError:

@@ -5,10 +5,12 @@ fixed one, or the other way round.
 
 The moving bound changes by one from row to row, so the inner loop's trip count is
 affine in the row. LLVM may skip the inner loop with a test of its own that changes with
-the rows (`i > 0` for `k < i`, or the first row of a loop it rotated); such a test is
-monotone in the row counter. The loop runs on every row but perhaps the first or the
-last, so checking how many times it really runs on the first two and the last two rows
-settles every row (RowTriangle.follows).
+the rows (`i > 0` for `k < i`, `i == 0`, or the first row of a loop it rotated); such a
+test is taken only when it is monotone in the row counter (an order of affine values) or
+true on one row at most (an equality). The loop runs on every row but perhaps the first
+or the last, so checking how many times it really runs on the first two and the last
+two rows, and on the row where an equality holds, settles every row
+(RowTriangle.follows).
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ __all__ = ["RowGuard", "RowTriangle", "row_guards", "rows_upwards"]
 @dataclass(frozen=True)
 class RowGuard:
     """A test that skips the inner loop on a condition that changes with the row:
-    `branch` enters the loop through its successor `entering`."""
+    `branch` enters the loop through its successor `entering`; `pointwise` for an
+    equality (`i == 0`), true on one row at most, which the guard checks there too."""
 
     branch: Value
     entering: int
+    pointwise: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,12 +83,16 @@ class RowTriangle:
         one, two = const(I64, 1), const(I64, 2)
         single = builder.compare("slt", rows, two)
         checks = []
-        for index, skip in (
+        rows_checked: list[tuple[Operand, Operand | None]] = [
             (const(I64, 0), None),
             (one, single),
             (builder.binary("sub", rows, two), single),
             (builder.binary("sub", rows, one), None),
-        ):
+        ]
+        rows_checked += [
+            (self._equal_row(builder, g, rows), None) for g in self.guards if g.pointwise
+        ]
+        for index, skip in rows_checked:
             expected = builder.binary(
                 "add", count0, builder.binary("mul", index, const(I64, change))
             )
@@ -97,6 +105,26 @@ class RowTriangle:
         moved = builder.compare("eq", first[1], builder.binary("add", first[0], step))
         checks.append(builder.binary("or", single, moved))
         return builder.all_of(checks)
+
+    def _equal_row(self, builder: Builder, guard: RowGuard, rows: Operand) -> Operand:
+        """The row (visited index, within the rows) where an equality test's two sides
+        meet, if anywhere: they differ by an affine function of the row, d0 + dd * t, so at
+        t = -d0 / dd (where that is a row; another row otherwise, checked anyway)."""
+        condition = guard.branch.operands[0]
+
+        def difference(index: int) -> Operand:
+            row_value = self.row_value(builder, const(I64, index))
+            left, right = (self.evaluate_at(builder, o, row_value) for o in condition.operands)
+            return builder.binary("sub", builder.to_i64(left), builder.to_i64(right))
+
+        d0, d1 = difference(0), difference(1)
+        step = builder.binary("sub", d1, d0)
+        flat = builder.compare("eq", step, const(I64, 0))
+        divisor = builder.select(flat, const(I64, 1), step)
+        meet = builder.binary("sdiv", builder.binary("sub", const(I64, 0), d0), divisor)
+        last = builder.binary("sub", rows, const(I64, 1))
+        low = builder.select(builder.compare("slt", meet, const(I64, 0)), const(I64, 0), meet)
+        return builder.select(builder.compare("sgt", low, last), last, low)
 
     def _runs(self, builder: Builder, row_value: Operand) -> Operand:
         """i64: how many times the inner loop runs on the row `row_value`: 0 where a test
@@ -134,25 +162,47 @@ def row_guards(region: Region, loops: list[LoopView], inner: LoopView) -> tuple[
         entered = [i for i, successor in enumerate(block.successors) if successor in preheaders]
         if condition.block not in region.blocks or len(entered) != 1:
             continue
-        if condition.opcode != "icmp" or not all(_monotone(o, region) for o in condition.operands):
+        predicate = _row_predicate(condition, region)
+        if predicate is None:
             raise NotReplaced("the inner loop is skipped on a test the mapper cannot follow")
-        guards.append(RowGuard(branch, entered[0]))
+        guards.append(RowGuard(branch, entered[0], pointwise=predicate in ("eq", "ne")))
     return tuple(guards)
 
 
-def _monotone(value: Value, region: Region) -> bool:
+_ORDERED = ("slt", "sle", "sgt", "sge")
+_UNSIGNED = ("ult", "ule", "ugt", "uge")
+
+
+def _row_predicate(condition: Value, region: Region) -> str | None:
+    """The predicate of a test of the row counter that the guard can follow: a signed
+    order (or an unsigned one over values of one sign, `samesign`), monotone in the row,
+    or an equality, true on one row at most; both sides affine in the row without
+    wrapping (_affine). None for anything else (`(unsigned)(i - 2) > 1` is true on both
+    sides of two rows)."""
+    if condition.opcode != "icmp" or condition.predicate is None:
+        return None
+    predicate = condition.predicate
+    same_sign = predicate in _UNSIGNED and " samesign " in f" {condition.text} "
+    if predicate not in (*_ORDERED, "eq", "ne") and not same_sign:
+        return None
+    return predicate if all(_affine(o, region) for o in condition.operands) else None
+
+
+def _affine(value: Value, region: Region) -> bool:
     """Whether `value` is fixed before the region, or a counter of it plus or minus such
-    values through adds, subs and casts that cannot wrap (nsw/nuw). (Only the row
-    counter is substituted when the test is evaluated; another counter refuses.)"""
+    values through adds and subs that cannot wrap as signed values (nsw) and widenings
+    that keep the order (sext, zext of a non-negative value). (Only the row counter is
+    substituted when the test is evaluated; another counter refuses.)"""
     if value.block not in region.blocks or value.opcode == "phi":
         return True
-    if value.opcode in ("sext", "zext"):
-        return _monotone(value.operands[0], region)
-    if value.opcode in ("add", "sub") and (" nsw " in value.text or " nuw " in value.text):
+    text = f" {value.text} "
+    if value.opcode == "sext" or (value.opcode == "zext" and " nneg " in text):
+        return _affine(value.operands[0], region)
+    if value.opcode in ("add", "sub") and " nsw " in text:
         varying = [o for o in value.operands if o.block in region.blocks]
         if value.opcode == "sub" and value.operands[1] in varying:
             return False
-        return len(varying) <= 1 and all(_monotone(o, region) for o in value.operands)
+        return len(varying) <= 1 and all(_affine(o, region) for o in value.operands)
     return False
 
 

@@ -85,9 +85,19 @@ static void scale_matrix(int32_t elem, int64_t m, int64_t n, double beta, void *
     }
 }
 
+/* Whether the scale factors are finite. An infinite one declines: BLAS applies alpha
+   where it pleases (to the sum, to a factor, to B before a product), and Inf times a zero
+   sum is NaN where the loop, scaling each product, gets an infinity, or the reverse. */
+static int finite_scales(double alpha, double beta) {
+    return isfinite(alpha) && isfinite(beta);
+}
+
 static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                     int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                     double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    if (!finite_scales(alpha, beta)) {
+        return IDIOM_DECLINED;
+    }
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }
@@ -221,8 +231,8 @@ static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void
     blasint incy = 1;
     layout la = {0, 1};
     int32_t ready = gemv_check(elem, m, n, a_sm, a_sn, x_s, y_s, &incx, &incy, &la);
-    if (ready != GEMV_READY) {
-        return ready;
+    if (ready != GEMV_READY || !finite_scales(alpha, beta)) {
+        return ready == GEMV_READY ? IDIOM_DECLINED : ready;
     }
     /* BLAS leaves y alone when n == 0 (a quick return), and OpenBLAS releases differ on whether
        beta == 0 clears y or scales it (0 * NaN): do the beta part here in those cases and let
@@ -284,7 +294,8 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     int32_t first = gemv_check(elem, m1, n1, a1_sm, a1_sn, x1_s, y1_s, &incx, &incy, &la);
     int32_t second = gemv_check(elem, m2, n2, a2_sm, a2_sn, x2_s, y2_s, &incx, &incy, &la);
     int32_t status = IDIOM_DECLINED;
-    if (first != IDIOM_DECLINED && second != IDIOM_DECLINED) {
+    int finite = finite_scales(alpha1, beta1) && finite_scales(alpha2, beta2);
+    if (first != IDIOM_DECLINED && second != IDIOM_DECLINED && finite) {
         gemv(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s, beta1, y1, y1_s);
         gemv(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s);
         status = IDIOM_DONE;
@@ -307,6 +318,9 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
    unit stride, C with no unit stride or a leading dimension below n, negative strides. */
 static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
                     int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    if (!finite_scales(alpha, beta)) {
+        return IDIOM_DECLINED;
+    }
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }
@@ -376,6 +390,9 @@ int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alp
 static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
                      const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
                      int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    if (!finite_scales(alpha, beta)) {
+        return IDIOM_DECLINED;
+    }
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }
@@ -438,12 +455,43 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
     return status;
 }
 
+/* Element t of a strided vector, as a double. */
+static double element_at(int32_t elem, const void *v, int64_t s, int64_t t) {
+    return elem == IDIOM_FLOAT ? (double)((const float *)v)[t * s] : ((const double *)v)[t * s];
+}
+
+/* Whether T's triangle (as the product reads it) and B hold only finite values: OpenBLAS
+   multiplies whole blocks, the zeros outside the triangle included, and 0 * Inf is NaN
+   in elements the loop never combines with the infinity. */
+static int finite_inputs(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n,
+                         const void *a, int64_t a_sr, int64_t a_sk, const void *b,
+                         int64_t b_sr, int64_t b_sc) {
+    for (int64_t r = 0; r < m; r++) {
+        int64_t from = upper ? r + (unit ? 1 : 0) : 0;
+        int64_t to = upper ? m : r + (unit ? 0 : 1);
+        for (int64_t k = from; k < to; k++) {
+            if (!isfinite(element_at(elem, a, 1, r * a_sr + k * a_sk))) {
+                return 0;
+            }
+        }
+        for (int64_t col = 0; col < n; col++) {
+            if (!isfinite(element_at(elem, b, 1, r * b_sr + col * b_sc))) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* The triangular product in place, B <- alpha * T * B. T's stored matrix is T itself
    (column-major) or T^T (row-major), whose triangle is the other; B's is B, or B^T, for
    which the product is B^T <- alpha * B^T * T^T, T multiplying from the right. */
 static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n,
                     double alpha, const void *a, int64_t a_sr, int64_t a_sk, void *b,
                     int64_t b_sr, int64_t b_sc) {
+    if (!finite_scales(alpha, 0.0)) {
+        return IDIOM_DECLINED;
+    }
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }
@@ -462,6 +510,9 @@ static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_
     layout la;
     layout lb;
     if (!describe(m, m, a_sr, a_sk, &la) || !describe(m, n, b_sr, b_sc, &lb)) {
+        return IDIOM_DECLINED;
+    }
+    if (!finite_inputs(elem, upper, unit, m, n, a, a_sr, a_sk, b, b_sr, b_sc)) {
         return IDIOM_DECLINED;
     }
     enum CBLAS_UPLO uplo = (upper != 0) != (la.transposed != 0) ? CblasUpper : CblasLower;
@@ -504,11 +555,6 @@ int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t
                  (long long)n, (long long)a_sr, (long long)a_sk, (long long)b_sr,
                  (long long)b_sc, idiom__status_name(status));
     return status;
-}
-
-/* Element t of a strided vector, as a double. */
-static double element_at(int32_t elem, const void *v, int64_t s, int64_t t) {
-    return elem == IDIOM_FLOAT ? (double)((const float *)v)[t * s] : ((const double *)v)[t * s];
 }
 
 /* x <- b (n elements, strides b_s and x_s), or x <- saved (stride 1) when b is NULL. */
@@ -704,6 +750,9 @@ static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void
                    int64_t x1_s, const void *y1, int64_t y1_s, double alpha2, const void *x2,
                    int64_t x2_s, const void *y2, int64_t y2_s, void *a, int64_t a_sm,
                    int64_t a_sn) {
+    if (!finite_scales(alpha1, alpha2)) {
+        return IDIOM_DECLINED;
+    }
     if (idiom__device_mode() == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
     }

@@ -4,7 +4,7 @@ computes A^T r and A p, or a row dot product and then a transposed update by it
 (A^T (A x) one row at a time). Both products made by one call on separate arrays, every element
 of the block equal to the original's; the original code where the dot product's output
 is the update's, where it overlaps a vector it reads, where the update writes into A;
-and a dot product scaled before it is stored, which is no pair."""
+and a dot product scaled before it is stored, which is no GEMV at all."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ PROGRAM = Path(__file__).parent / "programs" / "gemv_pairs.c"
 SEPARATE, Q_IS_S, P_OVERLAPS_Q, S_OVERLAPS_A = range(4)
 PAIRS = ("bicg_local", "bicg_scaled", "bicg_float")
 CHAINED = "atax_rows"  # tmp = A x, then y += A^T tmp (called in mode 0 only: restrict)
-NO_PAIR = "bicg_dot_scaled"  # found as the update's GEMV, kept by its second store
+# bicg_dot_scaled scales the dot product before storing it: no pair, and its row loop's
+# second store makes the update alone no GEMV either
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def _pairs_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
 
 
 def test_every_pair_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
-    replaced_everywhere(builds[2], {"GEMV"}, {*PAIRS, CHAINED}, frozenset({NO_PAIR}))
+    replaced_everywhere(builds[2], {"GEMV"}, {*PAIRS, CHAINED})
 
 
 @pytest.mark.parametrize("n, m", [(0, 3), (3, 0), (1, 1), (2, 5), (7, 3), (33, 17)])

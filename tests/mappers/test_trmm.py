@@ -5,7 +5,8 @@ equal to the original's; the original code where A is B or overlaps it, where al
 0, and for the nests that are no TRMM: a recurrence over rows already updated and alpha
 on the products alone (declined when mapped), a strictly triangular product and a sum
 stopping a row short, a sum skipped on a row by a test of its own, B read a column to
-the right (declined by the guard)."""
+the right, a sum skipped on one row by `i != 2` (declined by the guard); an infinity in
+B or in alpha (declined by the runtime)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from differential import (
 from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "trmm_forms.c"
-SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO = range(4)
+SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO, INFINITE_B, ALPHA_INFINITE = range(6)
 FORMS = (
     "unit_trans_stored",
     "unit_upper_stored",
@@ -38,6 +39,7 @@ DECLINED_AT_RUN_TIME = {
     "unit_upper_short",
     "lower_skips_row_one",
     "shifted_column",
+    "unit_skips_row_two",
 }
 UNSCALED = 1  # unit_upper_stored has no alpha
 
@@ -68,6 +70,8 @@ def test_separate_arrays_are_one_call_each(
         # one row: the test skipping row 1 never matters (lower_skips_row_one), and a sum
         # a row short is the empty one of a unit diagonal (unit_upper_short)
         expected += 2
+    if 0 < m <= 2:
+        expected += 1  # no row 2 to skip (unit_skips_row_two)
     assert _trmm_calls(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
 
 
@@ -77,6 +81,13 @@ def test_a_overlapping_b_runs_the_original_code(
     builds: tuple[Path, Path, Accelerated], mode: int, m: int, n: int
 ) -> None:
     assert _trmm_calls(builds, [str(m), str(n), "5", str(mode)]) == 0
+
+
+@pytest.mark.parametrize("mode, calls", [(INFINITE_B, 0), (ALPHA_INFINITE, UNSCALED)])
+def test_infinities_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], mode: int, calls: int
+) -> None:
+    assert _trmm_calls(builds, ["7", "5", "3", str(mode)]) == calls
 
 
 def test_alpha_zero_declines_where_the_loop_multiplies_by_it(

@@ -8,7 +8,10 @@
  * MODE 0: B and A separate (each TRMM kernel one call);
  *      1: A is B itself (the guard must decline);
  *      2: A is B shifted by one element (decline);
- *      3: alpha is 0 (the kernels scaling by alpha must decline). */
+ *      3: alpha is 0 (the kernels scaling by alpha must decline);
+ *      4: an infinity in B (every call must decline: BLAS multiplies the zeros outside
+ *         the triangle by it, NaN where the loop keeps numbers);
+ *      5: alpha is infinite (the kernels scaling by alpha must decline). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -140,6 +143,24 @@ void shifted_column(int m, int n, const double *A, double *B)
                 B[i * n + j] += A[i * m + k] * B[k * n + j + 1];
 }
 
+/* the sum (a do-while, so that this test alone can skip it) skipped on row 2 alone
+   (`i != 2`, true on every row but one): the guard must check that row too and decline */
+void unit_skips_row_two(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            if (i != 2) {
+                int k = i;
+                do {
+                    s += A[i * m + k] * B[k * n + j];
+                    k++;
+                } while (k < m);
+            }
+            B[i * n + j] = s;
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -154,15 +175,16 @@ int main(int argc, char **argv)
     int n = argc > 2 ? atoi(argv[2]) : 4;
     state = argc > 3 ? (unsigned long long)atoll(argv[3]) : 1;
     int mode = argc > 4 ? atoi(argv[4]) : 0;
-    double alpha = mode == 3 ? 0.0 : 0.75;
+    double alpha = mode == 3 ? 0.0 : mode == 5 ? 1.0 / 0.0 : 0.75;
     int total = m * n + m * m + 1;
     double *block = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
     if (!block) return 1;
     double *B = block, *A = block + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
-    for (int kernel = 0; kernel < 11; kernel++) {
+    for (int kernel = 0; kernel < 12; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
+        if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
         switch (kernel) {
         case 0: unit_trans_stored(m, n, alpha, read, B); break;
         case 1: unit_upper_stored(m, n, read, B); break;
@@ -175,6 +197,7 @@ int main(int argc, char **argv)
         case 8: unit_upper_short(m, n, read, B); break;
         case 9: lower_skips_row_one(m, n, read, B); break;
         case 10: shifted_column(m, n, read, B); break;
+        case 11: unit_skips_row_two(m, n, read, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);
