@@ -432,9 +432,12 @@ def _load(builder: Builder, values: Sequence[Value], when: Operand) -> None:
         )
 
 
-def depends_on(value: Value, source: Value, region: Region) -> bool:
-    """Whether `source` reaches `value` through operands computed inside the region."""
-    seen: set[Value] = set()
+def depends_on(
+    value: Value, source: Value, region: Region, *, besides: Iterable[Value] = ()
+) -> bool:
+    """Whether `source` reaches `value` through operands computed inside the region (and
+    not through the values `besides`: another loop's counter that starts from it)."""
+    seen: set[Value] = set(besides) - {source}
     stack = [value]
     while stack:
         current = stack.pop()

@@ -66,7 +66,15 @@ def row_tables(
     tables = []
     for load in _row_loads(region, addresses, builder):
         address = load.operands[0]
-        levels = [n for n, loop in enumerate(loops) if depends_on(address, loop.iterator, region)]
+        # A row picked by a counter that starts from an outer one (j = i + 1 .. n: the
+        # caller measures that loop from a first value fixed for the nest) moves with it
+        # alone.
+        counters = [loop.iterator for loop in loops]
+        levels = [
+            n
+            for n, counter in enumerate(counters)
+            if depends_on(address, counter, region, besides=counters)
+        ]
         if len(levels) != 1:
             raise NotReplaced(f"the row pointer {load.name} does not move with exactly one loop")
         level = levels[0]

@@ -21,10 +21,10 @@ from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
-# The runtime call that shows a replaced idiom ran (IDIOM_STATS records).
+# The runtime calls that show a replaced idiom ran (IDIOM_STATS records).
 CALLS = {
     "GEMM": "gemm",
-    "GEMV": "gemv",
+    "GEMV": ("gemv", "gemv2"),  # one product, or a pair of one sweep
     "SYRK": "syrk",
     "SYR2K": "syr2k",
     "TRMM": "trmm",
@@ -97,6 +97,11 @@ def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None
     done = {call.details.get("kernel") or call.entry for call in read_stats(stats) if call.done}
     declined = ALWAYS_DECLINED.get(path.name, set())
     for kind in kinds - declined:
-        assert CALLS[kind] in done, f"{kind} was replaced but its runtime call never ran"
+        assert _names(kind) & done, f"{kind} was replaced but its runtime call never ran"
     for kind in declined:
-        assert CALLS[kind] not in done, f"{kind} ran where its guard must decline"
+        assert not _names(kind) & done, f"{kind} ran where its guard must decline"
+
+
+def _names(kind: str) -> set[str]:
+    calls = CALLS[kind]
+    return {calls} if isinstance(calls, str) else set(calls)
