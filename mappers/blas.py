@@ -127,6 +127,9 @@ def dense_match(
     c_old, beta, alpha = solution.get("c_old"), solution.get("beta"), solution.get("alpha")
     if solution.get("a_factor") is not solution.get("a.value") and _result_scaled(solution):
         raise NotReplaced("alpha scales both a factor and the sum")
+    scaled_last = solution.get("scaled_last")  # blas.idl's ScaledZeroPhi
+    if scaled_last is not None and len(store.operands[0].incoming) != 2:
+        raise NotReplaced("the scaled sum's phi merges other values")
     if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
         if init.constant != 0:

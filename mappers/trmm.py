@@ -216,9 +216,6 @@ def _shape(instance: Instance, dense: DenseMatch, context: MapperContext) -> _Sh
     end_moves = depends_on(total.iter_end, row, context.region)
     if begin_moves == end_moves:
         raise NotReplaced("the sum loop does not run over a triangle with the rows")
-    scaled_last, stored = solution.get("scaled_last"), solution.get("stored")
-    if scaled_last is not None and stored is not None and len(stored.incoming) != 2:
-        raise NotReplaced("the scaled sum's phi merges other values")
     unit = dense.has_old  # the sum starts from B's own element
     finish_alpha = solution.get("finish_alpha")
     if finish_alpha is not None and dense.alpha is not None:

@@ -31,9 +31,10 @@ GEMMS = (
     "gemm_from_old",
     "gemm_from_scaled",
     "gemm_alpha_factor",
+    "gemm_const_alpha",
 )
 DECLINED = frozenset({"gemm_alpha_twice"})  # alpha on a factor and on the sum: alpha^2
-GEMVS = ("gemv_zero", "gemv_scaled", "gemv_from_old")
+GEMVS = ("gemv_zero", "gemv_scaled", "gemv_from_old", "gemv_const_alpha")
 TIMES_BETA = 4  # stored_scaled, scaled_rows, gemv_scaled, gemm_from_scaled: 0 * C
 
 
@@ -56,8 +57,11 @@ def test_every_form_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
 def test_separate_arrays_are_one_call_each(
     builds: tuple[Path, Path, Accelerated], n: int, seed: int
 ) -> None:
-    # n == 0: the loops do not run, and nor does the call (the guard's zero-trip test)
+    # n == 0: the loops do not run, and nor does the call (the guard's zero-trip test);
+    # n == 1: the sums over n / 2 terms are empty, and the loops make the zeros
     expected = (len(GEMMS), len(GEMVS)) if n > 0 else (0, 0)
+    if n == 1:
+        expected = (len(GEMMS) - 1, len(GEMVS) - 1)  # gemm_const_alpha, gemv_const_alpha
     assert _calls(builds, [str(n), str(seed), str(SEPARATE)]) == expected
 
 

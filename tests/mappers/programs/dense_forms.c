@@ -145,6 +145,30 @@ void gemm_alpha_twice(int n, double alpha, double *C, const double *A, const dou
         }
 }
 
+/* alpha a constant and a sum over n / 2 terms, which may be none: LLVM moves 0.6 * s
+   onto the edge of the loop that ran (0.6 * 0 is 0 on the other), so the stored value is
+   a phi of the two */
+void gemm_const_alpha(int n, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = 0; k < n / 2; k++)
+                s += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = 0.6 * s;
+        }
+}
+
+void gemv_const_alpha(int n, double *y, const double *A, const double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < n / 2; j++)
+            s += A[i * n + j] * x[j];
+        y[i] = s * 0.6;
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -175,7 +199,7 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *C = block, *A = block + size + 1, *B = block + 2 * size + 1;
     const double *first = mode == 1 ? C : mode == 2 ? C + 1 : A;
-    for (int kernel = 0; kernel < 12; kernel++) {
+    for (int kernel = 0; kernel < 14; kernel++) {
         fill(block, 3 * size + 1);
         switch (kernel) {
         case 0: stored_zero(n, alpha, C, first, B); break;
@@ -190,6 +214,8 @@ int main(int argc, char **argv)
         case 9: gemm_from_scaled(n, beta, C, first, B); break;
         case 10: gemm_alpha_factor(n, alpha, C, first, B); break;
         case 11: gemm_alpha_twice(n, alpha, C, first, B); break;
+        case 12: gemm_const_alpha(n, C, first, B); break;
+        case 13: gemv_const_alpha(n, C, first, B); break;
         }
         printf("kernel %d\n", kernel);
         print("C", C, size);
