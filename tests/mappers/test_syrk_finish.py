@@ -22,7 +22,7 @@ from differential import (
 from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "syrk_finished.c"
-SEPARATE, SAME, OVERLAPPING, DIVISOR_ZERO = range(4)
+SEPARATE, SAME, OVERLAPPING, DIVISOR_ZERO, ALPHA_INFINITE = range(5)
 FINISHED = (
     "cov_dot_upper",
     "cov_stored_upper",
@@ -34,6 +34,7 @@ FINISHED = (
     "strict_upper_only",
 )
 DIVIDING = 4  # cov_dot_upper, cov_stored_upper, upper_divided, cov_float_lower
+SCALED = 2  # lower_scaled_mirrored, strict_upper_only
 # replaced, their guards decline: a mirror or a diagonal one element off
 DECLINED_AT_RUN_TIME = {"mirror_shifted", "diagonal_shifted"}
 # cov_strict_all_rows is not found: LLVM ends its row loop early where the strict
@@ -78,3 +79,8 @@ def test_a_read_from_c_runs_the_original_code(
 def test_a_zero_divisor_runs_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
     calls = len(FINISHED) - DIVIDING
     assert _calls(builds, ["6", "8", str(DIVISOR_ZERO)]) == (calls, calls)
+
+
+def test_an_infinite_alpha_runs_the_original_code(builds: tuple[Path, Path, Accelerated]) -> None:
+    calls = len(FINISHED) - SCALED
+    assert _calls(builds, ["6", "8", str(ALPHA_INFINITE)]) == (calls, calls)

@@ -10,7 +10,9 @@
  * MODE 0: C and A separate (each finishing kernel one SYRK call and its finish);
  *      1: A is C itself (the guard must decline);
  *      2: A is C shifted by one element (decline);
- *      3: the divisor is 0 (the kernels that divide must decline). */
+ *      3: the divisor is 0 (the kernels that divide must decline);
+ *      4: alpha is infinite (the kernels scaling by it must decline: BLAS applies it
+ *         elsewhere than the loop, and Inf times a zero sum is NaN). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -175,7 +177,8 @@ int main(int argc, char **argv)
     state = argc > 2 ? (unsigned long long)atoll(argv[2]) : 1;
     int mode = argc > 3 ? atoi(argv[3]) : 0;
     int size = n * n;
-    double alpha = 1.25, beta = 0.5, divisor = mode == 3 ? 0.0 : n - 1.0 + 0.5;
+    double alpha = mode == 4 ? 1.0 / 0.0 : 1.25, beta = 0.5;
+    double divisor = mode == 3 ? 0.0 : n - 1.0 + 0.5;
     int total = 2 * size + 2;
     double *block = malloc(sizeof(double) * (size_t)total);
     float *fblock = malloc(sizeof(float) * (size_t)total);
