@@ -6,6 +6,7 @@
  * such matrix is either column-major as it stands or the transpose of a column-major matrix,
  * so all calls go through CblasColMajor with the transposition flags doing the rest.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -460,27 +461,49 @@ static double element_at(int32_t elem, const void *v, int64_t s, int64_t t) {
     return elem == IDIOM_FLOAT ? (double)((const float *)v)[t * s] : ((const double *)v)[t * s];
 }
 
-/* Whether T's triangle (as the product reads it) and B hold only finite values: OpenBLAS
-   multiplies whole blocks, the zeros outside the triangle included, and 0 * Inf is NaN
-   in elements the loop never combines with the infinity. */
-static int finite_inputs(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n,
-                         const void *a, int64_t a_sr, int64_t a_sk, const void *b,
-                         int64_t b_sr, int64_t b_sc) {
+/* The largest magnitude among the elements of T's triangle that a product or a solve
+   reads (k >= r when `upper`, k <= r otherwise; the diagonal left out and counted as 1
+   when `unit`), INFINITY when one is not finite. */
+static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
+                           int64_t a_sr, int64_t a_sk) {
+    double largest = unit ? 1.0 : 0.0;
     for (int64_t r = 0; r < m; r++) {
         int64_t from = upper ? r + (unit ? 1 : 0) : 0;
         int64_t to = upper ? m : r + (unit ? 0 : 1);
         for (int64_t k = from; k < to; k++) {
-            if (!isfinite(element_at(elem, a, 1, r * a_sr + k * a_sk))) {
-                return 0;
-            }
-        }
-        for (int64_t col = 0; col < n; col++) {
-            if (!isfinite(element_at(elem, b, 1, r * b_sr + col * b_sc))) {
-                return 0;
+            double value = fabs(element_at(elem, a, 1, r * a_sr + k * a_sk));
+            if (!(value <= largest)) {
+                largest = isfinite(value) ? value : INFINITY;
             }
         }
     }
-    return 1;
+    return largest;
+}
+
+/* The largest magnitude in a rows x cols matrix (a vector: cols 1), INFINITY when one
+   element is not finite. */
+static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
+                         int64_t sc) {
+    double largest = 0.0;
+    for (int64_t r = 0; r < rows; r++) {
+        for (int64_t col = 0; col < cols; col++) {
+            double value = fabs(element_at(elem, v, 1, r * sr + col * sc));
+            if (!(value <= largest)) {
+                largest = isfinite(value) ? value : INFINITY;
+            }
+        }
+    }
+    return largest;
+}
+
+/* Whether a bound on every magnitude a computation meets, in any order of its operations,
+   lies far enough below the type's overflow for no order to overflow: where one order
+   overflows and another does not, the loop and BLAS disagree (Inf against a number). An
+   infinite input makes the bound infinite too: OpenBLAS multiplies whole blocks, zeros
+   outside a triangle included, and 0 * Inf is NaN where the loop keeps numbers. */
+static int far_from_overflow(int32_t elem, double bound) {
+    double largest = elem == IDIOM_FLOAT ? FLT_MAX : DBL_MAX;
+    return isfinite(bound) && bound < largest / 4.0;
 }
 
 /* The triangular product in place, B <- alpha * T * B. T's stored matrix is T itself
@@ -512,7 +535,10 @@ static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_
     if (!describe(m, m, a_sr, a_sk, &la) || !describe(m, n, b_sr, b_sc, &lb)) {
         return IDIOM_DECLINED;
     }
-    if (!finite_inputs(elem, upper, unit, m, n, a, a_sr, a_sk, b, b_sr, b_sc)) {
+    /* every partial sum of alpha * T * B, in any order, is within this */
+    double largest_t = triangle_max(elem, upper, unit, m, a, a_sr, a_sk);
+    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc);
+    if (!far_from_overflow(elem, fabs(alpha) * largest_b * (1.0 + (double)m * largest_t))) {
         return IDIOM_DECLINED;
     }
     enum CBLAS_UPLO uplo = (upper != 0) != (la.transposed != 0) ? CblasUpper : CblasLower;
@@ -586,8 +612,8 @@ static void trsv_call(int32_t elem, int32_t upper, int32_t unit, int64_t n, cons
 }
 
 /* T x = b by BLAS: b copied into x first (b NULL: x holds it), x kept aside, and put back
-   (declined) where a result is not finite: where the solve overflows or divides by zero,
-   which Inf or NaN the loop gets depends on the order of its operations. */
+   (declined) where the solve may overflow in some order of its operations, or divides by
+   zero: which Inf or NaN the loop gets then depends on the order (far_from_overflow). */
 static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
                     int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
                     int64_t x_s) {
@@ -618,16 +644,19 @@ static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const 
     if (b != NULL) {
         copy_vector(elem, n, b, b_s, x, x_s);
     }
+    double largest_b = matrix_max(elem, n, 1, x, x_s, 0);
     trsv_call(elem, upper, unit, n, a, la, x, incx);
-    int finite = 1;
-    for (int64_t t = 0; t < n && finite; t++) {
-        finite = isfinite(element_at(elem, x, x_s, t));
-    }
-    if (!finite) {
+    /* every partial sum b[i] - sum T[i][j] x[j] of the loop, in any order, is within this
+       (x as BLAS found it; the loop's differs by rounding where neither overflows) */
+    double largest_x = matrix_max(elem, n, 1, x, x_s, 0);
+    double largest_t = triangle_max(elem, upper, unit, n, a, a_sr, a_sc);
+    double bound = largest_b + (double)n * largest_t * largest_x;
+    int safe = far_from_overflow(elem, bound) && far_from_overflow(elem, largest_x);
+    if (!safe) {
         copy_vector(elem, n, saved, 1, x, x_s);
     }
     free(saved);
-    return finite ? IDIOM_DONE : IDIOM_DECLINED;
+    return safe ? IDIOM_DONE : IDIOM_DECLINED;
 }
 
 int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,

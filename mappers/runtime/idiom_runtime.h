@@ -93,15 +93,17 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
 
 /* B(m x n) <- alpha * T * B in place, T (m x m) triangular: T's (r, k) at r*a_sr + k*a_sk,
  * read for k >= r (`upper`) or k <= r, its diagonal taken as 1 and not read when `unit`;
- * B's (r, c) at r*b_sr + c*b_sc. Strides positive, as for idiom_gemm. */
+ * B's (r, c) at r*b_sr + c*b_sc. Strides positive, as for idiom_gemm. Declined where an
+ * input is not finite or some order of the operations may overflow. */
 int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n, double alpha,
                    const void *a, int64_t a_sr, int64_t a_sk, void *b, int64_t b_sr,
                    int64_t b_sc);
 
 /* T x = b, T (n x n) triangular: T's (r, c) at r*a_sr + c*a_sc, read for c >= r (`upper`)
  * or c <= r, its diagonal taken as 1 and not read when `unit`; x at stride x_s, b (stride
- * b_s) copied into it first, or x holding b where b is NULL. Declined, x as it was, where a
- * result is not finite. */
+ * b_s) copied into it first, or x holding b where b is NULL. Declined, x as it was, where
+ * some order of the solve's operations may overflow (a bound on its partial sums near the
+ * type's largest value, or a result not finite). */
 int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
                    int64_t x_s);

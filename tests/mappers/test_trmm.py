@@ -24,7 +24,7 @@ from differential import (
 from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "trmm_forms.c"
-SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO, INFINITE_B, ALPHA_INFINITE = range(6)
+SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO, INFINITE_B, ALPHA_INFINITE, ALPHA_HUGE = range(7)
 FORMS = (
     "unit_trans_stored",
     "unit_upper_stored",
@@ -83,8 +83,10 @@ def test_a_overlapping_b_runs_the_original_code(
     assert _trmm_calls(builds, [str(m), str(n), "5", str(mode)]) == 0
 
 
-@pytest.mark.parametrize("mode, calls", [(INFINITE_B, 0), (ALPHA_INFINITE, UNSCALED)])
-def test_infinities_run_the_original_code(
+@pytest.mark.parametrize(
+    "mode, calls", [(INFINITE_B, 0), (ALPHA_INFINITE, UNSCALED), (ALPHA_HUGE, UNSCALED)]
+)
+def test_infinities_and_overflow_run_the_original_code(
     builds: tuple[Path, Path, Accelerated], mode: int, calls: int
 ) -> None:
     assert _trmm_calls(builds, ["7", "5", "3", str(mode)]) == calls

@@ -21,7 +21,7 @@ from differential import (
 from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "trsv_forms.c"
-SEPARATE, T_IS_X, B_OVERLAPS_X, ZERO_ON_DIAGONAL = range(4)
+SEPARATE, T_IS_X, B_OVERLAPS_X, ZERO_ON_DIAGONAL, NEAR_OVERFLOW = range(5)
 FORMS = ("forward", "backward_in_place", "forward_unit", "forward_stored", "backward_float")
 IN_PLACE = 2  # backward_in_place and forward_unit read no b
 UNIT = 1  # forward_unit divides by nothing
@@ -51,7 +51,8 @@ def test_separate_arrays_are_one_call_each(
 
 
 @pytest.mark.parametrize(
-    "mode, calls", [(T_IS_X, 0), (B_OVERLAPS_X, IN_PLACE), (ZERO_ON_DIAGONAL, UNIT)]
+    "mode, calls",
+    [(T_IS_X, 0), (B_OVERLAPS_X, IN_PLACE), (ZERO_ON_DIAGONAL, UNIT), (NEAR_OVERFLOW, 0)],
 )
 @pytest.mark.parametrize("n", [3, 9])
 def test_overlaps_and_infinite_results_run_the_original_code(

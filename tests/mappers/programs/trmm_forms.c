@@ -11,7 +11,9 @@
  *      3: alpha is 0 (the kernels scaling by alpha must decline);
  *      4: an infinity in B (every call must decline: BLAS multiplies the zeros outside
  *         the triangle by it, NaN where the loop keeps numbers);
- *      5: alpha is infinite (the kernels scaling by alpha must decline). */
+ *      5: alpha is infinite (the kernels scaling by alpha must decline);
+ *      6: alpha is 1e308 (the kernels scaling by alpha must decline: OpenBLAS scales B by
+ *         it first, which may overflow where the loop's order does not). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
     int n = argc > 2 ? atoi(argv[2]) : 4;
     state = argc > 3 ? (unsigned long long)atoll(argv[3]) : 1;
     int mode = argc > 4 ? atoi(argv[4]) : 0;
-    double alpha = mode == 3 ? 0.0 : mode == 5 ? 1.0 / 0.0 : 0.75;
+    double alpha = mode == 3 ? 0.0 : mode == 5 ? 1.0 / 0.0 : mode == 6 ? 1e308 : 0.75;
     int total = m * n + m * m + 1;
     double *block = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
     if (!block) return 1;

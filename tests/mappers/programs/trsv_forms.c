@@ -8,7 +8,9 @@
  * MODE 0: x, b and T separate (each TRSV kernel one call);
  *      1: T is x itself (the guard must decline);
  *      2: b is x shifted by one element (decline: neither x itself nor apart from it);
- *      3: a zero on T's diagonal (the runtime must decline: results not finite). */
+ *      3: a zero on T's diagonal (the runtime must decline: results not finite);
+ *      4: x and b near overflow (the runtime must decline: some order of the sums may
+ *         overflow where the loop's does not, or the reverse). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -119,6 +121,8 @@ int main(int argc, char **argv)
             for (int j = 0; j < n; j++)
                 T[i * n + j] = i == j ? 2.5 + 0.5 * T[i * n + j] : T[i * n + j] / (n + 1);
         if (mode == 3 && n > 1) T[(n / 2) * n + n / 2] = 0.0;
+        if (mode == 4) /* right-hand sides near overflow */
+            for (int t = 0; t < 2 * n; t++) block[t] *= 1e308;
         for (int t = 0; t < total; t++) fblock[t] = (float)block[t];
         switch (kernel) {
         case 0: forward(n, t_read, b_read, x); break;
