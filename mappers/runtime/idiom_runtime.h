@@ -102,7 +102,7 @@ int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t
 /* T x = b, T (n x n) triangular: T's (r, c) at r*a_sr + c*a_sc, read for c >= r (`upper`)
  * or c <= r, its diagonal taken as 1 and not read when `unit`; x at stride x_s, b (stride
  * b_s) copied into it first, or x holding b where b is NULL. Declined, x as it was, where
- * some order of the solve's operations may overflow (a bound on its partial sums near the
+ * some order of the solve's operations may overflow (b or x within a factor 4n of the
  * type's largest value, or a result not finite). */
 int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
