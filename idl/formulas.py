@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from idl.program import Atom, Collect, Conjunction, Disjunction, Formula
+from idl.program import Atom, AtomKind, Collect, Conjunction, Disjunction, Formula
 
-__all__ = ["ShapeMismatch", "atom_count", "join", "rename_formula", "slot_mapping"]
+__all__ = [
+    "ShapeMismatch",
+    "atom_count",
+    "join",
+    "rename_formula",
+    "slot_mapping",
+    "unanchored_through_points",
+]
+
+_PASSES_THROUGH = (AtomKind.DATA_FLOW_PASSES_THROUGH, AtomKind.CONTROL_FLOW_PASSES_THROUGH)
 
 
 def join(kind: type[Conjunction] | type[Disjunction], parts: list[Formula]) -> Formula:
@@ -25,6 +34,31 @@ def atom_count(formula: Formula) -> int:
             return sum(atom_count(part) for part in parts)
         case Collect(body=body):
             return atom_count(body)
+
+
+def unanchored_through_points(formula: Formula) -> list[str]:
+    """The variables that appear only as the third variable of `passes through` atoms."""
+    through: dict[str, None] = {}
+    elsewhere: set[str] = set()
+
+    def visit(node: Formula) -> None:
+        match node:
+            case Atom(kind=kind, variables=names):
+                passes = kind in _PASSES_THROUGH
+                for position, name in enumerate(names):
+                    if passes and position == 2:
+                        through[name] = None
+                    else:
+                        elsewhere.add(name)
+            case Conjunction(parts=parts) | Disjunction(parts=parts):
+                for part in parts:
+                    visit(part)
+            case Collect(body=body, slot_variables=slots):
+                visit(body)
+                elsewhere.update(name for slot in slots for name in slot)
+
+    visit(formula)
+    return [name for name in through if name not in elsewhere]
 
 
 def rename_formula(formula: Formula, mapping: Mapping[str, str]) -> Formula:

@@ -11,8 +11,9 @@ from idl import ast
 from idl.compiler import Expander
 from idl.errors import IdlError, SourceSpan
 from idl.files import DEFAULT_FOLDER, idl_files
+from idl.formulas import unanchored_through_points
 from idl.parser import Source, parse_text
-from idl.program import Program, formula_variables
+from idl.program import Formula, Program, formula_variables
 from idl.scopes import inherited_names
 
 __all__ = ["DEFAULT_FOLDER", "Library", "default_library", "idl_files", "read_sources"]
@@ -139,10 +140,26 @@ class Library:
                 raise IdlError(
                     f"'{name}' is nested too deeply to expand", spec.span, self._line_of_spec(spec)
                 ) from None
+            if spec.exported:
+                self._check_through_points(spec, formula)
             self._programs[key] = Program(
                 name, spec.exported, formula, formula_variables(formula), spec.span
             )
         return self._programs[key]
+
+    def _check_through_points(self, spec: ast.Specification, formula: Formula) -> None:
+        """A variable that only names the point all flow passes through is satisfied by
+        any value the flow avoids: the search would try every one (it is a renaming
+        forgotten, e.g. a `NoDataFlow` inherited `at` a prefix without its {precursor})."""
+        free = unanchored_through_points(formula)
+        if free:
+            raise IdlError(
+                f"in '{spec.name}', {{{free[0]}}} is constrained only as the point that all "
+                "flow passes through, so any instruction the flow avoids satisfies it; "
+                "rename it to a bound variable (e.g. the region's {precursor})",
+                spec.span,
+                self._line_of_spec(spec),
+            )
 
     def _line_of_spec(self, spec: ast.Specification) -> str:
         return self._line_of(spec.span) if spec.span is not None else ""

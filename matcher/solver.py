@@ -27,7 +27,11 @@ formulation's (`matcher.reference` poses the same program to python-constraint):
   reported per assignment of those variables (the first found), and as soon as one is,
   the search under that assignment is abandoned: it backtracks to where the last of
   those variables was bound. Detection folds solutions by region anyway; this makes it
-  stop enumerating the many equivalent ways one region satisfies an idiom.
+  stop enumerating the many equivalent ways one region satisfies an idiom. For the same
+  reason, a disjunction whose local variables (named nowhere else, none of them a key
+  variable) are all that is left unbound in it is settled by the first way it holds (a
+  search of it alone, remembered per values of its other variables), not branched on:
+  the ways differ only in what nothing else reads (a chain of data flow, say).
 
 What makes it fast (none of it changes the solutions, nor their order):
 - The plan (`matcher.solver_plan`) depends on the program and on the size class of the
@@ -68,6 +72,7 @@ from matcher.solver_plan import (
     CheckItem,
     CheckStep,
     CollectStep,
+    ExistsStep,
     Order,
     PlanNode,
     Step,
@@ -96,8 +101,8 @@ Emit = Callable[[list[Slot]], None]
 #   _BIND:   (_BIND, values left, variable, its checks, plan node, step index, conflict,
 #             solutions emitted when pushed, the bind step, variables its generator reads)
 #   _CHOICE: (_CHOICE, disjunct numbers left, branch, plan node)
-#   _UNDO:   (_UNDO, slots a collect assigned, the collect's outer slots); popping it
-#             unassigns them
+#   _UNDO:   (_UNDO, slots a collect or a settled disjunction assigned, the slots its
+#             search read); popping it unassigns them
 #   _MARK:   (_MARK, branch, solutions emitted when the branch point was reached,
 #             conflict)
 # A conflict is the set of variables whose values explain the failures met so far.
@@ -152,6 +157,13 @@ class SolveResult:
 
 class _OutOfSteps(Exception):
     """Unwinds every nested search at once when the budget is spent."""
+
+
+class _Found(Exception):
+    """Ends the search for one way a disjunction holds (`ExistsStep`) at the first."""
+
+    def __init__(self, values: tuple[Value | None, ...]) -> None:
+        self.values = values
 
 
 class _TooManySolutions(Exception):
@@ -239,11 +251,14 @@ class _Engine:
     def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
         self.compiled = compile_program(program)
         self.ix: FunctionIndex = index_of(function)
-        self.planner = planner_for(self.compiled, order, nominal_size(len(function.values)))
+        self.order = order
+        self.values = nominal_size(len(function.values))
+        self.planner = planner_for(self.compiled, order, self.values)
         self.limit = limit
         self.steps = 0
         self.found: dict[tuple[Value | None, ...], None] = {}
         self._collects: dict[tuple[CCollect, tuple[Value | None, ...]], CollectResult] = {}
+        self._settled: dict[tuple[ExistsStep, tuple[Value | None, ...]], CollectResult] = {}
         self._checks: dict[CheckItem, Check] = {}
         self._steps: dict[Step, tuple[Any, ...]] = {}
         # Remembered failures: plan point -> variables read -> their failing values.
@@ -266,11 +281,14 @@ class _Engine:
         self._checks.clear()
         self._steps.clear()
         self._collects.clear()
+        self._settled.clear()
         self._nogoods.clear()
 
     def set_distinct(self, names: tuple[str, ...]) -> None:
         slot_of = self.compiled.slot_of
         self._key_slots = tuple(slot_of[name] for name in names if name in slot_of)
+        keep = frozenset(self._key_slots)
+        self.planner = planner_for(self.compiled, self.order, self.values, keep)
 
     def _key(self, vals: list[Slot]) -> tuple[Value | None, ...]:
         assert self._key_slots is not None
@@ -389,6 +407,10 @@ class _Engine:
                 for check, slots in compiled:
                     if not check(vals):
                         return slots  # type: ignore[no-any-return]
+            elif type(step) is ExistsStep:
+                failed = self._apply_exists(step, vals, run)
+                if failed is not None:
+                    return failed
             else:
                 failed = self._apply_collect(step, compiled, vals, run)  # type: ignore[arg-type]
                 if failed is not None:
@@ -584,6 +606,48 @@ class _Engine:
                 values[number * width : (number + 1) * width] = solution
             result = tuple(values[: len(collect.produced)])
         self._collects[key] = result
+        return result
+
+    # -- a disjunction settled by one way it holds ----------------------------------------
+
+    def _apply_exists(self, step: ExistsStep, vals: list[Slot], run: _Run) -> Iterable[int] | None:
+        """Sets the local variables from one way the disjunction holds; None when one
+        does, else the variables read."""
+        found = self.exists_values(step, vals)
+        if found is None:
+            return step.outer
+        for slot, value in zip(step.local, found, strict=True):
+            if value is not None:
+                vals[slot] = value
+        stack = run.stack
+        stack.append((_UNDO, step.local, step.outer))
+        if run.top:
+            for slot in step.local:
+                self._bound_at[slot] = len(stack) - 1
+        return None
+
+    def exists_values(self, step: ExistsStep, vals: list[Slot]) -> CollectResult:
+        """The local variables of the first way the disjunction holds (None: unused),
+        or None when it does not hold."""
+        outer = tuple(_value(vals[s]) for s in step.outer)
+        key = (step, outer)
+        if key in self._settled:
+            return self._settled[key]
+        self._count()
+        inner_vals: list[Slot] = [UNBOUND] * len(vals)
+        for slot, value in zip(step.outer, outer, strict=True):
+            inner_vals[slot] = value
+        local = step.local
+
+        def emit(vals: list[Slot]) -> None:
+            raise _Found(tuple(_value(vals[s]) for s in local))
+
+        result: CollectResult = None
+        try:
+            self.search(self.planner.exists_root(step), inner_vals, _Run(emit, top=False))
+        except _Found as found:
+            result = found.values
+        self._settled[key] = result
         return result
 
     # -- fully bound formulas -------------------------------------------------------------

@@ -60,6 +60,7 @@ __all__ = [
     "CheckItem",
     "CheckStep",
     "CollectStep",
+    "ExistsStep",
     "Order",
     "PlanNode",
     "Planner",
@@ -99,7 +100,19 @@ class BindStep:
     checks: tuple[CheckItem, ...]
 
 
-Step = CheckStep | CollectStep | BindStep
+@dataclass(frozen=True, eq=False)
+class ExistsStep:
+    """One way the disjunction holds, found by a search of it alone with its outer
+    variables bound; its local variables take that way's values. Planned only in
+    detection mode, where nothing else reads them (`CompiledProgram.locals_of`)."""
+
+    disjunction: CDisjunction
+    outer: tuple[int, ...]  # bound: what the search reads
+    local: tuple[int, ...]  # set from the way found
+    checks: tuple[CheckItem, ...] = ()
+
+
+Step = CheckStep | CollectStep | BindStep | ExistsStep
 
 
 class Branch:
@@ -185,13 +198,21 @@ class _State:
         )
 
 
-def planner_for(program: CompiledProgram, order: Order, values: float = VALUES) -> Planner:
+def planner_for(
+    program: CompiledProgram,
+    order: Order,
+    values: float = VALUES,
+    keep: frozenset[int] | None = None,
+) -> Planner:
     """The program's planner for `order` and functions of the size class `values`
-    (`matcher.solver_cost.nominal_size`), kept on the compiled program."""
-    key = f"{order}/{values:g}"
+    (`matcher.solver_cost.nominal_size`), kept on the compiled program. With `keep` (the
+    variables of detection's key), a disjunction whose local variables `keep` leaves
+    out is settled by one way it holds once its other variables are bound (`ExistsStep`):
+    solutions that differ only in those variables are not all found."""
+    key = f"{order}/{values:g}" + ("" if keep is None else f"/one:{sorted(keep)}")
     planner = program.planners.get(key)
     if not isinstance(planner, Planner) or planner.nodes > PLAN_NODES_LIMIT:
-        planner = Planner(program, order, values)
+        planner = Planner(program, order, values, keep)
         program.planners[key] = planner
     return planner
 
@@ -199,14 +220,27 @@ def planner_for(program: CompiledProgram, order: Order, values: float = VALUES) 
 class Planner:
     """Plans the search of one compiled program, for every function."""
 
-    def __init__(self, program: CompiledProgram, order: Order, values: float = VALUES) -> None:
+    def __init__(
+        self,
+        program: CompiledProgram,
+        order: Order,
+        values: float = VALUES,
+        keep: frozenset[int] | None = None,
+    ) -> None:
         self.program = program
+        # The disjunctions settled by one way they hold, with their local variables.
+        self.settled_once: dict[CDisjunction, frozenset[int]] = (
+            {}
+            if keep is None
+            else {d: v for d, v in program.locals_of.items() if v.isdisjoint(keep)}
+        )
         self.order = order
         self.values = values  # the nominal size of the functions planned for
         self.nodes = 0  # plan nodes built so far
         self._estimates: dict[tuple[CAtom, int, bool], float] = {}
         self._root: PlanNode | None = None
         self._collect_roots: dict[CCollect, PlanNode] = {}
+        self._exists_roots: dict[ExistsStep, PlanNode] = {}
         self._branches: dict[tuple[object, ...], Branch] = {}
 
     def root(self) -> PlanNode:
@@ -220,6 +254,19 @@ class Planner:
         if node is None:
             node = self._node(collect.body, set(collect.outer))
             self._collect_roots[collect] = node
+        return node
+
+    def exists_root(self, step: ExistsStep) -> PlanNode:
+        """The plan of the search for one way `step`'s disjunction holds: a branch on
+        it, its outer variables bound."""
+        node = self._exists_roots.get(step)
+        if node is None:
+            state = _State(set(step.outer), set(), {}, [step.disjunction], [])
+            node = PlanNode(state, [])
+            node.branch = self._branch_at(state, step.disjunction)
+            node.complete = True
+            self.nodes += 1
+            self._exists_roots[step] = node
         return node
 
     def step(self, node: PlanNode, index: int) -> Step | None:
@@ -280,6 +327,10 @@ class Planner:
     def _advance(self, node: PlanNode) -> None:
         """Plans the next step of the node, or ends it in a solution or a branch."""
         state = node.state
+        settled = self._ready_to_settle(state)
+        if settled is not None:
+            node.steps.append(self._settle(state, settled))
+            return
         collect = self._ready_collect(state)
         if collect is not None:
             node.steps.append(self._evaluate(state, collect))
@@ -325,6 +376,21 @@ class Planner:
             variables = frozenset().union(*(p.variables for p in bound))
             options.insert(0, CDisjunction(tuple(bound), variables, disjunction.order))
         return options
+
+    def _ready_to_settle(self, state: _State) -> CDisjunction | None:
+        for disjunction in state.disjunctions:
+            local = self.settled_once.get(disjunction)
+            if local is not None and disjunction.variables - local <= state.bound:
+                return disjunction
+        return None
+
+    def _settle(self, state: _State, disjunction: CDisjunction) -> ExistsStep:
+        state.disjunctions.remove(disjunction)
+        local = self.settled_once[disjunction]
+        state.bound |= local
+        state.forget(local, self.program.atoms_of)
+        outer = tuple(sorted(disjunction.variables - local))
+        return ExistsStep(disjunction, outer, tuple(sorted(local)))
 
     def _ready_collect(self, state: _State) -> CCollect | None:
         for collect in state.collects:
@@ -487,7 +553,9 @@ class Planner:
             others_bound = True
         elif len(slots) == 2:
             other = slots[1] if slots[0] == var else slots[0]
-            others_bound = other == var or other in bound
+            # `{x} is the same as {x}` (a placeholder where a formula is needed) binds
+            # nothing: it generates every value.
+            others_bound = other != var and other in bound
         else:
             others_bound = all(s in bound or s == var for s in slots)
         key = (atom, var, others_bound)

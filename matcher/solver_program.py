@@ -86,6 +86,10 @@ class CompiledProgram:
     # read by every solve, so computed once (a library program has thousands).
     slot_of: dict[str, int] = field(default_factory=dict, repr=False)
     extra_names: bool = False
+    # Each disjunction's local variables: those no atom or collect outside it names
+    # (`_local_variables`). Once the others are bound, which way the disjunction holds
+    # is read by nothing else, so detection need find only one (`solver_plan`).
+    locals_of: dict[CDisjunction, frozenset[int]] = field(default_factory=dict, repr=False)
 
 
 # By identity: hashing a large program (thousands of atoms) costs more than a small
@@ -134,7 +138,58 @@ def _compile(program: Program) -> CompiledProgram:
         required,
         slot_of={name: slot for slot, name in enumerate(names)},
         extra_names=len(set(program.variables)) != len(names),
+        locals_of=_local_variables(root, atoms_of),
     )
+
+
+def _local_variables(
+    root: Group, atoms_of: list[list[CAtom]]
+) -> dict[CDisjunction, frozenset[int]]:
+    """The local variables of every disjunction that has some: named by no atom outside
+    it and produced by no collect outside it (a collect's outer variables are only the
+    variables of its body, so they do not count)."""
+    produced_by: dict[int, list[CCollect]] = {}
+    found: dict[CDisjunction, frozenset[int]] = {}
+
+    def inside(group: Group, atoms: set[CAtom], collects: set[CCollect]) -> None:
+        atoms.update(group.atoms)
+        for collect in group.collects:
+            collects.add(collect)
+            inside(collect.body, atoms, collects)
+        for disjunction in group.disjunctions:
+            for part in disjunction.parts:
+                inside(part, atoms, collects)
+
+    def visit(group: Group) -> None:
+        for collect in group.collects:
+            for slot in collect.produced:
+                produced_by.setdefault(slot, []).append(collect)
+            visit(collect.body)
+        for disjunction in group.disjunctions:
+            for part in disjunction.parts:
+                visit(part)
+
+    def assign(group: Group) -> None:
+        for collect in group.collects:
+            assign(collect.body)
+        for disjunction in group.disjunctions:
+            atoms: set[CAtom] = set()
+            collects: set[CCollect] = set()
+            for part in disjunction.parts:
+                inside(part, atoms, collects)
+                assign(part)
+            local = frozenset(
+                v
+                for v in disjunction.variables
+                if all(a in atoms for a in atoms_of[v])
+                and all(c in collects for c in produced_by.get(v, ()))
+            )
+            if local:
+                found[disjunction] = local
+
+    visit(root)
+    assign(root)
+    return found
 
 
 def _required(group: Group) -> set[tuple[AtomKind, str | int | None]]:

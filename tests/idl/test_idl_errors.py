@@ -186,6 +186,29 @@ def test_with_naming_a_missing_variable() -> None:
     )
 
 
+def test_point_of_passage_left_free_by_a_prefix() -> None:
+    """`NoDataFlow` inherited `at` a prefix without its branch renamed: any branch would
+    do, and the search would try every one."""
+    text = (
+        "Constraint NoFlow\n"
+        "( all data flow from {source} to {target} passes through {precursor} )\n"
+        "End\n"
+        "Export Constraint Uses\n"
+        "( {precursor} is branch instruction and\n"
+        "  inherits NoFlow at {second} )\n"
+        "End\n"
+    )
+    error = first_error({"p.idl": text}, "Uses")
+    assert_rendered(
+        error,
+        "p.idl:4:1",
+        "in 'Uses', {second.precursor} is constrained only as the point that all flow passes",
+        "Export Constraint Uses",
+    )
+    renamed = text.replace("at {second}", "with {precursor} as {precursor} at {second}")
+    assert Library.from_texts({"p.idl": renamed}).compile("Uses").exported
+
+
 def test_mixed_and_or() -> None:
     text = "Constraint M\n( {a} is unused and {b} is unused or {c} is unused )\nEnd\n"
     error = first_error({"m.idl": text})

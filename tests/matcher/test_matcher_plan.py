@@ -27,7 +27,7 @@ from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
 from matcher.solver import may_match, solve
 from matcher.solver_cost import nominal_size
-from matcher.solver_plan import planner_for
+from matcher.solver_plan import BindStep, planner_for
 from matcher.solver_program import compile_program
 
 # Two loads reached through one of several equivalent address forms each: every way
@@ -106,6 +106,69 @@ def test_distinct_reports_one_solution_per_key_and_the_same_keys() -> None:
         assert len(distinct) == len(keys)
         assert set(map(_solution_row, distinct)) <= set(map(_solution_row, every))
         assert distinct.steps <= every.steps
+
+
+def test_a_disjunction_whose_rest_is_local_is_settled_once_in_detection_mode() -> None:
+    """{pa} and {qa} (and {pb}, {qb}) are named by one disjunction only: with {a} bound
+    detection takes the first way the disjunction holds, the other ways differ only in
+    what nothing else reads."""
+    compiled = compile_program(READS)
+    names = {frozenset(compiled.names[v] for v in local) for local in compiled.locals_of.values()}
+    assert names == {frozenset({"pa", "qa"}), frozenset({"pb", "qb"})}
+    matvec = function_of(compiled_c(C_NESTED))
+    solve(READS, matvec, distinct=("a", "b"))
+    keep = frozenset(compiled.slot_of[n] for n in ("a", "b"))
+    planner = planner_for(compiled, "selective", nominal_size(len(matvec.values)), keep)
+    assert planner is not planner_for(compiled, "selective", nominal_size(len(matvec.values)))
+    assert len(planner._exists_roots) == 2
+    # A key variable is never settled that way: its values are what detection reports.
+    keep_pa = frozenset(compiled.slot_of[n] for n in ("a", "pa"))
+    assert len(planner_for(compiled, "selective", 316.0, keep_pa).settled_once) == 1
+
+
+def test_a_variable_the_same_as_itself_is_generated_from_another_atom() -> None:
+    """`{x} is the same as {x}` (an IDL placeholder) holds for every value: it must not
+    look like a generator of one candidate."""
+    program = make_program(And(A("same", "x", "x"), A("opcode", "x", detail="fmul")))
+    compiled = compile_program(program)
+    planner = planner_for(compiled, "selective")
+    step = planner.step(planner.root(), 0)
+    assert isinstance(step, BindStep) and step.atom is not None
+    assert step.atom.atom.kind is AtomKind.OPCODE
+
+
+def test_settling_a_disjunction_once_finds_the_same_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On random programs, detection mode finds the same keys in the same order whether
+    it settles disjunctions by their first way or branches on them, and each solution it
+    reports is a solution, its local variables included."""
+    cases = []
+    for number in range(12):
+        function = ir_function(random_ir(7000 + number))
+        for seed in range(number * 40, number * 40 + 10):
+            cases.append((random_program(seed, function), function))
+    settled = [solve(p, f, budget=20_000, distinct=tuple(p.variables[:2])) for p, f in cases]
+    every = [solve(p, f, budget=20_000) for p, f in cases]
+    unsettled_planner = planner_for
+    monkeypatch.setattr(
+        solver, "planner_for", lambda c, o, v=316.0, keep=None: unsettled_planner(c, o, v)
+    )
+    checked = 0
+    steps = [0, 0]  # settled, branched
+    for (program, function), first, all_ in zip(cases, settled, every, strict=True):
+        names = tuple(program.variables[:2])
+        branched = solve(program, function, budget=20_000, distinct=names)
+        if first.exhausted or branched.exhausted or all_.exhausted:
+            continue
+        keys = [tuple(s[n] for n in names) for s in first]
+        assert keys == [tuple(s[n] for n in names) for s in branched], program
+        assert _rows(program, first.solutions) <= _rows(program, all_.solutions), program
+        steps[0] += first.steps
+        steps[1] += branched.steps
+        checked += bool(compile_program(program).locals_of)
+    assert checked > 20
+    assert steps[0] < steps[1]
 
 
 def _solution_row(solution: dict[str, Value | None]) -> tuple[Value | None, ...]:
