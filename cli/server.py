@@ -35,6 +35,7 @@ import hashlib
 import importlib
 import json
 import os
+import select
 import signal
 import socket
 import struct
@@ -249,27 +250,61 @@ def serve(path: Path) -> None:
         lock.close()
 
 
+# The child forked ahead of the next request, waiting in `accept` (see `_accept_until_idle`).
+_SPARE: list[int] = []
+
+
 def _leave(path: Path) -> None:
-    """Asked to stop: the socket removed and the process gone at once (a command being
-    run is a process of its own, and goes on)."""
+    """Asked to stop: the socket removed, the waiting child ended and the process gone at
+    once (a command being run is a process of its own, and goes on)."""
     with contextlib.suppress(OSError):
         path.unlink()
+    _end_spare()
     os._exit(0)
 
 
+def _end_spare() -> None:
+    while _SPARE:
+        with contextlib.suppress(OSError):
+            os.kill(_SPARE.pop(), signal.SIGKILL)
+
+
 def _accept_until_idle(listener: socket.socket) -> None:
-    while True:
-        try:
-            connection, _ = listener.accept()
-        except TimeoutError:
-            return
-        if _peer_uid(connection) != os.getuid():
-            connection.close()
-            continue
-        if os.fork() == 0:
-            listener.close()
-            os._exit(_run_request(connection))
-        connection.close()
+    """Keeps one child forked ahead, waiting for the next request: the fork (tens of
+    milliseconds for the server's large heap) is then off the command's path. The child
+    that takes a request tells the server, which forks the next one. Returns once no
+    request came for the idle time."""
+    idle = listener.gettimeout()
+    listener.settimeout(None)
+    taken, tell = os.pipe()
+    try:
+        while True:
+            child = os.fork()
+            if child == 0:
+                os.close(taken)
+                os._exit(_serve_next(listener, tell))
+            _SPARE.append(child)
+            ready, _, _ = select.select([taken], [], [], idle)
+            if not ready:
+                return
+            os.read(taken, 1)
+            _SPARE.remove(child)
+    finally:
+        _end_spare()
+        os.close(taken)
+        os.close(tell)
+
+
+def _serve_next(listener: socket.socket, tell: int) -> int:
+    """In the child forked ahead: take the next request, tell the server, run it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    connection, _ = listener.accept()
+    os.write(tell, b"x")
+    os.close(tell)
+    listener.close()
+    if _peer_uid(connection) != os.getuid():
+        return 1
+    return _run_request(connection)
 
 
 def _peer_uid(connection: socket.socket) -> int:
@@ -325,9 +360,20 @@ def _run_request(connection: socket.socket) -> int:
     except (OSError, ValueError, KeyError, struct.error):
         return 1  # the client sees no pid line and runs the command itself
     code = _run_entry(request["entry"], request["argv"])
+    _release_streams()
     with contextlib.suppress(OSError):
         connection.sendall(f"exit {code}\n".encode())
     return code
+
+
+def _release_streams() -> None:
+    """Lets go of the client's standard streams before the exit status is sent: a reader
+    of the client's output then sees its end when the client exits, not once this
+    process has been torn down (its large heap takes milliseconds)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    os.close(null)
 
 
 def _receive(connection: socket.socket, size: int) -> bytes:
