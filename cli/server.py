@@ -35,6 +35,7 @@ import hashlib
 import importlib
 import json
 import os
+import pickle
 import select
 import signal
 import socket
@@ -241,13 +242,20 @@ def serve(path: Path) -> None:
     listener.listen(64)
     listener.settimeout(float(os.environ.get("IDIOM_SERVER_IDLE", _DEFAULT_IDLE_SECONDS)))
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    status = _learnt_file(path)
     try:
-        _accept_until_idle(listener)
+        _accept_until_idle(listener, status)
     finally:
-        with contextlib.suppress(OSError):
-            path.unlink()
+        for leftover in (path, status):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
         listener.close()
         lock.close()
+
+
+def _learnt_file(path: Path) -> Path:
+    """Where the server keeps how many sources it has learnt its plans from."""
+    return path.with_name(path.name + ".learnt")
 
 
 # The child forked ahead of the next request, waiting in `accept` (see `_accept_until_idle`).
@@ -269,42 +277,160 @@ def _end_spare() -> None:
             os.kill(_SPARE.pop(), signal.SIGKILL)
 
 
-def _accept_until_idle(listener: socket.socket) -> None:
+def _accept_until_idle(listener: socket.socket, status: Path) -> None:
     """Keeps one child forked ahead, waiting for the next request: the fork (tens of
     milliseconds for the server's large heap) is then off the command's path. The child
     that takes a request tells the server, which forks the next one. Returns once no
-    request came for the idle time."""
-    idle = listener.gettimeout()
+    request came for the idle time.
+
+    Between requests the server learns: each command's child reports the sources it
+    compiled, and once nothing has happened for `_LEARN_AFTER` seconds the server
+    analyses one of them itself, which builds in its own heap the search plans that
+    command built in a child and lost (`matcher.solver_plan`; a large function's take a
+    second to build). The waiting child, forked before, is then retired (unless it has
+    just taken a request) and a new one forked with them."""
+    idle = listener.gettimeout() or _DEFAULT_IDLE_SECONDS
     listener.settimeout(None)
     taken, tell = os.pipe()
+    retired, retire = os.pipe()
+    os.set_blocking(retired, False)
+    learner = _Learner(status, retire)
     try:
         while True:
             child = os.fork()
             if child == 0:
-                os.close(taken)
-                os._exit(_serve_next(listener, tell))
+                # Only the server holds `retire`'s end: its death retires the child too.
+                for descriptor in (taken, retire, learner.reports):
+                    os.close(descriptor)
+                os._exit(_serve_next(listener, tell, learner.report, retired))
             _SPARE.append(child)
-            ready, _, _ = select.select([taken], [], [], idle)
-            if not ready:
+            if not _wait_for_request(taken, learner, idle):
                 return
-            os.read(taken, 1)
             _SPARE.remove(child)
+            with contextlib.suppress(BlockingIOError):
+                os.read(retired, 64)  # a retirement the child did not need
     finally:
         _end_spare()
-        os.close(taken)
-        os.close(tell)
+        for descriptor in (taken, tell, retired, retire, learner.reports, learner.report):
+            os.close(descriptor)
 
 
-def _serve_next(listener: socket.socket, tell: int) -> int:
-    """In the child forked ahead: take the next request, tell the server, run it."""
+def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bool:
+    """True once the waiting child has taken a request or retired; False after `idle`
+    seconds without a request. Learns meanwhile."""
+    last_request = last_event = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now - last_request >= idle:
+            return False
+        wait = idle - (now - last_request)
+        if learner.pending:
+            wait = min(wait, max(0.0, _LEARN_AFTER - (now - last_event)))
+        ready, _, _ = select.select([taken, learner.reports], [], [], wait)
+        if taken in ready:
+            os.read(taken, 1)
+            return True
+        if ready:
+            learner.receive()
+            last_event = time.monotonic()
+        elif learner.pending and time.monotonic() - last_event >= _LEARN_AFTER:
+            learner.learn_one()
+            last_event = time.monotonic()
+
+
+def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -> int:
+    """In the child forked ahead: take the next request, tell the server, run it, and
+    report to the server what it compiled; or retire when the server has learnt."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    ready, _, _ = select.select([listener.fileno(), retired], [], [])
+    if listener.fileno() not in ready:
+        with contextlib.suppress(OSError):  # the server may be gone
+            os.write(tell, b"r")
+        return 0
     connection, _ = listener.accept()
     os.write(tell, b"x")
     os.close(tell)
     listener.close()
     if _peer_uid(connection) != os.getuid():
         return 1
-    return _run_request(connection)
+    from matcher.frontend import record_sources  # preloaded by the server
+
+    compiled = record_sources()
+    code = _run_request(connection)
+    _Learner.send(report, compiled)
+    return code
+
+
+# Seconds without a request or a report before the server learns from a source.
+_LEARN_AFTER = 0.3
+# A source learnt from once is not analysed again until it changes; at most this many
+# wait, the most recent kept.
+_LEARN_PENDING = 32
+
+
+class _Learner:
+    """The sources the server's commands compiled, and the server's analysis of them."""
+
+    def __init__(self, status: Path, retire: int) -> None:
+        self.reports, self.report = os.pipe()
+        self.retire = retire  # written to retire the child waiting with older plans
+        self.pending: dict[tuple[object, ...], tuple[str, str, object]] = {}
+        self.learnt: set[tuple[object, ...]] = set()
+        self.status = status
+
+    @staticmethod
+    def send(report: int, compiled: Sequence[tuple[str, str, object]]) -> None:
+        """In a child: the sources it compiled, in one write (atomic below PIPE_BUF)."""
+        payload = b""
+        for count in range(min(len(compiled), 16), 0, -1):
+            payload = pickle.dumps(compiled[:count])
+            if len(payload) + _HEADER.size <= select.PIPE_BUF:
+                break
+            payload = b""
+        if payload:
+            with contextlib.suppress(OSError):
+                os.write(report, _HEADER.pack(len(payload)) + payload)
+
+    def receive(self) -> None:
+        data = os.read(self.reports, 1 << 16)
+        while len(data) >= _HEADER.size:
+            (size,) = _HEADER.unpack(data[: _HEADER.size])
+            chunk, data = data[_HEADER.size : _HEADER.size + size], data[_HEADER.size + size :]
+            with contextlib.suppress(Exception):  # from a child of this server: trusted
+                for path, folder, options in pickle.loads(chunk):
+                    self._add(path, folder, options)
+
+    def _add(self, path: str, folder: str, options: object) -> None:
+        with contextlib.suppress(OSError):
+            key = (path, os.stat(path).st_mtime_ns, repr(options))
+            if key not in self.learnt:
+                self.pending.pop(key, None)
+                self.pending[key] = (path, folder, options)
+                while len(self.pending) > _LEARN_PENDING:
+                    del self.pending[next(iter(self.pending))]
+
+    def learn_one(self) -> None:
+        """Analyses the most recent pending source here, from its own folder."""
+        from matcher.frontend import CompileOptions  # preloaded by the server
+        from matcher.pipeline import analyse_file
+
+        key = next(reversed(self.pending))
+        path, folder, options = self.pending.pop(key)
+        self.learnt.add(key)
+        here = os.getcwd()
+        try:
+            os.chdir(folder)
+            if isinstance(options, CompileOptions):
+                analyse_file(path, options)
+        except Exception:  # learning is best effort: a failure costs nothing
+            pass
+        finally:
+            os.chdir(here)
+        gc.collect()
+        gc.freeze()
+        os.write(self.retire, b"r")
+        with contextlib.suppress(OSError):
+            self.status.write_text(f"{len(self.learnt)}\n", encoding="utf-8")
 
 
 def _peer_uid(connection: socket.socket) -> int:
@@ -451,6 +577,9 @@ def _command(args: argparse.Namespace) -> int:
         connection.close()
     if args.action == "status":
         print(f"{'running' if running else 'not running'}: {path}")
+        with contextlib.suppress(OSError, ValueError):
+            learnt = int(_learnt_file(path).read_text(encoding="utf-8"))
+            print(f"search plans learnt from {learnt} source(s)")
     elif args.action == "start":
         if not running and not _started(path, _START_SECONDS):
             print(f"idiom: the server did not answer within {_START_SECONDS} s", file=sys.stderr)

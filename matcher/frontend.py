@@ -28,6 +28,7 @@ neither printed as text nor parsed back), for `.ll` the text, for `.bc` the byte
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -47,6 +48,7 @@ __all__ = [
     "canonical_ir",
     "compile_to_ir",
     "find_tool",
+    "record_sources",
     "source_files",
     "source_ir",
 ]
@@ -114,12 +116,27 @@ def compile_to_ir(path: Path, options: CompileOptions | None = None) -> str:
     return ir if isinstance(ir, str) else _bitcode_to_text(ir, path)
 
 
+# The sources this process compiled, kept once `record_sources` asked for them: the
+# server learns its search plans from what its commands analysed (cli/server.py).
+_recorded: list[tuple[str, str, CompileOptions]] | None = None
+
+
+def record_sources() -> list[tuple[str, str, CompileOptions]]:
+    """From now on, every C/C++ source compiled is added to the list returned, as its
+    absolute path, the working folder and the options."""
+    global _recorded  # noqa: PLW0603 - one recording per process
+    _recorded = []
+    return _recorded
+
+
 def canonical_ir(path: Path, options: CompileOptions | None = None) -> str | bytes:
     """Canonical LLVM IR for a C/C++/IR file: bitcode (bytes) or text (str)."""
     options = options or CompileOptions()
     if not path.is_file():
         raise FrontendError(f"{path}: no such file")
     suffix = path.suffix
+    if _recorded is not None and suffix in C_SUFFIXES | CXX_SUFFIXES:
+        _recorded.append((str(path.resolve()), os.getcwd(), options))
     if suffix == ".ll":
         return path.read_text(encoding="utf-8", errors="replace")
     if suffix == ".bc":

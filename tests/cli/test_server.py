@@ -154,6 +154,52 @@ def test_one_server_per_socket_and_idle_exit(runtime: Path) -> None:
     assert first.poll() is None
     assert first.wait(timeout=60) == 0, "an idle server exits"
     assert not path.exists()
+    assert _wait(lambda: not _processes_of(path), 30), "with the child it forked ahead"
+
+
+def _processes_of(path: Path) -> list[int]:
+    """The processes of the server of `path`: the server and the children it forked."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if os.fsencode(path) in command:
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_server_leaves_no_child_waiting(runtime: Path) -> None:
+    """The child forked ahead of the next request goes with its server, even one killed
+    without a chance to end it."""
+    path = server.socket_path()
+    assert path is not None
+    command = [sys.executable, "-m", "cli.server", str(path)]
+    process = subprocess.Popen(command, cwd=ROOT)
+    try:
+        assert _wait(lambda: len(_processes_of(path)) == 2, 300), "a server and its child"
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+    assert _wait(lambda: not _processes_of(path), 30)
+
+
+def test_the_server_learns_its_plans_from_what_its_commands_compiled(running: Path) -> None:
+    command = [sys.executable, "-m", "cli.main", "detect", str(PROGRAM), "--json"]
+    first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    status = [sys.executable, "-m", "cli.main", "server", "status"]
+
+    def learnt() -> bool:
+        time.sleep(1)  # the server learns once no request came for a moment
+        shown = subprocess.run(status, cwd=ROOT, capture_output=True, text=True, check=True)
+        return "search plans learnt from 1 source(s)" in shown.stdout
+
+    assert _wait(learnt, 120), "the server analysed the source itself"
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    assert _timeless(again.stdout) == _timeless(first.stdout)
+    assert _wait(lambda: len(_processes_of(running)) == 2, 60), "a server and its child"
 
 
 def test_a_first_command_runs_here_then_leaves_a_server(runtime: Path) -> None:
