@@ -152,6 +152,9 @@ class KernelBody:
         self.scalars: list[tuple[str, Value]] = []
         self.groups: dict[tuple[Value, str, bool], BufferGroup] = {}
         self.reads: list[tuple[str, Access]] = []  # (index variable, access)
+        # Addresses whose loads read the element a work-item writes, from the written
+        # buffer (a stencil's point updated: a[i] = a[i] + ...): the C expression.
+        self.own_points: dict[Value, str] = {}
         for depth, loop in enumerate(self.loops):
             self.names[loop.iterator] = self._iterator(depth, loop)
 
@@ -263,6 +266,8 @@ class KernelBody:
         raise NotReplaced(f"no kernel translation for a call to {callee}")
 
     def _load(self, load: Value) -> str:
+        if load.operands[0] in self.own_points:
+            return self.own_points[load.operands[0]]
         group = self.group(_root(load.operands[0], self.region), load.type)
         return f"{group.name}[{self.index(load.operands[0], load.type, group)}]"
 

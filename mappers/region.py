@@ -32,7 +32,9 @@ the inner loops' zero-trip guards in stages (a guard may itself test a fixed val
 `m->cols > 0`), and loads a fixed value once the guards under which its block runs are
 known to hold; a fixed value read only under a data-dependent test (a CSR row that has
 entries) is refused there (`Builder.refused`), and a mapper that knows when the test
-holds may load it then (`load_fixed`).
+holds may load it then (`load_fixed`). A loop bound may also be such a load moved by a
+constant inside the region (`grid_points[0] - 2`): it is computed ahead from the value
+loaded once (`is_fixed_bound`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from mappers.irtext import Operand
 from mappers.loops import LoopView
 from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
+from matcher.integers import int_constant
 from matcher.ir import Block, Function, Value
 
 __all__ = [
@@ -130,7 +133,7 @@ def check_legal(
         for bound in (loop.iter_begin, loop.iter_end):
             if bound in own:
                 continue
-            if bound.block in region.blocks and not (fixed_loads and is_fixed_load(bound, region)):
+            if bound.block in region.blocks and not (fixed_loads and is_fixed_bound(bound, region)):
                 raise NotReplaced(f"a loop bound ({bound.name}) is read inside the region")
     check_launch_granularity(region.loop, loops)
     for block in region.blocks:
@@ -273,6 +276,21 @@ def is_fixed_load(value: Value, region: Region) -> bool:
     )
 
 
+def is_fixed_bound(value: Value, region: Region) -> bool:
+    """`value` is a fixed load, or one moved by a constant inside the region (a bound
+    `grid_points[0] - 2` whose array is reloaded on every trip): `guard_conditions`
+    computes the latter ahead of the region from the value it loads once."""
+    if is_fixed_load(value, region):
+        return True
+    return (
+        value.opcode == "add"
+        and value.block in region.blocks
+        and len(value.operands) == 2
+        and is_fixed_load(value.operands[0], region)
+        and int_constant(value.operands[1]) is not None
+    )
+
+
 def fixed_values(region: Region) -> list[Value]:
     """The region's loads from fixed addresses, in the order of its blocks."""
     return [
@@ -329,7 +347,25 @@ def guard_conditions(
             f"an inner loop's guard ({condition.name}) tests a value read only under"
             " a condition the guard cannot test"
         )
+    _compute_moved_bounds(builder, region)
     return builder.all_of(checks)
+
+
+def _compute_moved_bounds(builder: Builder, region: Region) -> None:
+    """The region's fixed loads moved by a constant (`is_fixed_bound`), computed ahead
+    from the values loaded once, for the loops' trip counts."""
+    for block in region.function.blocks:
+        if block not in region.blocks:
+            continue
+        for instruction in block.instructions:
+            if (
+                instruction.opcode == "add"
+                and instruction not in builder.known
+                and is_fixed_bound(instruction, region)
+                and instruction.operands[0] in builder.known
+            ):
+                cloner = Cloner(builder, region.blocks, {}, affine=False)
+                builder.known[instruction] = cloner.value(instruction)
 
 
 def _guard_check(builder: Builder, region: Region, condition: Value, entering: bool) -> Operand:

@@ -8,11 +8,19 @@ every element of it), and the guard requires it to be disjoint from everything r
 (a boundary row rebuilt from the next rows of the same grid passes; a sweep that reads
 what it writes keeps the original code) and the points written by any two iterations to
 be apart (work-items run in any order: a loop that writes one element again and again
-keeps the original code too).
+keeps the original code too). A read of the very element the point writes (an update,
+a[i] = a[i] + ...: the same address value as the store's) reads the written buffer,
+which holds the original values when the kernel starts; the points being apart, no
+other work-item writes it.
 
-A stencil that stores several values per point (a lattice-Boltzmann cell pushing its
-distributions to its neighbours, maybe under an obstacle test) is found, not replaced:
-the kernel computes one value per work-item.
+A point may store several values into the array (the five components of a CFD grid's
+record, the coefficients of a banded system's row): the work-item stores them, and
+reads the elements they write, in the loop's order. The idiom proves that they write
+apart from one another in every iteration; the guard checks that each store's points
+are apart. A point whose stores sit under a test (a lattice-Boltzmann cell's obstacle
+flag) keeps the original code (conditional code). A nest of four loops (the components
+of a grid's records innermost) has its two innermost loops share the range's first
+dimension.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from mappers.plan import MapperContext, Plan
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import check_legal, guard_conditions
 from matcher.detect import Instance, Solution
-from matcher.ir import Value
+from matcher.ir import Function, Value
 
 __all__ = ["map_stencil"]
 
@@ -38,22 +46,18 @@ class _StencilPlan(Plan):
         solution = instance.solution
         self.context = context
         function = context.region.function
-        depth = sum(1 for level in range(3) if solution.get(f"loop[{level}].iterator"))
+        depth = sum(1 for level in range(4) if solution.get(f"loop[{level}].iterator"))
         self.loops: list[LoopView] = [
             loop_view(function, solution, f"loop[{level}].") for level in range(depth)
         ]
-        store, stored, address = (solution.get(k) for k in ("store", "stored", "out.address"))
-        if store is None or stored is None or address is None:
-            raise NotReplaced("the stencil match has no store")
         stores = _slots(solution, "write", "store")
-        if len(stores) > 1:
-            lines = sorted({v.location.line for v in stores if v.location is not None})
-            where = f" (lines {lines[0]}-{lines[-1]})" if lines else ""
-            raise NotReplaced(f"{len(stores)} stores per point{where}; the kernel writes one value")
-        self.stored: Value = stored
-        self.address: Value = address
+        if not stores:
+            raise NotReplaced("the stencil match has no store")
+        if len({store.operands[0].type for store in stores}) > 1:
+            raise NotReplaced("the stores of a point are of different types")
+        self.stores = _in_order(context.region.function, stores)
         self.conditions = check_legal(
-            context.region, stores=[store], results=[], loops=self.loops, fixed_loads=True
+            context.region, stores=self.stores, results=[], loops=self.loops, fixed_loads=True
         )
 
     def guard(self, builder: Builder) -> Operand:
@@ -72,11 +76,15 @@ class _StencilPlan(Plan):
             builder, self.context.region, self.loops, self.counts, shared_strides=True
         )
         self.body = body
-        self.value = body.value(self.stored)
-        out_group = body.group(self.address, self.stored.type, written=True)
-        self.out_index = body.index(self.address, self.stored.type, out_group)
-        self.out_name = out_group.name
-        checks.append(_points_apart(builder, out_group.accesses[0], self.counts))
+        element = self.stores[0].operands[0].type
+        out_group = body.group(self.stores[0].operands[1], element, written=True)
+        for store in self.stores:
+            address = store.operands[1]
+            if address not in body.own_points:
+                index = body.index(address, element, out_group)
+                body.own_points[address] = f"{out_group.name}[{index}]"
+        self._translate(body)
+        checks += [_points_apart(builder, access, self.counts) for access in out_group.accesses]
         body.close_groups()
         self.params, whole = body.read_params()
         checks.append(whole)
@@ -85,10 +93,35 @@ class _StencilPlan(Plan):
         checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         return builder.all_of(checks)
 
+    def _translate(self, body: KernelBody) -> None:
+        """The point's stores, and its reads of the elements they write, in the loop's
+        order: a read of a point's own element before its store sees the value the
+        written buffer was copied in with, one after it the value stored (the stores of
+        a point write apart from one another and from other points': the idiom and the
+        guard)."""
+        stores = set(self.stores)
+        for block in self.context.region.function.blocks:
+            if block not in self.context.region.blocks:
+                continue
+            for instruction in block.instructions:
+                if instruction in stores:
+                    value = body.value(instruction.operands[0])
+                    body.lines.append(f"{body.own_points[instruction.operands[1]]} = {value};")
+                elif instruction.opcode == "load" and instruction.operands[0] in body.own_points:
+                    body.value(instruction)
+
     def _source(self, args: list[KernelArg]) -> str:
         depth = len(self.loops)
         params = [f"long n{d}" for d in range(depth)] + [a.declaration for a in args]
-        ids = [f"  const long t{d} = get_global_id({depth - 1 - d});" for d in range(depth)]
+        if depth <= 3:
+            ids = [f"  const long t{d} = get_global_id({depth - 1 - d});" for d in range(depth)]
+        else:  # the two innermost loops share the range's first dimension
+            ids = [
+                "  const long t0 = get_global_id(2);",
+                "  const long t1 = get_global_id(1);",
+                "  const long t2 = get_global_id(0) / n3;",
+                "  const long t3 = get_global_id(0) % n3;",
+            ]
         bounds = " || ".join(f"t{d} >= n{d}" for d in range(depth))
         lines = [*param_prelude(self.params), *self.body.lines]
         body = "\n".join("  " + line for line in lines)
@@ -97,7 +130,6 @@ __kernel void idiom_stencil({", ".join(params)}) {{
 {chr(10).join(ids)}
   if ({bounds}) return;
 {body}
-  {self.out_name}[{self.out_index}] = {self.value};
 }}
 """
 
@@ -106,10 +138,13 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         packed = pack_params(builder, self.params)
         args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
         sizes = [KernelArg("", 3, count, const(I64, 8)) for count in self.counts]
-        local = _LOCAL_SIZES[len(self.counts)]
+        dimensions = list(self.counts)
+        if len(dimensions) == 4:  # see `_source`
+            dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
+        local = _LOCAL_SIZES[len(dimensions)]
         rounded = [
             _round_up(builder, count, size)
-            for count, size in zip(reversed(self.counts), local, strict=True)
+            for count, size in zip(reversed(dimensions), local, strict=True)
         ]
         status = launch(
             builder,
@@ -142,6 +177,17 @@ def _slots(solution: Solution, name: str, field: str) -> list[Value]:
             found.append(value)
         slot += 1
     return found
+
+
+def _in_order(function: Function, values: list[Value]) -> list[Value]:
+    """`values` in the order of the function's blocks and instructions."""
+    wanted = set(values)
+    return [
+        instruction
+        for block in function.blocks
+        for instruction in block.instructions
+        if instruction in wanted
+    ]
 
 
 def _points_apart(builder: Builder, written: Access, counts: list[Operand]) -> Operand:

@@ -35,6 +35,7 @@ floats, or indexed by `x * 20`, keeps a record of 20 floats per point.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from matcher.integers import (
@@ -116,6 +117,37 @@ def _without_wrap(root: Value, bounds: IntegerFacts, steps: list[_Step]) -> bool
         if bounds.low + partial < 0 or bounds.high + partial > limit:
             return False
     return bounds.high <= limit
+
+
+def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
+    """A load's or store's address as (origin, the byte strides of its variable indices,
+    the sum of its constant byte offsets, the bytes touched), down a chain of
+    getelementptrs of one index each; None for anything else."""
+    if access.kind is not ValueKind.INSTRUCTION:
+        return None
+    if access.opcode == "load" and access.operands:
+        size, address = _SIZES.get(access.type), access.operands[0]
+    elif access.opcode == "store" and len(access.operands) == 2:
+        size, address = _SIZES.get(access.operands[0].type), access.operands[1]
+    else:
+        return None
+    if size is None or " volatile " in access.text or " atomic " in access.text:
+        return None
+    steps: list[int] = []
+    offset = 0
+    while address.opcode == "getelementptr":
+        if address.byte_offset is not None:
+            offset += address.byte_offset
+        elif len(address.operands) == 2 and address.pointee_size:
+            constant = int_constant(address.operands[1])
+            if constant is None:
+                steps.append(address.pointee_size)
+            else:
+                offset += constant * address.pointee_size
+        else:
+            return None
+        address = address.operands[0]
+    return address, steps, offset, size
 
 
 @dataclass(frozen=True)
@@ -207,6 +239,8 @@ class Footprints:
 
     def never_overlap(self, a: Value, b: Value) -> bool:
         """No byte `a` touches in any iteration is touched by `b` in any iteration."""
+        if self._other_fields(a, b):
+            return True
         fa, fb = self.of(a), self.of(b)
         if fa is None or fb is None or fa.key != fb.key:
             return False
@@ -231,6 +265,32 @@ class Footprints:
         most = reach // step  # |k| at most this
         return last < -most or first > most
 
+    def _other_fields(self, a: Value, b: Value) -> bool:
+        """`a` and `b` touch different fields of records of one array, whichever records:
+        both addresses are one origin, fixed while the loops around them run, plus
+        variable steps that are all multiples of a record's size E, plus constants; the
+        constants taken modulo E are fields whose bytes neither meet nor cross a record's
+        end. (rhs[k][j][i][0] and rhs[k][j][i'][1] of `double rhs[..][..][..][5]`:
+        origin + 40 x + 0 and origin + 40 y + 8, with x and y any rows and points.)
+        The origin may be a pointer loaded inside the loops from a fixed address (a
+        global pointer to the grid, reloaded because a store of the loop might write it):
+        that no store of the nest writes it is the mapper's run-time check, as for every
+        value it loads once ahead of the region (mappers/region.py)."""
+        position_a, position_b = _record_position(a), _record_position(b)
+        if position_a is None or position_b is None:
+            return False
+        (origin, steps_a, offset_a, size_a) = position_a
+        (origin_b, steps_b, offset_b, size_b) = position_b
+        if origin is not origin_b or not steps_a or not steps_b:
+            return False
+        if not (self._fixed(origin, a) and self._fixed(origin, b)):
+            return False
+        record = math.gcd(*steps_a, *steps_b)
+        field_a, field_b = offset_a % record, offset_b % record
+        if field_a + size_a > record or field_b + size_b > record:
+            return False
+        return field_a + size_a <= field_b or field_b + size_b <= field_a
+
     def _outermost_loop_blocks(self, access: Value) -> frozenset[object]:
         assert access.block is not None
         loop = self._function.loops.innermost(access.block)
@@ -239,6 +299,19 @@ class Footprints:
         while loop.parent is not None:
             loop = loop.parent
         return loop.blocks
+
+    def _fixed(self, origin: Value, access: Value) -> bool:
+        """`origin` is invariant in the loops around `access`, or a plain load there from
+        an invariant address."""
+        if self._invariant(origin, access):
+            return True
+        return (
+            origin.opcode == "load"
+            and bool(origin.operands)
+            and " volatile " not in origin.text
+            and " atomic " not in origin.text
+            and self._invariant(origin.operands[0], access)
+        )
 
     def _invariant(self, value: Value, access: Value) -> bool:
         """`value` does not change while the loops around `access` run."""

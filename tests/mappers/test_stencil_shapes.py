@@ -1,6 +1,7 @@
 """The stencil mapper on shapes beyond one value per point out of place
 (programs/stencil_shapes.c): a row rebuilt in place from the next rows is replaced, a
-cell pushing several values is found and not replaced, and loops writing one element
+cell pushing several values is replaced (one work-item stores them all), the same push
+under a test of the cell's data is found and not replaced, and loops writing one element
 again and again stay on the original code (the guard: work-items run in any order)."""
 
 from __future__ import annotations
@@ -30,18 +31,17 @@ def test_what_is_replaced_and_why_not(builds: tuple[Path, Path, Accelerated]) ->
         for o in u.outcomes
         if o.instance.idiom == "Stencil" and o.instance.within is None
     }
-    assert set(outcomes) == {"edge_in_place", "push", "last_value", "last_row"}
+    assert set(outcomes) == {"edge_in_place", "push", "push_flagged", "last_value", "last_row"}
     assert outcomes["edge_in_place"].replaced
-    assert not outcomes["push"].replaced
-    assert (
-        outcomes["push"].detail == "3 stores per point (lines 25-27); the kernel writes one value"
-    )
+    assert outcomes["push"].replaced
+    assert not outcomes["push_flagged"].replaced
+    assert outcomes["push_flagged"].detail.startswith("the region has conditional code")
     # Replaced behind a guard that the run below sees fail.
     assert outcomes["last_value"].replaced and outcomes["last_row"].replaced
 
 
 @pytest.mark.parametrize("n", [4, 20])
-def test_outputs_equal_and_only_the_in_place_row_runs_as_a_kernel(
+def test_outputs_equal_and_only_the_row_and_the_push_run_as_kernels(
     builds: tuple[Path, Path, Accelerated], n: int
 ) -> None:
     original, accelerated, _ = builds
@@ -54,6 +54,8 @@ def test_outputs_equal_and_only_the_in_place_row_runs_as_a_kernel(
         for line in actual.stderr.splitlines()
         if "cl_run kernel 'idiom_stencil'" in line and line.endswith("done")
     ]
-    # edge_in_place, 94 points, six times; last_value and last_row never.
-    assert len(launches) == 6
-    assert all(" work 94 " in line for line in launches)
+    # edge_in_place, 94 points, and push, 3648 cells, six times each; last_value and
+    # last_row never.
+    assert len(launches) == 12
+    assert sum(" work 94 " in line for line in launches) == 6
+    assert sum(" work 3648 " in line for line in launches) == 6

@@ -208,3 +208,50 @@ def test_constants_added_without_nsw_need_the_counters_range() -> None:
         assert found is not None and found.root is not None and found.root.name == name
         assert found.casts == ("sext",) and found.offset == 0
         assert not prints.never_overlap(near, store)
+
+
+# Grids of records of 5 doubles in C's array types, as CFD codes write them: a global
+# pointer to the grid (reloaded inside the nest), and a grid on the stack of the caller.
+RECORDS = """
+static double (*rhs)[8][8][5];
+int bound;
+void components(void) {
+    for (int k = 1; k < bound; k++)
+        for (int j = 1; j < 7; j++)
+            for (int i = 1; i < 7; i++) {
+                rhs[k][j][i][0] = rhs[k][j][i][0] + rhs[k][j][i][2];
+                rhs[k][j][i][1] = rhs[k][j][i][1] * 2.0;
+            }
+}
+void neighbours(double g[8][8][5]) {
+    for (int j = 1; j < 7; j++)
+        for (int i = 1; i < 7; i++)
+            g[j][i][0] = g[j][i - 1][1] + g[j - 1][i][0];
+}
+"""
+
+
+def test_fields_of_records_never_overlap_whichever_records() -> None:
+    components = function_of(compiled_c(RECORDS), "components")
+    prints = Footprints(components)
+    loads, stores = _accesses(components)
+    record_loads = [load for load in loads if load.type == "double"]
+    # rhs[k][j][i][0] and [1]: origin + 40 x + 0 and origin + 40 y + 8 for any x and y.
+    assert prints.never_overlap(stores[0], stores[1])
+    # Each read of the point's own fields has the address of one store and never
+    # touches the other's field; field 2 is never written.
+    for load in record_loads:
+        same = [prints.same_address(load, store) for store in stores]
+        apart = [prints.never_overlap(load, store) for store in stores]
+        assert [s or a for s, a in zip(same, apart, strict=True)] == [True, True]
+    assert sum(prints.same_address(load, stores[0]) for load in record_loads) == 1
+
+
+def test_fields_read_from_neighbouring_records_may_be_written() -> None:
+    neighbours = function_of(compiled_c(RECORDS), "neighbours")
+    prints = Footprints(neighbours)
+    loads, (store,) = _accesses(neighbours)
+    # g[j][i-1][1] is another field: never written; g[j-1][i][0] is field 0 of a record
+    # the nest writes.
+    assert [prints.never_overlap(load, store) for load in loads] == [True, False]
+

@@ -1,7 +1,8 @@
 /* Stencil shapes beyond one value per point out of place, for the differential tests of
  * the stencil mapper: a row rebuilt in place from the next rows of the same grid (one
  * value per point: replaced, the run-time guard checks that the rows are apart), a cell
- * pushing several values to its neighbours (found, not replaced), and two loops that
+ * pushing several values to its neighbours (replaced: the work-item stores them all),
+ * the same push under a test of the cell's data (found, not replaced), and two loops that
  * write one element again and again (the guard must keep them on the original code:
  * work-items in any order would leave another value there). */
 #include <stdio.h>
@@ -25,6 +26,19 @@ void push(const float *src, float *dst)
         dst[c] = 0.5f * (src[c] + src[c + 1]);
         dst[c + 3 + 1] = src[c + 1] - 0.25f * src[c + 2];
         dst[c - 3 * W + 2] = src[c + 2] + 0.25f * src[c + 1];
+    }
+}
+
+/* The same push under a test of the cell's own data: found, not replaced (the kernel
+   has no conditional stores). */
+void push_flagged(const float *src, float *dst)
+{
+    for (int c = 3 * W; c < 3 * W * (H - 1); c += 3) {
+        if (src[c + 2] > 5.0f) {
+            dst[c] = 0.5f * (src[c] + src[c + 1]);
+            dst[c + 3 + 1] = src[c + 1] - 0.25f * src[c + 2];
+            dst[c - 3 * W + 2] = src[c + 2] + 0.25f * src[c + 1];
+        }
     }
 }
 
@@ -78,6 +92,7 @@ int main(int argc, char **argv)
         edge_in_place(h);
         push(h, g);
     }
+    push_flagged(g, h);
     printf("grid %.9g %.9g\n", checksum(3 * W * H, g), checksum(3 * W * H, h));
     last_value(size * size, a, out);
     printf("last value %.9g\n", (double)out[0]);
