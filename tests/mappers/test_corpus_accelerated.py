@@ -49,6 +49,11 @@ MUST_REPLACE = {
     "jds_basic.c": {"SpMV_JDS"},
     "jds_matrix.cpp": {"SpMV_JDS"},
     "jds_struct.c": {"SpMV_JDS"},  # arrays in struct fields, read only for rows with diagonals
+    # five updated components per point, bounds from a reloaded global array, 4 loops
+    "stencil_rhs_grid.c": {"Stencil"},
+    "stencil_update_class.cpp": {"Stencil"},  # the point's own element updated
+    "stencil_pencil_rows.c": {"Stencil"},  # five coefficients per point from 1D lines
+    "stencil_flux_buffer.c": {"Stencil"},  # counters from a global, a buffer of records
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -68,6 +73,8 @@ def test_accelerated_program_prints_the_same(path: Path, tmp_path: Path) -> None
     subprocess.run([driver, "-O2", "-w", str(path), "-o", str(original), "-lm"], check=True)
     report = accelerate([path], accelerated, CompileOptions())
     for outcome in (o for u in report.units for o in u.outcomes):
+        if outcome.instance.within is not None:
+            continue  # folded into the instance around it
         if outcome.instance.idiom in MUST_REPLACE.get(path.name, set()):
             assert outcome.replaced, f"{outcome.instance.idiom}: {outcome.detail}"
     runs = [
