@@ -46,6 +46,7 @@ from matcher.integers import (
     exact_change,
     int_constant,
     integer_facts,
+    multiple_of,
 )
 from matcher.ir import Function, Value, ValueKind
 
@@ -120,9 +121,11 @@ def _without_wrap(root: Value, bounds: IntegerFacts, steps: list[_Step]) -> bool
 
 
 def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
-    """A load's or store's address as (origin, the byte strides of its variable indices,
-    the sum of its constant byte offsets, the bytes touched), down a chain of
-    getelementptrs of one index each; None for anything else."""
+    """A load's or store's address as (origin, for each variable index a number of
+    bytes its steps are a multiple of (its element's size times what the index is a
+    multiple of: 2 * i steps by pairs), the sum of its constant byte offsets, the bytes
+    touched), down a chain of getelementptrs of one index each; None for anything
+    else."""
     if access.kind is not ValueKind.INSTRUCTION:
         return None
     if access.opcode == "load" and access.operands:
@@ -141,7 +144,7 @@ def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
         elif len(address.operands) == 2 and address.pointee_size:
             constant = int_constant(address.operands[1])
             if constant is None:
-                steps.append(address.pointee_size)
+                steps.append(address.pointee_size * multiple_of(address.operands[1]))
             else:
                 offset += constant * address.pointee_size
         else:
@@ -266,7 +269,9 @@ class Footprints:
         return last < -most or first > most
 
     def _other_fields(self, a: Value, b: Value) -> bool:
-        """`a` and `b` touch different fields of records of one array, whichever records:
+        """`a` and `b` touch different fields of records of one array, whichever records
+        (a record: what every index steps by a multiple of; u[2*i] and u[2*i + 1] are the
+        two fields of pairs):
         both addresses are one origin, fixed while the loops around them run, plus
         variable steps that are all multiples of a record's size E, plus constants; the
         constants taken modulo E are fields whose bytes neither meet nor cross a record's

@@ -27,6 +27,7 @@ __all__ = [
     "exact_change",
     "int_constant",
     "integer_facts",
+    "multiple_of",
     "strip_casts",
 ]
 
@@ -56,6 +57,43 @@ def int_constant(value: Value) -> int | None:
     if bits is not None and number >= 1 << (bits - 1):
         number -= 1 << bits
     return number
+
+
+def multiple_of(value: Value, depth: int = 6) -> int:
+    """A number every value `value` can take is a multiple of (as the signed integer of
+    its type): 2 for `shl x, 1`, 6 for `mul (shl x, 1), 3` with nsw, 1 when nothing is
+    known. Arithmetic that may wrap keeps only the power of two of the factor (wrapping
+    at 2^bits keeps those), as does a zext of a value that may be negative."""
+    if depth == 0:
+        return 1
+    constant = int_constant(value)
+    if constant is not None:
+        return abs(constant) or 1 << 62
+    operands = value.operands
+    match value.opcode:
+        case "shl" if len(operands) == 2 and (shift := int_constant(operands[1])) is not None:
+            if not 0 <= shift < 62:
+                return 1
+            found = multiple_of(operands[0], depth - 1) << shift
+        case "mul" if len(operands) == 2:
+            found = multiple_of(operands[0], depth - 1) * multiple_of(operands[1], depth - 1)
+        case "add" | "sub" if len(operands) == 2:
+            found = math.gcd(multiple_of(operands[0], depth - 1), multiple_of(operands[1], depth - 1))
+        case "sext":
+            return multiple_of(operands[0], depth - 1)
+        case "zext" if " nneg " in value.text:
+            return multiple_of(operands[0], depth - 1)
+        case "zext":
+            return _power_of_two_part(multiple_of(operands[0], depth - 1))
+        case _:
+            return 1
+    if " nsw " in value.text or " nuw " in value.text:
+        return found
+    return _power_of_two_part(found)
+
+
+def _power_of_two_part(number: int) -> int:
+    return number & -number
 
 
 def strip_casts(value: Value) -> Value:

@@ -54,6 +54,7 @@ MUST_REPLACE = {
     "stencil_update_class.cpp": {"Stencil"},  # the point's own element updated
     "stencil_pencil_rows.c": {"Stencil"},  # five coefficients per point from 1D lines
     "stencil_flux_buffer.c": {"Stencil"},  # counters from a global, a buffer of records
+    "stencil_prolong_pairs.c": {"Stencil"},  # pairs of fine points, 2i and 2i + 1
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

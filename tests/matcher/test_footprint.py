@@ -223,6 +223,19 @@ void components(void) {
                 rhs[k][j][i][1] = rhs[k][j][i][1] * 2.0;
             }
 }
+void pairs(int n, double *u, const double *z) {
+    for (int i = 0; i < n; i++) {
+        u[2 * i] = u[2 * i] + z[i];
+        u[2 * i + 1] = u[2 * i + 1] + 0.5 * (z[i] + z[i + 1]);
+    }
+}
+void odd_rows(int n, int m, double *u) {
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < n; i++) {
+            u[(2 * r + 1) * m + 2 * i] = 1.0;
+            u[(2 * r + 1) * m + 2 * i + 1] = 2.0;
+        }
+}
 void neighbours(double g[8][8][5]) {
     for (int j = 1; j < 7; j++)
         for (int i = 1; i < 7; i++)
@@ -255,3 +268,17 @@ def test_fields_read_from_neighbouring_records_may_be_written() -> None:
     # the nest writes.
     assert [prints.never_overlap(load, store) for load in loads] == [True, False]
 
+
+
+def test_pairs_of_a_flat_array_never_overlap_unless_rows_shift_them() -> None:
+    module = compiled_c(RECORDS)
+    pairs = function_of(module, "pairs")
+    prints = Footprints(pairs)
+    _, stores = _accesses(pairs)
+    # u[2i] and u[2i + 1]: origin + 16 x + 0 and origin + 16 y + 8.
+    assert prints.never_overlap(stores[0], stores[1])
+    odd_rows = function_of(module, "odd_rows")
+    prints = Footprints(odd_rows)
+    _, stores = _accesses(odd_rows)
+    # Rows (2r + 1) * m apart, m unknown: an odd m moves the pairs by one element.
+    assert not prints.never_overlap(stores[0], stores[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from solver_testkit import ir_function, named
 
-from matcher.integers import IntegerFacts, exact_change, integer_facts
+from matcher.integers import IntegerFacts, exact_change, integer_facts, multiple_of
 from matcher.ir import Value, ValueKind
 
 # %y runs over 0..9 and %x over 0, 5, .., 45 (constant bounds); %z from 0 to an unknown
@@ -94,3 +94,22 @@ def test_a_counter_from_an_unknown_start_moves_by_its_step() -> None:
     # Without the function, no counter's range is known: strides only.
     assert exact_change(named(function, "%x"), _fixed) == (5, None)
     assert exact_change(named(function, "%point"), _fixed) == (20, None)
+
+
+def test_what_a_value_is_always_a_multiple_of() -> None:
+    function = ir_function(NEST)
+
+    def multiple(name: str) -> int:
+        return multiple_of(named(function, name))
+
+    assert multiple("%row") == 400  # y * 400, nsw
+    assert multiple("%col") == 4  # x << 2
+    assert multiple("%point") == 4  # the gcd of the two terms
+    assert multiple("%scaled") == 20
+    # Wrapping arithmetic keeps only the power of two of the factor.
+    assert multiple("%row.wrapping") == 16
+    assert multiple("%scaled.wrapping") == 4
+    # A plain zext of a value that may be negative: the power of two again.
+    assert multiple("%wide") == 4
+    assert multiple("%x") == 1  # a phi: nothing known
+    assert multiple("%field") == 1  # or: not followed
