@@ -76,9 +76,11 @@ def multiple_of(value: Value, depth: int = 6) -> int:
                 return 1
             found = multiple_of(operands[0], depth - 1) << shift
         case "mul" if len(operands) == 2:
-            found = multiple_of(operands[0], depth - 1) * multiple_of(operands[1], depth - 1)
+            left, right = (multiple_of(operand, depth - 1) for operand in operands)
+            found = left * right
         case "add" | "sub" if len(operands) == 2:
-            found = math.gcd(multiple_of(operands[0], depth - 1), multiple_of(operands[1], depth - 1))
+            left, right = (multiple_of(operand, depth - 1) for operand in operands)
+            found = math.gcd(left, right)
         case "sext":
             return multiple_of(operands[0], depth - 1)
         case "zext" if " nneg " in value.text:

@@ -269,7 +269,6 @@ def test_fields_read_from_neighbouring_records_may_be_written() -> None:
     assert [prints.never_overlap(load, store) for load in loads] == [True, False]
 
 
-
 def test_pairs_of_a_flat_array_never_overlap_unless_rows_shift_them() -> None:
     module = compiled_c(RECORDS)
     pairs = function_of(module, "pairs")
