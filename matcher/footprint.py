@@ -120,12 +120,9 @@ def _without_wrap(root: Value, bounds: IntegerFacts, steps: list[_Step]) -> bool
     return bounds.high <= limit
 
 
-def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
-    """A load's or store's address as (origin, for each variable index a number of
-    bytes its steps are a multiple of (its element's size times what the index is a
-    multiple of: 2 * i steps by pairs), the sum of its constant byte offsets, the bytes
-    touched), down a chain of getelementptrs of one index each; None for anything
-    else."""
+def _accessed(access: Value) -> tuple[int, Value] | None:
+    """The bytes a plain (not volatile, not atomic) load or store of a number or pointer
+    touches, and its address; None for anything else."""
     if access.kind is not ValueKind.INSTRUCTION:
         return None
     if access.opcode == "load" and access.operands:
@@ -136,6 +133,19 @@ def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
         return None
     if size is None or " volatile " in access.text or " atomic " in access.text:
         return None
+    return size, address
+
+
+def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
+    """A load's or store's address as (origin, for each variable index a number of
+    bytes its steps are a multiple of (its element's size times what the index is a
+    multiple of: 2 * i steps by pairs), the sum of its constant byte offsets, the bytes
+    touched), down a chain of getelementptrs of one index each; None for anything
+    else."""
+    accessed = _accessed(access)
+    if accessed is None:
+        return None
+    size, address = accessed
     steps: list[int] = []
     offset = 0
     while address.opcode == "getelementptr":
@@ -187,16 +197,10 @@ class Footprints:
         return self._footprints[access]
 
     def _take_apart(self, access: Value) -> Footprint | None:
-        if access.kind is not ValueKind.INSTRUCTION:
+        accessed = _accessed(access)
+        if accessed is None:
             return None
-        if access.opcode == "load" and access.operands:
-            size, address = _SIZES.get(access.type), access.operands[0]
-        elif access.opcode == "store" and len(access.operands) == 2:
-            size, address = _SIZES.get(access.operands[0].type), access.operands[1]
-        else:
-            return None
-        if size is None or " volatile " in access.text or " atomic " in access.text:
-            return None
+        size, address = accessed
         offset = 0
         while address.opcode == "getelementptr" and address.byte_offset is not None:
             offset += address.byte_offset
