@@ -136,7 +136,11 @@ def _accessed(access: Value) -> tuple[int, Value] | None:
     return size, address
 
 
-def _record_position(access: Value) -> tuple[Value, list[int], int, int] | None:
+# An access as (origin, the byte steps of its variable indices, constant offset, size).
+_RecordPosition = tuple[Value, list[int], int, int]
+
+
+def _record_position(access: Value) -> _RecordPosition | None:
     """A load's or store's address as (origin, for each variable index a number of
     bytes its steps are a multiple of (its element's size times what the index is a
     multiple of: 2 * i steps by pairs), the sum of its constant byte offsets, the bytes
@@ -188,6 +192,7 @@ class Footprints:
     def __init__(self, function: Function) -> None:
         self._function = function
         self._footprints: dict[Value, Footprint | None] = {}
+        self._positions: dict[Value, _RecordPosition | None] = {}
         self._changes: dict[tuple[Footprint, Value], tuple[int, int | None]] = {}
         self._groups: dict[tuple[int, int, tuple[str, ...], int], list[Value]] | None = None
 
@@ -246,8 +251,11 @@ class Footprints:
 
     def never_overlap(self, a: Value, b: Value) -> bool:
         """No byte `a` touches in any iteration is touched by `b` in any iteration."""
-        if self._other_fields(a, b):
-            return True
+        return self._apart_by_offsets(a, b) or self._other_fields(a, b)
+
+    def _apart_by_offsets(self, a: Value, b: Value) -> bool:
+        """The proof from the footprints: one base and root, offsets that the root's
+        change never bridges."""
         fa, fb = self.of(a), self.of(b)
         if fa is None or fb is None or fa.key != fb.key:
             return False
@@ -285,7 +293,7 @@ class Footprints:
         global pointer to the grid, reloaded because a store of the loop might write it):
         that no store of the nest writes it is the mapper's run-time check, as for every
         value it loads once ahead of the region (mappers/region.py)."""
-        position_a, position_b = _record_position(a), _record_position(b)
+        position_a, position_b = self._record_position(a), self._record_position(b)
         if position_a is None or position_b is None:
             return False
         (origin, steps_a, offset_a, size_a) = position_a
@@ -308,6 +316,11 @@ class Footprints:
         while loop.parent is not None:
             loop = loop.parent
         return loop.blocks
+
+    def _record_position(self, access: Value) -> _RecordPosition | None:
+        if access not in self._positions:
+            self._positions[access] = _record_position(access)
+        return self._positions[access]
 
     def _fixed(self, origin: Value, access: Value) -> bool:
         """`origin` is invariant in the loops around `access`, or a plain load there from

@@ -62,7 +62,8 @@ def int_constant(value: Value) -> int | None:
 def multiple_of(value: Value, depth: int = 6) -> int:
     """A number every value `value` can take is a multiple of (as the signed integer of
     its type): 2 for `shl x, 1`, 6 for `mul (shl x, 1), 3` with nsw, 1 when nothing is
-    known. Arithmetic that may wrap keeps only the power of two of the factor (wrapping
+    known. Arithmetic that may wrap as a signed value (no nsw: nuw alone lets a result
+    pass the largest signed value) keeps only the power of two of the factor (wrapping
     at 2^bits keeps those), as does a zext of a value that may be negative."""
     if depth == 0:
         return 1
@@ -89,7 +90,7 @@ def multiple_of(value: Value, depth: int = 6) -> int:
             return _power_of_two_part(multiple_of(operands[0], depth - 1))
         case _:
             return 1
-    if " nsw " in value.text or " nuw " in value.text:
+    if " nsw " in value.text:
         return found
     return _power_of_two_part(found)
 

@@ -587,9 +587,7 @@ class _Engine:
         if key in self._collects:
             return self._collects[key]
         self._count()
-        inner_vals: list[Slot] = [UNBOUND] * len(vals)
-        for slot, value in zip(collect.outer, outer, strict=True):
-            inner_vals[slot] = value
+        inner_vals = _only(collect.outer, outer, len(vals))
         found: dict[tuple[Value | None, ...], None] = {}
         inner = collect.inner
 
@@ -634,9 +632,7 @@ class _Engine:
         if key in self._settled:
             return self._settled[key]
         self._count()
-        inner_vals: list[Slot] = [UNBOUND] * len(vals)
-        for slot, value in zip(step.outer, outer, strict=True):
-            inner_vals[slot] = value
+        inner_vals = _only(step.outer, outer, len(vals))
         local = step.local
 
         def emit(vals: list[Slot]) -> None:
@@ -677,6 +673,14 @@ class _Engine:
             if not self.disjunction_holds(disjunction, vals):
                 return False
         return True
+
+
+def _only(slots: tuple[int, ...], values: tuple[Value | None, ...], size: int) -> list[Slot]:
+    """Slots for a search of its own: `values` in `slots`, every other slot unbound."""
+    only: list[Slot] = [UNBOUND] * size
+    for slot, value in zip(slots, values, strict=True):
+        only[slot] = value
+    return only
 
 
 def _value(slot: Slot) -> Value | None:
