@@ -90,6 +90,12 @@ _KNOWN = {
         "Hand-written sparse matrix-vector product (JDS).",
         "A loop nest multiplying a jagged-diagonal matrix by a vector.",
     ),
+    "SpMV_ELL": (
+        "SpmvEllLoop",
+        "Hand-written sparse matrix-vector product (ELLPACK).",
+        "A loop nest multiplying a matrix stored with a fixed number of entries per row "
+        "(ELLPACK) by a vector.",
+    ),
 }
 
 

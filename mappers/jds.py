@@ -47,6 +47,7 @@ from mappers.sparse import (
     check_indexed,
     data_loop,
     entries,
+    entry_body,
     indent,
     late_arrays,
     load_late,
@@ -115,9 +116,7 @@ class _JdsPlan(Plan):
         self.row_of_y = f"(long){body.value(self.y_index)}"
         self.cell = f"Y[{self.row_of_y} - ylo]"
         self.head = list(body.lines)  # lines above the loop over the row's diagonals
-        inner = KernelBody(Builder("unused"), region, [], [])
-        inner.names.update(body.names)
-        inner.names.update({self.diagonal.iterator: "q", gather.acc: "acc"})
+        inner = entry_body(body, {self.diagonal.iterator: "q", gather.acc: "acc"})
         inner.names[self.start_read] = "J[qq - jlo]"
         self.entry_lines = gather.translate(inner)
         if gather.c_old is not None:

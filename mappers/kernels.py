@@ -268,8 +268,13 @@ class KernelBody:
     def _load(self, load: Value) -> str:
         if load.operands[0] in self.own_points:
             return self.own_points[load.operands[0]]
-        group = self.group(_root(load.operands[0], self.region), load.type)
-        return f"{group.name}[{self.index(load.operands[0], load.type, group)}]"
+        return self.load_as(load, load.type)
+
+    def load_as(self, load: Value, element: str) -> str:
+        """The C expression of `load` reading its bytes as `element` (a pointer read as
+        the integer i64: its address)."""
+        group = self.group(_root(load.operands[0], self.region), element)
+        return f"{group.name}[{self.index(load.operands[0], element, group)}]"
 
     def index(self, address: Value, element: str, group: BufferGroup) -> str:
         """The element index of an affine `address` in `group`'s buffer."""

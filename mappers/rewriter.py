@@ -25,7 +25,7 @@ from mappers.outline import Outlined, outline
 from mappers.plan import Mapper, MapperContext, Plan
 from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
-from mappers.sparse import map_spmv_csr
+from mappers.sparse import map_spmv_csr, map_spmv_ell
 from mappers.stencil import map_stencil
 from mappers.syrk import map_syr2k, map_syrk
 from mappers.trmm import map_trmm
@@ -48,6 +48,7 @@ MAPPERS: dict[str, Mapper] = {
     "Histogram": map_histogram,
     "SpMV_CSR": map_spmv_csr,
     "SpMV_JDS": map_spmv_jds,
+    "SpMV_ELL": map_spmv_ell,
 }
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from mappers.access import apart, apart_from_fixed, element_size
+from mappers.access import apart, apart_from_fixed, element_size, measure
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import ModuleText, Operand
 from mappers.kernels import (
@@ -52,6 +52,7 @@ from mappers.region import (
     runs_with,
 )
 from matcher.detect import Instance
+from matcher.integers import int_constant
 from matcher.ir import Function, Value
 
 __all__ = [
@@ -67,11 +68,13 @@ __all__ = [
     "check_indexed",
     "data_loop",
     "entries",
+    "entry_body",
     "indent",
     "late_arrays",
     "load_late",
     "loop_bounds",
     "map_spmv_csr",
+    "map_spmv_ell",
     "read_range",
     "row_product",
     "run_kernel",
@@ -125,6 +128,29 @@ def check_indexed(address: Value, element: str, what: str) -> None:
         or match.group(1) != element
     ):
         raise NotReplaced(f"{what} is not array[index] over its own element type")
+
+
+def displaced_read(read: Value, what: str) -> int:
+    """Check that the load `read` is `array[index + d]` over its own element type, and
+    return d: 0 for a plain `array[index]`, or a whole number of elements when LLVM has
+    folded d into a getelementptr of bytes after it (x[c - 1]: `x + c`, 8 bytes back)."""
+    address = read.operands[0]
+    match = _GEP.search(address.text)
+    moved = int_constant(address.operands[1]) if len(address.operands) == 2 else None
+    inner = address.operands[0] if address.operands else address
+    if (
+        match is not None
+        and match.group(1) == "i8"
+        and moved is not None
+        and (inner.opcode == "getelementptr")
+    ):
+        size = element_size(read.type)
+        if moved % size != 0:
+            raise NotReplaced(f"{what} lies between two elements")
+        check_indexed(inner, read.type, what)
+        return moved // size
+    check_indexed(address, read.type, what)
+    return 0
 
 
 def check_fixed(array: Value, region: Region) -> None:
@@ -191,28 +217,83 @@ class Gather:
         self.update, self.final = need(solution, "update"), need(solution, "final")
         self.stored, self.address = need(solution, "stored"), need(solution, "c.address")
         self.store, self.c_old = need(solution, "c.store"), solution.get("c_old")
-        for read, what in ((self.matrix, "values"), (self.column_read, "columns")):
-            check_indexed(read.operands[0], read.type, f"the read of {what}")
-        check_indexed(self.gathered.operands[0], self.gathered.type, "the read of x")
-        for array in (self.values, self.columns, self.x):
+        # Entries displaced by a constant (1-based storage, a[k-1], x[ja[k]-1]): both
+        # matrix reads by the same one, folded into the position; x's into the column.
+        reads = ((self.matrix, "values"), (self.column_read, "columns"))
+        moved = {displaced_read(read, f"the read of {what}") for read, what in reads}
+        if len(moved) != 1:
+            raise NotReplaced("the values and the column indices are read at different positions")
+        self.position_moved = moved.pop()
+        self.column_moved = displaced_read(self.gathered, "the read of x")
+        self.region = region
+        for array in self.fixed_arrays:
             check_fixed(array, region)
+        if self.row_tables and not is_row_pointer(self.columns):
+            raise NotReplaced("the values are in row tables, the column indices are not")
         c_type(self.acc.type)
 
-    def translate(self, inner: KernelBody) -> Translated:
+    @property
+    def row_tables(self) -> bool:
+        """The rows are kept in tables: values and columns are row pointers (RowRead)."""
+        return self.values.block in self.region.blocks and is_row_pointer(self.values)
+
+    @property
+    def fixed_arrays(self) -> tuple[Value, ...]:
+        if self.row_tables:
+            return (self.x,)
+        return (self.values, self.columns, self.x)
+
+    def translate(self, inner: KernelBody, rows: tuple[str, str] = ("", "")) -> Translated:
         """Translate an entry with `inner`, whose names already give the entry loop's
         counter, `acc` and what the position depends on: the reads become `V`, `C` and
-        `X` at their index minus the slice's first index (`vlo`, `clo`, `xlo`)."""
-        position = inner.value(self.position)
+        `X` at their index minus the slice's first index (`vlo`, `clo`, `xlo`). With
+        the rows in tables, `rows` are the kernel's names of the row's pointers (longs)
+        and the indices of V and C count from address 0."""
+        position = _moved(inner.value(self.position), self.position_moved)
         at_column = len(inner.lines)
-        inner.names[self.matrix] = f"V[(long){position} - vlo]"
-        inner.names[self.column_read] = f"C[(long){position} - clo]"
-        column = inner.value(self.column)
+        if self.row_tables:
+            sizes = (element_size(self.matrix.type), element_size(self.column_read.type))
+            value_at, column_at = (
+                f"({row} / {size} + {position})" for row, size in zip(rows, sizes, strict=True)
+            )
+        else:
+            value_at = column_at = position
+        inner.names[self.matrix] = f"V[{value_at} - vlo]"
+        inner.names[self.column_read] = f"C[{column_at} - clo]"
+        column = _moved(inner.value(self.column), self.column_moved)
         at_update = len(inner.lines)
-        inner.names[self.gathered] = f"X[(long){column} - xlo]"
+        inner.names[self.gathered] = f"X[{column} - xlo]"
         update = inner.value(self.update)
-        if inner.scalars or inner.reads:
-            raise NotReplaced("the product of a row uses more than the matrix and x")
+        if inner.reads:
+            raise NotReplaced("the product of a row reads more than the matrix and x")
         return Translated(list(inner.lines), position, column, update, at_column, at_update)
+
+
+def declare_rows_block(module: ModuleText) -> None:
+    module.declare("idiom_rows_block",
+                   "declare i64 @idiom_rows_block(ptr, i64, ptr, i64, i32, i64, i64)")  # fmt: skip
+    module.declare("idiom_row_first", "declare ptr @idiom_row_first(ptr, i64)")
+
+
+def is_row_pointer(array: Value) -> bool:
+    """`array` is a pointer loaded from a table at the row's index (RowPointer)."""
+    return array.opcode == "load" and array.type == "ptr"
+
+
+def entry_body(body: KernelBody, names: Mapping[Value, str]) -> KernelBody:
+    """A body for the lines of one entry of a row, inside the row's `body`: it knows
+    the row's names and `names`, and passes the values it needs from before the loop
+    (ELLPACK's row count in `j*n + i`) as scalars of the row's kernel."""
+    inner = KernelBody(Builder("unused"), body.region, [], [])
+    inner.names.update(body.names)
+    inner.names.update(names)
+    inner.scalars = body.scalars  # one list: its names s0, s1, ... stay distinct
+    return inner
+
+
+def _moved(index: str, by: int) -> str:
+    """An index of the kernel as a long, moved by a whole number of elements."""
+    return f"((long){index} + {by}L)" if by else f"(long){index}"
 
 
 def entries(bounds: tuple[str, str, str], counter: Value, lines: Sequence[str], then: str) -> str:
@@ -285,9 +366,13 @@ def slice_of(
     first: Operand,
     count: Operand,
     written: bool = False,
+    base: Operand | None = None,
 ) -> Slice:
+    """`count` elements of `array` from index `first`; with `base` (i64), of the memory
+    from that address instead (rows kept in tables: their indices count from address 0)."""
     size = const(I64, element_size(element))
-    base = builder.to_i64(builder.ref(array))  # a fixed value's pointer: as loaded once
+    if base is None:
+        base = builder.to_i64(builder.ref(array))  # a fixed value's pointer: as loaded once
     low = builder.binary("add", base, builder.binary("mul", first, size))
     length = builder.binary("mul", count, size)
     high = builder.binary("add", low, length)
@@ -395,28 +480,42 @@ class _CsrPlan(Plan):
             data_loops=[self.entry],
             fixed_loads=True,
         )
+        if self.gather.row_tables:
+            self.length_read = need(solution, "row_length")
+            self._check_row_tables()
+
+    def _check_row_tables(self) -> None:
+        """The runtime reads every row's pointers and length: the loop must read them
+        on every row too, each from a table indexed by the row's counter itself."""
+        gather, region = self.gather, self.context.region
+        every_row = runs_with(region, self.conditions)
+        for read in (gather.values, gather.columns, self.length_read):
+            if read.block not in every_row:
+                raise NotReplaced(f"{read.name} is read only for some rows")
+        if not self._position_is_counter():
+            raise NotReplaced("a row kept in tables is read at positions other than 0, 1, ...")
+        c_type(self.length_read.type)
 
     def guard(self, builder: Builder) -> Operand:
         gather, region = self.gather, self.context.region
         # First: the fixed values it loads are what the trip count and the kernels use.
         checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
-        arrays = (gather.values, gather.columns, gather.x)
+        arrays = gather.fixed_arrays
         self.late = late_arrays(builder, region, self.conditions, self.entry, arrays)
         counted = trip_count(builder, self.row)
         self.count = counted.count
         require_worth_it(builder, self.context.module, counted.count)
         body = KernelBody(builder, region, [self.row], [counted.count])
         self.body = body
+        rows = self._row_pointers(body)
         start, stop = body.value(self.entry.iter_begin), body.value(self.entry.iter_end)
         self.bounds = loop_bounds(self.entry, start, stop)
         self.init = body.value(gather.acc_init)
         self.out = body.group(gather.address, gather.stored.type, written=True)
         out_index = body.index(gather.address, gather.stored.type, self.out)
         self.head = list(body.lines)  # lines above the loop over the row's entries
-        inner = KernelBody(Builder("unused"), region, [], [])
-        inner.names.update(body.names)
-        inner.names.update({self.entry.iterator: "q", gather.acc: "acc"})
-        self.entry_lines = gather.translate(inner)
+        inner = entry_body(body, {self.entry.iterator: "q", gather.acc: "acc"})
+        self.entry_lines = gather.translate(inner, rows)
         self.cell = f"{self.out.name}[{out_index}]"
         if gather.c_old is not None:
             body.names[gather.c_old] = self.cell
@@ -431,18 +530,50 @@ class _CsrPlan(Plan):
         checks.append(apart_from_fixed(builder, region, (self.out.low, self.out.high)))
         return builder.all_of(checks)
 
+    def _row_pointers(self, body: KernelBody) -> tuple[str, str]:
+        """The kernel's names of a row's pointers to its values and columns, when the
+        rows are kept in tables: each read from its table as a long (an address)."""
+        if not self.gather.row_tables:
+            return ("", "")
+        names = []
+        for load, name in ((self.gather.values, "rowv"), (self.gather.columns, "rowc")):
+            body.lines.append(f"const long {name} = {body.load_as(load, I64)};")
+            body.names[load] = name
+            names.append(name)
+        return names[0], names[1]
+
     def _positions(self) -> str:
+        """The range of positions read: the entry loop's bounds where the position is
+        its counter, otherwise the positions themselves (a[k-1], ELLPACK's i*w + j)."""
         lo, hi, unusable = self.bounds
+        t = self.entry_lines
+        if self._position_is_counter():
+            found = "low = min(low, lo); high = max(high, hi);"
+        else:
+            each = (
+                f"      const long p = (long){t.position};\n"
+                "      low = min(low, p); high = max(high, p + 1);"
+            )
+            found = entries(self.bounds, self.entry.iterator, t.lines[: t.at_column], each)
         return f"""  long low = LONG_MAX, high = LONG_MIN;
   int bad = 0;
   {ROWS}
 {indent(self.head, 4)}
     const long lo = {lo}, hi = {hi};
     if ({unusable}) bad = 1;
-    else if (lo < hi) {{ low = min(low, lo); high = max(high, hi); }}
+    else if (lo < hi) {{
+{found}
+    }}
   }}
   if (bad) atomic_or(&range[2], 1);
 {publish_range("low", "high", "range")}"""
+
+    def _position_is_counter(self) -> bool:
+        position, counter = self.gather.position, self.entry.iterator
+        same = position is counter or (
+            position.opcode in ("sext", "zext") and position.operands[0] is counter
+        )
+        return same and self.gather.position_moved == 0
 
     def _columns(self) -> str:
         t = self.entry_lines
@@ -457,6 +588,51 @@ class _CsrPlan(Plan):
     def _product(self) -> str:
         return row_product(self, self.entry.iterator)
 
+    def _matrix_ranges(
+        self, builder: Builder, chain: Chain, common: Sequence[KernelArg]
+    ) -> tuple[tuple[Operand, Operand], tuple[Operand, Operand]]:
+        """The first index and the count of the values read, and of the column indices:
+        one range of positions, which a kernel finds, unless the rows are in tables."""
+        if self.gather.row_tables:
+            return self._row_blocks(builder, chain)
+        positions = range_cells(builder)
+        status = run_kernel(builder, self.context.module, "idiom_csr_positions",
+                            args=[*common, cells_arg("range", positions)], params=self.params,
+                            body=self._positions(), global_size=const(I64, GRID),
+                            work=self.count)  # fmt: skip
+        p_first, p_count, p_bad = read_range(builder, positions, inclusive=False)
+        chain.then([succeeded(builder, status, p_bad)])
+        return (p_first, p_count), (p_first, p_count)
+
+    def _row_blocks(
+        self, builder: Builder, chain: Chain
+    ) -> tuple[tuple[Operand, Operand], tuple[Operand, Operand]]:
+        """Rows kept in tables: the runtime reads the tables of row pointers and of
+        lengths as the loop does, and gives the block of memory the rows make together
+        when each starts where the one before ends (idiom_rows_block); otherwise the
+        original code runs. Indices count from address 0 (`slice_of`'s base)."""
+        gather, region = self.gather, self.context.region
+        declare_rows_block(self.context.module)
+        loops, counts = [self.row], [self.count]
+        lengths = measure(builder, region, self.length_read.operands[0], loops=loops,
+                          counts=counts, element_type=self.length_read.type)  # fmt: skip
+        ranges, valid = [], []
+        for pointer, element in ((gather.values, gather.matrix.type),
+                                 (gather.columns, gather.column_read.type)):  # fmt: skip
+            table = measure(builder, region, pointer.operands[0], loops=loops, counts=counts,
+                            element_type="ptr")  # fmt: skip
+            size = const(I64, element_size(element))
+            count = builder.call("i64", "idiom_rows_block", [
+                table.first, table.strides[0], lengths.first, lengths.strides[0],
+                const("i32", element_size(self.length_read.type)), self.count, size])  # fmt: skip
+            first = builder.to_i64(
+                builder.call("ptr", "idiom_row_first", [table.first, self.count])
+            )
+            ranges.append((builder.binary("sdiv", first, size), count))
+            valid.append(builder.compare("sge", count, const(I64, 0)))
+        chain.then(valid)
+        return ranges[0], ranges[1]
+
     def call(self, builder: Builder) -> Operand:
         module, gather = self.context.module, self.gather
         saved = stack_saved(builder, module)
@@ -468,24 +644,20 @@ class _CsrPlan(Plan):
         common += [*reads, packed]
         grid, chain = const(I64, GRID), Chain(builder)
 
-        positions = range_cells(builder)
-        status = run_kernel(builder, module, "idiom_csr_positions",
-                            args=[*common, cells_arg("range", positions)], params=self.params,
-                            body=self._positions(), global_size=grid, work=self.count)  # fmt: skip
-        p_first, p_count, p_bad = read_range(builder, positions, inclusive=False)
-        chain.then([succeeded(builder, status, p_bad)])
-        load_late(builder, self.late, p_count)  # before the slices: their bases
-
+        value_range, column_range = self._matrix_ranges(builder, chain, common)
+        load_late(builder, self.late, value_range[1])  # before the slices: their bases
+        base = const(I64, 0) if gather.row_tables else None
         column_type = gather.column_read.type
-        columns = slice_of(builder, "C", gather.columns, column_type, first=p_first, count=p_count)
+        columns = slice_of(builder, "C", gather.columns, column_type, first=column_range[0],
+                           count=column_range[1], base=base)  # fmt: skip
         found = range_cells(builder)
         status = run_kernel(builder, module, "idiom_csr_columns",
                             args=[*common, *columns.args, cells_arg("range", found)],
                             params=self.params, body=self._columns(), global_size=grid,
                             work=self.count)  # fmt: skip
         c_first, c_count, c_bad = read_range(builder, found, inclusive=True)
-        values = slice_of(builder, "V", gather.values, gather.matrix.type, first=p_first,
-                          count=p_count)  # fmt: skip
+        values = slice_of(builder, "V", gather.values, gather.matrix.type, first=value_range[0],
+                          count=value_range[1], base=base)  # fmt: skip
         x = slice_of(builder, "X", gather.x, gather.gathered.type, first=c_first, count=c_count)
         assert self.out.low is not None and self.out.high is not None
         written = (self.out.low, self.out.high)
@@ -502,5 +674,16 @@ class _CsrPlan(Plan):
         return result
 
 
+class _EllPlan(_CsrPlan):
+    """ELLPACK: the CSR plan's kernels, with a row's entries between fixed bounds and
+    its positions affine in the row and the entry (the padding is read as the loop does)."""
+
+    target = "OpenCL ELLPACK SpMV kernel"
+
+
 def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:
     return _CsrPlan(instance, context)
+
+
+def map_spmv_ell(instance: Instance, context: MapperContext) -> Plan:
+    return _EllPlan(instance, context)

@@ -194,6 +194,7 @@ _SPECIFICITY = {
     "GER": 5,
     "SpMV_CSR": 4,
     "SpMV_JDS": 4,
+    "SpMV_ELL": 4,
     "Stencil": 3,
     "Histogram": 2,
     "Reduction": 1,

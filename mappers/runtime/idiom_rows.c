@@ -44,3 +44,44 @@ int64_t idiom_row_step(const void *table, int64_t stride, int64_t count) {
     }
     return step;
 }
+
+/* The bytes of `count` entries of `size` bytes, `stride` bytes apart, as the host reads
+ * them: copied back first where the device holds a newer copy. */
+static void host_reads(const void *first, int64_t stride, int64_t count, int64_t size) {
+    const char *entries = (const char *)first;
+    int64_t last = stride * (count - 1);
+    const char *low = last < 0 ? entries + last : entries;
+    idiom_host_access_at(low, (last < 0 ? -last : last) + size);
+}
+
+int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
+                         int64_t length_stride, int32_t length_bytes, int64_t count,
+                         int64_t element) {
+    if (count < 1 || element < 1 || (length_bytes != 4 && length_bytes != 8)) {
+        return -1;
+    }
+    host_reads(table, stride, count, (int64_t)sizeof(void *));
+    host_reads(lengths, length_stride, count, length_bytes);
+    const char *rows = (const char *)table, *sizes = (const char *)lengths;
+    uintptr_t first = (uintptr_t)*(void *const *)rows;
+    if (first % (uintptr_t)element != 0) {
+        return -1;
+    }
+    uintptr_t next = first;
+    int64_t total = 0;
+    for (int64_t t = 0; t < count; t++) {
+        uintptr_t row = (uintptr_t)*(void *const *)(rows + t * stride);
+        const char *size_at = sizes + t * length_stride;
+        int64_t length = length_bytes == 4 ? (int64_t)*(const int32_t *)size_at
+                                           : *(const int64_t *)size_at;
+        if (length <= 0) {
+            continue; /* the loop reads nothing of this row: its pointer may be anything */
+        }
+        if (row != next || length > (INT64_MAX - total) / element) {
+            return -1;
+        }
+        total += length;
+        next = row + (uintptr_t)(length * element);
+    }
+    return total;
+}

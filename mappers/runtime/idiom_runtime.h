@@ -138,6 +138,17 @@ int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n
 void *idiom_row_first(const void *table, int64_t count);
 int64_t idiom_row_step(const void *table, int64_t stride, int64_t count);
 
+/* The rows of a sparse matrix kept as a table of row pointers and a table of row lengths
+ * (HPCCG's ptr_to_vals_in_row, nnz_in_row), `count` rows from the entries `table` and
+ * `lengths` point at, `stride` and `length_stride` bytes apart: the number of elements
+ * (of `element` bytes) of the block they make when each row starts where the one before
+ * ends (a row of length zero or less holds none), the first row starting at an address
+ * that is a multiple of `element`; -1 otherwise, or when count < 1 (reading nothing).
+ * The lengths are signed integers of `length_bytes` (4 or 8) bytes. */
+int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
+                         int64_t length_stride, int32_t length_bytes, int64_t count,
+                         int64_t element);
+
 /* Kinds of kernel arguments for idiom_cl_run. */
 enum {
     IDIOM_ARG_IN = 0,     /* buffer read by the kernel: ptr = host start, bytes = size */
