@@ -225,17 +225,11 @@ class Gather:
             raise NotReplaced("the values and the column indices are read at different positions")
         self.position_moved = moved.pop()
         self.column_moved = displaced_read(self.gathered, "the read of x")
-        self.region = region
+        # The rows are kept in tables: values and columns are row pointers (RowRead).
+        self.row_tables = solution.get("matrix.row_pointer.table") is not None
         for array in self.fixed_arrays:
             check_fixed(array, region)
-        if self.row_tables and not is_row_pointer(self.columns):
-            raise NotReplaced("the values are in row tables, the column indices are not")
         c_type(self.acc.type)
-
-    @property
-    def row_tables(self) -> bool:
-        """The rows are kept in tables: values and columns are row pointers (RowRead)."""
-        return self.values.block in self.region.blocks and is_row_pointer(self.values)
 
     @property
     def fixed_arrays(self) -> tuple[Value, ...]:
@@ -273,11 +267,6 @@ def declare_rows_block(module: ModuleText) -> None:
     module.declare("idiom_rows_block",
                    "declare i64 @idiom_rows_block(ptr, i64, ptr, i64, i32, i64, i64)")  # fmt: skip
     module.declare("idiom_row_first", "declare ptr @idiom_row_first(ptr, i64)")
-
-
-def is_row_pointer(array: Value) -> bool:
-    """`array` is a pointer loaded from a table at the row's index (RowPointer)."""
-    return array.opcode == "load" and array.type == "ptr"
 
 
 def entry_body(body: KernelBody, names: Mapping[Value, str]) -> KernelBody:
