@@ -96,6 +96,11 @@ _KNOWN = {
         "A loop nest multiplying a matrix stored with a fixed number of entries per row "
         "(ELLPACK) by a vector.",
     ),
+    "SpMV_COO": (
+        "SpmvCooLoop",
+        "Hand-written sparse matrix-vector product (COO).",
+        "A loop adding each coordinate-format entry's product with the vector into its row.",
+    ),
 }
 
 

@@ -11,7 +11,7 @@ struct triplet {
 /* coo_mv: y += A x for the nnz triplets of A; the bin (row) is read from each triplet */
 void coo_mv(const struct triplet *t, size_t nnz, const double *x, double *y)
 {
-    for (size_t k = 0; k < nnz; k++)   // expect: Histogram in coo_mv
+    for (size_t k = 0; k < nnz; k++)   // expect: SpMV_COO in coo_mv
         y[t[k].row] += t[k].val * x[t[k].col];
 }
 

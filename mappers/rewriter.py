@@ -49,6 +49,7 @@ MAPPERS: dict[str, Mapper] = {
     "SpMV_CSR": map_spmv_csr,
     "SpMV_JDS": map_spmv_jds,
     "SpMV_ELL": map_spmv_ell,
+    "SpMV_COO": map_histogram,  # a histogram of the entries' products
 }
 
 

@@ -195,6 +195,7 @@ _SPECIFICITY = {
     "SpMV_CSR": 4,
     "SpMV_JDS": 4,
     "SpMV_ELL": 4,
+    "SpMV_COO": 4,
     "Stencil": 3,
     "Histogram": 2,
     "Reduction": 1,

@@ -24,6 +24,8 @@ KINDS = {
     "GER",
     "SpMV_CSR",
     "SpMV_JDS",
+    "SpMV_ELL",
+    "SpMV_COO",
     "Stencil",
 }
 

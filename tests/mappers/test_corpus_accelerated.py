@@ -35,6 +35,8 @@ CALLS = {
     "Histogram": "idiom_histogram",
     "SpMV_CSR": "idiom_spmv",
     "SpMV_JDS": "idiom_jds_spmv",
+    "SpMV_ELL": "idiom_spmv",
+    "SpMV_COO": "idiom_histogram",
 }
 
 # Idioms that must be replaced, every instance of them, in these programs (others may
@@ -55,6 +57,14 @@ MUST_REPLACE = {
     "stencil_pencil_rows.c": {"Stencil"},  # five coefficients per point from 1D lines
     "stencil_flux_buffer.c": {"Stencil"},  # counters from a global, a buffer of records
     "stencil_prolong_pairs.c": {"Stencil"},  # pairs of fine points, 2i and 2i + 1
+    "csr_one_based.c": {"SpMV_CSR"},  # ia[i-1] .. ia[i], a[k-1], x[ja[k-1]-1], y[i-1]
+    "csr_one_based_f2c.c": {"SpMV_CSR"},  # --a; --ja; ... then 1-based indices
+    "csr_one_based_float.cpp": {"SpMV_CSR"},
+    "ell_rows.c": {"SpMV_ELL"},  # val[i*w + j]
+    "ell_columns_float.c": {"SpMV_ELL"},  # val[j*n + i]
+    "ell_struct.cpp": {"SpMV_ELL"},
+    "csr_row_tables.c": {"SpMV_CSR"},  # rows in tables of pointers and lengths, one block
+    "csr_row_tables.cpp": {"SpMV_CSR"},
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -62,6 +72,8 @@ MUST_REPLACE = {
 ALWAYS_DECLINED = {
     # the row loop scales another matrix, or the next row: not the elements the updates write
     "nm_gemm_scale_other.c": {"GEMM"},
+    # rows in tables, each row its own allocation: not one block the kernel may copy
+    "csr_row_tables_float.c": {"SpMV_CSR"},
 }
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from matcher.detect import Instance, detect_module
 from matcher.frontend import compile_to_ir
+from matcher.integers import int_constant
 from matcher.ir import Value
 from matcher.ir_builder import build_module
 from matcher.layout import outside_element
@@ -212,12 +213,14 @@ def test_histogram_of_weights() -> None:
     assert increment.opcode == "load" and increment.operands[0].operands[0].name == "%w"
 
 
-def test_histogram_coo_scatter_add() -> None:
-    s = instance("hist_coo_spmv.c", "Histogram", "coo_mv", 14).solution
-    assert names(s, "bins", "iter_end") == ["%y", "%nnz"]
+def test_spmv_coo_is_a_histogram_of_products() -> None:
+    s = instance("hist_coo_spmv.c", "SpMV_COO", "coo_mv", 14).solution
+    assert names(s, "bins", "iter_end", "x") == ["%y", "%nnz", "%x"]
     row = value(s, "bin_index").operands[0]  # t[k].row, sign-extended
     assert row.opcode == "load"
     assert value(s, "increment").opcode == "fmul"  # t[k].val * x[t[k].col]
+    assert value(s, "coo_value").opcode == value(s, "column_read").opcode == "load"
+    assert value(s, "gathered.value").operands[0].operands[0] is s["x"]
 
 
 # -- SpMV ---------------------------------------------------------------------------------
@@ -251,6 +254,38 @@ def test_spmv_csr_sum_kept_in_y() -> None:
     assert init.operands[0] is s["acc_init"] and value(s, "acc_init").constant == 0.0
     assert store.operands[0] is s["update"] and s["final"] is None
     assert line_of(s, "init_store") == 17 and line_of(s, "c.store") == 19
+
+
+def test_spmv_csr_one_based() -> None:
+    # for (k = ia[i-1]; k < ia[i]; k++) t += a[k-1] * x[ja[k-1]-1]; y[i-1] = t;
+    s = instance("csr_one_based.c", "SpMV_CSR", "amux", 12).solution
+    assert names(s, "row_ptr", "values", "columns", "x", "y") == ["%ia", "%a", "%ja", "%x", "%y"]
+    assert int_constant(value(s, "position_shift.shift_by")) == -1  # a[k - 1]
+    assert int_constant(value(s, "first_row.shift_by")) == -1  # ia[i - 1]
+    assert int_constant(value(s, "y_row.shift_by")) == -1  # y[i - 1]
+    # x[ja[k-1] - 1]: LLVM folds the -1 into the address, 8 bytes back
+    assert int_constant(value(s, "gathered.shift_bytes")) == -8
+
+
+def test_spmv_csr_rows_in_tables() -> None:
+    # v = A->vals_in_row[i]; c = A->inds_in_row[i]; m = A->nnz_in_row[i]; j < m: v[j] * x[c[j]]
+    s = instance("csr_row_tables.c", "SpMV_CSR", "sparsemv", 21).solution
+    tables = [
+        value(s, key) for key in ("matrix.row_pointer.table", "column_load.row_pointer.table")
+    ]
+    assert [field_of(table) for table in tables] == [("%A", 16), ("%A", 24)]
+    assert field_of(value(s, "lengths")) == ("%A", 8)
+    assert value(s, "values").opcode == value(s, "columns").opcode == "load"
+    assert value(s, "entry.iter_begin").constant == 0
+    assert s["row_ptr"] is None
+
+
+def test_spmv_ell_by_columns() -> None:
+    # sum += val[j*n + i] * x[col[j*n + i]] for j < w
+    s = instance("ell_columns_float.c", "SpMV_ELL", "ell_spmv_cols", 10).solution
+    assert names(s, "values", "columns", "x", "y") == ["%val", "%col", "%x", "%y"]
+    assert names(s, "entry.iter_end") == ["%w"]
+    assert value(s, "position").opcode in ("add", "sext", "zext")  # j*n + i
 
 
 def test_spmv_jds_permuted_rows() -> None:

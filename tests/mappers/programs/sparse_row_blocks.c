@@ -1,0 +1,72 @@
+/* A CSR product over tables of row pointers and lengths (HPCCG's layout), its rows laid
+ * out in memory four ways (argv[2]): 0, one block in row order, an empty row pointing
+ * where the next row starts; 1, the same with the empty row's pointer NULL; 2, two rows
+ * sharing their entries; 3, the rows in one block in reverse order. Layouts 0 and 1 are
+ * one block the kernel may copy (an empty row's pointer is never followed); the others
+ * must run the original loop, with its results. */
+#include <stdio.h>
+#include <stdlib.h>
+
+struct rows {
+    int n;
+    int *length;
+    double **values;
+    int **columns;
+};
+
+void row_product(const struct rows *a, const double *x, double *y)
+{
+    for (int i = 0; i < a->n; i++) {
+        double sum = 0.0;
+        const double *v = a->values[i];
+        const int *c = a->columns[i];
+        const int m = a->length[i];
+        for (int j = 0; j < m; j++)
+            sum += v[j] * x[c[j]];
+        y[i] = sum;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 40;
+    int layout = argc > 2 ? atoi(argv[2]) : 0;
+    if (n < 4)
+        n = 4;
+    const int width = 3;
+    struct rows a = {n, malloc(n * sizeof(int)), malloc(n * sizeof(double *)),
+                     malloc(n * sizeof(int *))};
+    double *values = malloc((size_t)n * width * sizeof(double));
+    int *columns = malloc((size_t)n * width * sizeof(int));
+    double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+    long next = 0;
+    for (int r = 0; r < n; r++) {
+        int i = layout == 3 ? n - 1 - r : r;
+        a.length[i] = i == n / 2 ? 0 : 1 + i % width;
+        a.values[i] = values + next;
+        a.columns[i] = columns + next;
+        for (int j = 0; j < a.length[i]; j++, next++) {
+            values[next] = 0.5 + (double)((i * 7 + j * 3) % 11);
+            columns[next] = (i * 5 + j * 13) % n;
+        }
+    }
+    if (layout == 1) {
+        a.values[n / 2] = NULL;
+        a.columns[n / 2] = NULL;
+    }
+    if (layout == 2) {
+        a.length[1] = a.length[0];
+        a.values[1] = a.values[0];
+        a.columns[1] = a.columns[0];
+    }
+    for (int i = 0; i < n; i++)
+        x[i] = 1.0 + (double)(i % 4);
+    for (int step = 0; step < 3; step++) {
+        row_product(&a, x, y);
+        for (int i = 0; i < n; i++)
+            x[i] = 0.01 * y[i];
+    }
+    for (int i = 0; i < n; i += n / 4)
+        printf("y[%d] = %.17g\n", i, y[i]);
+    return 0;
+}

@@ -1,0 +1,49 @@
+"""Sparse formats beyond CSR from a row pointer array: a CSR product over tables of row
+pointers and lengths (programs/sparse_row_blocks.c) runs as a kernel only where its rows
+make one block of memory in row order (`idiom_rows_block`); every other layout runs the
+original loop (an empty row's pointer, never followed, may be anything), and the
+results equal the original's to the bit either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import build_pair, run_binary
+
+from mappers.accelerate import Accelerated
+
+PROGRAM = Path(__file__).parent / "programs" / "sparse_row_blocks.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("sparse_row_blocks"))
+
+
+def test_the_row_tables_product_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    _, _, report = builds
+    (outcome,) = [
+        o for u in report.units for o in u.outcomes if o.instance.function == "row_product"
+    ]
+    assert outcome.instance.idiom == "SpMV_CSR"
+    assert outcome.replaced, outcome.detail
+
+
+@pytest.mark.parametrize(("layout", "launches"), [(0, 3), (1, 3), (2, 0), (3, 0)])
+def test_only_rows_in_one_block_run_as_a_kernel(
+    builds: tuple[Path, Path, Accelerated], layout: int, launches: int
+) -> None:
+    original, accelerated, _ = builds
+    args = ["40", str(layout)]
+    expected = run_binary(original, args, {})
+    actual = run_binary(accelerated, args, ON_POCL)
+    assert actual.returncode == 0, actual.stderr
+    assert actual.stdout == expected.stdout
+    ran = [
+        line
+        for line in actual.stderr.splitlines()
+        if "cl_run kernel 'idiom_spmv'" in line and line.endswith("done")
+    ]
+    assert len(ran) == launches
