@@ -21,12 +21,17 @@ reads the tests need (those must be made at every iteration), and the other two
 kernels run over those iterations only, each read copied for them only. Both ends are
 iterations at which the loop makes every one of these reads, and an affine access
 between two addresses of one array stays inside it.
+
+A sparse product in coordinate storage (SpMV_COO, y[row[k]] += val[k] * x[col[k]]) is
+such a histogram whose increment gathers from x at a column read in the loop: a kernel
+run first finds the range of columns over the same iterations, and that slice of x is
+copied for the other two (checked apart from the bins like every read).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from mappers.access import Access, apart, apart_from_fixed, element_size
 from mappers.emit import I64, Builder, NotReplaced, const
@@ -46,6 +51,7 @@ from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import Region, check_legal, guard_conditions
+from mappers.sparse import check_fixed, displaced_read, read_range, slice_of, succeeded
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 
@@ -85,16 +91,16 @@ class _Translated:
             test = body.value(branch.operands[0])
             self.scopes.append((len(body.lines), test if taken else f"!{test}"))
 
-    def loop(self, update: Sequence[str]) -> str:
+    def loop(self, update: Sequence[str], upto: int | None = None) -> str:
         """The kernel's loop over iterations t_first .. n0 - 1, `update` in the innermost
-        scope."""
+        scope after the body's lines (its first `upto` lines, when given)."""
         lines = ["for (long t0 = t_first + get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"]
         depth, start = 1, 0
         for end, test in self.scopes:
             lines += ["  " * depth + line for line in self.body.lines[start:end]]
             lines.append("  " * depth + f"if ({test}) {{")
             depth, start = depth + 1, end
-        lines += ["  " * depth + line for line in [*self.body.lines[start:], *update]]
+        lines += ["  " * depth + line for line in [*self.body.lines[start:upto], *update]]
         lines += ["  " * d + "}" for d in range(depth - 1, -1, -1)]
         return "\n".join("  " + line for line in lines)
 
@@ -119,6 +125,8 @@ class _HistogramPlan(Plan):
             raise NotReplaced(f"no atomic add for {self.kind} bins")
         if self.kind in ("float", "double") and not context.reassociate:
             raise NotReplaced("floating-point bins would be added in another order")
+        # SpMV_COO: the increment gathers x[col[k]], a read at an index that is data.
+        self.gather = _Gather(solution, context.region) if instance.idiom == "SpMV_COO" else None
         assert store.block is not None
         self.tests = _tests_before(context.region, store.block)
         self.conditions = check_legal(
@@ -140,6 +148,8 @@ class _HistogramPlan(Plan):
             KernelBody(builder, region, [self.loop], [counted.count]), self.old, self.tests
         )
         self.main = main
+        if self.gather is not None:
+            self.gather.translate(main.body)
         self.index = main.body.value(self.index_value)
         self.inc = main.body.value(self.increment)
         if _NEVER_READ in "\n".join(main.body.lines):
@@ -300,8 +310,30 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         """The two kernels over iterations t_first .. end - 1, with these copies of the
         reads (`ranges`, their byte ranges): the range of bins, checked against the
         reads, then the atomic adds. Returns the status (1 when the check fails)."""
-        module = self.context.module
         args = [*self.main.body.scalar_args(), *buffers, packed]
+        if self.gather is None:
+            return self._bins(builder, t_first=t_first, args=args, end=end, ranges=ranges)
+        gather = self.gather
+        found = gather.find_range(builder, self, args=[_scalar(end), _scalar(t_first), *args])
+        x_first, x_count, x_bad = read_range(builder, found.cells, inclusive=True)
+        ok = succeeded(builder, found.status, x_bad)
+        x = slice_of(builder, "X", gather.x, gather.read.type, first=x_first, count=x_count)
+        assert x.group.low is not None and x.group.high is not None
+        ranges = [*ranges, (x.group.low, x.group.high)]
+        return _when(builder, ok, lambda: self._bins(builder, t_first=t_first,
+                                                       args=[*args, *x.args], end=end,
+                                                       ranges=ranges))  # fmt: skip
+
+    def _bins(
+        self,
+        builder: Builder,
+        *,
+        t_first: Operand,
+        end: Operand,
+        args: list[KernelArg],
+        ranges: Sequence[tuple[Operand | None, Operand | None]],
+    ) -> Operand:
+        module = self.context.module
         source = self._source(args)
         common = [_scalar(end), _scalar(t_first), *args]
         cells = range_cells(builder)
@@ -338,6 +370,56 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
+
+
+@dataclass(frozen=True)
+class _Launched:
+    status: Operand  # i32
+    cells: Operand  # the range a kernel published
+
+
+class _Gather:
+    """The read of x at a column read in the loop (SpMV_COO: y[row[k]] += val[k] *
+    x[col[k]]): a kernel over the iterations finds the range of columns first, and the
+    kernels read that slice of x, `X[column - xlo]`."""
+
+    def __init__(self, solution: Mapping[str, Value | None], region: Region) -> None:
+        self.read, self.column, self.x = (
+            need(solution, name) for name in ("gathered.value", "column", "x")
+        )
+        self.moved = displaced_read(self.read, "the read of x")
+        check_fixed(self.x, region)
+
+    def translate(self, body: KernelBody) -> None:
+        """Name the read in `body` before the increment is translated; the lines up to
+        the column (`self.upto`) are what the range-finding kernel runs."""
+        column = body.value(self.column)
+        self.expression = f"((long){column} + {self.moved}L)"
+        self.upto = len(body.lines)
+        body.names[self.read] = f"X[{self.expression} - xlo]"
+
+    def find_range(
+        self, builder: Builder, plan: _HistogramPlan, *, args: list[KernelArg]
+    ) -> _Launched:
+        cells = range_cells(builder)
+        declarations = ", ".join(a.declaration for a in args[2:])
+        prelude = "\n".join("  " + line for line in param_prelude(plan.params))
+        update = [
+            "const long c = " + self.expression + ";",
+            "low = min(low, c); high = max(high, c);",
+        ]
+        source = f"""{PRELUDE}
+__kernel void idiom_gather_range(long n0, long t_first, {declarations}, __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+{plan.main.loop(update, self.upto)}
+{PUBLISH_RANGE}
+}}
+"""
+        status = launch(builder, plan.context.module, source=source, kernel="idiom_gather_range",
+                        global_size=[const(I64, _GRID)], local_size=None, work=plan.count,
+                        args=[*args, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
+        return _Launched(status, cells)
 
 
 def _scalar(value: Operand) -> KernelArg:

@@ -30,7 +30,7 @@ from mappers.stencil import map_stencil
 from mappers.syrk import map_syr2k, map_syrk
 from mappers.trmm import map_trmm
 from mappers.trsv import map_trsv
-from matcher.detect import Instance
+from matcher.detect import Instance, specificity
 from matcher.ir import Block, Function, Module, Value
 
 __all__ = ["MAPPERS", "Outcome", "Rewritten", "rewrite_module"]
@@ -90,7 +90,11 @@ def _rewrite(
     functions = {function.name: function for function in module}
     claimed: list[tuple[frozenset[Block], Instance]] = []
     outcomes: list[Outcome] = []
-    ordered = sorted(instances, key=lambda i: _region_size(functions, i), reverse=True)
+    # Largest regions first; of two on one loop, the more specific (SpMV_COO before the
+    # Histogram it also is), the other trying only where that one is not replaced.
+    ordered = sorted(
+        instances, key=lambda i: (_region_size(functions, i), specificity(i)), reverse=True
+    )
     for number, instance in enumerate(ordered):
         function = functions[instance.ir_function]
         try:

@@ -20,7 +20,7 @@ from matcher.ir import Function, Module, Value
 from matcher.solver import DEFAULT_BUDGET, solve
 from matcher.summary import loop_source
 
-__all__ = ["Detection", "Instance", "ModuleReport", "detect_module"]
+__all__ = ["Detection", "Instance", "ModuleReport", "detect_module", "specificity"]
 
 Solution = Mapping[str, Value | None]
 
@@ -180,7 +180,7 @@ def _mark_nesting(found: list[tuple[Instance, Loop | None]]) -> list[Instance]:
 def _encloses(outer_loop: Loop, outer: Instance, loop: Loop, instance: Instance) -> bool:
     if loop.blocks < outer_loop.blocks:
         return True
-    return loop.blocks == outer_loop.blocks and _rank(outer) > _rank(instance)
+    return loop.blocks == outer_loop.blocks and specificity(outer) > specificity(instance)
 
 
 # When two idioms claim the very same loop, the more specific one wins.
@@ -202,7 +202,9 @@ _SPECIFICITY = {
 }
 
 
-def _rank(instance: Instance) -> int:
+def specificity(instance: Instance) -> int:
+    """How specific the idiom of `instance` is: of two on the very same loop, the higher
+    one is reported, and replaced first."""
     return _SPECIFICITY.get(instance.idiom, 0)
 
 

@@ -65,6 +65,9 @@ MUST_REPLACE = {
     "ell_struct.cpp": {"SpMV_ELL"},
     "csr_row_tables.c": {"SpMV_CSR"},  # rows in tables of pointers and lengths, one block
     "csr_row_tables.cpp": {"SpMV_CSR"},
+    "hist_coo_spmv.c": {"SpMV_COO"},  # y[t[k].row] += t[k].val * x[t[k].col]
+    "coo_arrays.c": {"SpMV_COO"},
+    "coo_matrix.cpp": {"SpMV_COO"},
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

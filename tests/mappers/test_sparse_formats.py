@@ -2,7 +2,8 @@
 pointers and lengths (programs/sparse_row_blocks.c) runs as a kernel only where its rows
 make one block of memory in row order (`idiom_rows_block`); every other layout runs the
 original loop (an empty row's pointer, never followed, may be anything), and the
-results equal the original's to the bit either way."""
+results equal the original's to the bit either way. A product in coordinate storage
+(programs/coo_aliased.c) gathers x on the device only when x lies apart from y."""
 
 from __future__ import annotations
 
@@ -45,5 +46,33 @@ def test_only_rows_in_one_block_run_as_a_kernel(
         line
         for line in actual.stderr.splitlines()
         if "cl_run kernel 'idiom_spmv'" in line and line.endswith("done")
+    ]
+    assert len(ran) == launches
+
+
+COO = Path(__file__).parent / "programs" / "coo_aliased.c"
+
+
+@pytest.fixture(scope="module")
+def coo_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(COO, tmp_path_factory.mktemp("coo_aliased"))
+
+
+@pytest.mark.parametrize(("aliased", "launches"), [(0, 1), (1, 0)])
+def test_coo_gathers_only_from_a_vector_apart_from_y(
+    coo_builds: tuple[Path, Path, Accelerated], aliased: int, launches: int
+) -> None:
+    original, accelerated, report = coo_builds
+    kinds = {o.instance.idiom for u in report.units for o in u.outcomes if o.replaced}
+    assert kinds == {"SpMV_COO"}
+    args = ["50", str(aliased)]
+    expected = run_binary(original, args, {})
+    actual = run_binary(accelerated, args, ON_POCL)
+    assert actual.returncode == 0, actual.stderr
+    assert actual.stdout == expected.stdout
+    ran = [
+        line
+        for line in actual.stderr.splitlines()
+        if "cl_run kernel 'idiom_histogram'" in line and line.endswith("done")
     ]
     assert len(ran) == launches
