@@ -1,6 +1,5 @@
-// corpus: near-miss Stencil, in-place Gauss-Seidel sweeps of the 2D Laplace equation on a flattened grid
+// corpus: in-place Gauss-Seidel sweeps of the 2D Laplace equation on a flattened grid: a stencil marked in place, never replaced
 // args: test=40 10 bench=1024 700
-// near-miss: in-place Gauss-Seidel sweep reads values written in the same sweep (u[i-1][j], u[i][j-1])
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,7 +7,7 @@
    updating u in place, so the north and west neighbours are already new values. */
 void gs_sweep(int n, double *u)
 {
-    for (int i = 1; i < n - 1; i++) {         // expect-none: Stencil
+    for (int i = 1; i < n - 1; i++) {         // expect: Stencil in gs_sweep (in place)
         for (int j = 1; j < n - 1; j++)
             u[i * n + j] = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j]
                                    + u[i * n + j - 1] + u[i * n + j + 1]);

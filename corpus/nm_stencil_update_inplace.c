@@ -1,6 +1,5 @@
-// corpus: near-miss Stencil, updates in place that read what other points write: a Gauss-Seidel relaxation of every component of a grid of records, a forward update a[i] += a[i+1], and records updated from the next record's fields
+// corpus: stencils marked in place, never replaced, updates that read what other points write: a Gauss-Seidel relaxation of every component of a grid of records, a forward update a[i] += a[i+1], and records updated from the next record's fields
 // args: test=24 3 bench=400 40
-// near-miss: each nest reads, besides its own point, elements that other iterations of the nest write
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +11,7 @@ static double (*g)[MAXN][4];
    neighbours, which this sweep has already updated. */
 void relax_components(int n)
 {
-    for (int j = 1; j < n; j++) {                              // expect-none: Stencil
+    for (int j = 1; j < n; j++) {                              // expect: Stencil in relax_components (in place)
         for (int i = 1; i < n; i++)
             for (int m = 0; m < 4; m++)
                 g[j][i][m] = g[j][i][m] + 0.25 * (g[j][i - 1][m] + g[j - 1][i][m] - 2.0 * g[j][i][m]);
@@ -22,7 +21,7 @@ void relax_components(int n)
 /* a[i] += a[i+1] - a[i-1]: a[i-1] is already new when a[i] is computed. */
 void forward_update(int n, double *a)
 {
-    for (int i = 1; i < n - 1; i++)                           // expect-none: Stencil
+    for (int i = 1; i < n - 1; i++)                           // expect: Stencil in forward_update (in place)
         a[i] = a[i] + 0.5 * (a[i + 1] - a[i - 1]);
 }
 
@@ -30,7 +29,7 @@ void forward_update(int n, double *a)
    record's third: those are fields other iterations write. */
 void shift_fields(int n)
 {
-    for (int j = 0; j < n; j++) {                              // expect-none: Stencil
+    for (int j = 0; j < n; j++) {                              // expect: Stencil in shift_fields (in place)
         for (int i = 1; i < n - 1; i++) {
             g[j][i][0] = g[j][i][0] + g[j][i + 1][1];
             g[j][i][1] = g[j][i][1] - g[j][i - 1][0];

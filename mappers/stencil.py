@@ -33,8 +33,10 @@ from mappers.loops import LoopView, loop_view, trip_count
 from mappers.plan import MapperContext, Plan
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import check_legal, guard_conditions
-from matcher.detect import Instance, Solution
+from matcher.detect import Instance
 from matcher.ir import Function, Value
+from matcher.solutions import slots
+from matcher.sweeps import in_place_reads
 
 __all__ = ["map_stencil"]
 
@@ -50,12 +52,19 @@ class _StencilPlan(Plan):
         self.loops: list[LoopView] = [
             loop_view(function, solution, f"loop[{level}].") for level in range(depth)
         ]
-        stores = _slots(solution, "write", "store")
+        stores = [v for v in slots(solution, "write", "store") if v is not None]
         if not stores:
             raise NotReplaced("the stencil match has no store")
         if len({store.operands[0].type for store in stores}) > 1:
             raise NotReplaced("the stores of a point are of different types")
         self.stores = _in_order(context.region.function, stores)
+        if reads := in_place_reads(function, solution):
+            where = reads[0].location
+            raise NotReplaced(
+                "an in-place sweep: the read at line "
+                f"{where.line if where else '?'} may see values other points of the sweep "
+                "write (Gauss-Seidel order), which no kernel here reproduces"
+            )
         self.conditions = check_legal(
             context.region, stores=self.stores, results=[], loops=self.loops, fixed_loads=True
         )
@@ -165,18 +174,6 @@ __kernel void idiom_stencil({", ".join(params)}) {{
 # size left to the driver must divide the global size: a prime one would leave one
 # work-item per group.
 _LOCAL_SIZES = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
-
-
-def _slots(solution: Solution, name: str, field: str) -> list[Value]:
-    """The values bound in the slots {name[0].field}, {name[1].field}, ... of a collect."""
-    found = []
-    slot = 0
-    while f"{name}[{slot}].{field}" in solution:
-        value = solution[f"{name}[{slot}].{field}"]
-        if value is not None:
-            found.append(value)
-        slot += 1
-    return found
 
 
 def _in_order(function: Function, values: list[Value]) -> list[Value]:

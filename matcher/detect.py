@@ -11,18 +11,29 @@ larger one, and evaluation counts only the outermost.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from idl.program import Program
 from matcher.analysis import Loop
 from matcher.ir import Function, Module, Value
+from matcher.solutions import Solution
 from matcher.solver import DEFAULT_BUDGET, solve
 from matcher.summary import loop_source
+from matcher.sweeps import in_place_reads
 
-__all__ = ["Detection", "Instance", "ModuleReport", "detect_module", "specificity"]
+__all__ = [
+    "IN_PLACE",
+    "Detection",
+    "Instance",
+    "ModuleReport",
+    "Solution",
+    "detect_module",
+    "specificity",
+]
 
-Solution = Mapping[str, Value | None]
+IN_PLACE = "in place"  # the fact that marks a stencil sweeping in place
+
 
 # One solution per region and accumulator is all detection needs (see `solve`).
 DISTINCT = ("begin", "end", "acc")
@@ -46,6 +57,11 @@ class Instance:
     within: str | None = None  # "GEMM at line 12" when nested in a larger instance
     # Every solution of the region (a reduction loop has one per accumulator).
     solutions: tuple[Solution, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def in_place(self) -> bool:
+        """A stencil that reads what other points of its sweep write (matcher/sweeps.py)."""
+        return any(name == IN_PLACE for name, _ in self.facts)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -135,7 +151,7 @@ def _fold(
             solution=representative,
             solution_count=len(group),
             solutions=tuple(group),
-            facts=_facts(representative),
+            facts=_facts(idiom, function, representative),
         )
         folded.append((instance, loop))
     return folded
@@ -208,9 +224,12 @@ def specificity(instance: Instance) -> int:
     return _SPECIFICITY.get(instance.idiom, 0)
 
 
-def _facts(solution: Solution) -> tuple[tuple[str, str], ...]:
-    """What an engineer wants at a glance: bounds, arrays, element type."""
+def _facts(idiom: str, function: Function, solution: Solution) -> tuple[tuple[str, str], ...]:
+    """What an engineer wants at a glance: bounds, arrays, element type, and whether a
+    stencil sweeps in place (matcher/sweeps.py)."""
     facts: list[tuple[str, str]] = []
+    if idiom == "Stencil" and (reads := in_place_reads(function, solution)):
+        facts.append((IN_PLACE, f"reads what other points write (line {_line(reads[0])})"))
     for prefix in ("", "loop[0].", "loop[1].", "loop[2].", "row.", "entry.", "diagonal."):
         begin, end = solution.get(prefix + "iter_begin"), solution.get(prefix + "iter_end")
         if begin is not None and end is not None:
@@ -231,6 +250,10 @@ def _facts(solution: Solution) -> tuple[tuple[str, str], ...]:
             facts.append(("type", value.type))
             break
     return tuple(facts)
+
+
+def _line(value: Value) -> str:
+    return str(value.location.line) if value.location is not None else "?"
 
 
 def _short(value: Value) -> str:

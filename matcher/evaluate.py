@@ -52,6 +52,7 @@ def _matches(expectation: Expectation, instance: Instance) -> bool:
         expectation.kind == instance.idiom
         and instance.line == expectation.line
         and normalize_function(expectation.function) == normalize_function(instance.function)
+        and expectation.in_place == instance.in_place
     )
 
 

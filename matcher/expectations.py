@@ -1,7 +1,8 @@
 """The machine-readable statements of a corpus program (see corpus/README.md).
 
 Header lines `// corpus: ...` and `// args: test=... bench=...`; loop markers
-`// expect: Kind in function` and `// expect-none: Kind`; near-misses say
+`// expect: Kind in function` (a stencil sweeping in place adds `(in place)`) and
+`// expect-none: Kind`; near-misses say
 `// near-miss: reason`.
 """
 
@@ -16,7 +17,7 @@ from idl.errors import IdiomError
 
 __all__ = ["CorpusProgram", "Expectation", "ExpectationError", "read_program"]
 
-_EXPECT = re.compile(r"//\s*expect:\s*(\w+)\s+in\s+([\w:~<>,* ]+?)\s*$")
+_EXPECT = re.compile(r"//\s*expect:\s*(\w+)\s+in\s+([\w:~<>,* ]+?)\s*(\(in place\))?\s*$")
 _EXPECT_NONE = re.compile(r"//\s*expect-none:\s*(\w+)\s*$")
 _HEADER = re.compile(r"^//\s*(corpus|args|near-miss):\s*(.*?)\s*$")
 _ARGS = re.compile(r"(\w+)=(.*?)(?=\s+\w+=|$)")
@@ -32,6 +33,7 @@ class Expectation:
     function: str  # as written in the source; "" for expect-none
     line: int
     present: bool  # False for `expect-none`
+    in_place: bool = False  # `(in place)`: a stencil sweeping in place (matcher/sweeps.py)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,11 @@ def read_program(path: Path) -> CorpusProgram:
         if header and header.group(1) not in headers:
             headers[header.group(1)] = header.group(2)
         if match := _EXPECT.search(line):
-            expectations.append(Expectation(match.group(1), match.group(2), number, True))
+            expectations.append(
+                Expectation(
+                    match.group(1), match.group(2), number, True, match.group(3) is not None
+                )
+            )
         elif match := _EXPECT_NONE.search(line):
             expectations.append(Expectation(match.group(1), "", number, False))
         elif "expect" in line and "//" in line and re.search(r"//\s*expect", line):

@@ -1,0 +1,40 @@
+"""In-place sweeps: stencils that read values other points of the same sweep write.
+
+The Stencil idiom takes reads of the arrays it writes whatever they touch. Most are
+safe to run as a kernel, one work-item per point in any order: reads of parts the
+stores never touch (a boundary plane rebuilt from the next planes), and reads of the
+very element the point writes (its own value, updated). A read that is neither may see
+a value another point wrote earlier in the sweep (Gauss-Seidel: u[i-1][j] is already
+new when u[i][j] is computed), so the answer depends on the loop's order. Detection
+marks such a stencil "in place"; the mapper reports it rather than replaces it.
+"""
+
+from __future__ import annotations
+
+from matcher.footprint import Footprints
+from matcher.ir import Function, Value
+from matcher.solutions import Solution, slots
+
+__all__ = ["in_place_reads"]
+
+
+def in_place_reads(
+    function: Function, solution: Solution, footprints: Footprints | None = None
+) -> list[Value]:
+    """The reads of a Stencil match that may see what other points of the sweep write:
+    of an array the nest stores into, neither apart from every store in every
+    iteration nor at the very address of one of them."""
+    stores = [store for store in slots(solution, "write", "store") if store is not None]
+    written = set(slots(solution, "write", "array"))
+    footprints = footprints or Footprints(function)
+    reads = zip(slots(solution, "read", "value"), slots(solution, "read", "array"), strict=True)
+    return [
+        read
+        for read, array in reads
+        if read is not None
+        and array in written
+        and not all(
+            footprints.never_overlap(read, store) or footprints.same_address(read, store)
+            for store in stores
+        )
+    ]
