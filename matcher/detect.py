@@ -20,7 +20,7 @@ from matcher.ir import Function, Module, Value
 from matcher.solutions import Solution
 from matcher.solver import DEFAULT_BUDGET, solve
 from matcher.summary import loop_source
-from matcher.sweeps import in_place_reads
+from matcher.sweeps import in_place_reads, is_recurrence
 
 __all__ = [
     "IN_PLACE",
@@ -131,6 +131,8 @@ def _fold(
 ) -> list[tuple[Instance, Loop | None]]:
     groups: dict[tuple[int, int], list[Solution]] = {}
     for solution in solutions:
+        if idiom == "Stencil" and is_recurrence(in_place_reads(function, solution)):
+            continue  # a prefix sum, not a stencil (matcher/sweeps.py)
         begin, end = solution.get("begin"), solution.get("end")
         key = (begin.id if begin else -1, end.id if end else -1)
         groups.setdefault(key, []).append(solution)

@@ -6,7 +6,9 @@ stores never touch (a boundary plane rebuilt from the next planes), and reads of
 very element the point writes (its own value, updated). A read that is neither may see
 a value another point wrote earlier in the sweep (Gauss-Seidel: u[i-1][j] is already
 new when u[i][j] is computed), so the answer depends on the loop's order. Detection
-marks such a stencil "in place"; the mapper reports it rather than replaces it.
+marks such a stencil "in place"; the mapper reports it rather than replaces it. A nest
+with a single such read is a first-order recurrence (a prefix sum, a[j] += a[j-1]; a
+forward substitution), not a stencil: detection drops it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from matcher.footprint import Footprints
 from matcher.ir import Function, Value
 from matcher.solutions import Solution, slots
 
-__all__ = ["in_place_reads"]
+__all__ = ["in_place_reads", "is_recurrence"]
 
 
 def in_place_reads(
@@ -38,3 +40,9 @@ def in_place_reads(
             for store in stores
         )
     ]
+
+
+def is_recurrence(in_place: list[Value]) -> bool:
+    """A nest whose only read of what other points write is one point: each value
+    follows from the one before (a prefix sum), not from a neighbourhood."""
+    return len(in_place) == 1
