@@ -1,5 +1,5 @@
 // corpus: power iteration with a matrix in coordinate storage (COO) kept as three arrays, y[ri[k]] += v[k] * x[ci[k]]
-// args: test=400 3 bench=300000 60
+// args: test=400 3 bench=300000 250
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

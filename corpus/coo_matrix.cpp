@@ -1,5 +1,5 @@
 // corpus: a C++ coordinate-format matrix of floats (std::vector members) applied to a vector in a damped iteration
-// args: test=300 3 bench=250000 60
+// args: test=300 3 bench=250000 650
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,5 +1,5 @@
 // corpus: C++ sparse matrix kept as tables of row pointers (std::vector<double*> rowVals, std::vector<int*> rowCols, rowLen) into contiguous storage, apply in damped Jacobi on a 9-point 2D operator
-// args: test=20 6 bench=800 200
+// args: test=20 6 bench=700 300
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // corpus: coordinate-format sweep that gathers from the vector it scatters into, y[ri[k]] += v[k] * y[ci[k]]
 // near-miss: each entry reads values earlier entries of the same loop have updated: not a product with a fixed vector
-// args: test=400 3 bench=300000 40
+// args: test=400 3 bench=300000 400
 #include <stdio.h>
 #include <stdlib.h>
 
