@@ -3,13 +3,15 @@
 For each idiom and kind of replacement, the whole-program speedups (original time over
 accelerated time, medians of the recorded runs) of the corpus programs built around that
 idiom (named by their file-name prefix: `gemm_`, `gemv_`, `red_`, `hist_`, `stencil_`,
-`csr_`, `jds_`; near-misses `nm_` left out), from the benchmark results in docs/results/:
+`csr_`, `jds_`, `ell_`, `coo_`; near-misses `nm_` left out), from the benchmark results in
+docs/results/:
 
 - BLAS (GEMM, GEMV): `cpu_2core_original_world_2026-11-23.json`, two CPU cores, OpenBLAS
   on two threads;
   a row counts when the program made the idiom's BLAS call and its output was equal;
-- OpenCL kernels on a GPU: `gpu_h100_bench.json`, an NVIDIA H100; a row counts when the
-  idiom's kernel ran and the output was equal;
+- OpenCL kernels on a GPU: `gpu_h100_bench.json`, an NVIDIA H100, and for ELLPACK and
+  COO `gpu_h100_sparse_formats_2026-11-24.json`; a row counts when the idiom's kernel ran
+  and the output was equal;
 - OpenCL kernels without a GPU: `cpu_2core_original_world_2026-11-23.json` again, where no
   launch could happen (the guard keeps the original loop): a row counts when no call was made.
 
@@ -39,6 +41,8 @@ PREFIXES = {
     "stencil_": "Stencil",
     "csr_": "SpMV_CSR",
     "jds_": "SpMV_JDS",
+    "ell_": "SpMV_ELL",
+    "coo_": "SpMV_COO",
 }
 # What a program's runtime records (`calls`) name when the idiom's replacement ran.
 BLAS_ENTRIES = {"GEMM": "gemm", "GEMV": "gemv"}
@@ -48,12 +52,16 @@ KERNELS = {
     "Stencil": "idiom_stencil",
     "SpMV_CSR": "idiom_spmv",
     "SpMV_JDS": "idiom_jds_spmv",
+    "SpMV_ELL": "idiom_spmv",
+    "SpMV_COO": "idiom_histogram",
 }
-# (target, where, source file, which rows count)
-SOURCES = (
-    ("blas", "2 CPU cores, OpenBLAS", CPU, "blas"),
-    ("opencl", "an NVIDIA H100 GPU", GPU, "kernel"),
-    ("opencl-no-gpu", "2 CPU cores without a GPU (the loop kept)", CPU, "no-call"),
+SPARSE_GPU = "docs/results/gpu_h100_sparse_formats_2026-11-24.json"
+# (target, where, source file, which rows count, the idioms it is for: None for all)
+SOURCES: tuple[tuple[str, str, str, str, frozenset[str] | None], ...] = (
+    ("blas", "2 CPU cores, OpenBLAS", CPU, "blas", None),
+    ("opencl", "an NVIDIA H100 GPU", GPU, "kernel", None),
+    ("opencl", "an NVIDIA H100 GPU", SPARSE_GPU, "kernel", frozenset({"SpMV_ELL", "SpMV_COO"})),
+    ("opencl-no-gpu", "2 CPU cores without a GPU (the loop kept)", CPU, "no-call", None),
 )
 
 
@@ -72,10 +80,10 @@ def main() -> None:
 
 def benefit_table(root: Path) -> dict[str, object]:
     entries = []
-    for target, where, source, kind in SOURCES:
+    for target, where, source, kind, only in SOURCES:
         programs = json.loads((root / source).read_text())["programs"]
         for idiom in PREFIXES.values():
-            if (kind == "blas") != (idiom in BLAS_ENTRIES):
+            if (kind == "blas") != (idiom in BLAS_ENTRIES) or (only and idiom not in only):
                 continue
             rows = [
                 (row["program"], " ".join(row["args"]), round(row["speedup"], 3))
