@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from idl.program import Program
 from matcher.analysis import Loop
+from matcher.footprint import Footprints
 from matcher.ir import Function, Module, Value
 from matcher.solutions import Solution
 from matcher.solver import DEFAULT_BUDGET, solve
@@ -130,9 +131,14 @@ def _fold(
     idiom: str, function: Function, source: str, solutions: Iterable[Solution]
 ) -> list[tuple[Instance, Loop | None]]:
     groups: dict[tuple[int, int], list[Solution]] = {}
+    footprints = Footprints(function) if idiom == "Stencil" else None
+    in_place: dict[int, list[Value]] = {}  # a stencil's reads of what other points write
     for solution in solutions:
-        if idiom == "Stencil" and is_recurrence(in_place_reads(function, solution)):
-            continue  # a prefix sum, not a stencil (matcher/sweeps.py)
+        if footprints is not None:
+            reads = in_place_reads(function, solution, footprints)
+            if is_recurrence(reads):
+                continue  # a prefix sum, not a stencil (matcher/sweeps.py)
+            in_place[id(solution)] = reads
         begin, end = solution.get("begin"), solution.get("end")
         key = (begin.id if begin else -1, end.id if end else -1)
         groups.setdefault(key, []).append(solution)
@@ -153,7 +159,7 @@ def _fold(
             solution=representative,
             solution_count=len(group),
             solutions=tuple(group),
-            facts=_facts(idiom, function, representative),
+            facts=_facts(representative, in_place.get(id(representative), [])),
         )
         folded.append((instance, loop))
     return folded
@@ -226,12 +232,12 @@ def specificity(instance: Instance) -> int:
     return _SPECIFICITY.get(instance.idiom, 0)
 
 
-def _facts(idiom: str, function: Function, solution: Solution) -> tuple[tuple[str, str], ...]:
+def _facts(solution: Solution, in_place: list[Value]) -> tuple[tuple[str, str], ...]:
     """What an engineer wants at a glance: bounds, arrays, element type, and whether a
-    stencil sweeps in place (matcher/sweeps.py)."""
+    stencil sweeps in place (`in_place`, its reads of what other points write)."""
     facts: list[tuple[str, str]] = []
-    if idiom == "Stencil" and (reads := in_place_reads(function, solution)):
-        facts.append((IN_PLACE, f"reads what other points write (line {_line(reads[0])})"))
+    if in_place:
+        facts.append((IN_PLACE, f"reads what other points write (line {_line(in_place[0])})"))
     for prefix in ("", "loop[0].", "loop[1].", "loop[2].", "row.", "entry.", "diagonal."):
         begin, end = solution.get(prefix + "iter_begin"), solution.get(prefix + "iter_end")
         if begin is not None and end is not None:
