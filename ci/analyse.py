@@ -53,13 +53,13 @@ def analyse_unit(unit: Unit, idiom_dirs: tuple[str, ...] = ()) -> UnitResult:
 
 
 def _own(outcome: Outcome) -> bool:
-    """False for an instance inside a larger one that is replaced (the dot product of a
-    GEMM): it is part of that one's finding."""
-    return (
-        outcome.replaced
-        or outcome.instance.within is None
-        or not outcome.detail.startswith("inside ")
-    )
+    """False for an instance not replaced inside a larger one that is replaced (the dot
+    product of a GEMM), or inside a larger one of its own idiom (the inner loop of a
+    stencil's nest): it is part of that one's finding."""
+    instance, within = outcome.instance, outcome.instance.within
+    if outcome.replaced or within is None:
+        return True
+    return not (outcome.detail.startswith("inside ") or within.startswith(f"{instance.idiom} at"))
 
 
 def _file_folders(ir_text: str, directory: Path) -> dict[str, list[Path]]:

@@ -94,6 +94,26 @@ def test_exit_code_follows_fail_on(
     assert bool(out) == (source is not NOTHING)
 
 
+GAUSS_SEIDEL = """\
+void sweep(int n, double u[][64])
+{
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < 63; j++)
+            u[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1]);
+}
+"""
+
+
+def test_an_in_place_sweep_is_one_note(check: Check, tmp_path: Path) -> None:
+    # The nest is a stencil sweeping in place, not replaced; its inner loop, a stencil of
+    # its own inside it, is part of that finding.
+    write(tmp_path, "gs.c", GAUSS_SEIDEL)
+    code, out, _ = check("gs.c", "--fail-on", "warning")
+    assert code == 0
+    (finding,) = out.splitlines()
+    assert "gs.c:3: note: Stencil in sweep(): found, would not be replaced: an in-place" in finding
+
+
 def test_default_fails_on_warnings(check: Check, tmp_path: Path) -> None:
     write(tmp_path, "dot.c", DOT)
     code, out, err = check(".")
