@@ -393,6 +393,8 @@ class _Gather:
     def translate(self, body: KernelBody) -> None:
         """Name the read in `body` before the increment is translated; the lines up to
         the column (`self.upto`) are what the range-finding kernel runs."""
+        if self.x in body.builder.refused:  # x a field the loop reads under a test only
+            raise NotReplaced(body.builder.refused[self.x])
         column = body.value(self.column)
         self.expression = f"((long){column} + {self.moved}L)"
         self.upto = len(body.lines)
