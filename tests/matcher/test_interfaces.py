@@ -170,6 +170,16 @@ def test_reduction_select_maximum() -> None:
     assert names(s, "iter_end") == ["%n"] and value(s, "step").constant == 1
 
 
+def test_reduction_maximum_kept_in_a_global_and_replaced_under_a_test() -> None:
+    # if (b > max_blocks) max_blocks = b; the loop also stores b into blocks[i]
+    s = instance("red_global_extremum.c", "Reduction", "count_blocks", 12).solution
+    assert names(s, "acc_address", "acc_array") == ["@max_blocks", "@max_blocks"]
+    store, compare = value(s, "acc_store"), value(s, "compare")
+    assert store.operands[0] is s["operand"] and store.operands[1] is s["acc_address"]
+    assert compare.opcode == "icmp" and value(s, "test").operands[0] is compare
+    assert value(s, "acc").opcode == "load" and line_of(s, "acc_store") == 16
+
+
 def test_reduction_two_accumulators_counting_down() -> None:
     found = instance("red_minmax.c", "Reduction", "minmax", 11)
     assert len(found.solutions) == 2  # one solution per accumulator (mn and mx)
