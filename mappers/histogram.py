@@ -51,7 +51,14 @@ from mappers.loops import loop_view, trip_count
 from mappers.plan import MapperContext, Plan, need
 from mappers.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.region import Region, check_legal, guard_conditions
-from mappers.sparse import check_fixed, displaced_read, read_range, slice_of, succeeded
+from mappers.sparse import (
+    check_fixed,
+    displaced_read,
+    moved_index,
+    read_range,
+    slice_of,
+    succeeded,
+)
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 
@@ -191,17 +198,8 @@ class _HistogramPlan(Plan):
 
     def _active_source(self, args: list[KernelArg]) -> str:
         assert self.active is not None
-        declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
-        prelude = "\n".join("  " + line for line in param_prelude(self.active_params))
         iterations = self.active.loop(["low = min(low, t0); high = max(high, t0);"])
-        return f"""{PRELUDE}
-__kernel void idiom_active({declarations}, __global int* range) {{
-{prelude}
-  long low = LONG_MAX, high = LONG_MIN;
-{iterations}
-{PUBLISH_RANGE}
-}}
-"""
+        return _range_source("idiom_active", args, self.active_params, iterations)
 
     def _source(self, args: list[KernelArg]) -> str:
         kind = c_type(self.kind)
@@ -396,7 +394,7 @@ class _Gather:
         if self.x in body.builder.refused:  # x a field the loop reads under a test only
             raise NotReplaced(body.builder.refused[self.x])
         column = body.value(self.column)
-        self.expression = f"((long){column} + {self.moved}L)"
+        self.expression = moved_index(column, self.moved)
         self.upto = len(body.lines)
         body.names[self.read] = f"X[{self.expression} - xlo]"
 
@@ -404,24 +402,30 @@ class _Gather:
         self, builder: Builder, plan: _HistogramPlan, *, args: list[KernelArg]
     ) -> _Launched:
         cells = range_cells(builder)
-        declarations = ", ".join(a.declaration for a in args[2:])
-        prelude = "\n".join("  " + line for line in param_prelude(plan.params))
-        update = [
-            "const long c = " + self.expression + ";",
-            "low = min(low, c); high = max(high, c);",
-        ]
-        source = f"""{PRELUDE}
-__kernel void idiom_gather_range(long n0, long t_first, {declarations}, __global int* range) {{
-{prelude}
-  long low = LONG_MAX, high = LONG_MIN;
-{plan.main.loop(update, self.upto)}
-{PUBLISH_RANGE}
-}}
-"""
+        update = [f"const long c = {self.expression};", "low = min(low, c); high = max(high, c);"]
+        iterations = plan.main.loop(update, self.upto)
+        source = _range_source("idiom_gather_range", args[2:], plan.params, iterations)
         status = launch(builder, plan.context.module, source=source, kernel="idiom_gather_range",
                         global_size=[const(I64, _GRID)], local_size=None, work=plan.count,
                         args=[*args, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         return _Launched(status, cells)
+
+
+def _range_source(
+    kernel: str, args: Sequence[KernelArg], params: Sequence[tuple[str, Operand]], loop: str
+) -> str:
+    """A kernel over iterations t_first .. n0 - 1 (`loop`, which widens low and high)
+    publishing the range [low, high] it finds into its last argument, `range`."""
+    declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
+    prelude = "\n".join("  " + line for line in param_prelude(params))
+    return f"""{PRELUDE}
+__kernel void {kernel}({declarations}, __global int* range) {{
+{prelude}
+  long low = LONG_MAX, high = LONG_MIN;
+{loop}
+{PUBLISH_RANGE}
+}}
+"""
 
 
 def _scalar(value: Operand) -> KernelArg:

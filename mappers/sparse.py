@@ -51,6 +51,7 @@ from mappers.region import (
     load_fixed,
     runs_with,
 )
+from mappers.row_tables import declare_row_tables
 from matcher.detect import Instance
 from matcher.integers import int_constant
 from matcher.ir import Function, Value
@@ -75,6 +76,7 @@ __all__ = [
     "loop_bounds",
     "map_spmv_csr",
     "map_spmv_ell",
+    "moved_index",
     "read_range",
     "row_product",
     "run_kernel",
@@ -243,7 +245,7 @@ class Gather:
         `X` at their index minus the slice's first index (`vlo`, `clo`, `xlo`). With
         the rows in tables, `rows` are the kernel's names of the row's pointers (longs)
         and the indices of V and C count from address 0."""
-        position = _moved(inner.value(self.position), self.position_moved)
+        position = moved_index(inner.value(self.position), self.position_moved)
         at_column = len(inner.lines)
         if self.row_tables:
             sizes = (element_size(self.matrix.type), element_size(self.column_read.type))
@@ -254,19 +256,13 @@ class Gather:
             value_at = column_at = position
         inner.names[self.matrix] = f"V[{value_at} - vlo]"
         inner.names[self.column_read] = f"C[{column_at} - clo]"
-        column = _moved(inner.value(self.column), self.column_moved)
+        column = moved_index(inner.value(self.column), self.column_moved)
         at_update = len(inner.lines)
         inner.names[self.gathered] = f"X[{column} - xlo]"
         update = inner.value(self.update)
         if inner.reads:
             raise NotReplaced("the product of a row reads more than the matrix and x")
         return Translated(list(inner.lines), position, column, update, at_column, at_update)
-
-
-def declare_rows_block(module: ModuleText) -> None:
-    module.declare("idiom_rows_block",
-                   "declare i64 @idiom_rows_block(ptr, i64, ptr, i64, i32, i64, i64)")  # fmt: skip
-    module.declare("idiom_row_first", "declare ptr @idiom_row_first(ptr, i64)")
 
 
 def entry_body(body: KernelBody, names: Mapping[Value, str]) -> KernelBody:
@@ -280,7 +276,7 @@ def entry_body(body: KernelBody, names: Mapping[Value, str]) -> KernelBody:
     return inner
 
 
-def _moved(index: str, by: int) -> str:
+def moved_index(index: str, by: int) -> str:
     """An index of the kernel as a long, moved by a whole number of elements."""
     return f"((long){index} + {by}L)" if by else f"(long){index}"
 
@@ -601,7 +597,7 @@ class _CsrPlan(Plan):
         when each starts where the one before ends (idiom_rows_block); otherwise the
         original code runs. Indices count from address 0 (`slice_of`'s base)."""
         gather, region = self.gather, self.context.region
-        declare_rows_block(self.context.module)
+        declare_row_tables(self.context.module)
         loops, counts = [self.row], [self.count]
         lengths = measure(builder, region, self.length_read.operands[0], loops=loops,
                           counts=counts, element_type=self.length_read.type)  # fmt: skip

@@ -13,19 +13,17 @@ detection names them), so the caller's own loops do not answer for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from idl.program import Atom, Collect, Conjunction, Disjunction, Formula, Program, formula_variables
 from matcher.ir import Function, Value
+from matcher.solutions import Solution
 from matcher.solver import solve
 from matcher.summary import loop_source
 
 __all__ = ["Explanation", "explain"]
 
 DISTINCT = ("begin", "end", "acc")
-
-Solution = Mapping[str, Value | None]
 
 
 @dataclass(frozen=True)
