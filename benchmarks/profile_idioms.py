@@ -1,12 +1,14 @@
 """Where detection spends its time: the search time of each exported idiom over files.
 
     .venv/bin/python benchmarks/profile_idioms.py FILE... [-I DIR]... [--idiom NAME]...
+        [--idioms LIBRARY_DIR]
 
 Each file is compiled once (the front end is not timed); then every idiom of the library
 (or those named) searches every function of it alone, as detection does, and the script
 prints the seconds and solutions per idiom, most expensive first. A constraint's parts
 steer the search in the order written, so a change to an idiom is worth profiling on a
-large real file (NAS BT) before and after: one idiom's order can cost seconds.
+large real file (NAS BT) before and after (`--idioms` takes the library of before, a
+folder of .idl files): one idiom's order can cost seconds.
 """
 
 from __future__ import annotations
@@ -27,10 +29,13 @@ def main() -> None:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("-I", dest="include", action="append", default=[])
     parser.add_argument("--idiom", action="append", default=[], help="only these idioms")
+    parser.add_argument("--idioms", help="an idiom library folder (default: the shipped one)")
     args = parser.parse_args()
     options = CompileOptions(include_dirs=tuple(args.include), extra_flags=("-w",))
     programs = [
-        p for p in load_library().exported_programs() if not args.idiom or p.name in args.idiom
+        p
+        for p in load_library((args.idioms,) if args.idioms else ()).exported_programs()
+        if not args.idiom or p.name in args.idiom
     ]
     seconds = {p.name: 0.0 for p in programs}
     solutions = {p.name: 0 for p in programs}

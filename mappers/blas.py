@@ -44,6 +44,10 @@ _GEMV2 = (
     "i32 @idiom_gemv2(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64, "
     "i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64)"
 )
+_GEMV_SUM = (
+    "i32 @idiom_gemv_sum(i32, i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64, "
+    "i64, i64, double, ptr, i64, i64, ptr, i64, double, ptr, i64, i32, double, double)"
+)
 
 
 @dataclass(frozen=True)
@@ -205,7 +209,10 @@ def is_sum_after(solution: Mapping[str, Value | None], sum_after: Value, prefix:
     """Whether `sum_after` is the phi of the last update (the loop ran) or of it and the
     sum's start (it may not have), and nothing else (the sum's names under `prefix`)."""
     update, start = need(solution, f"{prefix}update"), need(solution, f"{prefix}acc_init")
+    return _is_last_or_start(sum_after, update, start)
 
+
+def _is_last_or_start(sum_after: Value, update: Value, start: Value) -> bool:
     def is_last(value: Value) -> bool:
         return value.opcode == "phi" and all(v is update for v in _incoming(value))
 
@@ -598,10 +605,113 @@ class _GemvPairPlan(Plan):
         return builder.call("i32", "idiom_gemv2", [*self.first.arguments(builder), *second])
 
 
+class _GemvSumPlan(Plan):
+    """Two row products of one loop combined, y = alpha A x + beta B x (blas.idl's
+    GEMVDotSum): one call (idiom_gemv_sum) makes both and the combination, or nothing.
+    Each product is guarded as a GEMV of its own; where the loop keeps the first in an
+    array of its own (tmp), that array may not overlap what the second reads or writes,
+    nor y what the first reads."""
+
+    target = "BLAS gemv x2, combined (OpenBLAS)"
+
+    def __init__(
+        self,
+        first: _GemvPlan,
+        second: _GemvPlan,
+        *,
+        keeps_first: bool,
+        alpha: Value | None,
+        beta: Value | None,
+    ) -> None:
+        self.first, self.second, self.keeps_first = first, second, keeps_first
+        self.alpha, self.beta = alpha, beta
+
+    def guard(self, builder: Builder) -> Operand:
+        checks = [self.first.guard(builder), self.second.guard(builder)]
+        if self.keeps_first:
+            one, other = self.first.accesses, self.second.accesses
+            checks.append(disjoint(builder, one["c"], [other["a"], other["b"], other["c"]]))
+            checks.append(disjoint(builder, other["c"], [one["a"], one["b"]]))
+        return builder.all_of(checks)
+
+    def call(self, builder: Builder) -> Operand:
+        second = self.second.arguments(builder)[1:]  # one element type for both
+        combination = [
+            const("i32", int(self.keeps_first)),
+            scalar_operand(builder, self.alpha, 1.0),
+            scalar_operand(builder, self.beta, 1.0),
+        ]
+        return builder.call(
+            "i32", "idiom_gemv_sum", [*self.first.arguments(builder), *second, *combination]
+        )
+
+
+def _dot_sum(solution: Mapping[str, Value | None], context: MapperContext) -> Plan:
+    """y = alpha A x + beta B x from two row sums over one inner loop (blas.idl's
+    GEMVDotSum), each sum from zero in a register or in memory, A x kept in tmp or not."""
+    region = context.region
+    if not context.reassociate:
+        raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
+    element = need(solution, "a.value").type
+    if element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {element} routine")
+    if {need(solution, n).type for n in ("second.a.value", "combined")} != {element}:
+        raise NotReplaced("the two products have different element types")
+    for prefix in ("", "second."):
+        _check_row_sum(solution, prefix)
+    loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(2)]
+    names = ("combine.store", "c.store", "init_store", "second.c.store", "second.init_store")
+    stores = [store for store in map(solution.get, names) if store is not None]
+    conditions = check_legal(region, stores=stores, results=[], loops=loops, fixed_loads=True)
+    keeps_first = solution.get("c.store") is not None
+    target = need(solution, "combine.address")
+
+    def product(prefix: str, c: Value) -> _GemvPlan:
+        dense = DenseMatch(
+            loops=loops,
+            a=need(solution, f"{prefix}a.address"),
+            b=need(solution, f"{prefix}b.address"),
+            c=c,
+            element=element,
+            alpha=None,
+            beta=None,
+            beta_is_one=False,
+            has_old=False,
+            conditions=conditions,
+        )
+        matrix, vector = _dot_roles(dense, region)
+        return _GemvPlan(dense, context, matrix=matrix, vector=vector, m=0, n=1)
+
+    context.module.declare("idiom_gemv_sum", f"declare {_GEMV_SUM}")
+    first = product("", need(solution, "c.address") if keeps_first else target)
+    return _GemvSumPlan(
+        first,
+        product("second.", target),
+        keeps_first=keeps_first,
+        alpha=solution.get("combine.alpha"),
+        beta=solution.get("combine.beta"),
+    )
+
+
+def _check_row_sum(solution: Mapping[str, Value | None], prefix: str) -> None:
+    """A RowSum (blas.idl) read after its loop as a phi, or stored after it from a
+    register, must be the sum as the loop left it: the exit phi of its last update, or a
+    phi of that and the zero it starts from."""
+    last, start = need(solution, f"{prefix}last"), need(solution, f"{prefix}acc_init")
+    for name in ("sum", "kept"):
+        value = solution.get(f"{prefix}{name}")
+        if value is None or value.opcode != "phi":
+            continue
+        if not _is_last_or_start(value, last, start):
+            raise NotReplaced("a product's value after its loop is not the sum the loop left")
+
+
 def map_gemv(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_gemv", f"declare {_GEMV}")
     declare_row_tables(context.module)
     solution = instance.solution
+    if solution.get("combine.store") is not None:
+        return _dot_sum(solution, context)
     second_store = solution.get("second.c.store")
     also = tuple(
         store for store in (second_store, solution.get("second.init_store")) if store is not None
@@ -633,8 +743,8 @@ def _dot_then_update(
 ) -> Plan:
     """tmp = A x, then y += A^T tmp (blas.idl's GEMVDotThenUpdate): the update's vector is
     tmp, where the dot product stored what the update multiplies by."""
-    final = need(solution, "final")
-    if final.opcode == "phi" and not is_sum_after(solution, final):
+    final = solution.get("final")  # unused where the sum is kept in tmp (StoredDotLoop)
+    if final is not None and final.opcode == "phi" and not is_sum_after(solution, final):
         raise NotReplaced("the first product's value is not its sum as the loop left it")
     context.module.declare("idiom_gemv2", f"declare {_GEMV2}")
     matrix, vector = _dot_roles(dense, context.region)
@@ -670,12 +780,17 @@ def _second_dot(
     solution: Mapping[str, Value | None], first: DenseMatch, context: MapperContext
 ) -> DenseMatch:
     """The row dot product beside a transposed update (blas.idl's GEMVUpdateWithDot): a
-    sum from zero stored as it is, over the update's loops (legality checked with it)."""
-    final = need(solution, "second.final")
-    if final.opcode == "phi" and not is_sum_after(solution, final, "second."):
+    sum from zero stored as it is, or kept in memory from zero or from its old value
+    (MemoryRowSum), over the update's loops (legality checked with it)."""
+    in_memory = solution.get("second.c_old") is not None
+    final = solution.get("second.final")
+    if not in_memory and final is None:
+        raise NotReplaced("the second product has no sum")
+    if final is not None and final.opcode == "phi" and not is_sum_after(solution, final, "second."):
         raise NotReplaced("the second product's value is not its sum as the loop left it")
     if need(solution, "second.a.value").type != first.element:
         raise NotReplaced("the two products have different element types")
+    from_old = in_memory and solution.get("second.init_store") is None
     return DenseMatch(
         loops=first.loops,
         a=need(solution, "second.a.address"),
@@ -684,7 +799,7 @@ def _second_dot(
         element=first.element,
         alpha=None,
         beta=None,
-        beta_is_one=False,
-        has_old=False,
+        beta_is_one=from_old,
+        has_old=from_old,
         conditions=[],
     )

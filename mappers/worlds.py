@@ -49,6 +49,7 @@ BLAS_ENTRIES = frozenset(
         "idiom_gemm",
         "idiom_gemv",
         "idiom_gemv2",
+        "idiom_gemv_sum",
         "idiom_ger",
         "idiom_syrk",
         "idiom_syrk_finish",

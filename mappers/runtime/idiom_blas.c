@@ -315,6 +315,79 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     return status;
 }
 
+/* y[i] = alpha * t[i] for the m elements of t and y, in the element type (the loop's
+   `alpha * tmp[i]`). */
+static void scaled_copy(int32_t elem, int64_t m, double alpha, const void *t, int64_t t_s,
+                        void *y, int64_t y_s) {
+    for (int64_t i = 0; i < m; i++) {
+        if (elem == IDIOM_FLOAT) {
+            ((float *)y)[i * y_s] = (float)alpha * ((const float *)t)[i * t_s];
+        } else {
+            ((double *)y)[i * y_s] = alpha * ((const double *)t)[i * t_s];
+        }
+    }
+}
+
+static int32_t gemv_sum(int32_t elem, int64_t m1, int64_t n1, const void *a1, int64_t a1_sm,
+                        int64_t a1_sn, const void *x1, int64_t x1_s, void *y1, int64_t y1_s,
+                        int64_t m2, int64_t n2, const void *a2, int64_t a2_sm, int64_t a2_sn,
+                        const void *x2, int64_t x2_s, void *y2, int64_t y2_s,
+                        int32_t keeps_first, double alpha, double beta) {
+    blasint incx = 1;
+    blasint incy = 1;
+    layout la = {0, 1};
+    int32_t first = gemv_check(elem, m1, n1, a1_sm, a1_sn, x1_s, y1_s, &incx, &incy, &la);
+    int32_t second = gemv_check(elem, m2, n2, a2_sm, a2_sn, x2_s, y2_s, &incx, &incy, &la);
+    /* BLAS reads nothing under a zero scale, where the loop computes 0 * NaN */
+    if (first == IDIOM_DECLINED || second == IDIOM_DECLINED || m1 != m2 ||
+        !finite_scales(alpha, beta) || alpha == 0.0 || beta == 0.0) {
+        return IDIOM_DECLINED;
+    }
+    if (m1 == 0) {
+        return IDIOM_DONE;
+    }
+    /* y2 = alpha * (A1 x1), kept in y1 first where the loop keeps it; then y2 += beta *
+       (A2 x2): each element rounded as alpha * t1 + beta * t2 is */
+    if (keeps_first) {
+        gemv(elem, m1, n1, 1.0, a1, a1_sm, a1_sn, x1, x1_s, 0.0, y1, y1_s);
+        scaled_copy(elem, m1, alpha, y1, y1_s, y2, y2_s);
+    } else {
+        gemv(elem, m1, n1, alpha, a1, a1_sm, a1_sn, x1, x1_s, 0.0, y2, y2_s);
+    }
+    gemv(elem, m2, n2, beta, a2, a2_sm, a2_sn, x2, x2_s, 1.0, y2, y2_s);
+    return IDIOM_DONE;
+}
+
+int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, const void *a1,
+                       int64_t a1_sm, int64_t a1_sn, const void *x1, int64_t x1_s, double beta1,
+                       void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
+                       const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2,
+                       int64_t x2_s, double beta2, void *y2, int64_t y2_s, int32_t keeps_first,
+                       double alpha, double beta) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = IDIOM_DECLINED;
+    /* the sums start from zero, unscaled (mappers/blas.py passes them so) */
+    if (alpha1 == 1.0 && beta1 == 0.0 && alpha2 == 1.0 && beta2 == 0.0) {
+        status = gemv_sum(elem, m1, n1, a1, a1_sm, a1_sn, x1, x1_s, y1, y1_s, m2, n2, a2, a2_sm,
+                          a2_sn, x2, x2_s, y2, y2_s, keeps_first, alpha, beta);
+    }
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "gemv_sum", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m1);
+        idiom__json_int(&j, "n", n1);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("gemv_sum %s m=%lld n=%lld and n=%lld, %s on blas: %s", elem_name(elem),
+                 (long long)m1, (long long)n1, (long long)n2,
+                 keeps_first ? "keeping the first" : "combined only",
+                 idiom__status_name(status));
+    return status;
+}
+
 /* The symmetric rank-k update of one triangle. Declines what BLAS cannot express: A with no
    unit stride, C with no unit stride or a leading dimension below n, negative strides. */
 static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,

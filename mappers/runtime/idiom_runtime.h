@@ -78,6 +78,18 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
                     const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2, int64_t x2_s,
                     double beta2, void *y2, int64_t y2_s);
 
+/* Two row products of one loop combined, y2 = alpha * (A1 x1) + beta * (A2 x2), as
+ * idiom_gemv2 lays out the two products (alpha1, beta1, alpha2, beta2 are 1, 0, 1, 0: the
+ * sums start from zero). With `keeps_first`, y1 also receives A1 x1 (a tmp the loop keeps);
+ * otherwise y1 is y2. Both made or neither (IDIOM_DECLINED, nothing written); a zero or
+ * non-finite alpha or beta declines. */
+int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, const void *a1,
+                       int64_t a1_sm, int64_t a1_sn, const void *x1, int64_t x1_s, double beta1,
+                       void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
+                       const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2,
+                       int64_t x2_s, double beta2, void *y2, int64_t y2_s, int32_t keeps_first,
+                       double alpha, double beta);
+
 /* One triangle of C(n x n) <- alpha * A(n x k) * A^T + beta * C: the elements (r, c) with
  * c <= r when `lower`, c >= r otherwise, (r, c) at r*c_sr + c*c_sc, A's (r, t) at
  * r*a_sn + t*a_sk. The other triangle is neither read nor written. Strides as for

@@ -1,10 +1,11 @@
 """Two GEMVs of one sweep (mappers/blas.py's pair plan, `idiom_gemv2`): a transposed
 update and a row dot product over the same rows of A, as a biconjugate gradient step
 computes A^T r and A p, or a row dot product and then a transposed update by it
-(A^T (A x) one row at a time). Both products made by one call on separate arrays, every element
-of the block equal to the original's; the original code where the dot product's output
-is the update's, where it overlaps a vector it reads, where the update writes into A;
-and a dot product scaled before it is stored, which is no GEMV at all."""
+(A^T (A x) one row at a time), the dot product's sum in a register or kept in memory.
+Both products made by one call on separate arrays, every element of the block equal to
+the original's; the original code where the dot product's output is the update's, where
+it overlaps a vector it reads, where the update writes into A; and a dot product scaled
+before it is stored, which is no GEMV at all."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "gemv_pairs.c"
 SEPARATE, Q_IS_S, P_OVERLAPS_Q, S_OVERLAPS_A = range(4)
-PAIRS = ("bicg_local", "bicg_scaled", "bicg_float")
+PAIRS = ("bicg_local", "bicg_scaled", "bicg_float", "bicg_memory", "bicg_memory_onto")
 CHAINED = "atax_rows"  # tmp = A x, then y += A^T tmp (called in mode 0 only: restrict)
+CHAINED_IN_MEMORY = "atax_memory"  # the same, tmp kept in memory (plain pointers)
 # bicg_dot_scaled scales the dot product before storing it: no pair, and its row loop's
 # second store makes the update alone no GEMV either
 
@@ -36,7 +38,7 @@ def _pairs_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
 
 
 def test_every_pair_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
-    replaced_everywhere(builds[2], {"GEMV"}, {*PAIRS, CHAINED})
+    replaced_everywhere(builds[2], {"GEMV"}, {*PAIRS, CHAINED, CHAINED_IN_MEMORY})
 
 
 @pytest.mark.parametrize("n, m", [(0, 3), (3, 0), (1, 1), (2, 5), (7, 3), (33, 17)])
@@ -44,7 +46,7 @@ def test_every_pair_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
 def test_separate_arrays_are_one_call_each(
     builds: tuple[Path, Path, Accelerated], n: int, m: int, seed: int
 ) -> None:
-    expected = len(PAIRS) + 1 if n > 0 and m > 0 else 0  # an empty product: the loop runs
+    expected = len(PAIRS) + 2 if n > 0 and m > 0 else 0  # an empty product: the loop runs
     assert _pairs_done(builds, [str(n), str(m), str(seed), str(SEPARATE)]) == expected
 
 

@@ -6,6 +6,7 @@
  * Every kernel computes s += A^T r (or alpha A^T r) and q = A p over A (n x m, ld m), or
  * q = A p then s += A^T q; main prints the whole block holding s, q, A, r, p and a spare
  * element.
+ * The products' sums are in registers, or kept in memory where the pointers may alias.
  * MODE 0: all separate (each kernel one idiom_gemv2 call making both products);
  *      1: q is s (the guard must decline);
  *      2: p overlaps q (decline: the dot product would read what it writes);
@@ -85,6 +86,44 @@ void atax_rows(int n, int m, const double *restrict A, const double *restrict x,
     }
 }
 
+/* the dot product kept in q[i] (plain pointers that may alias: loaded and stored on
+   every trip beside the update's store) */
+void bicg_memory(int n, int m, const double *A, const double *r, const double *p, double *s,
+                 double *q)
+{
+    for (int i = 0; i < n; i++) {
+        q[i] = 0.0;
+        for (int j = 0; j < m; j++) {
+            s[j] = s[j] + r[i] * A[i * m + j];
+            q[i] = q[i] + A[i * m + j] * p[j];
+        }
+    }
+}
+
+/* as bicg_memory, q accumulating onto its old value */
+void bicg_memory_onto(int n, int m, const double *A, const double *r, const double *p,
+                      double *s, double *q)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            s[j] += r[i] * A[i * m + j];
+            q[i] += A[i * m + j] * p[j];
+        }
+}
+
+/* atax_rows with plain pointers: tmp[i] kept in memory, read back on every trip of the
+   update */
+void atax_memory(int n, int m, const double *A, const double *x, double *tmp, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        tmp[i] = 0.0;
+        for (int j = 0; j < m; j++)
+            tmp[i] = tmp[i] + A[i * m + j] * x[j];
+        for (int j = 0; j < m; j++)
+            y[j] = y[j] + A[i * m + j] * tmp[i];
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -111,7 +150,7 @@ int main(int argc, char **argv)
     if (mode == 1) { q = s; fq = fs; }
     if (mode == 2) { p = q + 1; fp = fq + 1; }
     if (mode == 3) { s = A + 1; fs = fA + 1; }
-    for (int kernel = 0; kernel < 5; kernel++) {
+    for (int kernel = 0; kernel < 8; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -121,6 +160,9 @@ int main(int argc, char **argv)
         case 2: bicg_float(n, m, fA, fr, fp, fs, fq); break;
         case 3: bicg_dot_scaled(n, m, A, r, p, s, q); break;
         case 4: if (mode == 0) atax_rows(n, m, A, p, q, s); break;
+        case 5: bicg_memory(n, m, A, r, p, s, q); break;
+        case 6: bicg_memory_onto(n, m, A, r, p, s, q); break;
+        case 7: atax_memory(n, m, A, p, q, s); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
