@@ -60,6 +60,12 @@ _KNOWN = {
         "Hand-written in-place triangular matrix product (TRMM).",
         "A loop nest computing B = alpha*T*B in place, T triangular.",
     ),
+    "SYMM": (
+        "SymmLoop",
+        "Hand-written symmetric matrix product (SYMM).",
+        "A loop nest computing C = alpha*A*B + beta*C, A symmetric and read from one "
+        "triangle.",
+    ),
     "TRSV": (
         "TrsvLoop",
         "Hand-written triangular solve (TRSV).",

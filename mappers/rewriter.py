@@ -27,6 +27,7 @@ from mappers.reduction import map_reduction
 from mappers.region import Region, region_of
 from mappers.sparse import map_spmv_csr, map_spmv_ell
 from mappers.stencil import map_stencil
+from mappers.symm import map_symm
 from mappers.syrk import map_syr2k, map_syrk
 from mappers.trmm import map_trmm
 from mappers.trsv import map_trsv
@@ -41,6 +42,7 @@ MAPPERS: dict[str, Mapper] = {
     "SYRK": map_syrk,
     "SYR2K": map_syr2k,
     "TRMM": map_trmm,
+    "SYMM": map_symm,
     "TRSV": map_trsv,
     "GER": map_ger,
     "Reduction": map_reduction,

@@ -115,6 +115,8 @@ _CBLAS_NAMES = (
     "cblas_dsyrk",
     "cblas_ssyr2k",
     "cblas_dsyr2k",
+    "cblas_ssymm",
+    "cblas_dsymm",
     "cblas_strmm",
     "cblas_dtrmm",
     "cblas_strsv",

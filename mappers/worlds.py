@@ -54,6 +54,7 @@ BLAS_ENTRIES = frozenset(
         "idiom_syrk",
         "idiom_syrk_finish",
         "idiom_syr2k",
+        "idiom_symm",
         "idiom_trmm",
         "idiom_trsv",
     }

@@ -212,6 +212,7 @@ _SPECIFICITY = {
     "SYRK": 7,
     "SYR2K": 7,
     "TRMM": 7,
+    "SYMM": 7,
     "TRSV": 6,
     "GEMM": 6,
     "GEMV": 5,

@@ -388,6 +388,72 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
     return status;
 }
 
+/* The symmetric product from A's lower triangle (in A's own row and column terms). Row-
+   major storage is the column-major storage of the transpose: there A's lower triangle is
+   the upper one, and C = alpha A B + beta C is C^T = alpha B^T A + beta C^T, A on the
+   right. */
+static int32_t symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
+                    double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    /* BLAS reads nothing under a zero scale, where the loop computes 0 * NaN */
+    if (!finite_scales(alpha, beta) || alpha == 0.0 || beta == 0.0) {
+        return IDIOM_DECLINED;
+    }
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || m < 0 || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (m == 0 || n == 0) {
+        return IDIOM_DONE;
+    }
+    if (m > INT32_MAX || n > INT32_MAX || work_of(m, m, n) < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    layout la;
+    layout lb;
+    layout lc;
+    if (!describe(m, m, a_sr, a_sc, &la) || !describe(m, n, b_sr, b_sc, &lb) ||
+        !describe(m, n, c_sr, c_sc, &lc) || lb.transposed != lc.transposed) {
+        return IDIOM_DECLINED;
+    }
+    enum CBLAS_UPLO uplo = la.transposed ? CblasUpper : CblasLower;
+    enum CBLAS_SIDE side = lc.transposed ? CblasRight : CblasLeft;
+    blasint rows = (blasint)(lc.transposed ? n : m);
+    blasint cols = (blasint)(lc.transposed ? m : n);
+    if (elem == IDIOM_FLOAT) {
+        BLAS(cblas_ssymm)(CblasColMajor, side, uplo, rows, cols, (float)alpha, a,
+                          (blasint)la.ld, b, (blasint)lb.ld, (float)beta, c, (blasint)lc.ld);
+    } else {
+        BLAS(cblas_dsymm)(CblasColMajor, side, uplo, rows, cols, alpha, a, (blasint)la.ld, b,
+                          (blasint)lb.ld, beta, c, (blasint)lc.ld);
+    }
+    return IDIOM_DONE;
+}
+
+int32_t idiom_symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
+                   double beta, void *c, int64_t c_sr, int64_t c_sc) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status = symm(elem, m, n, alpha, a, a_sr, a_sc, b, b_sr, b_sc, beta, c, c_sr, c_sc);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "symm", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", m);
+        idiom__json_int(&j, "n", n);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("symm %s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on blas: %s",
+                 elem_name(elem), (long long)m, (long long)n, (long long)a_sr, (long long)a_sc,
+                 (long long)b_sr, (long long)b_sc, (long long)c_sr, (long long)c_sc,
+                 idiom__status_name(status));
+    return status;
+}
+
 /* The symmetric rank-k update of one triangle. Declines what BLAS cannot express: A with no
    unit stride, C with no unit stride or a leading dimension below n, negative strides. */
 static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,

@@ -90,6 +90,14 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
                        int64_t x2_s, double beta2, void *y2, int64_t y2_s, int32_t keeps_first,
                        double alpha, double beta);
 
+/* C(m x n) <- alpha * A * B + beta * C, A (m x m) symmetric, only its lower triangle read:
+ * A's (r, t) with t <= r at r*a_sr + t*a_sc, B's (r, c) at r*b_sr + c*b_sc, C's alike.
+ * Declines (nothing written) a zero or non-finite alpha or beta, and B and C laid out
+ * differently. */
+int32_t idiom_symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
+                   double beta, void *c, int64_t c_sr, int64_t c_sc);
+
 /* One triangle of C(n x n) <- alpha * A(n x k) * A^T + beta * C: the elements (r, c) with
  * c <= r when `lower`, c >= r otherwise, (r, c) at r*c_sr + c*c_sc, A's (r, t) at
  * r*a_sn + t*a_sk. The other triangle is neither read nor written. Strides as for

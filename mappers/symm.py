@@ -1,0 +1,255 @@
+"""SYMM through BLAS (`idiom_symm` of the runtime, OpenBLAS): C <- alpha A B + beta C, A
+symmetric and read from its lower triangle by rows (blas.idl's SYMM).
+
+The nest runs over C's rows i and columns j. Its sum loop over k < i adds row i's part,
+alpha B[i][j] A[i][k], to the rows above, and sums B[k][j] A[i][k] for the rest of
+C[i][j], which the column loop then stores with beta C[i][j] and the diagonal's
+alpha B[i][j] A[i][i]. That is the product if what the guard checks at run time holds:
+
+- the rows count up by one, so the rows above are finished when row i adds to them, and
+  the sum loop runs over k = the first row .. i - 1: not at all on the first row, once
+  more on each next (the triangle, mappers/triangle.py);
+- C's update and C's store are one matrix (the same first element; the update moves
+  along k as the store along i, along j alike), as are the three reads of B and the two
+  of A (A[i][i] moves along i as A[i][k] along i and k together);
+- C overlaps neither A nor B, nor the row tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.blas import is_sum_after, scalar_operand
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.loops import LoopView, loop_view, trip_count
+from mappers.plan import MapperContext, Plan, need
+from mappers.region import Region, check_legal, depends_on, guard_conditions
+from mappers.row_tables import declare_row_tables, row_tables
+from mappers.triangle import RowGuard, RowTriangle, row_guards
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["map_symm"]
+
+_ELEMENTS = {"float": 0, "double": 1}
+_SYMM = (
+    "i32 @idiom_symm(i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, i64, i64)"
+)
+_ROW, _COLUMN, _SUM = 0, 1, 2
+_IN_SUM, _AFTER_SUM = 3, 2  # the loops an access is measured over: all, or the outer two
+
+
+class _SymmPlan(Plan):
+    target = "BLAS symm (OpenBLAS)"
+
+    def __init__(
+        self,
+        reads: dict[str, tuple[Value, int]],
+        loops: list[LoopView],
+        *,
+        element: str,
+        scales: tuple[Value | None, Value | None],
+        conditions: list[tuple[Value, bool]],
+        guards: tuple[RowGuard, ...],
+        region: Region,
+    ) -> None:
+        self.reads, self.loops, self.region = reads, loops, region
+        self.alpha, self.beta = scales
+        self.conditions = conditions
+        self.element = element
+        self.triangle = RowTriangle(region, loops[_ROW], loops[_SUM], guards)
+        self.rows: Operand | None = None
+        self.columns: Operand | None = None
+        self.accesses: dict[str, Access] = {}
+        self.strides: dict[str, list[Operand]] = {}
+
+    def guard(self, builder: Builder) -> Operand:
+        checks = [guard_conditions(builder, self.region, self.conditions, fixed_loads=True)]
+        rows = trip_count(builder, self.loops[_ROW])
+        columns = trip_count(builder, self.loops[_COLUMN])
+        self.rows, self.columns = rows.count, columns.count
+        checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
+        counts = [rows.count, columns.count, rows.count]
+        tables = row_tables(
+            builder,
+            self.region,
+            [address for address, _ in self.reads.values()],
+            loops=self.loops,
+            counts=counts,
+            entered=builder.all_of(checks),
+        )
+        checks.extend(table.regular for table in tables)
+        for name, (address, depth) in self.reads.items():
+            self.accesses[name] = measure(
+                builder,
+                self.region,
+                address,
+                loops=self.loops[:depth],
+                counts=counts[:depth],
+                element_type=self.element,
+                rows=[t for t in tables if t.level < depth],
+            )
+        for name, access in self.accesses.items():
+            self.strides[name], whole = access.element_strides(builder)
+            checks.append(whole)
+        checks += [self._one_matrix_each(builder), self._scales_nonzero(builder)]
+        c = self.accesses["c"]
+        others = [access for name, access in self.accesses.items() if name not in ("c", "c_own")]
+        checks.append(disjoint(builder, c, [*others, *(t.entries for t in tables)]))
+        checks.append(apart_from_fixed(builder, self.region, (c.low, c.high)))
+        return builder.all_of(checks)
+
+    def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
+        """i1: the sum loop runs 0 times on the first row and once more on each next,
+        from a first value that stays put at the first row's counter (k = i0 .. i - 1)."""
+        triangle = self.triangle
+        first_row = triangle.row_value(builder, const(I64, 0))
+        k_first = triangle.at(builder, first_row).first
+        starts_at_row = builder.compare("eq", k_first, builder.to_i64(first_row))
+        follows = triangle.follows(builder, rows, const(I64, 0), 1, first_follows=False)
+        return builder.binary("and", starts_at_row, follows)
+
+    def _one_matrix_each(self, builder: Builder) -> Operand:
+        """i1: C's update and store, B's three reads and A's two are one matrix each."""
+        s, a = self.strides, self.accesses
+        zero = const(I64, 0)
+
+        def same_first(one: str, other: str) -> Operand:
+            return builder.compare(
+                "eq", builder.to_i64(a[one].first), builder.to_i64(a[other].first)
+            )
+
+        def equal(one: Operand, other: Operand) -> Operand:
+            return builder.compare("eq", one, other)
+
+        diagonal = builder.binary("add", s["a"][_ROW], s["a"][_SUM])
+        checks = [
+            same_first("c", "c_own"),
+            equal(s["c_own"][_ROW], s["c"][_SUM]),
+            equal(s["c_own"][_COLUMN], s["c"][_COLUMN]),
+            equal(s["c"][_ROW], zero),
+            same_first("b", "b_row"),
+            same_first("b", "b_own"),
+            equal(s["b_row"][_ROW], s["b"][_SUM]),
+            equal(s["b_own"][_ROW], s["b"][_SUM]),
+            equal(s["b_row"][_COLUMN], s["b"][_COLUMN]),
+            equal(s["b_own"][_COLUMN], s["b"][_COLUMN]),
+            equal(s["b"][_ROW], zero),
+            equal(s["b_row"][_SUM], zero),
+            same_first("a", "a_own"),
+            equal(s["a_own"][_ROW], diagonal),
+            equal(s["a"][_COLUMN], zero),
+            equal(s["a_own"][_COLUMN], zero),
+        ]
+        return builder.all_of(checks)
+
+    def _scales_nonzero(self, builder: Builder) -> Operand:
+        """i1: alpha and beta are not 0: BLAS then reads neither A and B nor C, where the
+        loop computes 0 * NaN."""
+        zero = const("double", "0.000000e+00")
+        checks = [
+            builder.compare("one", scalar_operand(builder, scale, 1.0), zero)
+            for scale in (self.alpha, self.beta)
+            if scale is not None
+        ]
+        return builder.all_of(checks) if checks else const("i1", "true")
+
+    def call(self, builder: Builder) -> Operand:
+        assert self.rows is not None and self.columns is not None
+        a, b, c = self.accesses["a"], self.accesses["b"], self.accesses["c"]
+        sa, sb, sc = self.strides["a"], self.strides["b"], self.strides["c"]
+        return builder.call(
+            "i32",
+            "idiom_symm",
+            [
+                const("i32", _ELEMENTS[self.element]),
+                self.rows,
+                self.columns,
+                scalar_operand(builder, self.alpha, 1.0),
+                a.first,
+                sa[_ROW],
+                sa[_SUM],
+                b.first,
+                sb[_SUM],
+                sb[_COLUMN],
+                scalar_operand(builder, self.beta, 1.0),
+                c.first,
+                sc[_SUM],
+                sc[_COLUMN],
+            ],
+        )
+
+
+def _reads(solution: Mapping[str, Value | None]) -> dict[str, tuple[Value, int]]:
+    """Every access of the nest, named by role, with the loops it is measured over: C
+    updated in the sum (c) and stored after it (c_own), B at the sum's row (b), at the
+    current row in the update (b_row) and after the sum (b_own), A in the sum (a) and on
+    its diagonal (a_own)."""
+    a_in_sum = need(solution, "upd.b.address")
+    dot_a, dot_b = need(solution, "dot.a.address"), need(solution, "dot.b.address")
+    b_in_sum = dot_b if dot_a is a_in_sum else dot_a
+    return {
+        "c": (need(solution, "upd.c.address"), _IN_SUM),
+        "c_own": (need(solution, "final.address"), _AFTER_SUM),
+        "b": (b_in_sum, _IN_SUM),
+        "b_row": (need(solution, "upd.a.address"), _IN_SUM),
+        "b_own": (need(solution, "final.b.address"), _AFTER_SUM),
+        "a": (a_in_sum, _IN_SUM),
+        "a_own": (need(solution, "final.a.address"), _AFTER_SUM),
+    }
+
+
+def _check_statically(
+    solution: Mapping[str, Value | None], loops: list[LoopView], region: Region
+) -> str:
+    """The element type, once the nest's shape is checked: rows and sum counting up by
+    one, the sum from a fixed first row up to the current one, its value after the loop
+    the sum it left."""
+    row, total = loops[_ROW], loops[_SUM]
+    if row.step != 1 or total.step != 1:
+        raise NotReplaced("the rows do not count up by one (a row would add to unfinished ones)")
+    if depends_on(total.iter_begin, row.iterator, region) or not depends_on(
+        total.iter_end, row.iterator, region
+    ):
+        raise NotReplaced("the sum loop does not run from a fixed row up to the current one")
+    element = need(solution, "final.c_old").type
+    if element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {element} routine")
+    final = need(solution, "dot.final")
+    if final.opcode == "phi" and not is_sum_after(solution, final, "dot."):
+        raise NotReplaced("the value stored after the sum is not the sum the loop left")
+    return element
+
+
+def map_symm(instance: Instance, context: MapperContext) -> Plan:
+    region, solution = context.region, instance.solution
+    if not context.reassociate:
+        raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
+    context.module.declare("idiom_symm", f"declare {_SYMM}")
+    declare_row_tables(context.module)
+    loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(3)]
+    element = _check_statically(solution, loops, region)
+    guards = row_guards(region, loops, loops[_SUM])
+    edge = loops[_SUM].iter_end
+    conditions = check_legal(
+        region,
+        stores=[need(solution, "upd.c.store"), need(solution, "final.store")],
+        results=[],
+        loops=loops,
+        data_loops=[loops[_SUM]],
+        conditional=tuple(guard.branch for guard in guards),
+        fixed_loads=True,
+        edges=(edge,) if edge.block in region.blocks else (),
+    )
+    scales = (solution.get("upd.alpha"), solution.get("beta"))
+    return _SymmPlan(
+        _reads(solution),
+        loops,
+        element=element,
+        scales=scales,
+        conditions=conditions,
+        guards=guards,
+        region=region,
+    )

@@ -1,0 +1,134 @@
+/* Symmetric matrix products written by rows of A's lower triangle (blas.idl's SYMM), for
+ * the differential tests of mappers/symm.py:
+ *
+ *   symm_forms M N SEED MODE ALPHA BETA
+ *
+ * Every kernel computes C = alpha A B + beta C over C (m x n, ld n), A (m x m, ld m) and
+ * B (m x n, ld n), or something close that is not that product; main prints the whole
+ * block holding C, A, B and a spare element.
+ * MODE 0: all separate;
+ *      1: C overlaps A (the guard must decline);
+ *      2: C overlaps B (decline). */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* the textbook form, flat arrays */
+void symm_flat(int m, int n, double alpha, double beta, double *C, const double *A,
+               const double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double t = 0.0;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += alpha * B[i * n + j] * A[i * m + k];
+                t += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = beta * C[i * n + j] + alpha * B[i * n + j] * A[i * m + i] + alpha * t;
+        }
+}
+
+/* no alpha, no beta (C = A B + C), the sum's factors in the other order */
+void symm_unscaled(int m, int n, double *C, const double *A, const double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double t = 0.0;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += B[i * n + j] * A[i * m + k];
+                t += A[i * m + k] * B[k * n + j];
+            }
+            C[i * n + j] = C[i * n + j] + B[i * n + j] * A[i * m + i] + t;
+        }
+}
+
+/* float */
+void symm_float(int m, int n, float alpha, float beta, float *C, const float *A,
+                const float *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            float t = 0.0f;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += alpha * B[i * n + j] * A[i * m + k];
+                t += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = beta * C[i * n + j] + alpha * B[i * n + j] * A[i * m + i] + alpha * t;
+        }
+}
+
+/* the rows counting down: a row adds to rows above it that are not finished yet (their
+   beta scaling comes after), which is not the product; the original must run */
+void symm_rows_down(int m, int n, double alpha, double beta, double *C, const double *A,
+                    const double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int j = 0; j < n; j++) {
+            double t = 0.0;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += alpha * B[i * n + j] * A[i * m + k];
+                t += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = beta * C[i * n + j] + alpha * B[i * n + j] * A[i * m + i] + alpha * t;
+        }
+}
+
+/* the diagonal twice (k <= i, and again after): not the product; the original must run */
+void symm_diagonal_twice(int m, int n, double alpha, double beta, double *C, const double *A,
+                         const double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double t = 0.0;
+            for (int k = 0; k <= i; k++) {
+                C[k * n + j] += alpha * B[i * n + j] * A[i * m + k];
+                t += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = beta * C[i * n + j] + alpha * B[i * n + j] * A[i * m + i] + alpha * t;
+        }
+}
+
+static unsigned long long state;
+
+static double next_value(void)
+{
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)((state >> 33) % 2001) / 1000.0 - 1.0;
+}
+
+int main(int argc, char **argv)
+{
+    int m = argc > 1 ? atoi(argv[1]) : 5;
+    int n = argc > 2 ? atoi(argv[2]) : 4;
+    state = argc > 3 ? (unsigned long long)atoll(argv[3]) : 1;
+    int mode = argc > 4 ? atoi(argv[4]) : 0;
+    double alpha = argc > 5 ? atof(argv[5]) : 1.5;
+    double beta = argc > 6 ? atof(argv[6]) : -0.75;
+    /* C (m x n), A (m x m), B (m x n), spare */
+    int total = m * n + m * m + m * n + 1;
+    double *block = malloc(sizeof(double) * (size_t)total);
+    float *fblock = malloc(sizeof(float) * (size_t)total);
+    if (!block || !fblock) return 1;
+    int at_a = m * n, at_b = at_a + m * m;
+    double *C = block, *A = block + at_a, *B = block + at_b;
+    float *fC = fblock, *fA = fblock + at_a, *fB = fblock + at_b;
+    if (mode == 1) { C = A + 1; fC = fA + 1; }
+    if (mode == 2) { C = B + 1; fC = fB + 1; }
+    for (int kernel = 0; kernel < 5; kernel++) {
+        for (int t = 0; t < total; t++) block[t] = next_value();
+        /* positive, so that single-precision sums do not cancel below the tolerance */
+        for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
+        switch (kernel) {
+        case 0: symm_flat(m, n, alpha, beta, C, A, B); break;
+        case 1: symm_unscaled(m, n, C, A, B); break;
+        case 2: symm_float(m, n, (float)alpha, (float)beta, fC, fA, fB); break;
+        case 3: symm_rows_down(m, n, alpha, beta, C, A, B); break;
+        case 4: symm_diagonal_twice(m, n, alpha, beta, C, A, B); break;
+        }
+        printf("kernel %d\n", kernel);
+        for (int t = 0; t < total; t++)
+            printf("[%d] = %.12g\n", t, kernel == 2 ? (double)fblock[t] : block[t]);
+    }
+    free(block);
+    free(fblock);
+    return 0;
+}

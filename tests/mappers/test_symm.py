@@ -1,0 +1,64 @@
+"""The symmetric matrix product written by rows of A's lower triangle (blas.idl's SYMM,
+mappers/symm.py, `idiom_symm`): scaled or not, float and double, every element of the
+block equal to the original's; the original code where C overlaps A or B, under a zero
+scale, where the rows count down (a row would add to rows not finished yet) and where the
+sum loop takes the diagonal too (k <= i: detected, declined by the guard's triangle)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from differential import BLAS_AT_ANY_SIZE, build_pair, replaced_everywhere, same_outputs
+
+from mappers.accelerate import Accelerated
+
+PROGRAM = Path(__file__).parent / "programs" / "symm_forms.c"
+SEPARATE, C_OVERLAPS_A, C_OVERLAPS_B = range(3)
+PRODUCTS = {"symm_flat", "symm_unscaled", "symm_float"}
+DECLINED_AT_RUN_TIME = "symm_diagonal_twice"
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("symm"))
+
+
+def _products_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
+    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
+    return sum(
+        1 for line in stderr.splitlines() if line.startswith("idiom: symm ") and "done" in line
+    )
+
+
+def test_every_product_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    replaced_everywhere(
+        builds[2],
+        {"SYMM"},
+        PRODUCTS | {DECLINED_AT_RUN_TIME},
+        declined=frozenset({"symm_rows_down"}),
+    )
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (3, 0), (1, 1), (2, 5), (7, 3), (33, 17)])
+@pytest.mark.parametrize("seed", [1, 8])
+def test_separate_arrays_are_one_call_each(
+    builds: tuple[Path, Path, Accelerated], m: int, n: int, seed: int
+) -> None:
+    expected = len(PRODUCTS) if m > 0 and n > 0 else 0  # an empty product: the loop runs
+    assert _products_done(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
+
+
+@pytest.mark.parametrize("mode", [C_OVERLAPS_A, C_OVERLAPS_B])
+def test_overlapping_arrays_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], mode: int
+) -> None:
+    assert _products_done(builds, ["9", "7", "3", str(mode)]) == 0
+
+
+@pytest.mark.parametrize("alpha, beta", [("0", "2"), ("1.5", "0"), ("inf", "1"), ("1", "nan")])
+def test_zero_or_non_finite_scales_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], alpha: str, beta: str
+) -> None:
+    # symm_unscaled has neither scale of its own
+    assert _products_done(builds, ["6", "5", "2", str(SEPARATE), alpha, beta]) == 1
