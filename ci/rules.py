@@ -63,8 +63,7 @@ _KNOWN = {
     "SYMM": (
         "SymmLoop",
         "Hand-written symmetric matrix product (SYMM).",
-        "A loop nest computing C = alpha*A*B + beta*C, A symmetric and read from one "
-        "triangle.",
+        "A loop nest computing C = alpha*A*B + beta*C, A symmetric and read from one triangle.",
     ),
     "TRSV": (
         "TrsvLoop",
