@@ -537,6 +537,8 @@ class _GemmPlan(_DensePlan):
 
 
 def map_gemm(instance: Instance, context: MapperContext) -> Plan:
+    if instance.solution.get("copy.store") is not None:
+        raise NotReplaced("batched products (blas.idl's BatchedRowProducts) are not replaced yet")
     context.module.declare("idiom_gemm", f"declare {_GEMM}")
     declare_row_tables(context.module)
     dense = dense_match(instance, context, 3)
