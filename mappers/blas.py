@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.batched import is_batched, map_batched_rows
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
 from mappers.loops import LoopView, loop_view, natural_loop_view, trip_count
@@ -537,8 +538,8 @@ class _GemmPlan(_DensePlan):
 
 
 def map_gemm(instance: Instance, context: MapperContext) -> Plan:
-    if instance.solution.get("copy.store") is not None:
-        raise NotReplaced("batched products (blas.idl's BatchedRowProducts) are not replaced yet")
+    if is_batched(instance.solution):
+        return map_batched_rows(instance, context)
     context.module.declare("idiom_gemm", f"declare {_GEMM}")
     declare_row_tables(context.module)
     dense = dense_match(instance, context, 3)

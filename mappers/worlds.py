@@ -47,6 +47,7 @@ __all__ = [
 BLAS_ENTRIES = frozenset(
     {
         "idiom_gemm",
+        "idiom_gemm_rows",
         "idiom_gemv",
         "idiom_gemv2",
         "idiom_gemv_sum",

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cblas.h>
 
@@ -93,9 +94,23 @@ static int finite_scales(double alpha, double beta) {
     return isfinite(alpha) && isfinite(beta);
 }
 
+static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
+                             const void *a, int64_t a_sm, int64_t a_sk, const void *b,
+                             int64_t b_sk, int64_t b_sn, double beta, void *c, int64_t c_sm,
+                             int64_t c_sn, int64_t min_work);
+
 static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                     int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                     double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    return gemm_at_least(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm,
+                         c_sn, blas_min_work());
+}
+
+/* gemm, declining a product of less than `min_work` multiply-adds */
+static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
+                             const void *a, int64_t a_sm, int64_t a_sk, const void *b,
+                             int64_t b_sk, int64_t b_sn, double beta, void *c, int64_t c_sm,
+                             int64_t c_sn, int64_t min_work) {
     if (!finite_scales(alpha, beta)) {
         return IDIOM_DECLINED;
     }
@@ -111,7 +126,7 @@ static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
         return IDIOM_DECLINED;
     }
-    if (work_of(m, n, k) < blas_min_work()) {
+    if (work_of(m, n, k) < min_work) {
         return IDIOM_DECLINED;
     }
     layout lc;
@@ -197,6 +212,89 @@ static int increment(int64_t len, int64_t stride, blasint *inc) {
     }
     *inc = (blasint)stride;
     return 1;
+}
+
+/* Copies `count` rows of n elements from the packed block `from` (row-major, n apart) to
+   rows `to_s` apart (elements one apart), or the last row only to a vector (to_s 0,
+   element stride `elem_s`). */
+static void copy_rows(int32_t elem, int64_t count, int64_t n, const void *from, void *to,
+                      int64_t to_s, int64_t elem_s) {
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    for (int64_t i = 0; i < count; i++) {
+        const char *src = (const char *)from + (size_t)(i * n) * size;
+        char *dst = (char *)to + (size_t)(i * to_s) * size;
+        for (int64_t p = 0; p < n; p++) {
+            memcpy(dst + (size_t)(p * elem_s) * size, src + (size_t)p * size, size);
+        }
+    }
+}
+
+static int32_t gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_t x_s0,
+                         int64_t x_s1, int64_t x_sk, int64_t k, const void *w, int64_t w_sk,
+                         int64_t w_sn, int64_t n, void *sums, int64_t sums_s) {
+    if (idiom__device_mode() == IDIOM_MODE_OFF) {
+        return IDIOM_DECLINED;
+    }
+    if ((elem != IDIOM_FLOAT && elem != IDIOM_DOUBLE) || nb0 < 0 || nb1 < 0 || k < 0 || n < 0) {
+        return IDIOM_DECLINED;
+    }
+    if (nb0 == 0 || nb1 == 0 || n == 0) {
+        return IDIOM_DONE;
+    }
+    /* the rows do not overlap: each product reads its own row only */
+    int64_t row = k > n ? k : n;
+    int flat = nb0 == 1 || x_s0 == nb1 * x_s1;
+    if (x_sk != 1 || (nb1 > 1 && x_s1 < row) || (nb0 > 1 && x_s0 < nb1 * x_s1)) {
+        return IDIOM_DECLINED;
+    }
+    if (work_of(nb0 * nb1, n, k) < blas_min_work()) {
+        return IDIOM_DECLINED;
+    }
+    int64_t block = flat ? nb0 * nb1 : nb1;
+    int64_t blocks = flat ? 1 : nb0;
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    void *scratch = malloc((size_t)(block * n) * size);
+    if (scratch == NULL) {
+        return IDIOM_DECLINED;
+    }
+    for (int64_t b = 0; b < blocks; b++) {
+        char *rows = (char *)x + (size_t)(b * x_s0) * size;
+        int32_t status = gemm_at_least(elem, block, n, k, 1.0, rows, x_s1, x_sk, w, w_sk, w_sn,
+                                       0.0, scratch, n, 1, 0);
+        if (status != IDIOM_DONE) { /* the same shape each block: only the first declines */
+            free(scratch);
+            return IDIOM_DECLINED;
+        }
+        copy_rows(elem, block, n, scratch, rows, x_s1, 1);
+    }
+    copy_rows(elem, 1, n, (char *)scratch + (size_t)((block - 1) * n) * size, sums, 0, sums_s);
+    free(scratch);
+    return IDIOM_DONE;
+}
+
+int32_t idiom_gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_t x_s0,
+                        int64_t x_s1, int64_t x_sk, int64_t k, const void *w, int64_t w_sk,
+                        int64_t w_sn, int64_t n, void *sums, int64_t sums_s) {
+    idiom_host_access(); /* as in idiom_gemm */
+    const char *stats = idiom__stats_path();
+    double start = stats != NULL ? idiom__now() : 0.0;
+    int32_t status =
+        gemm_rows(elem, nb0, nb1, x, x_s0, x_s1, x_sk, k, w, w_sk, w_sn, n, sums, sums_s);
+    if (stats != NULL) {
+        idiom_json j;
+        idiom__json_begin(&j, "gemm_rows", status, idiom__now() - start);
+        idiom__json_int(&j, "elem", elem);
+        idiom__json_int(&j, "m", nb0 * nb1);
+        idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "k", k);
+        idiom__stats_emit(&j, stats);
+    }
+    idiom__trace("gemm_rows %s rows=%lldx%lld n=%lld k=%lld strides rows(%lld,%lld,%lld) "
+                 "W(%lld,%lld) on blas: %s",
+                 elem_name(elem), (long long)nb0, (long long)nb1, (long long)n, (long long)k,
+                 (long long)x_s0, (long long)x_s1, (long long)x_sk, (long long)w_sk,
+                 (long long)w_sn, idiom__status_name(status));
+    return status;
 }
 
 /* Whether a GEMV can be made: IDIOM_DONE when there is nothing to do (m == 0),

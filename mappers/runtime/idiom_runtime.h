@@ -98,6 +98,15 @@ int32_t idiom_symm(int32_t elem, int64_t m, int64_t n, double alpha, const void 
                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
                    double beta, void *c, int64_t c_sr, int64_t c_sc);
 
+/* Rows of a batch each replaced by its product with W, in place: nb0 x nb1 rows x, row
+ * (r, q) at x + r*x_s0 + q*x_s1 (elements), its k elements x_sk apart; W (k x n) with
+ * (s, p) at w + s*w_sk + p*w_sn. The first n elements of each row receive x W, and
+ * `sums` (n elements, sums_s apart) the last row's. Declines (nothing written) unless the
+ * rows are one element apart along a row and at least a row apart from one another. */
+int32_t idiom_gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_t x_s0,
+                        int64_t x_s1, int64_t x_sk, int64_t k, const void *w, int64_t w_sk,
+                        int64_t w_sn, int64_t n, void *sums, int64_t sums_s);
+
 /* One triangle of C(n x n) <- alpha * A(n x k) * A^T + beta * C: the elements (r, c) with
  * c <= r when `lower`, c >= r otherwise, (r, c) at r*c_sr + c*c_sc, A's (r, t) at
  * r*a_sn + t*a_sk. The other triangle is neither read nor written. Strides as for

@@ -1,0 +1,183 @@
+"""In-place products of a batch of rows by one matrix through BLAS (`idiom_gemm_rows` of
+the runtime): blas.idl's BatchedRowProducts, as tensor contractions are written
+(doitgen):
+
+    for r: for q: { for p: { sum[p] = 0; for s: sum[p] += A[r][q][s] * W[s][p]; }
+                    for p: A[r][q][p] = sum[p]; }
+
+Each row of the batch becomes its product with W. Row by row, the loop reads a row,
+sums into `sum` and copies the sums back over the row; done by GEMM the rows are
+computed together into a scratch block and copied back, and `sum` ends holding the last
+row's products. That is the same if what the guard checks at run time holds:
+
+- the copy reads the sums the product wrote (the same first element, the same stride)
+  and writes the row the product read (its first element, its stride along the sum),
+  as many elements as there are sums;
+- the sums stay put along the batch and the sum loop, W along the batch, the row along
+  the sums' loop: each product reads one row and W;
+- W and the sums are apart from the rows read and written (the runtime checks that the
+  rows do not overlap one another: unit stride along a row, rows at least a row long
+  apart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.emit import I64, Builder, NotReplaced, const
+from mappers.irtext import Operand
+from mappers.loops import LoopView, loop_view, trip_count
+from mappers.plan import MapperContext, Plan, need
+from mappers.region import Region, check_legal, guard_conditions
+from matcher.detect import Instance
+from matcher.ir import Value
+
+__all__ = ["is_batched", "map_batched_rows"]
+
+_ELEMENTS = {"float": 0, "double": 1}
+_GEMM_ROWS = (
+    "i32 @idiom_gemm_rows(i32, i64, i64, ptr, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64)"
+)
+
+
+def is_batched(solution: Mapping[str, Value | None]) -> bool:
+    """Whether a GEMM match is BatchedRowProducts (it has the copy back)."""
+    return solution.get("copy.store") is not None
+
+
+class _BatchedPlan(Plan):
+    target = "BLAS gemm over the batch, in place (OpenBLAS)"
+
+    def __init__(
+        self,
+        accesses: dict[str, tuple[Value, list[LoopView]]],
+        loops: list[LoopView],
+        copy: LoopView,
+        *,
+        element: str,
+        conditions: list[tuple[Value, bool]],
+        region: Region,
+    ) -> None:
+        self.reads, self.loops, self.copy = accesses, loops, copy
+        self.batch = len(loops) - 2  # the product's two loops come last
+        self.element, self.conditions, self.region = element, conditions, region
+        self.counts: dict[int, Operand] = {}  # by loop identity
+        self.accesses: dict[str, Access] = {}
+        self.strides: dict[str, list[Operand]] = {}
+
+    def guard(self, builder: Builder) -> Operand:
+        checks = [guard_conditions(builder, self.region, self.conditions, fixed_loads=True)]
+        for loop in [*self.loops, self.copy]:
+            counted = trip_count(builder, loop)
+            self.counts[id(loop)] = counted.count
+            checks.append(counted.exact)
+        for name, (address, loops) in self.reads.items():
+            self.accesses[name] = measure(
+                builder,
+                self.region,
+                address,
+                loops=loops,
+                counts=[self.counts[id(loop)] for loop in loops],
+                element_type=self.element,
+            )
+            self.strides[name], whole = self.accesses[name].element_strides(builder)
+            checks.append(whole)
+        checks += [self._roles(builder), self._copies_back(builder)]
+        rows, written = self.accesses["row"], self.accesses["row_written"]
+        others = [self.accesses["w"], self.accesses["sums"]]
+        checks += [disjoint(builder, rows, others), disjoint(builder, written, others)]
+        checks.append(disjoint(builder, self.accesses["sums"], [self.accesses["w"]]))
+        for access in (written, self.accesses["sums"]):
+            checks.append(apart_from_fixed(builder, self.region, (access.low, access.high)))
+        return builder.all_of(checks)
+
+    def _roles(self, builder: Builder) -> Operand:
+        """i1: the row stays put along the sums' loop, W along the batch, the sums along
+        the batch and the sum loop."""
+        s, zero = self.strides, const(I64, 0)
+        p, t = self.batch, self.batch + 1
+        fixed = [s["row"][p], s["sums"][t]]
+        fixed += [s["w"][level] for level in range(self.batch)]
+        fixed += [s["sums"][level] for level in range(self.batch)]
+        return builder.all_of([builder.compare("eq", stride, zero) for stride in fixed])
+
+    def _copies_back(self, builder: Builder) -> Operand:
+        """i1: the copy loop reads the sums and writes the row read, as many elements as
+        there are sums."""
+        a, s = self.accesses, self.strides
+        p, t, copy = self.batch, self.batch + 1, self.batch
+        checks = [
+            builder.compare("eq", self.counts[id(self.copy)], self.counts[id(self.loops[p])]),
+            _same_first(builder, a["copied"], a["sums"]),
+            builder.compare("eq", s["copied"][copy], s["sums"][p]),
+            _same_first(builder, a["row_written"], a["row"]),
+            builder.compare("eq", s["row_written"][copy], s["row"][t]),
+        ]
+        for level in range(self.batch):
+            checks.append(builder.compare("eq", s["row_written"][level], s["row"][level]))
+            checks.append(builder.compare("eq", s["copied"][level], const(I64, 0)))
+        return builder.all_of(checks)
+
+    def call(self, builder: Builder) -> Operand:
+        s, a = self.strides, self.accesses
+        p, t = self.batch, self.batch + 1
+        counts = [self.counts[id(loop)] for loop in self.loops]
+        outer = counts[0] if self.batch == 2 else const(I64, 1)
+        outer_stride = s["row"][0] if self.batch == 2 else const(I64, 0)
+        return builder.call(
+            "i32",
+            "idiom_gemm_rows",
+            [
+                const("i32", _ELEMENTS[self.element]),
+                outer,
+                counts[p - 1],
+                a["row"].first,
+                outer_stride,
+                s["row"][p - 1],
+                s["row"][t],
+                counts[t],
+                a["w"].first,
+                s["w"][t],
+                s["w"][p],
+                counts[p],
+                a["sums"].first,
+                s["sums"][p],
+            ],
+        )
+
+
+def _same_first(builder: Builder, one: Access, other: Access) -> Operand:
+    return builder.compare("eq", builder.to_i64(one.first), builder.to_i64(other.first))
+
+
+def map_batched_rows(instance: Instance, context: MapperContext) -> Plan:
+    region, solution = context.region, instance.solution
+    if not context.reassociate:
+        raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
+    element = need(solution, "a.value").type
+    if element not in _ELEMENTS:
+        raise NotReplaced(f"BLAS has no {element} routine")
+    function = region.function
+    depth = 4 if solution.get("loop[3].iterator") is not None else 3
+    loops = [loop_view(function, solution, f"loop[{level}].") for level in range(depth)]
+    copy = loop_view(function, solution, "copy.")
+    names = ("c.store", "init_store", "copy.store")
+    stores = [store for store in map(solution.get, names) if store is not None]
+    conditions = check_legal(
+        region, stores=stores, results=[], loops=[*loops, copy], fixed_loads=True
+    )
+    batch_loops, product_loops = loops[: depth - 2], loops[depth - 2 :]
+    context.module.declare("idiom_gemm_rows", f"declare {_GEMM_ROWS}")
+    in_product = [*batch_loops, *product_loops]
+    in_copy = [*batch_loops, copy]
+    accesses = {
+        "row": (need(solution, "a.address"), in_product),
+        "w": (need(solution, "b.address"), in_product),
+        "sums": (need(solution, "c.address"), in_product),
+        "copied": (need(solution, "copy.source.address"), in_copy),
+        "row_written": (need(solution, "copy.target.address"), in_copy),
+    }
+    return _BatchedPlan(
+        accesses, loops, copy, element=element, conditions=conditions, region=region
+    )
