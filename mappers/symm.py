@@ -220,6 +220,9 @@ def _check_statically(
     final = need(solution, "dot.final")
     if final.opcode == "phi" and not is_sum_after(solution, final, "dot."):
         raise NotReplaced("the value stored after the sum is not the sum the loop left")
+    term = need(solution, "final.sum_term")
+    if solution.get("final.zero_phi.scaled_last") is not None and len(term.incoming) != 2:
+        raise NotReplaced("the scaled sum's phi merges other values")
     return element
 
 

@@ -16,7 +16,7 @@ from matcher.expectations import read_program
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 DIRECT = sorted(p for p in (CORPUS / "direct").iterdir() if p.suffix in {".c", ".cpp"})
-_BLAS_KINDS = {"GEMM", "GEMV", "GER", "SYRK", "SYR2K", "TRMM", "TRSV"}
+_BLAS_KINDS = {"GEMM", "GEMV", "GER", "SYMM", "SYRK", "SYR2K", "TRMM", "TRSV"}
 
 
 def test_every_blas_program_has_a_counterpart() -> None:
@@ -36,7 +36,7 @@ def test_counterpart_prints_what_the_program_prints(path: Path, tmp_path: Path) 
     text = path.read_text(encoding="utf-8")
     assert text.startswith(f"// direct: {path.name}")
     assert not re.search(r"//\s*(expect|expect-none|near-miss):", text)
-    assert re.search(r"\bcblas_[sd](gem[mv]|ger|syr2?k|trmm|trsv)\(", text)
+    assert re.search(r"\bcblas_[sd](gem[mv]|ger|symm|syr2?k|trmm|trsv)\(", text)
     args = read_program(counterpart).test_args
     build_original(counterpart, tmp_path / "original")
     build_direct(path, tmp_path / "direct")

@@ -23,8 +23,9 @@ PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
 # The runtime calls that show a replaced idiom ran (IDIOM_STATS records).
 CALLS = {
-    "GEMM": "gemm",
-    "GEMV": ("gemv", "gemv2"),  # one product, or a pair of one sweep
+    "GEMM": ("gemm", "gemm_rows"),  # a product, or a batch of rows in place
+    "GEMV": ("gemv", "gemv2", "gemv_sum"),  # one product, a pair of one sweep, or combined
+    "SYMM": "symm",
     "SYRK": "syrk",
     "SYR2K": "syr2k",
     "TRMM": "trmm",
@@ -68,6 +69,17 @@ MUST_REPLACE = {
     "hist_coo_spmv.c": {"SpMV_COO"},  # y[t[k].row] += t[k].val * x[t[k].col]
     "coo_arrays.c": {"SpMV_COO"},
     "coo_matrix.cpp": {"SpMV_COO"},
+    # products kept in memory (arguments that may alias), or two combined after one loop
+    "gemv_bicg_memory_2d.c": {"GEMV"},
+    "gemv_atax_memory_flat_float.c": {"GEMV"},
+    "gemv_sum_2d.c": {"GEMV"},
+    "gemv_sum_class.cpp": {"GEMV"},
+    "symm_2d.c": {"SYMM"},
+    "symm_flat_float_inline.c": {"SYMM"},  # a constant alpha moved onto the sum's exit edge
+    "symm_class.cpp": {"SYMM"},
+    "gemm_batched_3d.c": {"GEMM"},  # rows of a batch in place (doitgen)
+    "gemm_batched_flat_float_inline.c": {"GEMM"},
+    "gemm_batched_class.cpp": {"GEMM"},  # a std::vector of sums, its data loaded twice
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
