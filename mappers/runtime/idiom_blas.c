@@ -223,8 +223,16 @@ static void copy_rows(int32_t elem, int64_t count, int64_t n, const void *from, 
     for (int64_t i = 0; i < count; i++) {
         const char *src = (const char *)from + (size_t)(i * n) * size;
         char *dst = (char *)to + (size_t)(i * to_s) * size;
-        for (int64_t p = 0; p < n; p++) {
-            memcpy(dst + (size_t)(p * elem_s) * size, src + (size_t)p * size, size);
+        if (elem_s == 1) {
+            memcpy(dst, src, (size_t)n * size);
+        } else if (elem == IDIOM_FLOAT) {
+            for (int64_t p = 0; p < n; p++) {
+                ((float *)dst)[p * elem_s] = ((const float *)src)[p];
+            }
+        } else {
+            for (int64_t p = 0; p < n; p++) {
+                ((double *)dst)[p * elem_s] = ((const double *)src)[p];
+            }
         }
     }
 }
