@@ -5,7 +5,10 @@ Prints a table of counts per shape and status, every failure with its seed, and 
 failing program's files (with a README giving its seed, shape, features and the difference)
 under --keep. Exits 1 when any program differs, crashes, fails to build or times out.
 Usage: .venv/bin/python benchmarks/fuzz_accelerate.py --count N --seed S [--jobs J]
-       [--keep DIR] [--json FILE]
+       [--keep DIR] [--json FILE] [--shape NAME]...
+
+With --shape, the N programs are the first seeds from S on whose main shape is one of
+those named (fuzz.generator.SHAPES).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from fuzz.differential import STATUSES, Outcome, check
-from fuzz.generator import generate
+from fuzz.generator import SHAPES, generate
 
 FAILURES = ("differs", "crashed", "build-failed", "timeout", "original-failed")
 
@@ -65,6 +68,20 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def _seeds(first: int, count: int, shapes: set[str]) -> list[int]:
+    """`count` seeds from `first` on: all of them, or those whose main shape is in
+    `shapes`."""
+    if not shapes:
+        return list(range(first, first + count))
+    found: list[int] = []
+    seed = first
+    while len(found) < count:
+        if generate(seed).shape in shapes:
+            found.append(seed)
+        seed += 1
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, required=True)
@@ -72,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=Path("fuzz-failures"))
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--shape", action="append", default=[], choices=sorted(SHAPES))
     options = parser.parse_args(argv)
-    seeds = range(options.seed, options.seed + options.count)
+    seeds = _seeds(options.seed, options.count, set(options.shape))
     outcomes: list[Outcome] = []
     seconds: list[float] = []
     started = time.perf_counter()
@@ -98,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seed {o.seed} {o.shape}: {o.faults} host fault(s) caught by the safety net")
     replaced = sum(o.replaced for o in outcomes)
     print(
-        f"{len(outcomes)} programs (seeds {options.seed}..{seeds[-1] if seeds else options.seed}) "
+        f"{len(outcomes)} programs (seeds {options.seed}..{seeds[-1] if seeds else options.seed}"
+        f"{', main shapes ' + ', '.join(sorted(options.shape)) if options.shape else ''}) "
         f"in {wall:.0f} s with {options.jobs} job(s): "
         f"{sum(seconds) / max(len(seconds), 1):.2f} s per program in a worker, "
         f"{replaced} replacements, {launches} runtime calls that did the work"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fuzz.assemble import Layout, assemble
 from fuzz.host import HostAction, host_action
 from fuzz.piece import Chooser, ShapeMaker
+from fuzz.shapes_combined import COMBINED_SHAPES
 from fuzz.shapes_cxx import CXX_SHAPES
 from fuzz.shapes_dense import DENSE_SHAPES
 from fuzz.shapes_histogram import HISTOGRAM_SHAPES
@@ -23,6 +24,7 @@ SHAPES: dict[str, ShapeMaker] = {
     **REDUCTION_SHAPES,
     **HISTOGRAM_SHAPES,
     **DENSE_SHAPES,
+    **COMBINED_SHAPES,
     **SPARSE_SHAPES,
     **STENCIL_SHAPES,
     **CXX_SHAPES,

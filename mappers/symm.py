@@ -37,7 +37,7 @@ _ELEMENTS = {"float": 0, "double": 1}
 _SYMM = (
     "i32 @idiom_symm(i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64, double, ptr, i64, i64)"
 )
-_ROW, _COLUMN, _SUM = 0, 1, 2
+_SUM = 2  # the sum loop's level; the rows and columns are the outer two, in either order
 _IN_SUM, _AFTER_SUM = 3, 2  # the loops an access is measured over: all, or the outer two
 
 
@@ -49,6 +49,7 @@ class _SymmPlan(Plan):
         reads: dict[str, tuple[Value, int]],
         loops: list[LoopView],
         *,
+        row: int,
         element: str,
         scales: tuple[Value | None, Value | None],
         conditions: list[tuple[Value, bool]],
@@ -56,10 +57,11 @@ class _SymmPlan(Plan):
         region: Region,
     ) -> None:
         self.reads, self.loops, self.region = reads, loops, region
+        self.row, self.column = row, 1 - row  # the levels of the row and column loops
         self.alpha, self.beta = scales
         self.conditions = conditions
         self.element = element
-        self.triangle = RowTriangle(region, loops[_ROW], loops[_SUM], guards)
+        self.triangle = RowTriangle(region, loops[row], loops[_SUM], guards)
         self.rows: Operand | None = None
         self.columns: Operand | None = None
         self.accesses: dict[str, Access] = {}
@@ -67,11 +69,12 @@ class _SymmPlan(Plan):
 
     def guard(self, builder: Builder) -> Operand:
         checks = [guard_conditions(builder, self.region, self.conditions, fixed_loads=True)]
-        rows = trip_count(builder, self.loops[_ROW])
-        columns = trip_count(builder, self.loops[_COLUMN])
+        rows = trip_count(builder, self.loops[self.row])
+        columns = trip_count(builder, self.loops[self.column])
         self.rows, self.columns = rows.count, columns.count
         checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
-        counts = [rows.count, columns.count, rows.count]
+        counts = [rows.count, rows.count, rows.count]
+        counts[self.column] = columns.count
         tables = row_tables(
             builder,
             self.region,
@@ -114,7 +117,7 @@ class _SymmPlan(Plan):
     def _one_matrix_each(self, builder: Builder) -> Operand:
         """i1: C's update and store, B's three reads and A's two are one matrix each."""
         s, a = self.strides, self.accesses
-        zero = const(I64, 0)
+        row, column, zero = self.row, self.column, const(I64, 0)
 
         def same_first(one: str, other: str) -> Operand:
             return builder.compare(
@@ -124,24 +127,24 @@ class _SymmPlan(Plan):
         def equal(one: Operand, other: Operand) -> Operand:
             return builder.compare("eq", one, other)
 
-        diagonal = builder.binary("add", s["a"][_ROW], s["a"][_SUM])
+        diagonal = builder.binary("add", s["a"][row], s["a"][_SUM])
         checks = [
             same_first("c", "c_own"),
-            equal(s["c_own"][_ROW], s["c"][_SUM]),
-            equal(s["c_own"][_COLUMN], s["c"][_COLUMN]),
-            equal(s["c"][_ROW], zero),
+            equal(s["c_own"][row], s["c"][_SUM]),
+            equal(s["c_own"][column], s["c"][column]),
+            equal(s["c"][row], zero),
             same_first("b", "b_row"),
             same_first("b", "b_own"),
-            equal(s["b_row"][_ROW], s["b"][_SUM]),
-            equal(s["b_own"][_ROW], s["b"][_SUM]),
-            equal(s["b_row"][_COLUMN], s["b"][_COLUMN]),
-            equal(s["b_own"][_COLUMN], s["b"][_COLUMN]),
-            equal(s["b"][_ROW], zero),
+            equal(s["b_row"][row], s["b"][_SUM]),
+            equal(s["b_own"][row], s["b"][_SUM]),
+            equal(s["b_row"][column], s["b"][column]),
+            equal(s["b_own"][column], s["b"][column]),
+            equal(s["b"][row], zero),
             equal(s["b_row"][_SUM], zero),
             same_first("a", "a_own"),
-            equal(s["a_own"][_ROW], diagonal),
-            equal(s["a"][_COLUMN], zero),
-            equal(s["a_own"][_COLUMN], zero),
+            equal(s["a_own"][row], diagonal),
+            equal(s["a"][column], zero),
+            equal(s["a_own"][column], zero),
         ]
         return builder.all_of(checks)
 
@@ -169,15 +172,15 @@ class _SymmPlan(Plan):
                 self.columns,
                 scalar_operand(builder, self.alpha, 1.0),
                 a.first,
-                sa[_ROW],
+                sa[self.row],
                 sa[_SUM],
                 b.first,
                 sb[_SUM],
-                sb[_COLUMN],
+                sb[self.column],
                 scalar_operand(builder, self.beta, 1.0),
                 c.first,
                 sc[_SUM],
-                sc[_COLUMN],
+                sc[self.column],
             ],
         )
 
@@ -201,13 +204,23 @@ def _reads(solution: Mapping[str, Value | None]) -> dict[str, tuple[Value, int]]
     }
 
 
+def _row_level(loops: list[LoopView], region: Region) -> int:
+    """Which of the outer two loops is the rows': the one the sum loop's end moves with."""
+    ends_with = [
+        depends_on(loops[_SUM].iter_end, loops[level].iterator, region) for level in (0, 1)
+    ]
+    if ends_with.count(True) != 1:
+        raise NotReplaced("the sum loop does not run up to the counter of one outer loop")
+    return ends_with.index(True)
+
+
 def _check_statically(
-    solution: Mapping[str, Value | None], loops: list[LoopView], region: Region
+    solution: Mapping[str, Value | None], loops: list[LoopView], row_level: int, region: Region
 ) -> str:
     """The element type, once the nest's shape is checked: rows and sum counting up by
     one, the sum from a fixed first row up to the current one, its value after the loop
     the sum it left."""
-    row, total = loops[_ROW], loops[_SUM]
+    row, total = loops[row_level], loops[_SUM]
     if row.step != 1 or total.step != 1:
         raise NotReplaced("the rows do not count up by one (a row would add to unfinished ones)")
     if depends_on(total.iter_begin, row.iterator, region) or not depends_on(
@@ -233,7 +246,8 @@ def map_symm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_symm", f"declare {_SYMM}")
     declare_row_tables(context.module)
     loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(3)]
-    element = _check_statically(solution, loops, region)
+    row = _row_level(loops, region)
+    element = _check_statically(solution, loops, row, region)
     guards = row_guards(region, loops, loops[_SUM])
     edge = loops[_SUM].iter_end
     conditions = check_legal(
@@ -250,6 +264,7 @@ def map_symm(instance: Instance, context: MapperContext) -> Plan:
     return _SymmPlan(
         _reads(solution),
         loops,
+        row=row,
         element=element,
         scales=scales,
         conditions=conditions,

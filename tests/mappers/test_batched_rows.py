@@ -10,7 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, build_pair, replaced_everywhere, same_outputs
+from differential import (
+    BLAS_AT_ANY_SIZE,
+    blas_calls_done,
+    build_pair,
+    replaced_everywhere,
+    same_outputs,
+)
 
 from mappers.accelerate import Accelerated
 
@@ -26,10 +32,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _batches_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
-    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
-    return sum(
-        1 for line in stderr.splitlines() if line.startswith("idiom: gemm_rows ") and "done" in line
-    )
+    return blas_calls_done(same_outputs(builds, args, BLAS_AT_ANY_SIZE), "gemm_rows")
 
 
 def test_every_batch_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:

@@ -1,21 +1,28 @@
 """The symmetric matrix product written by rows of A's lower triangle (blas.idl's SYMM,
-mappers/symm.py, `idiom_symm`): scaled or not, float and double, every element of the
-block equal to the original's; the original code where C overlaps A or B, under a zero
-scale, where the rows count down (a row would add to rows not finished yet) and where the
-sum loop takes the diagonal too (k <= i: detected, declined by the guard's triangle)."""
+mappers/symm.py, `idiom_symm`): scaled or not, float and double, the rows or the columns
+outermost, every element of the block equal to the original's; the original code where
+C overlaps A or B, under a zero scale, where the rows count down (a row would add to rows
+not finished yet) and where the sum loop takes the diagonal too (k <= i: detected,
+declined by the guard's triangle)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, build_pair, replaced_everywhere, same_outputs
+from differential import (
+    BLAS_AT_ANY_SIZE,
+    blas_calls_done,
+    build_pair,
+    replaced_everywhere,
+    same_outputs,
+)
 
 from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "symm_forms.c"
 SEPARATE, C_OVERLAPS_A, C_OVERLAPS_B = range(3)
-PRODUCTS = {"symm_flat", "symm_unscaled", "symm_float"}
+PRODUCTS = {"symm_flat", "symm_unscaled", "symm_float", "symm_columns_outer"}
 DECLINED_AT_RUN_TIME = "symm_diagonal_twice"
 
 
@@ -25,10 +32,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _products_done(builds: tuple[Path, Path, Accelerated], args: list[str]) -> int:
-    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
-    return sum(
-        1 for line in stderr.splitlines() if line.startswith("idiom: symm ") and "done" in line
-    )
+    return blas_calls_done(same_outputs(builds, args, BLAS_AT_ANY_SIZE), "symm")
 
 
 def test_every_product_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:

@@ -56,6 +56,23 @@ void symm_float(int m, int n, float alpha, float beta, float *C, const float *A,
         }
 }
 
+/* the columns outermost, as the reference BLAS runs them, alpha * B[i][j] computed once
+   per element */
+void symm_columns_outer(int m, int n, double alpha, double beta, double *C, const double *A,
+                        const double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double temp1 = alpha * B[i * n + j];
+            double temp2 = 0.0;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += temp1 * A[i * m + k];
+                temp2 += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = beta * C[i * n + j] + temp1 * A[i * m + i] + alpha * temp2;
+        }
+}
+
 /* the rows counting down: a row adds to rows above it that are not finished yet (their
    beta scaling comes after), which is not the product; the original must run */
 void symm_rows_down(int m, int n, double alpha, double beta, double *C, const double *A,
@@ -113,7 +130,7 @@ int main(int argc, char **argv)
     float *fC = fblock, *fA = fblock + at_a, *fB = fblock + at_b;
     if (mode == 1) { C = A + 1; fC = fA + 1; }
     if (mode == 2) { C = B + 1; fC = fB + 1; }
-    for (int kernel = 0; kernel < 5; kernel++) {
+    for (int kernel = 0; kernel < 6; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -123,6 +140,7 @@ int main(int argc, char **argv)
         case 2: symm_float(m, n, (float)alpha, (float)beta, fC, fA, fB); break;
         case 3: symm_rows_down(m, n, alpha, beta, C, A, B); break;
         case 4: symm_diagonal_twice(m, n, alpha, beta, C, A, B); break;
+        case 5: symm_columns_outer(m, n, alpha, beta, C, A, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
