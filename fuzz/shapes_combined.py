@@ -45,7 +45,7 @@ def gemv_sum(ch: Chooser, p: str) -> Piece:
     kernel = f"{signature}\n{{\n    for (int i = 0; i < m; i++) {{\n{body}    }}\n}}\n"
     fill = elem.small_value("i", ch.number(0, 30))
     arrays = (
-        Array(f"{p}a", elem, f"{p}m * {p}n", fill),
+        Array(f"{p}a", elem, f"{p}m * {p}n + {p}m", fill),  # room for y = a + 2
         Array(f"{p}b", elem, f"{p}m * {p}n", elem.small_value("i", ch.number(0, 30))),
         Array(f"{p}tmp", elem, f"{p}m + {p}n", fill),
         Array(f"{p}x", elem, f"{p}n", elem.small_value("i", ch.number(0, 30))),
@@ -89,7 +89,7 @@ def bicg_memory(ch: Chooser, p: str) -> Piece:
     )
     fill = elem.small_value("i", ch.number(0, 30))
     arrays = (
-        Array(f"{p}a", elem, f"{p}m * {p}n", fill),
+        Array(f"{p}a", elem, f"{p}m * {p}n + {p}n", fill),  # room for s = a + 3
         Array(f"{p}r", elem, f"{p}m", elem.small_value("i", ch.number(0, 30))),
         Array(f"{p}v", elem, f"{p}n + {p}m", fill),
         Array(f"{p}s", elem, f"{p}n + {p}m", fill),
@@ -139,7 +139,8 @@ def symm(ch: Chooser, p: str) -> Piece:
     fill = elem.small_value("i", ch.number(0, 30))
     arrays = (
         Array(f"{p}c", elem, f"{p}m * {p}n", fill),
-        Array(f"{p}a", elem, f"{p}m * {p}m", elem.small_value("i", ch.number(0, 30))),
+        # room for c = a + 1
+        Array(f"{p}a", elem, f"{p}m * {p}m + {p}m * {p}n", elem.small_value("i", ch.number(0, 30))),
         Array(f"{p}b", elem, f"{p}m * {p}n", fill),
     )
     lits = f"{elem.literal(ch.pick('alpha', SCALES))}, {elem.literal(ch.pick('beta', SCALES))}"
@@ -188,7 +189,7 @@ def batched_rows(ch: Chooser, p: str) -> Piece:
     fill = elem.small_value("i", ch.number(0, 30))
     ld = f"({p}n + {extra})"
     arrays = (
-        Array(f"{p}a", elem, f"{p}r * {p}q * {ld} + {p}n", fill),
+        Array(f"{p}a", elem, f"{p}r * {p}q * {ld} + {p}n * {p}n + {p}n", fill),  # w = a + 2
         Array(f"{p}w", elem, f"{p}n * {p}n", elem.small_value("i", ch.number(0, 30))),
         Array(f"{p}sum", elem, f"{p}n", fill),
     )

@@ -19,6 +19,7 @@ KINDS = {
     "GEMM",
     "SYRK",
     "SYR2K",
+    "SYMM",
     "TRMM",
     "TRSV",
     "GER",
