@@ -117,6 +117,8 @@ class _BatchedPlan(Plan):
         for level in range(self.batch):
             checks.append(builder.compare("eq", s["row_written"][level], s["row"][level]))
             checks.append(builder.compare("eq", s["copied"][level], const(I64, 0)))
+        # one sum per product: sums that all land in one element leave the last one there
+        checks.append(builder.compare("ne", s["sums"][p], const(I64, 0)))
         return builder.all_of(checks)
 
     def call(self, builder: Builder) -> Operand:

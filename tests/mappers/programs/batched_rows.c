@@ -60,6 +60,22 @@ void rows_shifted(int nr, int nq, int np, int ld, double *A, const double *W, do
         }
 }
 
+/* every sum into one element: the copy writes the last product everywhere, which is no
+   batch of products (the original must run: its sums do not move along p) */
+void rows_one_sum(int nr, int nq, int np, int ld, double *A, const double *W, double *sum)
+{
+    for (int r = 0; r < nr; r++)
+        for (int q = 0; q < nq; q++) {
+            for (int p = 0; p < np; p++) {
+                sum[0] = 0.0;
+                for (int s = 0; s < np; s++)
+                    sum[0] += A[(r * nq + q) * ld + s] * W[s * np + p];
+            }
+            for (int p = 0; p < np; p++)
+                A[(r * nq + q) * ld + p] = sum[0];
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -86,7 +102,7 @@ int main(int argc, char **argv)
     float *fA = fblock, *fW = fblock + size_a, *fsum = fW + np * np;
     if (mode == 1) sum = A + ld;
     if (mode == 2) W = A + 1;
-    for (int kernel = 0; kernel < 3; kernel++) {
+    for (int kernel = 0; kernel < 4; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -94,6 +110,7 @@ int main(int argc, char **argv)
         case 0: rows_two_loops(nr, nq, np, ld, A, W, sum); break;
         case 1: if (mode == 0) rows_one_loop_float(nr * nq, np, ld, fA, fW, fsum); break;
         case 2: rows_shifted(nr, nq, np, ld, A, W, sum); break;
+        case 3: rows_one_sum(nr, nq, np, ld, A, W, sum); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
