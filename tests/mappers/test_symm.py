@@ -1,9 +1,9 @@
 """The symmetric matrix product written by rows of A's lower triangle (blas.idl's SYMM,
 mappers/symm.py, `idiom_symm`): scaled or not, float and double, the rows or the columns
-outermost, every element of the block equal to the original's; the original code where
-C overlaps A or B, under a zero scale, where the rows count down (a row would add to rows
-not finished yet) and where the sum loop takes the diagonal too (k <= i: detected,
-declined by the guard's triangle)."""
+outermost, the element's three terms in any order, every element of the block equal to
+the original's; the original code where C overlaps A or B, under a zero scale, where the
+rows count down (a row would add to rows not finished yet) and where the sum loop takes
+the diagonal too (k <= i: detected, declined by the guard's triangle)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,13 @@ from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "symm_forms.c"
 SEPARATE, C_OVERLAPS_A, C_OVERLAPS_B = range(3)
-PRODUCTS = {"symm_flat", "symm_unscaled", "symm_float", "symm_columns_outer"}
+PRODUCTS = {
+    "symm_flat",
+    "symm_unscaled",
+    "symm_float",
+    "symm_columns_outer",
+    "symm_terms_reordered",
+}
 DECLINED_AT_RUN_TIME = "symm_diagonal_twice"
 
 

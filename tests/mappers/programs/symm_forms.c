@@ -73,6 +73,21 @@ void symm_columns_outer(int m, int n, double alpha, double beta, double *C, cons
         }
 }
 
+/* the element's three terms added in another order: the sum first, C's old value last */
+void symm_terms_reordered(int m, int n, double alpha, double beta, double *C, const double *A,
+                          const double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double t = 0.0;
+            for (int k = 0; k < i; k++) {
+                C[k * n + j] += alpha * B[i * n + j] * A[i * m + k];
+                t += B[k * n + j] * A[i * m + k];
+            }
+            C[i * n + j] = alpha * t + alpha * B[i * n + j] * A[i * m + i] + beta * C[i * n + j];
+        }
+}
+
 /* the rows counting down: a row adds to rows above it that are not finished yet (their
    beta scaling comes after), which is not the product; the original must run */
 void symm_rows_down(int m, int n, double alpha, double beta, double *C, const double *A,
@@ -130,7 +145,7 @@ int main(int argc, char **argv)
     float *fC = fblock, *fA = fblock + at_a, *fB = fblock + at_b;
     if (mode == 1) { C = A + 1; fC = fA + 1; }
     if (mode == 2) { C = B + 1; fC = fB + 1; }
-    for (int kernel = 0; kernel < 6; kernel++) {
+    for (int kernel = 0; kernel < 7; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -141,6 +156,7 @@ int main(int argc, char **argv)
         case 3: symm_rows_down(m, n, alpha, beta, C, A, B); break;
         case 4: symm_diagonal_twice(m, n, alpha, beta, C, A, B); break;
         case 5: symm_columns_outer(m, n, alpha, beta, C, A, B); break;
+        case 6: symm_terms_reordered(m, n, alpha, beta, C, A, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
