@@ -13,7 +13,9 @@ docs/results/:
   COO `gpu_h100_sparse_formats_2026-11-24.json`; a row counts when the idiom's kernel ran
   and the output was equal;
 - OpenCL kernels without a GPU: `cpu_2core_original_world_2026-11-23.json` again, where no
-  launch could happen (the guard keeps the original loop): a row counts when no call was made.
+  launch could happen (the guard keeps the original loop): a row counts when no call was made;
+- SYMM: `bench_gemv_symm_batched_2026-11-25.json` (`idiom bench --json` rows, two CPU cores,
+  OpenBLAS); a row counts when SYMM is among the idioms it replaced and its output was equal.
 
     .venv/bin/python benchmarks/check_benefit.py [--check]
 
@@ -43,6 +45,7 @@ PREFIXES = {
     "jds_": "SpMV_JDS",
     "ell_": "SpMV_ELL",
     "coo_": "SpMV_COO",
+    "symm_": "SYMM",
 }
 # What a program's runtime records (`calls`) name when the idiom's replacement ran.
 BLAS_ENTRIES = {"GEMM": "gemm", "GEMV": "gemv"}
@@ -56,12 +59,14 @@ KERNELS = {
     "SpMV_COO": "idiom_histogram",
 }
 SPARSE_GPU = "docs/results/gpu_h100_sparse_formats_2026-11-24.json"
+BENCH = "docs/results/bench_gemv_symm_batched_2026-11-25.json"
 # (target, where, source file, which rows count, the idioms it is for: None for all)
 SOURCES: tuple[tuple[str, str, str, str, frozenset[str] | None], ...] = (
     ("blas", "2 CPU cores, OpenBLAS", CPU, "blas", None),
     ("opencl", "an NVIDIA H100 GPU", GPU, "kernel", None),
     ("opencl", "an NVIDIA H100 GPU", SPARSE_GPU, "kernel", frozenset({"SpMV_ELL", "SpMV_COO"})),
     ("opencl-no-gpu", "2 CPU cores without a GPU (the loop kept)", CPU, "no-call", None),
+    ("blas", "2 CPU cores, OpenBLAS", BENCH, "bench", frozenset({"SYMM"})),
 )
 
 
@@ -81,12 +86,15 @@ def main() -> None:
 def benefit_table(root: Path) -> dict[str, object]:
     entries = []
     for target, where, source, kind, only in SOURCES:
-        programs = json.loads((root / source).read_text())["programs"]
+        recorded = json.loads((root / source).read_text())
+        programs = recorded if kind == "bench" else recorded["programs"]
         for idiom in PREFIXES.values():
-            if (kind == "blas") != (idiom in BLAS_ENTRIES) or (only and idiom not in only):
+            if only is not None and idiom not in only:
+                continue
+            if kind != "bench" and (kind == "blas") != (idiom in BLAS_ENTRIES):
                 continue
             rows = [
-                (row["program"], " ".join(row["args"]), round(row["speedup"], 3))
+                (row["program"], _arguments(row), round(row["speedup"], 3))
                 for row in programs
                 if _idiom_of(row["program"]) == idiom
                 and row["outputs_equal"]
@@ -114,7 +122,17 @@ def _idiom_of(program: str) -> str | None:
     return next((idiom for prefix, idiom in PREFIXES.items() if program.startswith(prefix)), None)
 
 
+def _arguments(row: dict[str, object]) -> str:
+    """The program's arguments as the row records them (bench rows: the corpus's bench
+    arguments, not recorded)."""
+    args = row.get("args")
+    return " ".join(str(a) for a in args) if isinstance(args, list) else "bench"
+
+
 def _counts(row: dict[str, object], idiom: str, kind: str) -> bool:
+    if kind == "bench":
+        replaced = str(row.get("idioms", "")).replace(",", " ").split()
+        return idiom in replaced
     calls = row.get("calls") or []
     assert isinstance(calls, list)
     if kind == "no-call":
