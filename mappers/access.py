@@ -31,6 +31,7 @@ __all__ = [
     "element_size",
     "locate",
     "measure",
+    "same_first",
     "span",
 ]
 
@@ -143,6 +144,11 @@ def apart(
     before = builder.compare("sle", first[1], second[0])
     after = builder.compare("sle", second[1], first[0])
     return builder.binary("or", before, after)
+
+
+def same_first(builder: Builder, one: Access, other: Access) -> Operand:
+    """i1: the two accesses start at the same address."""
+    return builder.compare("eq", builder.to_i64(one.first), builder.to_i64(other.first))
 
 
 def disjoint(builder: Builder, written: Access, others: Sequence[Access]) -> Operand:

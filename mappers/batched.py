@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, loop_view, trip_count
@@ -109,9 +109,9 @@ class _BatchedPlan(Plan):
         p, t, copy = self.batch, self.batch + 1, self.batch
         checks = [
             builder.compare("eq", self.counts[id(self.copy)], self.counts[id(self.loops[p])]),
-            _same_first(builder, a["copied"], a["sums"]),
+            same_first(builder, a["copied"], a["sums"]),
             builder.compare("eq", s["copied"][copy], s["sums"][p]),
-            _same_first(builder, a["row_written"], a["row"]),
+            same_first(builder, a["row_written"], a["row"]),
             builder.compare("eq", s["row_written"][copy], s["row"][t]),
         ]
         for level in range(self.batch):
@@ -147,10 +147,6 @@ class _BatchedPlan(Plan):
                 s["sums"][p],
             ],
         )
-
-
-def _same_first(builder: Builder, one: Access, other: Access) -> Operand:
-    return builder.compare("eq", builder.to_i64(one.first), builder.to_i64(other.first))
 
 
 def map_batched_rows(instance: Instance, context: MapperContext) -> Plan:

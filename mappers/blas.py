@@ -7,10 +7,10 @@ layout and transposition BLAS needs or declines (then the original loop runs).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.batched import is_batched, map_batched_rows
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand, operand
@@ -31,6 +31,7 @@ __all__ = [
     "is_sum_after",
     "map_gemm",
     "map_gemv",
+    "nonzero_scales",
     "scalar_operand",
     "scalars_nonzero",
 ]
@@ -375,8 +376,14 @@ def scalars_nonzero(builder: Builder, dense: DenseMatch) -> Operand:
     before or after the sum) and alpha (on the product). BLAS takes a zero beta as "C is
     not read" and a zero alpha as "A and B are not read", where the loop computes 0 * C
     or 0 * A[i][k], and 0 * NaN or 0 * Inf is NaN."""
+    return nonzero_scales(
+        builder, [dense.scaled_first, dense.beta if dense.has_old else None, dense.alpha]
+    )
+
+
+def nonzero_scales(builder: Builder, factors: Sequence[Value | None]) -> Operand:
+    """i1: none of the scale factors (None: absent, 1) is 0."""
     zero = const("double", "0.000000e+00")
-    factors = [dense.scaled_first, dense.beta if dense.has_old else None, dense.alpha]
     checks = [
         builder.compare("one", scalar_operand(builder, factor, 1.0), zero)
         for factor in dict.fromkeys(f for f in factors if f is not None)
@@ -462,7 +469,7 @@ class _DensePlan(Plan):
         same = [
             counted.exact,
             builder.compare("eq", counted.count, self.counts[n]),
-            builder.compare("eq", builder.to_i64(cleared.first), builder.to_i64(c.first)),
+            same_first(builder, cleared, c),
             builder.compare("eq", cleared.strides[0], c.strides[m]),
             builder.compare("eq", cleared.strides[1], c.strides[n]),
         ]

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
-from mappers.blas import is_sum_after, scalar_operand
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.blas import is_sum_after, nonzero_scales, scalar_operand
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
 from mappers.loops import LoopView, loop_view, trip_count
@@ -97,7 +97,8 @@ class _SymmPlan(Plan):
         for name, access in self.accesses.items():
             self.strides[name], whole = access.element_strides(builder)
             checks.append(whole)
-        checks += [self._one_matrix_each(builder), self._scales_nonzero(builder)]
+        # BLAS reads neither A and B nor C under a zero scale, where the loop computes 0 * NaN
+        checks += [self._one_matrix_each(builder), nonzero_scales(builder, [self.alpha, self.beta])]
         c = self.accesses["c"]
         others = [access for name, access in self.accesses.items() if name not in ("c", "c_own")]
         checks.append(disjoint(builder, c, [*others, *(t.entries for t in tables)]))
@@ -119,45 +120,32 @@ class _SymmPlan(Plan):
         s, a = self.strides, self.accesses
         row, column, zero = self.row, self.column, const(I64, 0)
 
-        def same_first(one: str, other: str) -> Operand:
-            return builder.compare(
-                "eq", builder.to_i64(a[one].first), builder.to_i64(a[other].first)
-            )
+        def same(one: str, other: str) -> Operand:
+            return same_first(builder, a[one], a[other])
 
         def equal(one: Operand, other: Operand) -> Operand:
             return builder.compare("eq", one, other)
 
         diagonal = builder.binary("add", s["a"][row], s["a"][_SUM])
         checks = [
-            same_first("c", "c_own"),
+            same("c", "c_own"),
             equal(s["c_own"][row], s["c"][_SUM]),
             equal(s["c_own"][column], s["c"][column]),
             equal(s["c"][row], zero),
-            same_first("b", "b_row"),
-            same_first("b", "b_own"),
+            same("b", "b_row"),
+            same("b", "b_own"),
             equal(s["b_row"][row], s["b"][_SUM]),
             equal(s["b_own"][row], s["b"][_SUM]),
             equal(s["b_row"][column], s["b"][column]),
             equal(s["b_own"][column], s["b"][column]),
             equal(s["b"][row], zero),
             equal(s["b_row"][_SUM], zero),
-            same_first("a", "a_own"),
+            same("a", "a_own"),
             equal(s["a_own"][row], diagonal),
             equal(s["a"][column], zero),
             equal(s["a_own"][column], zero),
         ]
         return builder.all_of(checks)
-
-    def _scales_nonzero(self, builder: Builder) -> Operand:
-        """i1: alpha and beta are not 0: BLAS then reads neither A and B nor C, where the
-        loop computes 0 * NaN."""
-        zero = const("double", "0.000000e+00")
-        checks = [
-            builder.compare("one", scalar_operand(builder, scale, 1.0), zero)
-            for scale in (self.alpha, self.beta)
-            if scale is not None
-        ]
-        return builder.all_of(checks) if checks else const("i1", "true")
 
     def call(self, builder: Builder) -> Operand:
         assert self.rows is not None and self.columns is not None

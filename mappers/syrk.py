@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.blas import (
     Clearing,
     DenseMatch,
@@ -254,7 +254,7 @@ class _SyrkPlan(Plan):
         return builder.all_of(
             [
                 whole,
-                builder.compare("eq", builder.to_i64(mirrored.first), builder.to_i64(c.first)),
+                same_first(builder, mirrored, c),
                 builder.compare("eq", sm[row], sc[column]),
                 builder.compare("eq", sm[column], sc[row]),
             ]
@@ -339,7 +339,7 @@ class _SyrkPlan(Plan):
         return builder.all_of(
             [
                 whole,
-                builder.compare("eq", builder.to_i64(stored.first), builder.to_i64(c.first)),
+                same_first(builder, stored, c),
                 builder.compare("eq", sd[row], builder.binary("add", sc[row], sc[column])),
             ]
         )
@@ -355,7 +355,7 @@ class _SyrkPlan(Plan):
         zero = const(I64, 0)
         return builder.all_of(
             [
-                builder.compare("eq", builder.to_i64(a.first), builder.to_i64(b.first)),
+                same_first(builder, a, b),
                 builder.compare("eq", sb[column], sa[row]),
                 builder.compare("eq", sb[total], sa[total]),
                 builder.compare("eq", sa[column], zero),
@@ -386,7 +386,7 @@ class _SyrkPlan(Plan):
         c = self.accesses["c"]
         levels = self.triangle.levels
         checks += [
-            builder.compare("eq", builder.to_i64(cleared.first), builder.to_i64(c.first)),
+            same_first(builder, cleared, c),
             builder.compare("eq", cleared.strides[0], c.strides[levels[_ROW]]),
             builder.compare("eq", cleared.strides[1], c.strides[levels[_COLUMN]]),
         ]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
@@ -168,7 +168,7 @@ class _TrmmPlan(Plan):
         c, b = self.accesses["c"], self.accesses["b"]
         zero = const(I64, 0)
         checks = [
-            builder.compare("eq", builder.to_i64(b.first), builder.to_i64(c.first)),
+            same_first(builder, b, c),
             builder.compare("eq", s["b"][_SUM], s["c"][_ROW]),
             builder.compare("eq", s["b"][_COLUMN], s["c"][_COLUMN]),
             builder.compare("eq", s["b"][_ROW], zero),
@@ -178,7 +178,7 @@ class _TrmmPlan(Plan):
         if "finish" in self.accesses:
             finish = self.accesses["finish"]
             checks += [
-                builder.compare("eq", builder.to_i64(finish.first), builder.to_i64(c.first)),
+                same_first(builder, finish, c),
                 builder.compare("eq", s["finish"][_ROW], s["c"][_ROW]),
                 builder.compare("eq", s["finish"][_COLUMN], s["c"][_COLUMN]),
             ]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
+from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.blas import is_sum_after
 from mappers.emit import I64, Builder, NotReplaced, const
 from mappers.irtext import Operand
@@ -133,19 +133,19 @@ class _TrsvPlan(Plan):
         s, a, c = self.strides, self.accesses["a"], self.accesses["c"]
         zero = const(I64, 0)
         checks = [
-            _same_first(builder, self.accesses["b"], c),
+            same_first(builder, self.accesses["b"], c),
             builder.compare("eq", s["b"][_SUM], s["c"][_ROW]),
             builder.compare("eq", s["b"][_ROW], zero),
         ]
         if "diag" in self.accesses:
             diagonal = builder.binary("add", s["a"][_ROW], s["a"][_SUM])
             checks += [
-                _same_first(builder, self.accesses["diag"], a),
+                same_first(builder, self.accesses["diag"], a),
                 builder.compare("eq", s["diag"][_ROW], diagonal),
             ]
         if "finish" in self.accesses:
             checks += [
-                _same_first(builder, self.accesses["finish"], c),
+                same_first(builder, self.accesses["finish"], c),
                 builder.compare("eq", s["finish"][_ROW], s["c"][_ROW]),
             ]
         return builder.all_of(checks)
@@ -155,7 +155,7 @@ class _TrsvPlan(Plan):
         start, c = self.accesses["start"], self.accesses["c"]
         return builder.all_of(
             [
-                _same_first(builder, start, c),
+                same_first(builder, start, c),
                 builder.compare("eq", self.strides["start"][_ROW], self.strides["c"][_ROW]),
             ]
         )
@@ -189,10 +189,6 @@ class _TrsvPlan(Plan):
                 sc[_ROW],
             ],
         )
-
-
-def _same_first(builder: Builder, one: Access, other: Access) -> Operand:
-    return builder.compare("eq", builder.to_i64(one.first), builder.to_i64(other.first))
 
 
 def map_trsv(instance: Instance, context: MapperContext) -> Plan:

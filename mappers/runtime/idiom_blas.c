@@ -214,26 +214,30 @@ static int increment(int64_t len, int64_t stride, blasint *inc) {
     return 1;
 }
 
+/* x <- b (n elements, strides b_s and x_s). */
+static void copy_vector(int32_t elem, int64_t n, const void *b, int64_t b_s, void *x,
+                        int64_t x_s) {
+    if (b_s == 1 && x_s == 1) {
+        memmove(x, b, (size_t)n * (elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double)));
+        return;
+    }
+    for (int64_t t = 0; t < n; t++) {
+        if (elem == IDIOM_FLOAT) {
+            ((float *)x)[t * x_s] = ((const float *)b)[t * b_s];
+        } else {
+            ((double *)x)[t * x_s] = ((const double *)b)[t * b_s];
+        }
+    }
+}
+
 /* Copies `count` rows of n elements from the packed block `from` (row-major, n apart) to
-   rows `to_s` apart (elements one apart), or the last row only to a vector (to_s 0,
-   element stride `elem_s`). */
+   rows `to_s` apart, their elements `elem_s` apart. */
 static void copy_rows(int32_t elem, int64_t count, int64_t n, const void *from, void *to,
                       int64_t to_s, int64_t elem_s) {
     size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
     for (int64_t i = 0; i < count; i++) {
-        const char *src = (const char *)from + (size_t)(i * n) * size;
-        char *dst = (char *)to + (size_t)(i * to_s) * size;
-        if (elem_s == 1) {
-            memcpy(dst, src, (size_t)n * size);
-        } else if (elem == IDIOM_FLOAT) {
-            for (int64_t p = 0; p < n; p++) {
-                ((float *)dst)[p * elem_s] = ((const float *)src)[p];
-            }
-        } else {
-            for (int64_t p = 0; p < n; p++) {
-                ((double *)dst)[p * elem_s] = ((const double *)src)[p];
-            }
-        }
+        copy_vector(elem, n, (const char *)from + (size_t)(i * n) * size, 1,
+                    (char *)to + (size_t)(i * to_s) * size, elem_s);
     }
 }
 
@@ -851,18 +855,6 @@ int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t
                  (long long)n, (long long)a_sr, (long long)a_sk, (long long)b_sr,
                  (long long)b_sc, idiom__status_name(status));
     return status;
-}
-
-/* x <- b (n elements, strides b_s and x_s), or x <- saved (stride 1) when b is NULL. */
-static void copy_vector(int32_t elem, int64_t n, const void *b, int64_t b_s, void *x,
-                        int64_t x_s) {
-    for (int64_t t = 0; t < n; t++) {
-        if (elem == IDIOM_FLOAT) {
-            ((float *)x)[t * x_s] = ((const float *)b)[t * b_s];
-        } else {
-            ((double *)x)[t * x_s] = ((const double *)b)[t * b_s];
-        }
-    }
 }
 
 /* The triangular solve in place, T x = x. T's stored matrix is T (column-major) or T^T
