@@ -1,0 +1,250 @@
+"""Type inference: the type of every expression, or a LiftError saying what does not fit.
+
+Lambda parameters without a declared type take the type of what they are applied to, so
+a rewrite rule can build `(lambda (x) ...)` without knowing its types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from lift.errors import LiftError
+from lift.ir import expr as ir
+from lift.ir.text import show, type_text
+from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector, element_of
+
+__all__ = ["infer", "infer_function"]
+
+_ARITHMETIC = {"+", "-", "*", "/", "%", "min", "max", "pow"}
+_UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
+_COMPARE = {"<", "<=", ">", ">=", "==", "!="}
+_LOGIC = {"and", "or", "not"}
+_CASTS = {"f32", "f64", "i32", "i64"}
+_INDEX = ("i32", "i64")
+
+
+def infer(expression: ir.Expr, env: Mapping[ir.Param, Type] | None = None) -> Type:
+    env = env or {}
+    match expression:
+        case ir.Param():
+            if expression in env:
+                return env[expression]
+            if expression.type is not None:
+                return expression.type
+            raise LiftError(f"{expression.name} has no type here")
+        case ir.Literal(_, kind):
+            return kind
+        case ir.Apply(fun, args):
+            return infer_function(fun, [infer(a, env) for a in args], env)
+        case ir.Lambda():
+            raise LiftError(f"a function where a value is expected: {show(expression)}")
+    raise AssertionError(expression)
+
+
+def _same(a: Type, b: Type, what: str) -> None:
+    if a != b:
+        raise LiftError(f"{what}: {type_text(a)} and {type_text(b)} differ")
+
+
+def _lanes(kind: Type) -> tuple[Scalar, int | None]:
+    """The scalar of a scalar or vector type, and the vector's width (None: a scalar)."""
+    if isinstance(kind, Scalar):
+        return kind, None
+    if isinstance(kind, Vector):
+        return kind.element, kind.width
+    raise LiftError(f"a scalar operation on {type_text(kind)}")
+
+
+def _op_type(name: str, types: Sequence[Type]) -> Type:
+    if name in _ARITHMETIC or name in _UNARY:
+        for other in types[1:]:
+            _same(types[0], other, f"the operands of {name}")
+        _lanes(types[0])
+        return types[0]
+    if name in _COMPARE or name in _LOGIC:
+        for other in types[1:]:
+            _same(types[0], other, f"the operands of {name}")
+        _, width = _lanes(types[0])
+        return Scalar("bool") if width is None else Vector(Scalar("bool"), width)
+    if name == "select":
+        _same(types[1], types[2], "the values of select")
+        return types[1]
+    if name in _CASTS:
+        _, width = _lanes(types[0])
+        return Scalar(name) if width is None else Vector(Scalar(name), width)
+    raise LiftError(f"no operation {name}")
+
+
+def _bind(
+    params: Sequence[ir.Param], types: Sequence[Type], env: Mapping[ir.Param, Type]
+) -> dict[ir.Param, Type]:
+    if len(params) != len(types):
+        raise LiftError(f"a function of {len(params)} parameter(s) applied to {len(types)}")
+    bound = dict(env)
+    for param, kind in zip(params, types, strict=True):
+        if param.type is not None:
+            _same(param.type, kind, f"the parameter {param.name}")
+        bound[param] = kind
+    return bound
+
+
+def _sizes_equal(types: Sequence[Array], what: str) -> None:
+    for other in types[1:]:
+        if other.length != types[0].length:
+            raise LiftError(f"{what}: lengths {types[0].length} and {other.length} differ")
+
+
+def infer_function(
+    fun: ir.Fun, types: Sequence[Type], env: Mapping[ir.Param, Type] | None = None
+) -> Type:
+    """The type of `fun` applied to values of `types`."""
+    env = env or {}
+    name = type(fun).__name__
+    match fun:
+        case ir.Lambda(params, body):
+            return infer(body, _bind(params, types, env))
+        case ir.Op(op):
+            if len(types) != ir.OPS[op]:
+                raise LiftError(f"{op} takes {ir.OPS[op]} operand(s)")
+            return _op_type(op, types)
+        case (
+            ir.Map(f)
+            | ir.MapGlobal(_, f)
+            | ir.MapWorkgroup(_, f)
+            | ir.MapLocal(_, f)
+            | ir.MapSeq(f)
+        ):
+            array = _array(types, 0, name)
+            return Array(infer_function(f, [array.element], env), array.length)
+        case ir.MapVec(f):
+            return _map_vec(f, types[0], env)
+        case ir.Reduce(f, init) | ir.ReduceSeq(f, init):
+            array = _array(types, 0, name)
+            start = infer(init, env)
+            _same(infer_function(f, [start, array.element], env), start, f"{name}'s function")
+            return Array(start, Size.of(1))
+        case ir.Scan(f, init):
+            array = _array(types, 0, name)
+            start = infer(init, env)
+            _same(infer_function(f, [start, array.element], env), start, "scan's function")
+            return Array(start, array.length)
+        case ir.Zip():
+            arrays = [_array(types, k, "zip") for k in range(len(types))]
+            if len(arrays) < 2:
+                raise LiftError("zip takes two arrays or more")
+            _sizes_equal(arrays, "zip")
+            return Array(Tuple(tuple(a.element for a in arrays)), arrays[0].length)
+        case ir.Split(size):
+            array = _array(types, 0, "split")
+            return Array(Array(array.element, size), array.length.divide(_constant(size)))
+        case ir.Join():
+            outer = _array(types, 0, "join")
+            inner = _nested(outer, "join")
+            return Array(inner.element, outer.length * inner.length)
+        case ir.Slide(size, step):
+            array = _array(types, 0, "slide")
+            if size < 1 or step < 1:
+                raise LiftError("slide's size and step are positive")
+            windows = (array.length - size).divide(step) + 1
+            return Array(Array(array.element, Size.of(size)), windows)
+        case ir.Pad(left, right, boundary):
+            array = _array(types, 0, "pad")
+            if boundary is not None:
+                _same(_innermost(array), boundary.type, "pad's constant")
+            return Array(array.element, array.length + left + right)
+        case ir.Transpose():
+            outer = _array(types, 0, "transpose")
+            inner = _nested(outer, "transpose")
+            return Array(Array(inner.element, outer.length), inner.length)
+        case ir.Gather():
+            indices, values = _array(types, 0, "gather"), _array(types, 1, "gather")
+            _index_type(indices, "gather")
+            return Array(values.element, indices.length)
+        case ir.Scatter(f, length, init):
+            indices, values = _array(types, 0, "scatter"), _array(types, 1, "scatter")
+            _index_type(indices, "scatter")
+            _sizes_equal([indices, values], "scatter's indices and values")
+            start = infer(init, env)
+            _same(infer_function(f, [start, values.element], env), start, "scatter's function")
+            return Array(start, length)
+        case ir.Iterate(count, f):
+            if count < 0:
+                raise LiftError("iterate's count is not negative")
+            _same(infer_function(f, types, env), types[0], "iterate's function")
+            return types[0]
+        case ir.Get(index):
+            if not isinstance(types[0], Tuple) or not 0 <= index < len(types[0].elements):
+                raise LiftError(f"get {index} of {type_text(types[0])}")
+            return types[0].elements[index]
+        case ir.Strided(_, strides, lengths):
+            flat = _array(types, 0, "strided")
+            if not isinstance(flat.element, Scalar) or len(strides) != len(lengths) or not strides:
+                raise LiftError("strided views a flat array of scalars, one stride per length")
+            result: Type = flat.element
+            for length in reversed(lengths):
+                result = Array(result, length)
+            return result
+        case ir.ToLocal(f) | ir.ToGlobal(f) | ir.ToPrivate(f):
+            return infer_function(f, types, env)
+        case ir.SplitVec(width):
+            array = _array(types, 0, "split-vec")
+            if not isinstance(array.element, Scalar) or width not in (2, 3, 4, 8, 16):
+                raise LiftError("split-vec takes scalars into vectors of 2, 3, 4, 8 or 16")
+            return Array(Vector(array.element, width), array.length.divide(width))
+        case ir.JoinVec():
+            array = _array(types, 0, "join-vec")
+            if not isinstance(array.element, Vector):
+                raise LiftError("join-vec takes an array of vectors")
+            return Array(array.element.element, array.length * array.element.width)
+    raise AssertionError(fun)
+
+
+def _array(types: Sequence[Type], position: int, what: str) -> Array:
+    if position >= len(types):
+        raise LiftError(f"{what} takes more arguments")
+    kind = types[position]
+    element_of(kind, what)
+    assert isinstance(kind, Array)
+    return kind
+
+
+def _nested(outer: Array, what: str) -> Array:
+    if not isinstance(outer.element, Array):
+        raise LiftError(f"{what} takes an array of arrays, not {type_text(outer)}")
+    return outer.element
+
+
+def _innermost(kind: Type) -> Type:
+    while isinstance(kind, Array):
+        kind = kind.element
+    return kind
+
+
+def _index_type(indices: Array, what: str) -> None:
+    if not (isinstance(indices.element, Scalar) and indices.element.name in _INDEX):
+        raise LiftError(f"{what}'s indices are i32 or i64, not {type_text(indices.element)}")
+
+
+def _constant(size: Size) -> int:
+    value = size.constant
+    if value is None or value <= 0:
+        raise LiftError(f"split by {size}: a positive integer")
+    return value
+
+
+def _map_vec(f: ir.Fun, kind: Type, env: Mapping[ir.Param, Type]) -> Type:
+    """map-vec's function sees the lanes: a vector's scalar, or a tuple of vectors' scalars."""
+    if isinstance(kind, Vector):
+        result = infer_function(f, [kind.element], env)
+        width = kind.width
+    elif isinstance(kind, Tuple) and all(isinstance(e, Vector) for e in kind.elements):
+        vectors = [e for e in kind.elements if isinstance(e, Vector)]
+        width = vectors[0].width
+        if any(v.width != width for v in vectors):
+            raise LiftError("map-vec over vectors of different widths")
+        result = infer_function(f, [Tuple(tuple(v.element for v in vectors))], env)
+    else:
+        raise LiftError(f"map-vec takes a vector, not {type_text(kind)}")
+    if not isinstance(result, Scalar):
+        raise LiftError("map-vec's function returns a scalar")
+    return Vector(result, width)

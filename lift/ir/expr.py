@@ -1,0 +1,300 @@
+"""Expressions of the functional IR: parameters, literals, lambdas, applications.
+
+A function is a `Lambda`, a scalar `Op`, or a pattern: the algorithmic ones say what is
+computed (`Map`, `Reduce`, `Split`, ...), the lowered ones also say how, on an OpenCL
+device (`MapGlobal`, `MapLocal`, `ToLocal`, `MapVec`, ...). Patterns that only rearrange
+data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Strided`,
+`SplitVec`, `JoinVec`) generate no code: the OpenCL generator turns them into index
+arithmetic.
+
+`Apply(fun, args)` applies a function to its data arguments; a pattern that takes a
+function (`Map(f)`) holds it. Values are frozen dataclasses compared by structure, so
+that a rewrite can be checked by comparing the text of two expressions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from lift.ir.types import Scalar, Size, Type
+
+__all__ = [
+    "LAYOUT",
+    "Apply",
+    "Expr",
+    "Fun",
+    "Gather",
+    "Get",
+    "Iterate",
+    "Join",
+    "JoinVec",
+    "Lambda",
+    "Literal",
+    "Map",
+    "MapGlobal",
+    "MapLocal",
+    "MapSeq",
+    "MapVec",
+    "MapWorkgroup",
+    "Op",
+    "Pad",
+    "Param",
+    "Pattern",
+    "Reduce",
+    "ReduceSeq",
+    "Scan",
+    "Scatter",
+    "Slide",
+    "Split",
+    "SplitVec",
+    "Strided",
+    "ToGlobal",
+    "ToLocal",
+    "ToPrivate",
+    "Transpose",
+    "Zip",
+    "apply",
+    "lam",
+    "mapped_function",
+    "with_function",
+]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A lambda's parameter; its type is written in the text form where declared."""
+
+    name: str
+    type: Type | None = None
+
+
+@dataclass(frozen=True)
+class Literal:
+    value: float | int | bool
+    type: Scalar
+
+
+@dataclass(frozen=True)
+class Lambda:
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class Apply:
+    fun: Fun
+    args: tuple[Expr, ...]
+
+
+Expr = Param | Literal | Apply | Lambda  # a Lambda as a value: an argument of a pattern
+
+
+# Scalar operations, by name: arithmetic, comparisons, math functions, select and casts.
+OPS = {
+    "+": 2, "-": 2, "*": 2, "/": 2, "%": 2, "neg": 1,
+    "min": 2, "max": 2, "abs": 1, "sqrt": 1, "exp": 1, "log": 1, "sin": 1, "cos": 1,
+    "pow": 2, "floor": 1, "tanh": 1,
+    "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,
+    "select": 3,
+    "f32": 1, "f64": 1, "i32": 1, "i64": 1,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Op:
+    """A scalar operation (`+`, `sqrt`, `select`, a cast named by its result type)."""
+
+    name: str
+
+
+# Algorithmic patterns.
+@dataclass(frozen=True)
+class Map:
+    f: Fun
+
+
+@dataclass(frozen=True)
+class Reduce:
+    """`(reduce f init xs)`: a one-element array holding f(...f(f(init, x0), x1)...)."""
+
+    f: Fun
+    init: Expr
+
+
+@dataclass(frozen=True)
+class Zip:
+    pass
+
+
+@dataclass(frozen=True)
+class Split:
+    size: Size
+
+
+@dataclass(frozen=True)
+class Join:
+    pass
+
+
+@dataclass(frozen=True)
+class Slide:
+    size: int
+    step: int
+
+
+@dataclass(frozen=True)
+class Pad:
+    """`left` and `right` elements added: copies of the edge (`clamp`) or a constant."""
+
+    left: int
+    right: int
+    boundary: Literal | None  # None: clamp
+
+
+@dataclass(frozen=True)
+class Transpose:
+    pass
+
+
+@dataclass(frozen=True)
+class Gather:
+    """`(gather idx xs)`: xs[idx[0]], xs[idx[1]], ... (the x[col[j]] of a sparse product)."""
+
+
+@dataclass(frozen=True)
+class Scatter:
+    """`(scatter f n init idx xs)`: n elements, element k folded with f from init over the
+    xs[i] whose idx[i] is k, in order (a histogram: f = +, xs all ones)."""
+
+    f: Fun
+    length: Size
+    init: Expr
+
+
+@dataclass(frozen=True)
+class Iterate:
+    count: int
+    f: Fun
+
+
+@dataclass(frozen=True)
+class Scan:
+    """`(scan f init xs)`: the exclusive prefixes init, f(init, x0), f(f(init, x0), x1), ...
+    (the offsets of a counting sort)."""
+
+    f: Fun
+    init: Expr
+
+
+@dataclass(frozen=True)
+class Get:
+    index: int
+
+
+@dataclass(frozen=True)
+class Strided:
+    """`(strided offset (s...) (n...) xs)`: the nested array whose element (i, j, ...) is
+    xs[offset + i*s0 + j*s1 + ...], lengths n: a grid as a loop nest walks it."""
+
+    offset: Size
+    strides: tuple[Size, ...]
+    lengths: tuple[Size, ...]
+
+
+# Lowered patterns: how a map or reduce runs on an OpenCL device.
+@dataclass(frozen=True)
+class MapGlobal:
+    dim: int
+    f: Fun
+
+
+@dataclass(frozen=True)
+class MapWorkgroup:
+    dim: int
+    f: Fun
+
+
+@dataclass(frozen=True)
+class MapLocal:
+    dim: int
+    f: Fun
+
+
+@dataclass(frozen=True)
+class MapSeq:
+    f: Fun
+
+
+@dataclass(frozen=True)
+class ReduceSeq:
+    f: Fun
+    init: Expr
+
+
+@dataclass(frozen=True)
+class ToLocal:
+    """f's result is kept in local memory (shared by a work-group)."""
+
+    f: Fun
+
+
+@dataclass(frozen=True)
+class ToGlobal:
+    f: Fun
+
+
+@dataclass(frozen=True)
+class ToPrivate:
+    f: Fun
+
+
+@dataclass(frozen=True)
+class MapVec:
+    """f applied to OpenCL vectors: its scalar operations work on every lane."""
+
+    f: Fun
+
+
+@dataclass(frozen=True)
+class SplitVec:
+    width: int
+
+
+@dataclass(frozen=True)
+class JoinVec:
+    pass
+
+
+Pattern = (
+    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Scatter | Iterate
+    | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
+    | ToLocal | ToGlobal | ToPrivate | MapVec | SplitVec | JoinVec
+)  # fmt: skip
+Fun = Lambda | Op | Pattern
+
+# Patterns that only rearrange data: no code of their own.
+LAYOUT = (Zip, Split, Join, Slide, Pad, Transpose, Gather, Get, Strided, SplitVec, JoinVec)
+_MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
+
+
+def mapped_function(fun: Fun) -> Fun | None:
+    """The function a map of any kind applies, else None."""
+    return fun.f if isinstance(fun, _MAPS) else None
+
+
+def with_function(pattern: Fun, f: Fun) -> Fun:
+    """`pattern` holding `f` in place of its function."""
+    return cast(Fun, replace(cast(Any, pattern), f=f))
+
+
+def apply(fun: Fun, *args: Expr) -> Apply:
+    return Apply(fun, tuple(args))
+
+
+def lam(names: str, body_of: object) -> Lambda:
+    """A lambda with untyped parameters named by `names` (space-separated), its body
+    built by calling `body_of` with the parameters."""
+    params = tuple(Param(name) for name in names.split())
+    body = body_of(*params)  # type: ignore[operator]
+    return Lambda(params, body)

@@ -1,0 +1,270 @@
+"""The reference meaning of expressions, on Python values: what every rewrite rule must
+preserve and what generated kernels are compared with.
+
+Arrays are lists, zipped elements tuples, vectors `Lanes`; lowered patterns mean what
+their algorithmic counterparts mean (`map-global` is `map`, `to-local f` is `f`).
+`f32` arithmetic rounds to single precision after every operation, as a kernel does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from lift.errors import LiftError
+from lift.ir import expr as ir
+from lift.ir.types import Size
+
+__all__ = ["Lanes", "Value", "evaluate", "run"]
+
+
+class Lanes(tuple[Any, ...]):
+    """An OpenCL vector's lanes."""
+
+
+Value = Any  # a scalar, a tuple, a list or Lanes: dynamic by nature
+
+
+def run(program: ir.Expr, args: Sequence[Value], sizes: Mapping[str, int] | None = None) -> Value:
+    """Apply a top-level lambda to `args`; `sizes` gives the size variables that a
+    `strided` view or `scatter` names."""
+    if not isinstance(program, ir.Lambda):
+        raise LiftError("a program is a lambda")
+    return _Interpreter(dict(sizes or {})).call(program, list(args))
+
+
+def evaluate(
+    expression: ir.Expr, env: Mapping[ir.Param, Value], sizes: Mapping[str, int] | None = None
+) -> Value:
+    return _Interpreter(dict(sizes or {})).value(expression, dict(env))
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "min": lambda a, b: a if a <= b else b,
+    "max": lambda a, b: a if a >= b else b,
+    "pow": lambda a, b: a**b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "and": lambda a, b: bool(a) and bool(b),
+    "or": lambda a, b: bool(a) or bool(b),
+}
+_UNARY: dict[str, Callable[[Any], Any]] = {
+    "neg": lambda a: -a,
+    "abs": abs,
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "log": math.log,
+    "sin": math.sin,
+    "cos": math.cos,
+    "floor": lambda a: float(math.floor(a)),
+    "tanh": math.tanh,
+    "not": lambda a: not a,
+    "f32": np.float32,
+    "f64": float,
+    "i32": int,
+    "i64": int,
+}
+
+
+def _divide(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            raise LiftError("integer division by zero")
+        quotient = abs(a) // abs(b)  # C truncates toward zero
+        return quotient if (a >= 0) == (b >= 0) else -quotient
+    return a / b
+
+
+def _remainder(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a - b * _divide(a, b)
+    return math.fmod(a, b)
+
+
+class _Interpreter:
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self.sizes = sizes
+
+    def value(self, expression: ir.Expr, env: dict[ir.Param, Value]) -> Value:
+        match expression:
+            case ir.Param():
+                if expression not in env:
+                    raise LiftError(f"{expression.name} has no value")
+                return env[expression]
+            case ir.Literal(value, kind):
+                return np.float32(value) if kind.name == "f32" else value
+            case ir.Apply(fun, args):
+                return self.apply(fun, [self.value(a, env) for a in args], env)
+        raise LiftError("a function where a value is expected")
+
+    def call(
+        self, fun: ir.Lambda, args: list[Value], env: dict[ir.Param, Value] | None = None
+    ) -> Value:
+        if len(args) != len(fun.params):
+            raise LiftError(f"a function of {len(fun.params)} parameter(s) applied to {len(args)}")
+        inner = dict(env or {}) | dict(zip(fun.params, args, strict=True))
+        return self.value(fun.body, inner)
+
+    def apply(self, fun: ir.Fun, args: list[Value], env: dict[ir.Param, Value]) -> Value:
+        match fun:
+            case ir.Lambda():
+                return self.call(fun, args, env)
+            case ir.Op(name):
+                return self.op(name, args)
+            case (
+                ir.Map(f)
+                | ir.MapGlobal(_, f)
+                | ir.MapWorkgroup(_, f)
+                | ir.MapLocal(_, f)
+                | ir.MapSeq(f)
+            ):
+                return [self.apply(f, [x], env) for x in _list(args[0])]
+            case ir.MapVec(f):
+                return self.map_vec(f, args[0], env)
+            case ir.Reduce(f, init) | ir.ReduceSeq(f, init):
+                total = self.value(init, env)
+                for x in _list(args[0]):
+                    total = self.apply(f, [total, x], env)
+                return [total]
+            case ir.Scan(f, init):
+                running, prefixes = self.value(init, env), []
+                for x in _list(args[0]):
+                    prefixes.append(running)
+                    running = self.apply(f, [running, x], env)
+                return prefixes
+            case ir.Zip():
+                return [tuple(items) for items in zip(*map(_list, args), strict=True)]
+            case ir.Split(size):
+                xs, n = _list(args[0]), size.evaluate(self.sizes)
+                if len(xs) % n:
+                    raise LiftError(f"split {n} of {len(xs)} elements")
+                return [xs[k : k + n] for k in range(0, len(xs), n)]
+            case ir.Join():
+                return [x for row in _list(args[0]) for x in _list(row)]
+            case ir.Slide(size, step):
+                xs = _list(args[0])
+                return [xs[k : k + size] for k in range(0, len(xs) - size + 1, step)]
+            case ir.Pad(left, right, boundary):
+                return self.pad(_list(args[0]), left, right, boundary)
+            case ir.Transpose():
+                rows = [_list(r) for r in _list(args[0])]
+                return [list(column) for column in zip(*rows, strict=True)] if rows else []
+            case ir.Gather():
+                values = _list(args[1])
+                return [values[_index(i, len(values))] for i in _list(args[0])]
+            case ir.Scatter(f, length, init):
+                return self.scatter(f, length.evaluate(self.sizes), init, args, env)
+            case ir.Iterate(count, f):
+                current = args[0]
+                for _ in range(count):
+                    current = self.apply(f, [current], env)
+                return current
+            case ir.Get(index):
+                return args[0][index]
+            case ir.Strided(offset, strides, lengths):
+                return self.strided(_list(args[0]), offset, strides, lengths)
+            case ir.ToLocal(f) | ir.ToGlobal(f) | ir.ToPrivate(f):
+                return self.apply(f, args, env)
+            case ir.SplitVec(width):
+                xs = _list(args[0])
+                if len(xs) % width:
+                    raise LiftError(f"split-vec {width} of {len(xs)} elements")
+                return [Lanes(xs[k : k + width]) for k in range(0, len(xs), width)]
+            case ir.JoinVec():
+                return [x for vector in _list(args[0]) for x in vector]
+        raise AssertionError(fun)
+
+    def op(self, name: str, args: list[Value]) -> Value:
+        if any(isinstance(a, Lanes) for a in args):  # lane by lane
+            width = max(len(a) for a in args if isinstance(a, Lanes))
+            lanes = [a if isinstance(a, Lanes) else Lanes([a] * width) for a in args]
+            return Lanes(self.op(name, list(lane)) for lane in zip(*lanes, strict=True))
+        if name == "select":
+            return args[1] if args[0] else args[2]
+        if name == "/":
+            return _divide(args[0], args[1])
+        if name == "%":
+            return _remainder(args[0], args[1])
+        result = _BINARY[name](args[0], args[1]) if name in _BINARY else _UNARY[name](args[0])
+        if any(isinstance(a, np.float32) for a in args) and name not in ("f64", "i32", "i64"):
+            return np.float32(result) if isinstance(result, float | np.floating) else result
+        return result
+
+    def map_vec(self, f: ir.Fun, vector: Value, env: dict[ir.Param, Value]) -> Value:
+        if isinstance(vector, tuple) and vector and all(isinstance(v, Lanes) for v in vector):
+            lanes = zip(*vector, strict=True)  # a tuple of vectors: tuples of lanes
+            return Lanes(self.apply(f, [tuple(lane)], env) for lane in lanes)
+        return Lanes(self.apply(f, [x], env) for x in vector)
+
+    def pad(
+        self, xs: list[Value], left: int, right: int, boundary: ir.Literal | None
+    ) -> list[Value]:
+        if boundary is not None:
+            edge = self.value(boundary, {})
+            return (
+                [_filled(xs[0], edge) if xs else edge] * left
+                + xs
+                + [_filled(xs[-1], edge) if xs else edge] * right
+            )
+        if not xs:
+            raise LiftError("clamp padding of an empty array")
+        return [xs[0]] * left + xs + [xs[-1]] * right
+
+    def scatter(
+        self, f: ir.Fun, length: int, init: ir.Expr, args: list[Value], env: dict[ir.Param, Value]
+    ) -> list[Value]:
+        result = [self.value(init, env) for _ in range(length)]
+        for index, x in zip(_list(args[0]), _list(args[1]), strict=True):
+            k = _index(index, length)
+            result[k] = self.apply(f, [result[k], x], env)
+        return result
+
+    def strided(
+        self,
+        flat: list[Value],
+        offset: Size,
+        strides: Sequence[Size],
+        lengths: Sequence[Size],
+    ) -> list[Value]:
+        base = offset.evaluate(self.sizes)
+        steps = [s.evaluate(self.sizes) for s in strides]
+        counts = [n.evaluate(self.sizes) for n in lengths]
+
+        def level(depth: int, start: int) -> list[Value]:
+            if depth == len(counts) - 1:
+                return [
+                    flat[_index(start + k * steps[depth], len(flat))] for k in range(counts[depth])
+                ]
+            return [level(depth + 1, start + k * steps[depth]) for k in range(counts[depth])]
+
+        return level(0, base)
+
+
+def _list(value: Value) -> list[Value]:
+    if not isinstance(value, list):
+        raise LiftError(f"an array expected, not {type(value).__name__}")
+    return value
+
+
+def _index(value: Value, length: int) -> int:
+    index: int = int(value)
+    if not 0 <= index < length:
+        raise LiftError(f"index {index} outside 0..{length - 1}")
+    return index
+
+
+def _filled(like: Value, edge: Value) -> Value:
+    """A padding element shaped like `like`: the constant in every scalar."""
+    if isinstance(like, list):
+        return [_filled(x, edge) for x in like]
+    return edge

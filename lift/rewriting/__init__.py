@@ -1,0 +1,1 @@
+"""Rewrite rules (algorithmic and lowering) and where they apply."""

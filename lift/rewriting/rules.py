@@ -1,0 +1,330 @@
+"""Rewrite rules: each turns one expression into an equal one, at the root it is given.
+
+Algorithmic rules change how the computation is decomposed (fusion, split-join, partial
+reductions, overlapped tiling); lowering rules say where each part runs on an OpenCL
+device (`map-global`, `map-workgroup`, `map-local`, `map-seq`, `reduce-seq`), in which
+memory a result is kept (`to-local`, `to-private`), and whether lanes are vectorised.
+A rule is a small frozen class with a name and its numeric parameters; `apply` returns
+the rewritten expression, or None where the rule does not match. Whether the result is
+valid for a given input size (a split must divide the length) is checked where the
+sizes are known: types (lift.ir.check) and the generator's guard.
+
+tests/lift/test_rules.py checks each rule against the interpreter on random inputs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from lift.ir import expr as ir
+from lift.ir.types import Size
+
+__all__ = [
+    "ALGORITHMIC",
+    "LOWERING",
+    "CopyToLocal",
+    "LowerMap",
+    "LowerReduce",
+    "MapFusion",
+    "PartialReduce",
+    "ReduceMapFusion",
+    "Rule",
+    "SlideTiling",
+    "SplitJoin",
+    "ToMemory",
+    "Vectorise",
+]
+
+
+def _param(hint: str, within: ir.Expr) -> ir.Param:
+    """A parameter named apart from every name in `within` (the expression rewritten,
+    whose free names a new lambda must not capture): deterministic, for snapshots."""
+    used = _names(within)
+    for k in itertools.count():
+        if f"{hint}{k}" not in used:
+            return ir.Param(f"{hint}{k}")
+    raise AssertionError
+
+
+def _names(expression: ir.Expr | ir.Fun) -> set[str]:
+    match expression:
+        case ir.Param(name):
+            return {name}
+        case ir.Lambda(params, body):
+            return {p.name for p in params} | _names(body)
+        case ir.Apply(fun, args):
+            return _names(fun).union(*(_names(a) for a in args))
+    found: set[str] = set()
+    for attribute in ("f", "init", "boundary"):
+        value = getattr(expression, attribute, None)
+        if isinstance(value, ir.Param | ir.Lambda | ir.Apply) or hasattr(value, "f"):
+            found |= _names(value)  # type: ignore[arg-type]
+    return found
+
+
+def _call(fun: ir.Fun, *args: ir.Expr) -> ir.Expr:
+    """`fun` applied; a lambda applied to parameters is inlined (beta reduction)."""
+    if isinstance(fun, ir.Lambda) and all(isinstance(a, ir.Param | ir.Literal) for a in args):
+        return substitute(fun.body, dict(zip(fun.params, args, strict=True)))
+    return ir.Apply(fun, tuple(args))
+
+
+def substitute(expression: ir.Expr, bindings: dict[ir.Param, ir.Expr]) -> ir.Expr:
+    match expression:
+        case ir.Param():
+            return bindings.get(expression, expression)
+        case ir.Literal():
+            return expression
+        case ir.Lambda(params, body):
+            inner = {p: v for p, v in bindings.items() if p not in params}
+            return ir.Lambda(params, substitute(body, inner))
+        case ir.Apply(fun, args):
+            return ir.Apply(
+                _substitute_fun(fun, bindings), tuple(substitute(a, bindings) for a in args)
+            )
+    raise AssertionError(expression)
+
+
+def _substitute_fun(fun: ir.Fun, bindings: dict[ir.Param, ir.Expr]) -> ir.Fun:
+    if isinstance(fun, ir.Lambda):
+        result = substitute(fun, bindings)
+        assert isinstance(result, ir.Lambda)
+        return result
+    f = getattr(fun, "f", None)
+    if f is None:
+        return fun
+    fun = ir.with_function(fun, _substitute_fun(f, bindings))
+    if (init := getattr(fun, "init", None)) is not None:
+        fun = cast(ir.Fun, replace(cast(Any, fun), init=substitute(init, bindings)))
+    return fun
+
+
+class Rule:
+    name = "rule"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------- algorithmic
+
+
+@dataclass(frozen=True)
+class MapFusion(Rule):
+    """(map f (map g x)) -> (map (lambda (y) (f (g y))) x): one pass, no intermediate."""
+
+    name = "map-fusion"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(f), (ir.Apply(ir.Map(g), (x,)),)):
+                y = _param("y", expression)
+                return ir.Apply(ir.Map(ir.Lambda((y,), _call(f, _call(g, y)))), (x,))
+        return None
+
+
+@dataclass(frozen=True)
+class SplitJoin(Rule):
+    """(map f x) -> (join (map (map f) (split n x))): chunks of n, for work-groups."""
+
+    size: int
+    name = "split-join"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(f), (x,)):
+                chunks = ir.Apply(ir.Split(Size.of(self.size)), (x,))
+                return ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Map(f)), (chunks,)),))
+        return None
+
+
+# Operators that fold associatively, with the initial values that change nothing.
+_IDENTITIES: dict[str, tuple[float | int | bool, ...]] = {
+    "+": (0, 0.0, -0.0),
+    "*": (1, 1.0),
+    "min": (float("inf"),),
+    "max": (float("-inf"),),
+    "and": (True,),
+    "or": (False,),
+}
+
+
+def associative_identity(f: ir.Fun, init: ir.Expr) -> bool:
+    """`f` folds associatively and `init` is its identity: partial reductions folded
+    again give the same total (in exact arithmetic; floating-point sums are reordered,
+    which the caller has allowed)."""
+    name = f.name if isinstance(f, ir.Op) else _lambda_op(f)
+    if name is None or not isinstance(init, ir.Literal):
+        return False
+    return init.value in _IDENTITIES.get(name, ())
+
+
+def _lambda_op(f: ir.Fun) -> str | None:
+    """The operator of `(lambda (a b) (op a b))`."""
+    match f:
+        case ir.Lambda((a, b), ir.Apply(ir.Op(name), (x, y))) if (x, y) == (a, b):
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class PartialReduce(Rule):
+    """(reduce f z x) -> (reduce f z (join (map (reduce f z) (split n x)))): partial
+    results per chunk, folded again; f associative with identity z."""
+
+    size: int
+    name = "partial-reduce"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Reduce(f, init), (x,)) if associative_identity(f, init):
+                chunks = ir.Apply(ir.Split(Size.of(self.size)), (x,))
+                partials = ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Reduce(f, init)), (chunks,)),))
+                return ir.Apply(ir.Reduce(f, init), (partials,))
+        return None
+
+
+@dataclass(frozen=True)
+class ReduceMapFusion(Rule):
+    """(reduce f z (map g x)) -> (reduce (lambda (a e) (f a (g e))) z x): a dot product
+    multiplies as it adds."""
+
+    name = "reduce-map-fusion"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Reduce(f, init) as reduce, (ir.Apply(ir.Map(g), (x,)),)):
+                del reduce
+                a = _param("a", expression)
+                e = _param("e", ir.Apply(ir.Zip(), (expression, a)))
+                return ir.Apply(ir.Reduce(ir.Lambda((a, e), _call(f, a, _call(g, e))), init), (x,))
+        return None
+
+
+@dataclass(frozen=True)
+class SlideTiling(Rule):
+    """(map f (slide n s x)) -> (join (map (lambda (t) (map f (slide n s t))) (slide u v x)))
+    with v = u - n + s: overlapping tiles of u elements, each slid over alone (a tile can
+    then be copied to local memory once). Exact where v divides the length minus u."""
+
+    tile: int
+    name = "slide-tiling"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(f), (ir.Apply(ir.Slide(n, s) as slide, (x,)),)):
+                step = self.tile - n + s
+                if step <= 0 or (self.tile - n) % s:
+                    return None
+                t = _param("tile", expression)
+                inner = ir.Apply(ir.Map(f), (ir.Apply(slide, (t,)),))
+                tiles = ir.Apply(ir.Slide(self.tile, step), (x,))
+                return ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Lambda((t,), inner)), (tiles,)),))
+        return None
+
+
+ALGORITHMIC = (MapFusion, SplitJoin, PartialReduce, ReduceMapFusion, SlideTiling)
+
+
+# ---------------------------------------------------------------- lowering
+
+
+@dataclass(frozen=True)
+class LowerMap(Rule):
+    """(map f x) -> (map-global d f x), (map-workgroup d f x), (map-local d f x) or
+    (map-seq f x)."""
+
+    level: str  # "global", "workgroup", "local" or "seq"
+    dim: int = 0
+    name = "lower-map"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(f), args):
+                lowered: ir.Fun
+                if self.level == "global":
+                    lowered = ir.MapGlobal(self.dim, f)
+                elif self.level == "workgroup":
+                    lowered = ir.MapWorkgroup(self.dim, f)
+                elif self.level == "local":
+                    lowered = ir.MapLocal(self.dim, f)
+                else:
+                    lowered = ir.MapSeq(f)
+                return ir.Apply(lowered, args)
+        return None
+
+
+@dataclass(frozen=True)
+class LowerReduce(Rule):
+    """(reduce f z x) -> (reduce-seq f z x): one work-item folds in order."""
+
+    name = "lower-reduce"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Reduce(f, init), args):
+                return ir.Apply(ir.ReduceSeq(f, init), args)
+        return None
+
+
+@dataclass(frozen=True)
+class ToMemory(Rule):
+    """(F x) -> ((to-local F) x) or ((to-private F) x) for a lowered map or reduce F:
+    its result is kept in that memory for what reads it next."""
+
+    space: str  # "local" or "private"
+    name = "to-memory"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.MapLocal() | ir.MapSeq() | ir.ReduceSeq() as fun, args):
+                wrapped = ir.ToLocal(fun) if self.space == "local" else ir.ToPrivate(fun)
+                return ir.Apply(wrapped, args)
+        return None
+
+
+@dataclass(frozen=True)
+class CopyToLocal(Rule):
+    """(map f x) -> (map f ((to-local (map-local d id)) x)) where x is data the map's
+    chunk reads: the work-group copies it to local memory once (with the tiling rule,
+    a stencil's tile and its halo)."""
+
+    dim: int = 0
+    name = "copy-to-local"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map() | ir.MapSeq() | ir.MapLocal() as fun, (x,)) if not _copied(x):
+                e = _param("e", expression)
+                copy = ir.Apply(ir.ToLocal(ir.MapLocal(self.dim, ir.Lambda((e,), e))), (x,))
+                return ir.Apply(fun, (copy,))
+        return None
+
+
+def _copied(x: ir.Expr) -> bool:
+    return isinstance(x, ir.Apply) and isinstance(x.fun, ir.ToLocal)
+
+
+@dataclass(frozen=True)
+class Vectorise(Rule):
+    """(map f x) -> (join-vec (map (map-vec f) (split-vec w x))), zipped arrays split
+    each: w lanes per work-item, loaded and stored as OpenCL vectors."""
+
+    width: int
+    name = "vectorise"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(f), (ir.Apply(ir.Zip(), arrays),)):
+                split = tuple(ir.Apply(ir.SplitVec(self.width), (a,)) for a in arrays)
+                vectors: ir.Expr = ir.Apply(ir.Zip(), split)
+            case ir.Apply(ir.Map(f), (x,)):
+                vectors = ir.Apply(ir.SplitVec(self.width), (x,))
+            case _:
+                return None
+        return ir.Apply(ir.JoinVec(), (ir.Apply(ir.Map(ir.MapVec(f)), (vectors,)),))
+
+
+LOWERING = (LowerMap, LowerReduce, ToMemory, CopyToLocal, Vectorise)
