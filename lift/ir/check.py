@@ -55,16 +55,22 @@ def _lanes(kind: Type) -> tuple[Scalar, int | None]:
     raise LiftError(f"a scalar operation on {type_text(kind)}")
 
 
+def _broadcast(types: Sequence[Type], what: str) -> Type:
+    """The common type of an operation's operands: all the same, or scalars beside vectors
+    of that scalar (an OpenCL scalar widens to every lane: `2.0 * v`)."""
+    widest = next((t for t in types if isinstance(t, Vector)), types[0])
+    lane, _ = _lanes(widest)
+    for other in types:
+        if other not in (widest, lane):
+            _same(widest, other, what)
+    return widest
+
+
 def _op_type(name: str, types: Sequence[Type]) -> Type:
     if name in _ARITHMETIC or name in _UNARY:
-        for other in types[1:]:
-            _same(types[0], other, f"the operands of {name}")
-        _lanes(types[0])
-        return types[0]
+        return _broadcast(types, f"the operands of {name}")
     if name in _COMPARE or name in _LOGIC:
-        for other in types[1:]:
-            _same(types[0], other, f"the operands of {name}")
-        _, width = _lanes(types[0])
+        _, width = _lanes(_broadcast(types, f"the operands of {name}"))
         return Scalar("bool") if width is None else Vector(Scalar("bool"), width)
     if name == "select":
         _same(types[1], types[2], "the values of select")
@@ -173,6 +179,11 @@ def infer_function(
             _same(infer_function(f, types, env), types[0], "iterate's function")
             return types[0]
         case ir.Get(index):
+            if isinstance(types[0], Array):  # a fixed element of a neighbourhood
+                known = types[0].length.constant
+                if known is not None and not 0 <= index < known:
+                    raise LiftError(f"get {index} of {type_text(types[0])}")
+                return types[0].element
             if not isinstance(types[0], Tuple) or not 0 <= index < len(types[0].elements):
                 raise LiftError(f"get {index} of {type_text(types[0])}")
             return types[0].elements[index]

@@ -189,6 +189,9 @@ class Scan:
 
 @dataclass(frozen=True)
 class Get:
+    """`(get k t)`: a tuple's k-th element, or an array's at the fixed index k (a
+    stencil's neighbour)."""
+
     index: int
 
 

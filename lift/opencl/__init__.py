@@ -1,0 +1,1 @@
+"""OpenCL C generated from lowered expressions."""

@@ -1,0 +1,508 @@
+"""OpenCL C from a lowered expression.
+
+The program is a lambda whose parameters are the kernel's inputs: flat arrays become
+`__global` buffers, scalars by-value arguments, and every size variable named in their
+types (or in a `strided` view, or in the output) a `long` argument. Compute patterns
+become loops: `map-global d` strides over `get_global_id(d)`, `map-workgroup d` over
+groups, `map-local d` over a group's work-items, `map-seq` and `reduce-seq` are plain
+loops. Every loop strides by its range's size, so that any NDRange computes every
+element (fewer work-items each compute more). Data-layout patterns are views
+(lift/opencl/views.py). A compute pattern whose result is read by another is kept where
+its `to-local` / `to-private` says, `__local` buffers declared at the kernel's top and
+followed by a barrier once written.
+
+The result goes to the output: a new buffer `out` written contiguously, or an existing
+parameter written through a strided view (`Output.into`): a stencil's grid.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lift.errors import LiftError
+from lift.ir import expr as ir
+from lift.ir.check import infer, infer_function
+from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
+from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
+
+__all__ = ["Dimension", "Kernel", "Output", "generate"]
+
+_C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
+_INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
+          ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||"}  # fmt: skip
+_CALLS = {"sqrt", "exp", "log", "sin", "cos", "pow", "floor", "tanh"}
+PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n"
+
+
+_ZERO = Size.of(0)
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where the program's result goes: `name` is a new buffer, or, with `into`, a
+    parameter of the program written at offset + i0*s0 + ... (its own elements may be
+    read before they are written: a point updated in place)."""
+
+    name: str = "out"
+    into: bool = False
+    offset: Size = _ZERO
+    strides: tuple[Size, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One NDRange dimension as the kernel's loops use it: `length` elements mapped by
+    `map-global` (or `groups` work-groups of `map-workgroup`); `local` work-items per
+    group where `map-local` runs."""
+
+    length: Size | None = None
+    groups: Size | None = None
+    local: Size | None = None
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    source: str
+    parameters: tuple[str, ...]  # the kernel's arguments in order: program params, out, sizes
+    sizes: tuple[str, ...]  # the size variables, passed as longs after the buffers
+    dimensions: tuple[Dimension, ...]
+
+
+def generate(program: ir.Lambda, name: str = "lift_kernel", output: Output | None = None) -> Kernel:
+    """The OpenCL kernel computing `program` (every parameter typed, every map and
+    reduce lowered)."""
+    return _Generator(program, name, output or Output()).kernel()
+
+
+def c_type(kind: Type) -> str:
+    if isinstance(kind, Scalar):
+        return _C_SCALARS[kind.name]
+    if isinstance(kind, Vector):
+        return f"{_C_SCALARS[kind.element.name]}{kind.width}"
+    raise LiftError(f"no OpenCL scalar for {kind}")
+
+
+def _scalar_of(kind: Type) -> Scalar:
+    while isinstance(kind, Array):
+        kind = kind.element
+    if not isinstance(kind, Scalar):
+        raise LiftError(f"a buffer of {kind}: only arrays of scalars are kept in memory")
+    return kind
+
+
+def _lengths(kind: Type) -> list[Size]:
+    lengths = []
+    while isinstance(kind, Array):
+        lengths.append(kind.length)
+        kind = kind.element
+    return lengths
+
+
+def _row_major(lengths: Sequence[Size]) -> tuple[str, ...]:
+    strides, running = [], Size.of(1)
+    for length in reversed(lengths):
+        strides.append(running.c_expression())
+        running = running * length
+    return tuple(reversed(strides))
+
+
+def _literal(literal: ir.Literal) -> str:
+    value, kind = literal.value, literal.type.name
+    if kind == "bool":
+        return "1" if value else "0"
+    if kind in ("i32", "i64"):
+        return f"{int(value)}{'L' if kind == 'i64' else ''}"
+    number = float(value)
+    if math.isnan(number):
+        return "NAN"
+    if math.isinf(number):
+        return "INFINITY" if number > 0 else "(-INFINITY)"
+    text = repr(number)
+    return f"{text}f" if kind == "f32" else text
+
+
+_Env = dict[ir.Param, tuple[Element, Type]]
+
+
+@dataclass
+class _Dims:
+    seen: dict[int, Dimension] = field(default_factory=dict)
+
+    def note(self, dim: int, **sizes: Size) -> None:
+        current = self.seen.get(dim, Dimension())
+        merged = {
+            "length": current.length,
+            "groups": current.groups,
+            "local": current.local,
+        }
+        for key, value in sizes.items():
+            if merged[key] is not None and merged[key] != value:
+                continue  # two maps on one dimension: the first's size shapes the NDRange
+            merged[key] = value
+        self.seen[dim] = Dimension(**merged)
+
+
+class _Generator:
+    def __init__(self, program: ir.Lambda, name: str, output: Output) -> None:
+        if any(p.type is None for p in program.params):
+            raise LiftError("every parameter of a kernel's program has a declared type")
+        self.program, self.name, self.output = program, name, output
+        self.lines: list[str] = []
+        self.locals: list[str] = []
+        self.depth = 1
+        self.counter = 0
+        self.dims = _Dims()
+        self.sizes: set[str] = set()
+
+    # ------------------------------------------------------------ the kernel
+
+    def kernel(self) -> Kernel:
+        env: _Env = {}
+        arguments = []
+        result_type = infer_function(self.program, [p.type for p in self.program.params if p.type])
+        for param in self.program.params:
+            kind = param.type
+            assert kind is not None
+            self.sizes |= _size_names(kind)
+            if isinstance(kind, Array):
+                scalar = c_type(_scalar_of(kind))
+                written = self.output.into and param.name == self.output.name
+                qualifier = "" if written else "const "
+                arguments.append(f"__global {qualifier}{scalar}* restrict {param.name}")
+                memory = Memory(param.name, "0", _row_major(_lengths(kind)))
+                env[param] = (memory, kind)
+            else:
+                arguments.append(f"{c_type(kind)} {param.name}")
+                env[param] = (param.name, kind)
+        sink = self._output_sink(result_type, arguments)
+        self.emit(self.program.body, env, sink)
+        sizes = sorted(self.sizes)
+        arguments += [f"long {size}" for size in sizes]
+        body = "\n".join(self.locals + self.lines)
+        source = f"{PRELUDE}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
+        dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
+        names = tuple(a.rsplit(" ", 1)[1] for a in arguments)
+        return Kernel(self.name, source, names, tuple(sizes), dims)
+
+    def _output_sink(self, result: Type, arguments: list[str]) -> Memory | Cell:
+        out = self.output
+        if out.into:
+            for size in (out.offset, *out.strides):
+                self.sizes |= size.variables
+            if len(out.strides) != len(_lengths(result)):
+                raise LiftError("the output's strides do not match the result's dimensions")
+            strides = tuple(s.c_expression() for s in out.strides)
+            return Memory(out.name, out.offset.c_expression(), strides)
+        self.sizes |= _size_names(result)
+        arguments.append(f"__global {c_type(_scalar_of(result))}* restrict {out.name}")
+        if not isinstance(result, Array):
+            return Cell(f"{out.name}[0]")
+        return Memory(out.name, "0", _row_major(_lengths(result)))
+
+    # ------------------------------------------------------------ helpers
+
+    def line(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text)
+
+    def fresh(self, hint: str) -> str:
+        self.counter += 1
+        return f"{hint}{self.counter}"
+
+    def type_of(self, expression: ir.Expr, env: _Env) -> Type:
+        return infer(expression, {p: t for p, (_, t) in env.items()})
+
+    def bind(
+        self, fun: ir.Fun, elements: Sequence[tuple[Element, Type]], env: _Env
+    ) -> tuple[ir.Apply, _Env]:
+        """`fun` applied to already-computed elements, as an expression over fresh
+        parameters bound to them."""
+        params = tuple(ir.Param(self.fresh("_e")) for _ in elements)
+        inner = dict(env) | dict(zip(params, elements, strict=True))
+        return ir.Apply(fun, params), inner
+
+    # ------------------------------------------------------------ values
+
+    def value(self, expression: ir.Expr, env: _Env) -> Element:
+        match expression:
+            case ir.Param():
+                if expression not in env:
+                    raise LiftError(f"{expression.name} is not bound here")
+                return env[expression][0]
+            case ir.Literal():
+                return _literal(expression)
+            case ir.Apply(ir.Lambda(params, body), args):
+                bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
+                return self.value(body, dict(env) | dict(zip(params, bound, strict=True)))
+            case ir.Apply(ir.Op(name), args):
+                texts = [text_of(self.value(a, env), name) for a in args]
+                types = [self.type_of(a, env) for a in args]
+                return _op_text(name, texts, types)
+            case ir.Apply(ir.MapVec(f), (x,)):
+                # OpenCL's operators work on every lane: f's body on vector values.
+                applied, inner = self.bind(f, [(self.value(x, env), self.type_of(x, env))], env)
+                return self.value(applied, inner)
+            case ir.Apply(fun, args) if isinstance(fun, ir.LAYOUT):
+                return self.layout(fun, args, env)
+            case ir.Apply(ir.Map(f), (x,)) if _layout_only(f):
+                return self.layout_map(f, x, env)
+            case ir.Apply():
+                return self.materialise(expression, env)
+        raise LiftError("a function where a value is expected")
+
+    def layout(self, fun: ir.Fun, args: tuple[ir.Expr, ...], env: _Env) -> Element:
+        values = [self.value(a, env) for a in args]
+        types = [self.type_of(a, env) for a in args]
+        x = values[-1]
+        match fun:
+            case ir.Zip():
+                arrays = values
+                return Lazy(lambda i: TupleValue(tuple(_at(a, i) for a in arrays)))
+            case ir.Get(index):
+                if isinstance(x, TupleValue):
+                    return x.items[index]
+                return _at(x, str(index))
+            case ir.Split(size):
+                n = size.c_expression()
+                return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{n} + ({j})")))
+            case ir.Join():
+                inner = types[0]
+                assert isinstance(inner, Array) and isinstance(inner.element, Array)
+                m = inner.element.length.c_expression()
+                return Lazy(lambda k: _at(_at(x, f"({k}) / {m}"), f"({k}) % {m}"))
+            case ir.Slide(size, step):
+                return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
+            case ir.Pad(left, _, boundary):
+                return self.pad(x, types[0], left, boundary)
+            case ir.Transpose():
+                return Lazy(lambda i: Lazy(lambda j: _at(_at(x, j), i)))
+            case ir.Gather():
+                indices = values[0]
+                return Lazy(lambda i: _at(x, text_of(_at(indices, i), "gather's index")))
+            case ir.Strided(offset, strides, _):
+                if not isinstance(x, Memory) or len(x.strides) != 1:
+                    raise LiftError("strided views a flat buffer")
+                for size in (offset, *strides):
+                    self.sizes |= size.variables
+                start = f"{x.offset} + {offset.c_expression()}"
+                return Memory(x.name, start, tuple(s.c_expression() for s in strides))
+            case ir.SplitVec(width):
+                if not isinstance(x, Memory):
+                    raise LiftError("split-vec reads vectors from a buffer")
+                return Lazy(lambda i: VectorMemory(x, width).at(i))
+        raise LiftError(f"no OpenCL view for {type(fun).__name__}")
+
+    def pad(self, x: Element, kind: Type, left: int, boundary: ir.Literal | None) -> Element:
+        assert isinstance(kind, Array)
+        n = kind.length.c_expression()
+        if boundary is None:
+            return Lazy(lambda i: _at(x, f"clamp((long)({i}) - {left}, 0L, {n} - 1L)"))
+        if isinstance(kind.element, Array):
+            raise LiftError("constant padding of nested arrays is not generated")
+        edge = _literal(boundary)
+
+        def padded(i: str) -> str:
+            inside = text_of(_at(x, f"({i}) - {left}"), "pad")
+            return f"((({i}) >= {left} && ({i}) < {left} + {n}) ? {inside} : {edge})"
+
+        return Lazy(padded)
+
+    def layout_map(self, f: ir.Fun, x: ir.Expr, env: _Env) -> Element:
+        xs = self.value(x, env)
+        kind = self.type_of(x, env)
+        assert isinstance(kind, Array)
+
+        def element(i: str) -> Element:
+            applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
+            return self.value(applied, inner)
+
+        return Lazy(element)
+
+    def materialise(self, expression: ir.Apply, env: _Env) -> Element:
+        """A computed array read by another pattern: a buffer in the memory its to-local
+        or to-private names (private for a sequential map or reduce), then a view of it."""
+        fun = expression.fun
+        match fun:
+            case ir.ToLocal(f):
+                space, inner = "local", ir.Apply(f, expression.args)
+            case ir.ToPrivate(f):
+                space, inner = "private", ir.Apply(f, expression.args)
+            case ir.MapSeq() | ir.ReduceSeq():
+                space, inner = "private", expression
+            case _:
+                raise LiftError(
+                    f"the result of {type(fun).__name__} is read by another pattern: say where "
+                    "it is kept (to-local or to-private)"
+                )
+        kind = self.type_of(expression, env)
+        lengths = _lengths(kind)
+        count = Size.of(1)
+        for length in lengths:
+            count = count * length
+        if count.constant is None:
+            raise LiftError(f"a {space} buffer of {count} elements: its size must be known")
+        name = self.fresh("l" if space == "local" else "p")
+        declaration = f"{c_type(_scalar_of(kind))} {name}[{count.constant}];"
+        memory = Memory(name, "0", _row_major(lengths) or ("1",))
+        if space == "local":
+            self.locals.append(f"  __local {declaration}")
+        else:
+            self.line(declaration)
+        sink: Memory | Cell = memory if lengths else Cell(f"{name}[0]")
+        self.emit(inner, env, sink)
+        if space == "local":
+            self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        return memory if lengths else Cell(f"{name}[0]")
+
+    # ------------------------------------------------------------ writing
+
+    def emit(self, expression: ir.Expr, env: _Env, sink: Element) -> None:
+        match expression:
+            case ir.Apply(
+                ir.MapGlobal() | ir.MapWorkgroup() | ir.MapLocal() | ir.MapSeq() as fun, (x,)
+            ):
+                self.loop(fun, fun.f, x, env, sink)
+                return
+            case ir.Apply(ir.ReduceSeq(f, init), (x,)):
+                self.reduce(f, init, x, env, sink)
+                return
+            case ir.Apply(ir.ToGlobal(f) | ir.ToLocal(f) | ir.ToPrivate(f), args):
+                self.emit(ir.Apply(f, args), env, sink)
+                return
+            case ir.Apply(ir.Lambda(params, body), args):
+                bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
+                self.emit(body, dict(env) | dict(zip(params, bound, strict=True)), sink)
+                return
+            case ir.Apply(ir.Join(), (x,)):
+                kind = self.type_of(x, env)
+                assert isinstance(kind, Array) and isinstance(kind.element, Array)
+                m = kind.element.length.c_expression()
+                self.emit(x, env, Lazy(lambda i: Lazy(lambda j: _at(sink, f"({i})*{m} + ({j})"))))
+                return
+            case ir.Apply(ir.JoinVec(), (x,)):
+                kind = self.type_of(x, env)
+                assert isinstance(kind, Array) and isinstance(kind.element, Vector)
+                if not isinstance(sink, Memory):
+                    raise LiftError("join-vec writes vectors into a buffer")
+                vectors = VectorMemory(sink, kind.element.width)
+                self.emit(x, env, Lazy(vectors.at))
+                return
+            case ir.Apply(ir.Split(size), (x,)):
+                n = size.c_expression()
+                self.emit(x, env, Lazy(lambda k: _at(_at(sink, f"({k}) / {n}"), f"({k}) % {n}")))
+                return
+        if not isinstance(sink, Cell):
+            raise LiftError("an array is copied only by a map")
+        self.line(sink.store(text_of(self.value(expression, env), "a stored value")))
+
+    def loop(self, fun: ir.Fun, f: ir.Fun, x: ir.Expr, env: _Env, sink: Element) -> None:
+        xs = self.value(x, env)
+        kind = self.type_of(x, env)
+        assert isinstance(kind, Array)
+        length = kind.length.c_expression()
+        self.sizes |= kind.length.variables
+        i = self.fresh("i")
+        match fun:
+            case ir.MapGlobal(d):
+                start, step = f"get_global_id({d})", f"get_global_size({d})"
+                self.dims.note(d, length=kind.length)
+            case ir.MapWorkgroup(d):
+                start, step = f"get_group_id({d})", f"get_num_groups({d})"
+                self.dims.note(d, groups=kind.length)
+            case ir.MapLocal(d):
+                start, step = f"get_local_id({d})", f"get_local_size({d})"
+                self.dims.note(d, local=kind.length)
+            case _:
+                start, step = "0", "1"
+        self.line(f"for (long {i} = {start}; {i} < {length}; {i} += {step}) {{")
+        self.depth += 1
+        local_before = len(self.locals)
+        applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
+        self.emit(applied, inner, _at(sink, i))
+        if isinstance(fun, ir.MapWorkgroup) and len(self.locals) > local_before:
+            # The next group's copy may not overwrite local memory still being read.
+            self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.depth -= 1
+        self.line("}")
+
+    def reduce(self, f: ir.Fun, init: ir.Expr, x: ir.Expr, env: _Env, sink: Element) -> None:
+        xs = self.value(x, env)
+        kind = self.type_of(x, env)
+        assert isinstance(kind, Array)
+        start_type = self.type_of(init, env)
+        acc, j = self.fresh("acc"), self.fresh("j")
+        self.line(f"{c_type(start_type)} {acc} = {text_of(self.value(init, env), 'init')};")
+        length = kind.length.c_expression()
+        self.sizes |= kind.length.variables
+        self.line(f"for (long {j} = 0; {j} < {length}; {j}++) {{")
+        self.depth += 1
+        applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
+        self.line(f"{acc} = {text_of(self.value(applied, inner), 'a reduction')};")
+        self.depth -= 1
+        self.line("}")
+        target = _at(sink, "0")
+        if not isinstance(target, Cell):
+            raise LiftError("a reduction's result goes to one element")
+        self.line(target.store(acc))
+
+
+def _at(element: Element, index: str) -> Element:
+    if isinstance(element, Memory | Lazy | VectorMemory):
+        return element.at(index)
+    raise LiftError("an index into a value that is not an array")
+
+
+def _layout_only(f: ir.Fun) -> bool:
+    """A function that only rearranges data: mapped, it is a view, not a loop."""
+    match f:
+        case ir.Lambda(_, body):
+            return _layout_expression(body)
+        case ir.Map(g):
+            return _layout_only(g)
+    return isinstance(f, ir.LAYOUT)
+
+
+def _layout_expression(expression: ir.Expr) -> bool:
+    match expression:
+        case ir.Param():
+            return True
+        case ir.Apply(fun, args):
+            return _layout_only(fun) and all(_layout_expression(a) for a in args)
+    return False
+
+
+def _size_names(kind: Type) -> set[str]:
+    names: set[str] = set()
+    while isinstance(kind, Array):
+        names |= kind.length.variables
+        kind = kind.element
+    if isinstance(kind, Tuple):
+        for element in kind.elements:
+            names |= _size_names(element)
+    return names
+
+
+def _op_text(name: str, args: list[str], types: list[Type]) -> str:
+    scalar = types[0].element if isinstance(types[0], Vector) else types[0]
+    floating = isinstance(scalar, Scalar) and scalar.name in ("f32", "f64")
+    if name in _INFIX:
+        return f"({args[0]} {_INFIX[name]} {args[1]})"
+    if name == "neg":
+        return f"(-{args[0]})"
+    if name == "not":
+        return f"(!{args[0]})"
+    if name in ("min", "max"):
+        return f"{'f' if floating else ''}{name}({args[0]}, {args[1]})"
+    if name == "abs":
+        return f"{'fabs' if floating else 'abs'}({args[0]})"
+    if name in _CALLS:
+        return f"{name}({', '.join(args)})"
+    if name == "select":
+        return f"({args[0]} ? {args[1]} : {args[2]})"
+    if name in _C_SCALARS:
+        if isinstance(types[0], Vector):
+            return f"convert_{_C_SCALARS[name]}{types[0].width}({args[0]})"
+        return f"(({_C_SCALARS[name]}){args[0]})"
+    raise LiftError(f"no OpenCL for the operation {name}")

@@ -1,0 +1,101 @@
+"""Views: what the OpenCL generator holds for an array it has not computed.
+
+Data-layout patterns generate no code. `split`, `slide`, `transpose`, `zip`, `pad`,
+`gather` and `strided` each wrap the view of their argument with an index
+transformation, so that reading element (i, j) of `(slide 3 1 (split 4 x))` becomes
+`x[(i)*1 + (j)]`-style arithmetic at the one place a scalar is finally read. Memory
+(a kernel parameter, or a buffer the kernel allocated in local or private memory) is
+the innermost view: a name, an offset, and one stride per dimension.
+
+An element is the C text of a scalar (or OpenCL vector), a `TupleValue` of elements,
+or another view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lift.errors import LiftError
+
+__all__ = ["Cell", "Element", "Lazy", "Memory", "TupleValue", "VectorMemory", "text_of"]
+
+
+@dataclass(frozen=True)
+class TupleValue:
+    items: tuple[Element, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One scalar (or vector) place in memory: read as `text`, written by `store`."""
+
+    text: str
+    vector: tuple[int, str] | None = None  # (width, pointer) of a vector place
+
+    def store(self, value: str) -> str:
+        if self.vector is None:
+            return f"{self.text} = {value};"
+        width, pointer = self.vector
+        return f"vstore{width}({value}, 0, {pointer});"
+
+
+@dataclass(frozen=True)
+class Memory:
+    """`name[offset + i0*s0 + i1*s1 + ...]`: a buffer seen as nested arrays."""
+
+    name: str
+    offset: str
+    strides: tuple[str, ...]
+
+    def at(self, index: str) -> Memory | Cell:
+        stride = self.strides[0]
+        scaled = index if _unit(stride) else f"({index})*{stride}"
+        place = scaled if self.offset in ("0", "0L") else f"{self.offset} + {scaled}"
+        if len(self.strides) == 1:
+            return Cell(f"{self.name}[{place}]")
+        return Memory(self.name, place, self.strides[1:])
+
+
+@dataclass(frozen=True)
+class VectorMemory:
+    """Contiguous scalars of `memory`'s last dimension, `width` at a time (`vload4`)."""
+
+    memory: Memory
+    width: int
+
+    def at(self, index: str) -> Cell:
+        if len(self.memory.strides) != 1 or not _unit(self.memory.strides[0]):
+            raise LiftError("split-vec of elements that are not contiguous")
+        pointer = f"{self.memory.name} + {_tidy(self.memory.offset)} + ({index})*{self.width}"
+        return Cell(f"vload{self.width}(0, {pointer})", (self.width, pointer))
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """An array whose element i is computed from i when read (an index transformation)."""
+
+    element_at: Callable[[str], Element]
+
+    def at(self, index: str) -> Element:
+        return self.element_at(index)
+
+
+Element = str | TupleValue | Cell | Memory | VectorMemory | Lazy
+
+
+def text_of(element: Element, what: str) -> str:
+    """The C text of a scalar element."""
+    if isinstance(element, str):
+        return element
+    if isinstance(element, Cell):
+        return element.text
+    raise LiftError(f"{what}: a scalar expected, not an array or tuple")
+
+
+def _tidy(text: str) -> str:
+    return text[4:] if text.startswith("0 + ") else text
+
+
+def _unit(stride: str) -> bool:
+    return stride in ("1", "1L", "(1L)")
