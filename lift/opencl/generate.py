@@ -18,7 +18,7 @@ parameter written through a strided view (`Output.into`): a stencil's grid.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lift.errors import LiftError
@@ -27,7 +27,7 @@ from lift.ir.check import infer, infer_function
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
 from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
 
-__all__ = ["Dimension", "Kernel", "Output", "generate"]
+__all__ = ["Dimension", "Kernel", "Output", "generate", "requirements_hold"]
 
 _C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
@@ -69,12 +69,21 @@ class Kernel:
     parameters: tuple[str, ...]  # the kernel's arguments in order: program params, out, sizes
     sizes: tuple[str, ...]  # the size variables, passed as longs after the buffers
     dimensions: tuple[Dimension, ...]
+    output: Output
+    # (length, n): the kernel is exact only where n divides length (a split's chunks, a
+    # vector's lanes); the caller checks them at run time.
+    requirements: tuple[tuple[Size, int], ...] = ()
 
 
 def generate(program: ir.Lambda, name: str = "lift_kernel", output: Output | None = None) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered)."""
     return _Generator(program, name, output or Output()).kernel()
+
+
+def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
+    """The kernel computes every element for these sizes: each split divides its length."""
+    return all(length.evaluate(dict(sizes)) % n == 0 for length, n in kernel.requirements)
 
 
 def c_type(kind: Type) -> str:
@@ -156,6 +165,7 @@ class _Generator:
         self.counter = 0
         self.dims = _Dims()
         self.sizes: set[str] = set()
+        self.requirements: list[tuple[Size, int]] = []
 
     # ------------------------------------------------------------ the kernel
 
@@ -185,7 +195,8 @@ class _Generator:
         source = f"{PRELUDE}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
         dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
         names = tuple(a.rsplit(" ", 1)[1] for a in arguments)
-        return Kernel(self.name, source, names, tuple(sizes), dims)
+        requirements = tuple(sorted(set(self.requirements), key=str))
+        return Kernel(self.name, source, names, tuple(sizes), dims, self.output, requirements)
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Memory | Cell:
         out = self.output
@@ -213,6 +224,14 @@ class _Generator:
 
     def type_of(self, expression: ir.Expr, env: _Env) -> Type:
         return infer(expression, {p: t for p, (_, t) in env.items()})
+
+    def require(self, kind: Type, divisor: Size) -> None:
+        assert isinstance(kind, Array)
+        n = divisor.constant
+        assert n is not None
+        if kind.length.constant is None or kind.length.constant % n:
+            self.requirements.append((kind.length, n))
+            self.sizes |= kind.length.variables
 
     def bind(
         self, fun: ir.Fun, elements: Sequence[tuple[Element, Type]], env: _Env
@@ -265,6 +284,7 @@ class _Generator:
                     return x.items[index]
                 return _at(x, str(index))
             case ir.Split(size):
+                self.require(types[0], size)
                 n = size.c_expression()
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{n} + ({j})")))
             case ir.Join():
@@ -286,9 +306,12 @@ class _Generator:
                     raise LiftError("strided views a flat buffer")
                 for size in (offset, *strides):
                     self.sizes |= size.variables
-                start = f"{x.offset} + {offset.c_expression()}"
+                start = offset.c_expression()
+                if x.offset not in ("0", "0L"):
+                    start = f"{x.offset} + {start}"
                 return Memory(x.name, start, tuple(s.c_expression() for s in strides))
             case ir.SplitVec(width):
+                self.require(types[0], Size.of(width))
                 if not isinstance(x, Memory):
                     raise LiftError("split-vec reads vectors from a buffer")
                 return Lazy(lambda i: VectorMemory(x, width).at(i))
@@ -391,6 +414,9 @@ class _Generator:
                 return
             case ir.Apply(ir.Split(size), (x,)):
                 n = size.c_expression()
+                kind = self.type_of(x, env)
+                assert isinstance(kind, Array)
+                self.sizes |= kind.length.variables
                 self.emit(x, env, Lazy(lambda k: _at(_at(sink, f"({k}) / {n}"), f"({k}) % {n}")))
                 return
         if not isinstance(sink, Cell):

@@ -1,0 +1,218 @@
+"""The candidates of an expression: rewrite sequences, then numeric launch parameters.
+
+A candidate is a sequence of rule applications (algorithmic rules first, at the outermost
+computing map, up to `depth` of them; then the lowering that the structure asks for)
+and an NDRange shape: the work-group size and the coarsening (how many elements of the
+outermost mapped dimension each work-item computes; the generated loops stride, so any
+factor is correct). Candidates that do not type-check or cannot be generated are pruned
+here; the search prunes those that do not fit the input (a vector width that does not
+divide the length) or the device (a work-group too large).
+
+The deterministic default (`default_candidate`) is what runs where no search is allowed:
+every computing map on `map-global`, work-groups of 256 / 32x8 / 32x8x1 items, one element
+per work-item: the shape of the kernels the tool translated before it generated them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from lift.errors import LiftError
+from lift.ir import expr as ir
+from lift.ir.check import infer_function
+from lift.ir.text import show
+from lift.opencl.generate import Kernel, Output, generate
+from lift.rewriting.rules import Rule, SplitJoin, Vectorise
+from lift.rewriting.traverse import rewrites
+
+__all__ = ["Candidate", "candidates", "default_candidate", "launch_shape", "lower"]
+
+DEFAULT_LOCAL = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
+_LOCAL_SHAPES: dict[int, list[tuple[int, ...]]] = {
+    1: [(64,), (128,), (256,), (512,)],
+    2: [(32, 8), (64, 4), (128, 2), (32, 4), (256, 1)],
+    3: [(32, 8, 1), (64, 4, 1), (32, 4, 2), (128, 2, 1), (256, 1, 1), (32, 2, 4)],
+}
+_COARSENING = (1, 2, 4, 8)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    steps: tuple[str, ...]  # the rewrites applied, in order, as `rule(params)`
+    program: ir.Lambda  # lowered
+    kernel: Kernel
+    local: tuple[int, ...]  # work-group shape, dimension 0 first
+    coarsen: int  # elements of the outermost mapped dimension per work-item
+
+    def describe(self) -> str:
+        shape = "x".join(str(n) for n in self.local)
+        steps = ", ".join(self.steps) or "none"
+        return f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item"
+
+
+def _computes(f: ir.Fun) -> bool:
+    """`f` computes something (a map of it is a loop, not a view)."""
+    match f:
+        case ir.Lambda(_, body):
+            return _computes_expression(body)
+        case ir.Op():
+            return True
+    inner = getattr(f, "f", None)
+    return isinstance(f, ir.Reduce | ir.MapVec) or (inner is not None and _computes(inner))
+
+
+def _computes_expression(expression: ir.Expr) -> bool:
+    match expression:
+        case ir.Apply(fun, args):
+            return _computes(fun) or any(_computes_expression(a) for a in args)
+    return False
+
+
+def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
+    """Every computing map and reduce lowered by the structure around it: nested
+    outermost maps on `map-global` (the outermost on the highest dimension), a
+    `(join (map (map f) (split n x)))` on `map-workgroup` and `map-local`, the maps and
+    reduces inside a work-item's function sequential."""
+    depth = _global_depth(program.body)
+    steps: list[str] = []
+    body = _lower(program.body, depth - 1, steps)
+    return ir.Lambda(program.params, body), tuple(steps)
+
+
+def _global_depth(expression: ir.Expr) -> int:
+    match expression:
+        case ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Map(f)), (ir.Apply(ir.Split(), _),)),)) if (
+            _computes(f)
+        ):
+            return 1  # work-groups over chunks: one dimension
+        case ir.Apply(ir.Map(f), _) if _computes(f):
+            inner = f.body if isinstance(f, ir.Lambda) else None
+            return 1 + (_global_depth(inner) if inner is not None else _fun_depth(f))
+        case ir.Apply(ir.Join() | ir.JoinVec(), (x,)):
+            return _global_depth(x)
+    return 0
+
+
+def _fun_depth(f: ir.Fun) -> int:
+    return 1 + _fun_depth(f.f) if isinstance(f, ir.Map) and _computes(f.f) else 0
+
+
+def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
+    """`dim` is the NDRange dimension of the next map out (-1: inside a work-item)."""
+    match expression:
+        case ir.Apply(
+            ir.Join(), (ir.Apply(ir.Map(ir.Map(f)), (ir.Apply(ir.Split(), _) as chunks,)),)
+        ) if dim == 0 and _computes(f):
+            steps.append("lower-map(workgroup 0, local 0)")
+            inner_f = _lower_fun(f, -1, steps)
+            groups = ir.Apply(ir.MapWorkgroup(0, ir.MapLocal(0, inner_f)), (chunks,))
+            return ir.Apply(ir.Join(), (groups,))
+        case ir.Apply(ir.Map(f), args) if _computes(f):
+            lowered_f = _lower_fun(f, dim - 1 if dim >= 0 else -1, steps)
+            if dim >= 0:
+                steps.append(f"lower-map(global {dim})")
+                return ir.Apply(
+                    ir.MapGlobal(dim, lowered_f), tuple(_lower(a, -1, steps) for a in args)
+                )
+            steps.append("lower-map(seq)")
+            return ir.Apply(ir.MapSeq(lowered_f), tuple(_lower(a, -1, steps) for a in args))
+        case ir.Apply(ir.Reduce(f, init), args):
+            steps.append("lower-reduce")
+            return ir.Apply(
+                ir.ReduceSeq(_lower_fun(f, -1, steps), init),
+                tuple(_lower(a, -1, steps) for a in args),
+            )
+        case ir.Apply(fun, args):
+            return ir.Apply(_lower_fun(fun, dim, steps), tuple(_lower(a, dim, steps) for a in args))
+        case ir.Lambda(params, body):
+            return ir.Lambda(params, _lower(body, dim, steps))
+    return expression
+
+
+def _lower_fun(fun: ir.Fun, dim: int, steps: list[str]) -> ir.Fun:
+    match fun:
+        case ir.Lambda(params, body):
+            return ir.Lambda(params, _lower(body, dim, steps))
+        case ir.Map(f) if _computes(f):
+            probe = ir.Param("_")
+            lowered = _lower(ir.Apply(fun, (probe,)), dim, steps)
+            assert isinstance(lowered, ir.Apply)
+            return lowered.fun
+        case ir.Reduce(f, init):
+            steps.append("lower-reduce")
+            return ir.ReduceSeq(_lower_fun(f, -1, steps), init)
+    inner = getattr(fun, "f", None)
+    if inner is not None and not isinstance(fun, ir.Map):
+        return ir.with_function(fun, _lower_fun(inner, dim, steps))
+    return fun
+
+
+def _variants(
+    program: ir.Lambda, rules: Sequence[Rule], depth: int
+) -> Iterator[tuple[tuple[str, ...], ir.Lambda]]:
+    """The program rewritten by up to `depth` rules, each applied at the outermost position
+    where it matches; every distinct result once."""
+    seen = {show(program)}
+    frontier: list[tuple[tuple[str, ...], ir.Lambda]] = [((), program)]
+    yield (), program
+    for _ in range(depth):
+        next_frontier = []
+        for steps, current in frontier:
+            for rule in rules:
+                rewritten = next(rewrites(current, rule), None)
+                if not isinstance(rewritten, ir.Lambda) or show(rewritten) in seen:
+                    continue
+                seen.add(show(rewritten))
+                label = f"{rule.name}({', '.join(str(v) for v in vars(rule).values())})"
+                next_frontier.append(((*steps, label), rewritten))
+                yield (*steps, label), rewritten
+        frontier = next_frontier
+
+
+ALGORITHMIC_CHOICES: tuple[Rule, ...] = (Vectorise(2), Vectorise(4), SplitJoin(256))
+
+
+def candidates(
+    program: ir.Lambda, output: Output | None = None, depth: int = 1
+) -> Iterator[Candidate]:
+    """Every candidate of `program`, the default first."""
+    types = [p.type for p in program.params if p.type is not None]
+    for steps, variant in _variants(program, ALGORITHMIC_CHOICES, depth):
+        try:
+            lowered, lowering = lower(variant)
+            infer_function(lowered, types)
+            kernel = generate(lowered, output=output)
+        except LiftError:
+            continue  # pruned: the rewrite does not fit this program
+        dims = max(len(kernel.dimensions), 1)
+        for local in _LOCAL_SHAPES.get(dims, [DEFAULT_LOCAL.get(dims, (256,))]):
+            for coarsen in _COARSENING:
+                yield Candidate((*steps, *lowering), lowered, kernel, local, coarsen)
+
+
+def default_candidate(program: ir.Lambda, output: Output | None = None) -> Candidate:
+    lowered, steps = lower(program)
+    kernel = generate(lowered, output=output)
+    dims = max(len(kernel.dimensions), 1)
+    return Candidate(steps, lowered, kernel, DEFAULT_LOCAL.get(dims, (256,)), 1)
+
+
+def launch_shape(
+    candidate: Candidate, sizes: dict[str, int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The NDRange (global, local) of `candidate` for these sizes."""
+    dims = candidate.kernel.dimensions
+    global_size = []
+    for d, dimension in enumerate(dims):
+        local = candidate.local[d] if d < len(candidate.local) else 1
+        if dimension.groups is not None:
+            groups = min(max(dimension.groups.evaluate(sizes), 1), 65536)
+            global_size.append(groups * local)
+            continue
+        count = dimension.length.evaluate(sizes) if dimension.length is not None else 1
+        if d == len(dims) - 1:
+            count = -(-count // candidate.coarsen)
+        global_size.append(max(-(-count // local), 1) * local)
+    local_size = tuple(candidate.local[: len(dims)])
+    return tuple(global_size), local_size
