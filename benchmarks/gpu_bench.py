@@ -80,11 +80,11 @@ int main(int argc, char **argv) {
 def bundle(programs: list[str]) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.accelerate import accelerate  # noqa: PLC0415  (only here, not on the GPU)
-    from mappers.bench import build_direct, direct_source  # noqa: PLC0415
-    from mappers.compare import program_tolerance  # noqa: PLC0415
-    from mappers.runtime_build import RUNTIME_DIR, runtime_library  # noqa: PLC0415
+    from mappers.runtime.build import RUNTIME_DIR, runtime_library  # noqa: PLC0415
     from matcher.expectations import read_program  # noqa: PLC0415
     from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool  # noqa: PLC0415
+    from measure.bench import build_direct, direct_source  # noqa: PLC0415
+    from measure.compare import program_tolerance  # noqa: PLC0415
 
     for made in ("bin", "lib"):  # .gpu/wheels (pyopencl, scipy-openblas32) stays
         shutil.rmtree(BUNDLE / made, ignore_errors=True)
@@ -176,8 +176,8 @@ def run(
     control: bool = False,
 ) -> None:
     sys.path.insert(0, str(ROOT))
-    from mappers.compare import first_difference  # noqa: PLC0415  (pure Python)
-    from mappers.paired import ratio_interval  # noqa: PLC0415  (pure Python)
+    from measure.compare import first_difference  # noqa: PLC0415  (pure Python)
+    from measure.paired import ratio_interval  # noqa: PLC0415  (pure Python)
 
     if cpus:  # a machine of that many cores (children inherit it); OpenBLAS told as much
         os.sched_setaffinity(0, cpus)
@@ -278,16 +278,16 @@ def _rounds(runs: int, *, control: bool) -> list[tuple[str, ...]]:
 
 def _inside_runtime(stats_file: Path) -> float:
     """Seconds one run spent inside the runtime for the calls it did."""
-    from mappers.ceiling import inside_seconds, read_stats  # noqa: PLC0415
+    from measure.ceiling import inside_seconds, read_stats  # noqa: PLC0415
 
     return inside_seconds(read_stats(stats_file))
 
 
 def _ceiling(stats_file: Path, accelerated_s: float, *, cold: bool) -> float | None:
-    """The program with its accelerated calls made by the library alone (mappers/ceiling.py;
+    """The program with its accelerated calls made by the library alone (measure/ceiling.py;
     its OpenBLAS comes from the scipy-openblas32 wheel); `cold`: its first call as the first
     of a fresh process."""
-    from mappers.ceiling import CeilingError, ceiling_seconds, read_stats  # noqa: PLC0415
+    from measure.ceiling import CeilingError, ceiling_seconds, read_stats  # noqa: PLC0415
 
     try:
         calls = read_stats(stats_file) if stats_file.exists() else []

@@ -8,8 +8,8 @@ idiom both ways, runs each under `valgrind --tool=callgrind --toggle-collect=mai
 dynamic loader, which links different libraries into each, is left out; LD_BIND_NOW resolves
 every symbol before `main`), compares the outputs, and prints the ratio. With
 IDIOM_DEVICE=auto on a machine without a GPU node, a program whose replaced loops all launch
-OpenCL runs its original copies (mappers/worlds.py); BLAS calls still run, and their rows are
-marked.
+OpenCL runs its original copies (mappers/rewrite/worlds.py); BLAS calls still run, and their
+rows are marked.
 
     .venv/bin/python benchmarks/instructions.py [--size test|bench] [--json FILE] [PROGRAM...]
 """
@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mappers.accelerate import accelerate  # noqa: E402
-from mappers.bench import build_original  # noqa: E402
-from mappers.compare import first_difference, program_tolerance  # noqa: E402
 from matcher.expectations import read_program  # noqa: E402
 from matcher.frontend import CompileOptions  # noqa: E402
+from measure.bench import build_original  # noqa: E402
+from measure.compare import first_difference, program_tolerance  # noqa: E402
 
 
 def main() -> None:

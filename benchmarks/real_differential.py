@@ -63,7 +63,7 @@ def _setparams(npb: Path, scratch: Path) -> Path:
 def build(npb: Path, classes: list[str], benchmarks: list[str], into: Path) -> None:
     sys.path.insert(0, str(ROOT))
     from mappers.accelerate import accelerate  # noqa: PLC0415  (not on the GPU machine)
-    from mappers.runtime_build import runtime_library  # noqa: PLC0415
+    from mappers.runtime.build import runtime_library  # noqa: PLC0415
     from matcher.frontend import CompileOptions  # noqa: PLC0415
 
     (into / "bin").mkdir(parents=True, exist_ok=True)

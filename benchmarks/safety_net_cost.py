@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mappers.accelerate import accelerate  # noqa: E402
-from mappers.bench import build_original  # noqa: E402
-from mappers.compare import first_difference, program_tolerance  # noqa: E402
 from matcher.expectations import read_program  # noqa: E402
 from matcher.frontend import CompileOptions  # noqa: E402
+from measure.bench import build_original  # noqa: E402
+from measure.compare import first_difference, program_tolerance  # noqa: E402
 
 FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
 NET = {"on": {}, "off": {"IDIOM_SAFETY_NET": "0"}}

@@ -186,7 +186,7 @@ def _one(
 
 
 def _bundle(into: Path, trees: dict[str, Path], benchmark: str, klass: str) -> None:
-    from mappers.runtime_build import runtime_library  # noqa: PLC0415
+    from mappers.runtime.build import runtime_library  # noqa: PLC0415
 
     (into / "bin").mkdir(parents=True, exist_ok=True)
     (into / "lib").mkdir(exist_ok=True)

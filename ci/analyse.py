@@ -15,7 +15,7 @@ from ci.findings import Found, UnitResult
 from ci.units import Unit
 from idl.errors import IdiomError
 from mappers.accelerate import rewrite_file
-from mappers.rewriter import Outcome
+from mappers.rewrite.rewriter import Outcome
 from matcher.frontend import CompileOptions
 from matcher.pipeline import exported_programs
 

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.table import Table
 
 from idl.errors import IdiomError
-from mappers.bench import CEILING_DIRECT, BenchRow, bench_programs
 from matcher.expectations import read_program
 from matcher.frontend import source_files
+from measure.bench import CEILING_DIRECT, BenchRow, bench_programs
 
 __all__ = ["register", "run"]
 

@@ -18,11 +18,11 @@ from rich.table import Table
 from cli.accelerate_cmd import print_report
 from cli.common import add_frontend_options, compile_options, load_module
 from mappers.accelerate import Accelerated, rewrite_file
-from mappers.bench import CEILING_DIRECT, bench_program
 from matcher.detect import detect_module
 from matcher.expectations import ExpectationError, read_program
 from matcher.pipeline import exported_programs
 from matcher.summary import summarize_loops
+from measure.bench import CEILING_DIRECT, bench_program
 
 __all__ = ["DEFAULT_PROGRAM", "register", "run"]
 

@@ -49,7 +49,7 @@ __all__ = ["register", "run_served", "serve", "socket_path", "start_wanted"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 # The tool's packages: any change to one of their files gives another server.
-_PACKAGES = ("cli", "idl", "matcher", "mappers", "fuzz", "ci", "wrapper")
+_PACKAGES = ("cli", "idl", "matcher", "mappers", "measure", "fuzz", "ci", "wrapper")
 _SOURCE_SUFFIXES = (".py", ".lark", ".idl", ".c", ".h", ".json")
 # Commands that never go through the server: its own management, and the measurements
 # (their timings should not depend on whether a server happened to be warm).

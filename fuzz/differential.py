@@ -12,8 +12,8 @@ from pathlib import Path
 
 from fuzz.generator import Program
 from mappers.accelerate import accelerate
-from mappers.compare import first_difference
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
+from measure.compare import first_difference
 
 __all__ = ["FORCED", "STATUSES", "Outcome", "build_original", "check", "write_program"]
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from idl.errors import IdiomError
-from mappers.alignment import align_large_arrays
-from mappers.residency import needs_residency, residency_refused, with_host_access
-from mappers.rewriter import Outcome, rewrite_module
-from mappers.runtime_build import runtime_library
-from mappers.splice import spliced
+from mappers.residency.placement import needs_residency, residency_refused, with_host_access
+from mappers.rewrite.alignment import align_large_arrays
+from mappers.rewrite.rewriter import Outcome, rewrite_module
+from mappers.rewrite.splice import spliced
+from mappers.runtime.build import runtime_library
 from matcher.detect import Detection, detect_module
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool, source_ir
 from matcher.ir_builder import build_module
@@ -152,8 +152,8 @@ def _from_source(
     source: Path, options: CompileOptions, canonical: str, final: str, original_copies: bool
 ) -> str:
     """The unit with the functions the tool left unchanged compiled as the original build
-    compiles them, and those it changed doubled with the source's copy (mappers/splice.py,
-    mappers/worlds.py)."""
+    compiles them, and those it changed doubled with the source's copy (mappers/rewrite/splice.py,
+    mappers/rewrite/worlds.py)."""
     original = source_ir(source, options)
     if original is None:
         return final

@@ -292,7 +292,7 @@ class Footprints:
         The origin may be a pointer loaded inside the loops from a fixed address (a
         global pointer to the grid, reloaded because a store of the loop might write it):
         that no store of the nest writes it is the mapper's run-time check, as for every
-        value it loads once ahead of the region (mappers/region.py)."""
+        value it loads once ahead of the region (mappers/plan/region.py)."""
         position_a, position_b = self._record_position(a), self._record_position(b)
         if position_a is None or position_b is None:
             return False

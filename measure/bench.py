@@ -10,7 +10,7 @@ kernels called directly through the library:
   against the runtime's OpenBLAS and timed in the same alternation, its output compared
   too: the ceiling as BENCHMARKS.md §3 states it, paid in the program's own memory;
 * otherwise an estimate: the accelerated time with the runtime's calls replaced by the
-  library alone (mappers/ceiling.py, from the runtime's IDIOM_STATS records; BLAS calls
+  library alone (measure/ceiling.py, from the runtime's IDIOM_STATS records; BLAS calls
   replayed on arrays of their own, OpenCL launches counted by their kernels' time).
 
 Beside them, what a compiler alone makes of the same source: the program built with
@@ -33,13 +33,13 @@ from pathlib import Path
 
 from idl.errors import IdiomError
 from mappers.accelerate import Accelerated, AccelerateError, UnitReport, accelerate
-from mappers.ceiling import ceiling_seconds, inside_seconds, read_stats
-from mappers.compare import first_difference, program_tolerance
-from mappers.paired import ratio_interval
-from mappers.runtime_build import cblas_program_args
-from mappers.worlds import BLAS_ENTRIES
+from mappers.rewrite.worlds import BLAS_ENTRIES
+from mappers.runtime.build import cblas_program_args
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
+from measure.ceiling import ceiling_seconds, inside_seconds, read_stats
+from measure.compare import first_difference, program_tolerance
+from measure.paired import ratio_interval
 
 __all__ = [
     "CEILING_DIRECT",
@@ -82,7 +82,7 @@ class BenchRow:
     outputs_equal: bool
     difference: str | None = None
     units: tuple[UnitReport, ...] = field(default=(), compare=False, repr=False)
-    replay_s: float | None = None  # the estimate from replayed calls (mappers/ceiling.py)
+    replay_s: float | None = None  # the estimate from replayed calls (measure/ceiling.py)
     replay_cold_s: float | None = None  # its first BLAS call paid as a fresh program pays it
     speedup_interval: tuple[float, float] | None = None  # 95% of the paired ratios' median
     polly_s: float | None = None  # the source built with POLLY_FLAGS (None: not built)

@@ -13,7 +13,7 @@ entry points (`idiom_gemm`, `idiom_gemv`, `idiom_cl_run`; the fields are listed 
   runtime for those calls for `direct_seconds`: the program with perfect glue around the library.
 
 With `cold=True` the first BLAS call is timed as a program calling the library directly would
-pay it: the first call of a fresh process (`python -m mappers.ceiling`), OpenBLAS's threads and
+pay it: the first call of a fresh process (`python -m measure.ceiling`), OpenBLAS's threads and
 buffers not yet started. A program making one GEMM pays that once, accelerated or not, and a
 warmed replay alone would hold it against the accelerated build.
 """
@@ -256,7 +256,7 @@ def _filled(shape: tuple[int, ...], dtype: type[np.floating[Any]]) -> npt.NDArra
 def _cold_seconds(shape: _Shape) -> float:
     """The first direct call of `shape` in a process of its own."""
     fields = [shape.entry, str(shape.elem), str(shape.m), str(shape.n), str(shape.k)]
-    command = [sys.executable, "-m", "mappers.ceiling", *fields]
+    command = [sys.executable, "-m", "measure.ceiling", *fields]
     root = Path(__file__).resolve().parents[1]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=root)
     if result.returncode != 0 or not _is_number(_float_or_none(result.stdout)):

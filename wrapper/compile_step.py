@@ -80,7 +80,7 @@ def _rewritten(source: Path, driver: str, call: Invocation) -> _Unit | None:
     """The unit through idiom, or None when nothing was replaced."""
     # Imported here: a pass-through or plain compile never pays for loading the tool.
     from mappers.accelerate import rewritten_unit  # noqa: PLC0415
-    from mappers.splice import spliced  # noqa: PLC0415
+    from mappers.rewrite.splice import spliced  # noqa: PLC0415
     from matcher.frontend import CompileOptions, source_ir  # noqa: PLC0415
 
     flags = call.front_end_flags

@@ -3,7 +3,7 @@
 Like link-time optimisation: the objects given on the command line that carry an idiom
 record (wrapper/record.py) are the program as idiom sees it. When one of them defines
 `main` and a unit launches kernels, residency is decided over them all
-(mappers/residency.py): host accesses are placed, each unit is spliced and compiled again
+(mappers/residency/placement.py): host accesses are placed, each unit is spliced and compiled again
 (as `idiom accelerate` does), and those objects stand in for the ones given. Everything
 else is code outside the program: objects without a record, archives, libraries; calls
 into it get a host access first, and functions it calls by name return with no device
@@ -34,7 +34,7 @@ from wrapper.objects import ObjectFile, read_input
 from wrapper.record import UnitRecord, decode_records
 
 if TYPE_CHECKING:
-    from mappers.runtime_build import RuntimeLibrary
+    from mappers.runtime.build import RuntimeLibrary
 
 __all__ = ["LinkInputs", "link", "named_libraries", "read_link_inputs"]
 
@@ -60,7 +60,7 @@ class LinkInputs:
 def read_link_inputs(paths: Sequence[str]) -> LinkInputs:
     """Sort the inputs: accelerated objects, code outside the program, and what keeps
     the program from residency."""
-    from mappers.residency import unmodelled_call  # noqa: PLC0415
+    from mappers.residency.placement import unmodelled_call  # noqa: PLC0415
 
     found = LinkInputs()
     for path in paths:
@@ -130,7 +130,7 @@ def named_libraries(command: Sequence[str]) -> list[str]:
 def link(tool: str, driver: str, command: list[str], objects: Sequence[str]) -> int:
     """Run the link `command` (clang's arguments, without the program name), whose input
     objects are `objects`: accelerated when any carries a record."""
-    from mappers.runtime_build import runtime_library  # noqa: PLC0415
+    from mappers.runtime.build import runtime_library  # noqa: PLC0415
     from matcher.frontend import find_tool  # noqa: PLC0415
 
     clang = find_tool(driver)
@@ -172,8 +172,8 @@ def _plain_link(
 def _whole_program(tool: str, inputs: LinkInputs, folder: Path) -> dict[str, str]:
     """The objects rebuilt with residency, by the path of the object each replaces; none
     when the program does not need it or cannot have it."""
-    from mappers.residency import needs_residency, with_host_access  # noqa: PLC0415
-    from mappers.splice import spliced  # noqa: PLC0415
+    from mappers.residency.placement import needs_residency, with_host_access  # noqa: PLC0415
+    from mappers.rewrite.splice import spliced  # noqa: PLC0415
 
     paths = list(inputs.units)
     records = [inputs.units[path] for path in paths]
@@ -203,7 +203,7 @@ def _whole_program(tool: str, inputs: LinkInputs, folder: Path) -> dict[str, str
 
 
 def _refused_by_units(texts: list[str]) -> str | None:
-    from mappers.residency import residency_refused  # noqa: PLC0415
+    from mappers.residency.placement import residency_refused  # noqa: PLC0415
 
     return residency_refused(texts)
 

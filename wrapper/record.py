@@ -3,7 +3,7 @@
 The link step redoes the whole-program steps (residency) over every accelerated unit it
 sees, so each object carries its unit's IR before those steps: the rewritten IR, the
 canonical IR it was rewritten from and the source's own IR (for the splice,
-mappers/splice.py), and how to compile the result (driver and code-generation flags).
+mappers/rewrite/splice.py), and how to compile the result (driver and code-generation flags).
 A record is self-delimiting (magic, length, zlib-compressed JSON), so the records of
 objects joined by `ld -r` read back one by one.
 """

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mappers.emit import I1, I64, Builder, Cloner, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, iteration_value
-from mappers.region import Region, fixed_values
+from mappers.plan.loops import LoopView, iteration_value
+from mappers.plan.region import Region, fixed_values
+from mappers.rewrite.emit import I1, I64, Builder, Cloner, const
+from mappers.rewrite.irtext import Operand
 from matcher.ir import Block, Value
 
 if TYPE_CHECKING:
-    from mappers.row_tables import RowTable
+    from mappers.plan.row_tables import RowTable
 
 __all__ = [
     "Access",
@@ -72,7 +72,7 @@ def measure(
     rows: Sequence[RowTable] = (),
 ) -> Access:
     """Emit the first address, the strides and the byte range of an affine access (affine
-    once the row pointers of `rows` are taken as equally spaced: mappers/row_tables.py)."""
+    once the row pointers of `rows` are taken as equally spaced: mappers/plan/row_tables.py)."""
     first, strides = locate(builder, region.blocks, address, loops, rows)
     size = element_size(element_type)
     low, high = span(builder, builder.to_i64(first), strides, counts, size=size)

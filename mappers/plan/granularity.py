@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mappers.emit import NotReplaced
-from mappers.loops import LoopView
+from mappers.plan.loops import LoopView
+from mappers.rewrite.emit import NotReplaced
 from matcher.analysis import Loop
 from matcher.ir import Value
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mappers.emit import I64, Builder, Cloner, NotReplaced, const
-from mappers.irtext import Operand, operand
+from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.rewrite.irtext import Operand, operand
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Value
 

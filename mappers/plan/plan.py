@@ -18,9 +18,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from mappers.emit import Builder, NotReplaced
-from mappers.irtext import ModuleText, Operand
-from mappers.region import Region
+from mappers.plan.region import Region
+from mappers.rewrite.emit import Builder, NotReplaced
+from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.detect import Instance
 from matcher.ir import Value
 

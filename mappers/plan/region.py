@@ -42,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mappers.emit import Builder, Cloner, NotReplaced, const
-from mappers.granularity import check_launch_granularity
-from mappers.irtext import Operand
-from mappers.loops import LoopView
+from mappers.plan.granularity import check_launch_granularity
+from mappers.plan.loops import LoopView
+from mappers.rewrite.emit import Builder, Cloner, NotReplaced, const
+from mappers.rewrite.irtext import Operand
 from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
 from matcher.integers import int_constant

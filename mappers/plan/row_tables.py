@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mappers.access import Access, measure
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand
-from mappers.loops import LoopView
-from mappers.region import Region, depends_on
+from mappers.plan.access import Access, measure
+from mappers.plan.loops import LoopView
+from mappers.plan.region import Region, depends_on
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.ir import Value
 
 __all__ = ["RowTable", "declare_row_tables", "row_tables"]

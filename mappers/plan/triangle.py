@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mappers.access import Access
-from mappers.emit import I64, Builder, Cloner, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, RowCounts, loop_at_row
-from mappers.region import Region
+from mappers.plan.access import Access
+from mappers.plan.loops import LoopView, RowCounts, loop_at_row
+from mappers.plan.region import Region
+from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.rewrite.irtext import Operand
 from matcher.ir import Value
 
 __all__ = ["RowGuard", "RowTriangle", "row_guards", "rows_upwards"]

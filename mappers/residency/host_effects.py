@@ -1,4 +1,5 @@
-"""What each instruction asks of the device copies, for the residency pass (mappers/residency.py).
+"""What each instruction asks of the device copies, for the residency pass
+(mappers/residency/placement.py).
 
 The state is "dirty" where device copies may exist that the host has not seen. A launch
 (`idiom_cl_run`, or a call of a program function that may launch) makes it dirty;
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from mappers.worlds import BLAS_ENTRIES
+from mappers.rewrite.worlds import BLAS_ENTRIES
 from matcher.ir import Module, Value, ValueKind
 
 __all__ = ["CALLS", "HOST_ACCESS", "LAUNCH", "Effect", "Program", "State"]

@@ -6,11 +6,11 @@ million calls that each find no device copy cost that program a fifth of its tim
 fast form reads the runtime's count of device copies (`idiom_device_entries`) and calls
 only when it is not zero. Inlined, that test is a branch and a join, and a join just
 above a loop hides the test guarding the loop's entry from LLVM's scalar evolution (see
-mappers/outline.py): blocks on the single-predecessor path from a loop's preheader up to
+mappers/rewrite/outline.py): blocks on the single-predecessor path from a loop's preheader up to
 that test keep the plain call.
 
 The fast forms' calls go through wrappers in LLVM's `preserve_allcc` (see
-mappers/outline.py), so the code around them keeps its registers: a host access in a
+mappers/rewrite/outline.py), so the code around them keeps its registers: a host access in a
 loop nest costs the nest no spilled values, and in a guard that declines it, no saving of
 every register on every call.
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from mappers.irtext import ModuleText
-from mappers.outline import CONVENTION
+from mappers.rewrite.irtext import ModuleText
+from mappers.rewrite.outline import CONVENTION
 from matcher.ir import Block, Function
 
 __all__ = [

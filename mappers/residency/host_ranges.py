@@ -1,6 +1,6 @@
 """The bytes a host loop nest touches, bounded at run time in its preheader.
 
-The residency pass (mappers/residency.py) brings device results back before host code
+The residency pass (mappers/residency/placement.py) brings device results back before host code
 that touches memory after a launch. Before a loop of host code, `idiom_host_access()`
 would forget every device copy, so an iterative program whose host loop touches one
 small array between launches would copy all its arrays to the device again at every
@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mappers.access import locate, span
-from mappers.emit import I1, I64, Builder, Cloner, NotReplaced, const
-from mappers.irtext import Operand, operand
-from mappers.loops import LoopView, natural_loop_view, trip_count
+from mappers.plan.access import locate, span
+from mappers.plan.loops import LoopView, natural_loop_view, trip_count
+from mappers.rewrite.emit import I1, I64, Builder, Cloner, NotReplaced, const
+from mappers.rewrite.irtext import Operand, operand
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Value
 

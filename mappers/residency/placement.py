@@ -18,7 +18,7 @@ launches nothing, so a loop of host code pays it once. A single load or store th
 be hoisted (say, a result stored between two launches) gets `idiom_host_access_at(address,
 size)` instead, which brings back only the copy holding those bytes: the other arrays stay
 on the device. So does a loop nest whose loads and stores can be bounded before it runs
-(mappers/host_ranges.py): its preheader calls `idiom_host_access_at` once per array it
+(mappers/residency/host_ranges.py): its preheader calls `idiom_host_access_at` once per array it
 touches, and the state stays dirty after it for the code that follows. All of them cost
 one atomic read when there is nothing on a device.
 
@@ -27,7 +27,7 @@ own accesses, assuming it may be entered dirty when one of its calls may be reac
 or when its address escapes or nothing in the program calls it (`_entered_dirty`, a fixed
 point over the whole program; `main` is entered clean); the call leaves the state dirty if
 the callee may launch a kernel, directly or not. What each instruction asks of the state
-is in mappers/host_effects.py. Functions whose address
+is in mappers/residency/host_effects.py. Functions whose address
 escapes (callbacks from libraries, which do not keep the promise) and `main` (atexit
 handlers run after it) leave clean. Threads are outside the model: a program whose threads
 share arrays with launched kernels should run with IDIOM_RESIDENT=0 (docs/acceleration.md).
@@ -38,9 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from mappers.emit import OVERFLOW_DECLARATIONS, NotReplaced
-from mappers.host_effects import CALLS, HOST_ACCESS, LAUNCH, Program, State
-from mappers.host_fast import (
+from mappers.residency.host_effects import CALLS, HOST_ACCESS, LAUNCH, Program, State
+from mappers.residency.host_fast import (
     DEVICE_ENTRIES,
     FAST_ACCESS,
     FAST_ACCESS_AT,
@@ -49,9 +48,10 @@ from mappers.host_fast import (
     entry_test_path,
     saved_form,
 )
-from mappers.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
-from mappers.irtext import ModuleText, block_ref, operand, operand_name, verify
-from mappers.outline import CONVENTION, outline
+from mappers.residency.host_ranges import HOST_ACCESS_AT, accessed_bytes, host_ranges
+from mappers.rewrite.emit import OVERFLOW_DECLARATIONS, NotReplaced
+from mappers.rewrite.irtext import ModuleText, block_ref, operand, operand_name, verify
+from mappers.rewrite.outline import CONVENTION, outline
 from matcher.analysis import Loop
 from matcher.ir import Block, Function, Module, Value
 from matcher.ir_builder import build_module
@@ -254,7 +254,7 @@ class _Placement:
 
     def _bound(self, nest: Loop, position: Value) -> bool:
         """Bring back only the bytes the loop nest touches, if they can be bounded before
-        it (mappers/host_ranges.py); the nest's loads and stores are then covered."""
+        it (mappers/residency/host_ranges.py); the nest's loads and stores are then covered."""
         if not self.ranges or nest in self.unbounded:
             return False
         accesses = [i for b in nest.blocks for i in b.instructions if self.effects[i].needs_clean]
@@ -296,7 +296,7 @@ class _Placement:
 
     def _into_guard(self, position: Value) -> bool:
         """A host access that would open a replaced region's fallback block goes, instead,
-        where the outlined guard returns "not run" (mappers/rewriter.py): one call fewer
+        where the outlined guard returns "not run" (mappers/rewrite/rewriter.py): one call fewer
         before a small inner loop entered millions of times, and no join on its way in."""
         block = position.block
         match = _FALLBACK.fullmatch(block.name) if block is not None else None
@@ -415,7 +415,7 @@ def _before_loop(
     edited: ModuleText, function: Function, position: Value, prefix: str, lines: Sequence[str]
 ) -> None:
     """Call, before the preheader's branch `position`, a function of its own (see
-    mappers/outline.py: the loop keeps a preheader with one predecessor) that brings back
+    mappers/rewrite/outline.py: the loop keeps a preheader with one predecessor) that brings back
     the ranges, doing nothing unless there are device copies: a small function called
     millions of times pays one call, as it would for `idiom_host_access()`."""
     ranges, skip = f"{prefix}.ranges", f"{prefix}.skip"

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from idl.errors import IdiomError
-from mappers.irtext import Operand, block_ref, operand
+from mappers.rewrite.irtext import Operand, block_ref, operand
 from matcher.atoms import is_pure_call
 from matcher.ir import Block, Value
 

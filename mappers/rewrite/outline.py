@@ -26,8 +26,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from mappers.emit import NotReplaced
-from mappers.irtext import ModuleText, Operand, operand
+from mappers.rewrite.emit import NotReplaced
+from mappers.rewrite.irtext import ModuleText, Operand, operand
 from matcher.ir import Function
 
 __all__ = ["CONVENTION", "Outlined", "outline"]

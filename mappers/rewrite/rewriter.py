@@ -2,7 +2,7 @@
 
 For each instance, largest regions first (an idiom nested in a replaced one goes with
 it), the idiom's mapper checks legality and yields a `Plan`; the rewriter lays out the
-guard, call, done and fallback blocks (see mappers/plan.py), sends the preheader to the
+guard, call, done and fallback blocks (see mappers/plan/plan.py), sends the preheader to the
 guard, the fallback to the original header, and gives the exit block's phis their
 values on the new path. LLVM's verifier (opt-22, in its own process) checks the
 rewritten module; if it rejects it, the replacements are made again one by one, each
@@ -15,22 +15,22 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mappers.blas import map_gemm, map_gemv
-from mappers.emit import Builder, NotReplaced
-from mappers.ger import map_ger
-from mappers.histogram import map_histogram
-from mappers.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
-from mappers.jds import map_spmv_jds
-from mappers.outline import Outlined, outline
-from mappers.plan import Mapper, MapperContext, Plan
-from mappers.reduction import map_reduction
-from mappers.region import Region, region_of
-from mappers.sparse import map_spmv_csr, map_spmv_ell
-from mappers.stencil import map_stencil
-from mappers.symm import map_symm
-from mappers.syrk import map_syr2k, map_syrk
-from mappers.trmm import map_trmm
-from mappers.trsv import map_trsv
+from mappers.plan.plan import Mapper, MapperContext, Plan
+from mappers.plan.region import Region, region_of
+from mappers.rewrite.emit import Builder, NotReplaced
+from mappers.rewrite.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
+from mappers.rewrite.outline import Outlined, outline
+from mappers.targets.blas import map_gemm, map_gemv
+from mappers.targets.ger import map_ger
+from mappers.targets.histogram import map_histogram
+from mappers.targets.jds import map_spmv_jds
+from mappers.targets.reduction import map_reduction
+from mappers.targets.sparse import map_spmv_csr, map_spmv_ell
+from mappers.targets.stencil import map_stencil
+from mappers.targets.symm import map_symm
+from mappers.targets.syrk import map_syr2k, map_syrk
+from mappers.targets.trmm import map_trmm
+from mappers.targets.trsv import map_trsv
 from matcher.detect import Instance, specificity
 from matcher.ir import Block, Function, Module, Value
 
@@ -133,8 +133,9 @@ def _region_size(functions: dict[str, Function], instance: Instance) -> int:
 
 
 def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
-    """The guard, the call and the results go to a function of their own (mappers/outline.py);
-    the region's preheader now calls it and branches once, to the exit or the loop."""
+    """The guard, the call and the results go to a function of their own
+    (mappers/rewrite/outline.py); the region's preheader now calls it and branches once, to the
+    exit or the loop."""
     guard, call, done, fallback = (
         f"{prefix}.{part}" for part in ("guard", "call", "done", "fallback")
     )

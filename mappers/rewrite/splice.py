@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from mappers import worlds
-from mappers.irtext import verify
+from mappers.rewrite import worlds
+from mappers.rewrite.irtext import verify
 
 __all__ = ["spliced"]
 
@@ -63,7 +63,7 @@ class _Unit:
 def spliced(final: str, canonical: str, source: str, *, original_copies: bool = True) -> str:
     """`final` (the rewritten canonical IR of a unit) with each function it has unchanged
     from `canonical` taken from `source` instead, and each changed function that launches
-    only OpenCL kernels doubled with the source's copy (mappers/worlds.py) unless
+    only OpenCL kernels doubled with the source's copy (mappers/rewrite/worlds.py) unless
     `original_copies` is off; `final` itself if there is nothing to take, or if no result
     verifies."""
     mine, before, theirs = _cut(final), _cut(canonical), _cut(source)

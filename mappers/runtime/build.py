@@ -35,7 +35,7 @@ __all__ = [
     "shared_runtime",
 ]
 
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+RUNTIME_DIR = Path(__file__).resolve().parent
 """The runtime's sources; `idiom_runtime.h` there is the header a caller includes."""
 
 _SOURCES = (

@@ -478,7 +478,7 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     int32_t status = IDIOM_DECLINED;
-    /* the sums start from zero, unscaled (mappers/blas.py passes them so) */
+    /* the sums start from zero, unscaled (mappers/targets/blas.py passes them so) */
     if (alpha1 == 1.0 && beta1 == 0.0 && alpha2 == 1.0 && beta2 == 0.0) {
         status = gemv_sum(elem, m1, n1, a1, a1_sm, a1_sn, x1, x1_s, y1, y1_s, m2, n2, a2, a2_sm,
                           a2_sn, x2, x2_s, y2, y2_s, keeps_first, alpha, beta);

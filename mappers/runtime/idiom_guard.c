@@ -1,8 +1,8 @@
 /* The safety net of device residency: page protection and the fault handler.
  *
  * The compiler places idiom_host_access calls before every host access that may follow a
- * launch (mappers/residency.py). Should it miss one, the host would read a stale byte or write
- * one the device then overwrites. So the whole pages of every range the device holds are
+ * launch (mappers/residency/placement.py). Should it miss one, the host would read a stale
+ * byte or write one the device then overwrites. So the whole pages of every range the device holds are
  * protected: read-only while the device copy equals the host's bytes (a host write must drop
  * the copy), not accessible at all while the device holds newer bytes (a host read must bring
  * them back). A host access the compiler did not foresee faults; the handler finds the device
@@ -19,7 +19,7 @@
  *   a state the handler cannot rely on: the compiler places a host access before every call
  *   outside the program that may touch memory, so no device copy exists when one runs;
  * - other threads of the program: a program that creates threads, forks or installs signal
- *   handlers is built without residency (mappers/residency.py refuses it);
+ *   handlers is built without residency (mappers/residency/placement.py refuses it);
  * - the runtime's own accesses: it lifts the protection before copying into host memory, and
  *   a fault while it holds the residency lock is reported as the bug it is.
  * The handler runs only on faults of program code, between launches, with no lock of the

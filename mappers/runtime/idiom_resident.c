@@ -44,7 +44,7 @@ static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *tra
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
 /* Read without the lock by idiom_host_access's fast path, and by the rewritten program's
-   inline form of it (mappers/host_fast.py): exported. */
+   inline form of it (mappers/residency/host_fast.py): exported. */
 atomic_int idiom_device_entries;
 static uint64_t resident_bytes;
 static uint64_t generations;

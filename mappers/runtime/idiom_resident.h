@@ -3,8 +3,8 @@
  * An entry is a device buffer holding a copy of the host bytes [lo, hi). Kernels read and write
  * entries in place; the bytes a kernel wrote are "newer on the device" until they are copied
  * back. Entries live until the program touches host memory: the rewritten program calls
- * idiom_host_access() before any host access that may follow a launch (mappers/residency.py
- * decides where), which copies back what is newer on the device and forgets every entry. An
+ * idiom_host_access() before any host access that may follow a launch
+ * (mappers/residency/placement.py decides where), which copies back what is newer on the device and forgets every entry. An
  * argument that is not resident but overlaps an entry evicts that entry first, and BLAS calls
  * begin with idiom_host_access(), so host and device never disagree about a byte both use.
  *
@@ -20,7 +20,8 @@
 
 #include "idiom_internal.h"
 
-/* How many entries there are; the rewritten program reads it too (mappers/host_fast.py). */
+/* How many entries there are; the rewritten program reads it too
+ * (mappers/residency/host_fast.py). */
 extern _Atomic int idiom_device_entries;
 
 /* Bytes moved by one launch, and the host time the copies took. */

@@ -177,8 +177,8 @@ int idiom__gpu_node_present(void) {
 
 /* ---- The original world ------------------------------------------------------------------
  *
- * A function whose replaced loops all launch OpenCL kernels is built twice (mappers/worlds.py):
- * as the source's own code and as the rewritten code, behind a test of idiom_world. Where no
+ * A function whose replaced loops all launch OpenCL kernels is built twice
+ * (mappers/rewrite/worlds.py): as the source's own code and as the rewritten code, behind a test of idiom_world. Where no
  * launch can happen in this process (IDIOM_DEVICE=off, thresholds at their maximum, or `auto`
  * on a machine with no GPU device node), every such function runs the source's code, inlined
  * and optimised as in the original build, and its guards are never reached. */

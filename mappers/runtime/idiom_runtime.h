@@ -217,7 +217,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
  * on a GPU only); no number with IDIOM_DEVICE=off. Read once per process. */
 int64_t idiom_cl_min_work(void);
 
-/* The world a function built twice runs (mappers/worlds.py): IDIOM_WORLD_UNKNOWN until the
+/* The world a function built twice runs (mappers/rewrite/worlds.py): IDIOM_WORLD_UNKNOWN until the
  * first such function asks idiom_world_decide(), then ORIGINAL where no OpenCL launch can
  * happen in this process (the source's code runs) or REWRITTEN (the guarded code runs). */
 enum { IDIOM_WORLD_UNKNOWN = 0, IDIOM_WORLD_ORIGINAL = 1, IDIOM_WORLD_REWRITTEN = 2 };

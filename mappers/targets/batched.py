@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import Region, check_legal, guard_conditions
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import LoopView, loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, check_legal, guard_conditions
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
 from matcher.detect import Instance
 from matcher.ir import Value
 

@@ -1,7 +1,7 @@
 """GEMM and GEMV through BLAS (`idiom_gemm`/`idiom_gemv` of the runtime, OpenBLAS).
 
 The mapper reads the interface of blas.idl, measures each matrix's strides along each
-loop at run time (mappers/access.py) and passes them to the runtime, which picks the
+loop at run time (mappers/plan/access.py) and passes them to the runtime, which picks the
 layout and transposition BLAS needs or declines (then the original loop runs).
 """
 
@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.batched import is_batched, map_batched_rows
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand, operand
-from mappers.loops import LoopView, loop_view, natural_loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import Region, check_legal, depends_on, guard_conditions
-from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import LoopView, loop_view, natural_loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, check_legal, depends_on, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand, operand
+from mappers.targets.batched import is_batched, map_batched_rows
 from matcher.detect import Instance
 from matcher.ir import Block, Value
 

@@ -11,14 +11,14 @@ follows half of a rank-2 update.
 
 from __future__ import annotations
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure
-from mappers.blas import DenseMatch, dense_match, scalar_operand
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import depends_on, guard_conditions
-from mappers.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure
+from mappers.plan.loops import trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import depends_on, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.blas import DenseMatch, dense_match, scalar_operand
 from matcher.detect import Instance
 from matcher.ir import Value
 

@@ -4,7 +4,7 @@ Which bins a histogram touches depends on the data, so the call runs two kernels
 first finds the smallest and largest bin index over all iterations; the host checks
 that this range of the bin array is disjoint from everything the loop reads; the
 second kernel computes each iteration's bin and increment (the loop's own code,
-mappers/kernels.py) and adds atomically into a copy of exactly that range.
+mappers/targets/kernels.py) and adds atomically into a copy of exactly that range.
 Floating-point bins are added in another order than the loop's, so they need
 reassociation to be allowed.
 
@@ -33,10 +33,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, apart, apart_from_fixed, element_size
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand, operand
-from mappers.kernels import (
+from mappers.plan.access import Access, apart, apart_from_fixed, element_size
+from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, check_legal, guard_conditions
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand, operand
+from mappers.targets.kernels import (
     PUBLISH_RANGE,
     KernelArg,
     KernelBody,
@@ -47,11 +50,8 @@ from mappers.kernels import (
     range_cells,
     read_cells,
 )
-from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.reduction import PRELUDE, require_worth_it, stack_saved
-from mappers.region import Region, check_legal, guard_conditions
-from mappers.sparse import (
+from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
+from mappers.targets.sparse import (
     check_fixed,
     displaced_read,
     moved_index,

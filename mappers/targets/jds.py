@@ -3,7 +3,7 @@
 Sorted row r adds values[jd_ptr[d] + r] * x[columns[jd_ptr[d] + r]] over its diagonals
 d (from a bound that is data, nzcnt[r]), and stores the sum into y[perm[r]] (or y[r]).
 Everything a row touches beyond its own entries is data, so a call runs four kernels
-(the shared machinery of mappers/sparse.py), each launched only when the ones before
+(the shared machinery of mappers/targets/sparse.py), each launched only when the ones before
 succeeded and what they found fits:
 
 1. over the rows: the range of diagonals (the jd_ptr entries read) and of the rows of y
@@ -22,10 +22,13 @@ succeeded and what they found fits:
 
 from __future__ import annotations
 
-from mappers.access import apart_from_fixed
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.kernels import (
+from mappers.plan.access import apart_from_fixed
+from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import check_legal, guard_conditions
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.kernels import (
     SCRATCH,
     KernelArg,
     KernelBody,
@@ -33,11 +36,8 @@ from mappers.kernels import (
     publish_range,
     range_cells,
 )
-from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.reduction import require_worth_it, stack_saved
-from mappers.region import check_legal, guard_conditions
-from mappers.sparse import (
+from mappers.targets.reduction import require_worth_it, stack_saved
+from mappers.targets.sparse import (
     GRID,
     ROWS,
     Chain,

@@ -6,7 +6,7 @@ one variable per IR value, and collects what the kernel needs from the host: sca
 fixed before the region, and reads from memory at affine addresses. Reads that start
 from the same pointer with the same element type share one buffer (a 27-point stencil
 copies its grid once); each read is then an index `offset + sum(t_d * stride_d)` into
-it, with the offset and strides measured at run time (mappers/access.py).
+it, with the offset and strides measured at run time (mappers/plan/access.py).
 
 `launch` emits the IR that fills the runtime's `idiom_arg` array and calls
 `idiom_cl_run`, with the kernel source as a constant string of the module.
@@ -18,11 +18,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mappers.access import Access, apart, element_size, measure
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand
-from mappers.loops import LoopView
-from mappers.region import Region
+from mappers.plan.access import Access, apart, element_size, measure
+from mappers.plan.loops import LoopView
+from mappers.plan.region import Region
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.ir import Value, ValueKind
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Reductions as OpenCL kernels generated from the match (mappers/kernels.py).
+"""Reductions as OpenCL kernels generated from the match (mappers/targets/kernels.py).
 
 Every work-item folds a strided share of the iterations, work-groups fold in local
 memory, a second kernel folds the groups' partial results; the host then combines the
@@ -10,13 +10,20 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
-from mappers.access import element_size
-from mappers.emit import I64, Builder, Cloner, NotReplaced, const
-from mappers.irtext import ModuleText, Operand, operand
-from mappers.kernels import KernelArg, KernelBody, c_type, launch, pack_params, param_prelude
-from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import Region, check_legal, guard_conditions
+from mappers.plan.access import element_size
+from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, check_legal, guard_conditions
+from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
+from mappers.rewrite.irtext import ModuleText, Operand, operand
+from mappers.targets.kernels import (
+    KernelArg,
+    KernelBody,
+    c_type,
+    launch,
+    pack_params,
+    param_prelude,
+)
 from matcher.demangle import demangle_names
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -47,7 +54,7 @@ def require_worth_it(builder: Builder, module: ModuleText, iterations: Operand) 
     """In a guard, as early as the iteration count is known: the original code runs at
     once unless there are enough iterations for a kernel launch to pay off. The first test
     reads the threshold the runtime keeps once known (-1 before: it passes), without a
-    call, so that it can decline alone (mappers/rewriter.py `_outline_guard`)."""
+    call, so that it can decline alone (mappers/rewrite/rewriter.py `_outline_guard`)."""
     module.declare(_KNOWN_MIN_WORK, f"@{_KNOWN_MIN_WORK} = external global i64")
     module.declare("idiom_cl_min_work", "declare i64 @idiom_cl_min_work()")
     known = builder.emit(I64, f"load atomic i64, ptr @{_KNOWN_MIN_WORK} monotonic, align 8")

@@ -1,5 +1,5 @@
 """Sparse matrix-vector products as OpenCL kernels, one work-item per row: compressed
-sparse rows (CSR) here, jagged diagonal storage in mappers/jds.py, and what both share.
+sparse rows (CSR) here, jagged diagonal storage in mappers/targets/jds.py, and what both share.
 
 Which positions a row reads and which columns of x it gathers are data, so a call runs
 range-finding kernels first, each publishing only what the host needs next (the range
@@ -11,7 +11,7 @@ everything read (a Gauss-Seidel sweep, which reads what it writes, keeps its ori
 code). A row's entries are added one after the other in the loop's own order, with
 FP_CONTRACT off, so every row's sum is the original's to the last bit: no reassociation.
 
-The arrays may be struct fields read inside the loop (fixed values, mappers/region.py):
+The arrays may be struct fields read inside the loop (fixed values, mappers/plan/region.py):
 the guard loads them once, and checks that the written range holds none of their bytes.
 A field the loop reads only for a row with entries is loaded once the first kernel has
 found such a row (`late_arrays`, `load_late`): never where the original would not.
@@ -24,10 +24,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from mappers.access import apart, apart_from_fixed, element_size, measure
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import ModuleText, Operand
-from mappers.kernels import (
+from mappers.plan.access import apart, apart_from_fixed, element_size, measure
+from mappers.plan.loops import LoopView, loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import (
+    Region,
+    check_legal,
+    guard_conditions,
+    is_fixed_load,
+    load_fixed,
+    runs_with,
+)
+from mappers.plan.row_tables import declare_row_tables
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import ModuleText, Operand
+from mappers.targets.kernels import (
     BufferGroup,
     KernelArg,
     KernelBody,
@@ -40,18 +51,7 @@ from mappers.kernels import (
     range_cells,
     read_cells,
 )
-from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.reduction import PRELUDE, require_worth_it, stack_saved
-from mappers.region import (
-    Region,
-    check_legal,
-    guard_conditions,
-    is_fixed_load,
-    load_fixed,
-    runs_with,
-)
-from mappers.row_tables import declare_row_tables
+from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.integers import int_constant
 from matcher.ir import Function, Value

@@ -1,6 +1,6 @@
 """Stencils as OpenCL kernels: one work-item per point of the nest.
 
-The kernel is the nest's own computation of {stored} (mappers/kernels.py), its
+The kernel is the nest's own computation of {stored} (mappers/targets/kernels.py), its
 neighbours read from one buffer per array, the result written at {out.address}. The
 innermost loop is the NDRange's first dimension, so neighbouring work-items touch
 neighbouring elements. The output range is copied in and out (the nest may not write
@@ -25,14 +25,14 @@ dimension.
 
 from __future__ import annotations
 
-from mappers.access import Access, apart_from_fixed
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
-from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan
-from mappers.reduction import PRELUDE, require_worth_it, stack_saved
-from mappers.region import check_legal, guard_conditions
+from mappers.plan.access import Access, apart_from_fixed
+from mappers.plan.loops import LoopView, loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan
+from mappers.plan.region import check_legal, guard_conditions
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
+from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.ir import Function, Value
 from matcher.solutions import slots

@@ -8,7 +8,7 @@ alpha B[i][j] A[i][i]. That is the product if what the guard checks at run time 
 
 - the rows count up by one, so the rows above are finished when row i adds to them, and
   the sum loop runs over k = the first row .. i - 1: not at all on the first row, once
-  more on each next (the triangle, mappers/triangle.py);
+  more on each next (the triangle, mappers/plan/triangle.py);
 - C's update and C's store are one matrix (the same first element; the update moves
   along k as the store along i, along j alike), as are the three reads of B and the two
   of A (A[i][i] moves along i as A[i][k] along i and k together);
@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.blas import is_sum_after, nonzero_scales, scalar_operand
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import Region, check_legal, depends_on, guard_conditions
-from mappers.row_tables import declare_row_tables, row_tables
-from mappers.triangle import RowGuard, RowTriangle, row_guards
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import LoopView, loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, check_legal, depends_on, guard_conditions
+from mappers.plan.row_tables import declare_row_tables, row_tables
+from mappers.plan.triangle import RowGuard, RowTriangle, row_guards
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.blas import is_sum_after, nonzero_scales, scalar_operand
 from matcher.detect import Instance
 from matcher.ir import Value
 

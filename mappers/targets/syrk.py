@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.blas import (
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import Region, depends_on, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.plan.triangle import RowGuard, RowTriangle, row_guards
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.blas import (
     Clearing,
     DenseMatch,
     alpha_beta,
@@ -26,13 +33,6 @@ from mappers.blas import (
     scalar_operand,
     scalars_nonzero,
 )
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import Region, depends_on, guard_conditions
-from mappers.row_tables import RowTable, declare_row_tables, row_tables
-from mappers.triangle import RowGuard, RowTriangle, row_guards
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -309,7 +309,7 @@ class _SyrkPlan(Plan):
     def _is_strict_triangle(self, builder: Builder, rows: Operand, size: Operand) -> Operand:
         """i1: the column loop runs over r + 1 .. i0 + size - 1 on every row r from the row
         loop's first value i0: one fewer each row from size - 1 on the first (counted as it
-        really runs, a test skipping it on the last row included: mappers/triangle.py),
+        really runs, a test skipping it on the last row included: mappers/plan/triangle.py),
         from the row counter plus one; the rows visited are size - 1 or size (the last
         row's loop empty)."""
         dense = self.dense

@@ -23,15 +23,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan
-from mappers.region import depends_on, guard_conditions
-from mappers.row_tables import RowTable, declare_row_tables, row_tables
-from mappers.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan
+from mappers.plan.region import depends_on, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.plan.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
 from matcher.detect import Instance
 from matcher.ir import Value
 

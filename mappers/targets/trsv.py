@@ -8,7 +8,7 @@ when read, and the guard checks at run time what makes it so:
 
 - the inner loop runs over the rows visited before the current one: j = i0 .. i - 1
   with the rows counting up (lower), or j = i + 1 .. with the rows counting down
-  (upper), none on the first row and one more on each next (mappers/triangle.py);
+  (upper), none on the first row and one more on each next (mappers/plan/triangle.py);
 - the x read is the vector written, element for element, and T, read at (i, j), is
   apart from it, its diagonal read at (i, i);
 - b is x itself (the solve in place) or apart from it (copied into x first).
@@ -22,15 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mappers.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.blas import is_sum_after
-from mappers.emit import I64, Builder, NotReplaced, const
-from mappers.irtext import Operand
-from mappers.loops import loop_view, trip_count
-from mappers.plan import MapperContext, Plan, need
-from mappers.region import check_legal, depends_on, guard_conditions
-from mappers.row_tables import RowTable, declare_row_tables, row_tables
-from mappers.triangle import RowTriangle, row_guards, rows_upwards
+from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
+from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.region import check_legal, depends_on, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
+from mappers.plan.triangle import RowTriangle, row_guards, rows_upwards
+from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.irtext import Operand
+from mappers.targets.blas import is_sum_after
 from matcher.detect import Instance
 from matcher.ir import Value
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mappers.bench import build_direct, build_original
-from mappers.compare import first_difference, program_tolerance
+from measure.bench import build_direct, build_original
+from measure.compare import first_difference, program_tolerance
 from matcher.expectations import read_program
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

@@ -17,6 +17,7 @@ SCANNED = (
     "idl",
     "matcher",
     "mappers",
+    "measure",
     "cli",
     "fuzz",
     "benchmarks",

@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from mappers.accelerate import Accelerated, accelerate
-from mappers.compare import first_difference
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
+from measure.compare import first_difference
 
 
 def build_pair(program: Path, folder: Path) -> tuple[Path, Path, Accelerated]:

@@ -9,11 +9,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated, AccelerateError, accelerate
-from mappers.compare import first_difference
 from matcher.frontend import CompileOptions, find_tool
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
 PROGRAM = Path(__file__).parent / "programs" / "kernels.c"
 # Every size is worth a kernel here, so that small inputs exercise the replacements.

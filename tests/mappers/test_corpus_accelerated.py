@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from mappers.accelerate import accelerate
-from mappers.ceiling import read_stats
-from mappers.compare import first_difference, program_tolerance
 from matcher.expectations import read_program
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
+from measure.ceiling import read_stats
+from measure.compare import first_difference, program_tolerance
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})

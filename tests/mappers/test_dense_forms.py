@@ -1,4 +1,4 @@
-"""GEMM and GEMV in the forms of blas.idl beyond the plain ones (mappers/blas.py): the sum
+"""GEMM and GEMV in the forms of blas.idl beyond the plain ones (mappers/targets/blas.py): the sum
 kept in memory (set to zero, scaled by beta or C's old value first), the loop over k
 outermost, rows scaled by beta before the rank-1 updates, a sum in a register that
 starts from C's old value. Each is one BLAS call on
@@ -10,15 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
     replaced_everywhere,
     same_outputs,
 )
-
-from mappers.accelerate import Accelerated
 
 PROGRAM = Path(__file__).parent / "programs" / "dense_forms.c"
 SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)

@@ -9,10 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated
-from mappers.compare import first_difference
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
 PROGRAM = Path(__file__).parent / "programs" / "fixed.c"
 ON_POCL = {

@@ -13,8 +13,8 @@ import subprocess
 from pathlib import Path
 
 from mappers.accelerate import accelerate
-from mappers.compare import first_difference
 from matcher.frontend import CompileOptions, find_tool
+from measure.compare import first_difference
 from tests.mappers.differential import run_binary
 
 PROGRAM = Path(__file__).parent / "programs" / "mgs_rank_deficient.c"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from mappers.accelerate import accelerate
-from mappers.runtime_build import RUNTIME_DIR, runtime_library
+from mappers.runtime.build import RUNTIME_DIR, runtime_library
 from matcher.frontend import CompileOptions, find_tool
 
 PROGRAM = Path(__file__).parent / "programs" / "safety_net.c"

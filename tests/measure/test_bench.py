@@ -1,4 +1,4 @@
-"""`idiom bench`'s measurements (mappers/bench.py): the ceiling from a program's
+"""`idiom bench`'s measurements (measure/bench.py): the ceiling from a program's
 hand-written cblas counterpart in direct/, else from replayed calls; outputs compared."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from idl.errors import IdiomError
-from mappers.bench import CEILING_DIRECT, bench_program, direct_source
+from measure.bench import CEILING_DIRECT, bench_program, direct_source
 
 _HEADER = "// corpus: GEMM test program\n// args: test=24 bench=24\n"
 _PROGRAM = """#include <stdio.h>

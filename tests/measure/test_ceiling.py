@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from idl.errors import IdiomError
-from mappers.ceiling import CallStats, CeilingError, ceiling_seconds, direct_seconds, read_stats
+from measure.ceiling import CallStats, CeilingError, ceiling_seconds, direct_seconds, read_stats
 
 
 def _call(entry: str, status: int, seconds: float, **details: object) -> CallStats:
@@ -141,12 +141,12 @@ print(_gemm_status(lib, 48, 40, 32, (32, 1, 40, 1, 40, 1)))
 
 
 def test_stats_written_by_the_runtime_are_read(tmp_path: Path) -> None:
-    from mappers.runtime_build import shared_runtime  # noqa: PLC0415
+    from mappers.runtime.build import shared_runtime  # noqa: PLC0415
 
     shared_runtime()  # built before the child runs
     stats = tmp_path / "stats.jsonl"
     env = {**os.environ, "IDIOM_STATS": str(stats), "IDIOM_BLAS_MIN_WORK": "0"}
-    code = CHILD.format(tests=str(Path(__file__).parent))
+    code = CHILD.format(tests=str(Path(__file__).parents[1] / "mappers" / "runtime"))
     run = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )

@@ -1,9 +1,9 @@
-"""Comparing outputs (mappers/compare.py): integers exactly, floating point within a
+"""Comparing outputs (measure/compare.py): integers exactly, floating point within a
 relative tolerance, a zero of either sign as zero."""
 
 from __future__ import annotations
 
-from mappers.compare import first_difference
+from measure.compare import first_difference
 
 
 def test_integers_must_be_equal() -> None:

@@ -1,4 +1,4 @@
-"""The distribution-free interval of paired speedups (mappers/paired.py)."""
+"""The distribution-free interval of paired speedups (measure/paired.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mappers.paired import median_interval, ratio_interval
+from measure.paired import median_interval, ratio_interval
 
 
 def test_small_samples_give_the_extremes() -> None:

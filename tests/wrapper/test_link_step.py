@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mappers.compare import first_difference
 from matcher.frontend import find_tool
+from measure.compare import first_difference
 from wrapper.link_step import named_libraries, read_link_inputs
 from wrapper.main import run
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from idl.errors import IdiomError
-from mappers.compare import first_difference, program_tolerance
 from matcher.expectations import read_program
 from matcher.frontend import find_tool
+from measure.compare import first_difference, program_tolerance
 from wrapper.main import run
 from wrapper.objects import read_input
 from wrapper.record import decode_records
@@ -168,7 +168,7 @@ def test_a_failure_at_the_link_links_the_objects_as_they_are(
     def broken(*args: object, **kwargs: object) -> None:
         raise IdiomError("placement broke")
 
-    monkeypatch.setattr("mappers.residency.with_host_access", broken)
+    monkeypatch.setattr("mappers.residency.placement.with_host_access", broken)
     program = tmp_path / "prog"
     capsys.readouterr()
     assert run("clang", [*objects, "-o", str(program)]) == 0

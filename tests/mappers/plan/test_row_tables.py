@@ -1,4 +1,4 @@
-"""Matrices given as tables of row pointers (mappers/row_tables.py): BLAS takes them when
+"""Matrices given as tables of row pointers (mappers/plan/row_tables.py): BLAS takes them when
 the rows lie equally spaced, and the original code runs when they do not, when the product
 is written over a factor, and when the rows run backwards or repeat."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
-PROGRAM = Path(__file__).parent / "programs" / "row_tables.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "row_tables.c"
 REGULAR, SWAPPED, OVERLAPPING, DESCENDING, REPEATED = range(5)
 
 
@@ -64,6 +64,6 @@ def test_descending_rows_give_the_original_results(
 
 def test_cleared_output_rows_through_a_table(tmp_path: Path) -> None:
     """The loop clearing D's rows loads its own row pointers: they go through the table."""
-    pair = build_pair(Path(__file__).parent / "programs" / "cleared_row_tables.c", tmp_path)
+    pair = build_pair(Path(__file__).parents[1] / "programs" / "cleared_row_tables.c", tmp_path)
     for n in ("1", "7", "40"):
         assert blas_calls_done(same_outputs(pair, [n], BLAS_AT_ANY_SIZE), "gemm") == 1

@@ -1,5 +1,5 @@
 /* In-place products of a batch of rows by one matrix (blas.idl's BatchedRowProducts), for
- * the differential tests of mappers/batched.py:
+ * the differential tests of mappers/targets/batched.py:
  *
  *   batched_rows R Q P SEED MODE
  *

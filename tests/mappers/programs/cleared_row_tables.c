@@ -1,5 +1,5 @@
 /* An i-k-j product over row tables whose output rows are cleared first: the clearing
- * loop loads its own row pointers (tests/mappers/test_row_tables.py). */
+ * loop loads its own row pointers (tests/mappers/plan/test_row_tables.py). */
 #include <stdio.h>
 #include <stdlib.h>
 void mm(int n, double **A, double **B, double **D)

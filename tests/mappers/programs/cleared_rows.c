@@ -1,5 +1,5 @@
 /* GEMM in i-k-j form whose rows of the output are cleared first, for the differential tests
- * of the clearing loop (mappers/blas.py):
+ * of the clearing loop (mappers/targets/blas.py):
  *
  *   cleared_rows N SEED MODE
  *

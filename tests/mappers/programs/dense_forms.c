@@ -1,5 +1,5 @@
 /* GEMM and GEMV in the forms of blas.idl beyond the plain ones, for the differential tests
- * of mappers/blas.py:
+ * of mappers/targets/blas.py:
  *
  *   dense_forms N SEED MODE
  *

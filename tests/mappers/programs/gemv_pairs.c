@@ -1,5 +1,5 @@
 /* A transposed update and a row dot product sharing one sweep over A (blas.idl's
- * GEMVUpdateWithDot), for the differential tests of mappers/blas.py's GEMV pairs:
+ * GEMVUpdateWithDot), for the differential tests of mappers/targets/blas.py's GEMV pairs:
  *
  *   gemv_pairs N M SEED MODE
  *

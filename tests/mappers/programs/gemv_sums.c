@@ -1,5 +1,5 @@
 /* Two row products over one inner loop, combined after it (blas.idl's GEMVDotSum), for
- * the differential tests of mappers/blas.py's combined plan (idiom_gemv_sum):
+ * the differential tests of mappers/targets/blas.py's combined plan (idiom_gemv_sum):
  *
  *   gemv_sums N M SEED MODE ALPHA BETA
  *

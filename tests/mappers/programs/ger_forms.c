@@ -1,5 +1,5 @@
 /* Rank-1 and rank-2 updates (GER) in the forms of blas.idl, for the differential tests of
- * mappers/ger.py:
+ * mappers/targets/ger.py:
  *
  *   ger_forms N SEED MODE
  *

@@ -1,5 +1,5 @@
 /* A time loop around a stencil with a loop of host code after every step, for the ranged host
- * accesses (mappers/host_ranges.py): a host loop that bounds its accesses before it runs
+ * accesses (mappers/residency/host_ranges.py): a host loop that bounds its accesses before it runs
  * brings back only those bytes; the stencil's arrays stay on the device otherwise.
  * Usage: host_loops N STEPS MODE
  *   MODE 0: the host loop updates a small array w only (no device copy is touched)

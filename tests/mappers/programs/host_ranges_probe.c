@@ -1,5 +1,5 @@
 /* Host loops, each in a function of its own, for the ranges the residency pass bounds before
- * them (mappers/host_ranges.py). The program is linked with probe_runtime.c, a runtime that
+ * them (mappers/residency/host_ranges.py). The program is linked with probe_runtime.c, a runtime that
  * only records the host accesses. Each case's address is taken (`escaped` below), so the pass
  * cannot know its callers and assumes it entered with device copies around: each loop is
  * preceded either by idiom_host_access_at per array or by idiom_host_access. Each case writes y (y[k] += 1, or y[k] = x[j] + 1 with x[j] = j, so that
@@ -208,7 +208,7 @@ static void reset(void) {
     probe_everything = 0;
 }
 
-/* Called from outside for all the pass knows (mappers/residency.py `_entered_dirty`).
+/* Called from outside for all the pass knows (mappers/residency/placement.py `_entered_dirty`).
  * indexed is not: its histogram is replaced, so its own launch (declined by the probe
  * runtime) leaves the copies around, and an escaped function that launches would also
  * bring everything back before it returns. */

@@ -41,7 +41,7 @@ int idiom_device_entries = 1; /* the rewritten program's inline test reads it */
 
 int64_t idiom_cl_min_work_known = INT64_MAX; /* read by guards before they call */
 
-/* The rewritten world (mappers/worlds.py): its host accesses are what this probe records. */
+/* The rewritten world (mappers/rewrite/worlds.py): its host accesses are what this probe records. */
 int8_t idiom_world = 2;
 
 int32_t idiom_world_decide(void) {

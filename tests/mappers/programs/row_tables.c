@@ -1,5 +1,5 @@
 /* GEMM and GEMV over matrices given as tables of row pointers (double **A), for the
- * differential tests of mappers/row_tables.py. The layout of the rows is the test's choice:
+ * differential tests of mappers/plan/row_tables.py. The layout of the rows is the test's choice:
  *
  *   row_tables N SEED LAYOUT
  *

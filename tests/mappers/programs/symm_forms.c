@@ -1,5 +1,5 @@
 /* Symmetric matrix products written by rows of A's lower triangle (blas.idl's SYMM), for
- * the differential tests of mappers/symm.py:
+ * the differential tests of mappers/targets/symm.py:
  *
  *   symm_forms M N SEED MODE ALPHA BETA
  *

@@ -1,6 +1,6 @@
 /* SYRK nests that finish each element after its sum, as covariance code does (blas.idl's
  * DividedResult, MirrorStore, FinishedStoredSum), for the differential tests of
- * mappers/syrk.py:
+ * mappers/targets/syrk.py:
  *
  *   syrk_finished N SEED MODE
  *

@@ -1,4 +1,4 @@
-/* SYRK and SYR2K in the forms of blas.idl, for the differential tests of mappers/syrk.py:
+/* SYRK and SYR2K in the forms of blas.idl, for the differential tests of mappers/targets/syrk.py:
  *
  *   syrk_forms N SEED MODE
  *

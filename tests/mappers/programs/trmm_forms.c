@@ -1,5 +1,5 @@
 /* In-place triangular products (blas.idl's TRMM) for the differential tests of
- * mappers/trmm.py:
+ * mappers/targets/trmm.py:
  *
  *   trmm_forms M N SEED MODE
  *

@@ -1,5 +1,5 @@
 /* Triangular solves by rows (blas.idl's TRSV) for the differential tests of
- * mappers/trsv.py:
+ * mappers/targets/trsv.py:
  *
  *   trsv_forms N SEED MODE
  *

@@ -1,4 +1,4 @@
-"""Host loops bounded before they run (mappers/host_ranges.py): the bytes each array is
+"""Host loops bounded before they run (mappers/residency/host_ranges.py): the bytes each array is
 touched in, brought back from the device with `idiom_host_access_at` instead of every
 device copy.
 
@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from differential import build_pair, run_binary
 
-from mappers import residency
 from mappers.accelerate import accelerate, rewrite_file
-from mappers.compare import first_difference
-from mappers.irtext import verify
+from mappers.residency import placement
+from mappers.rewrite.irtext import verify
 from matcher.frontend import CompileOptions, find_tool
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parents[1] / "programs"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 # Traffic counts measure the compiler's placement: with the safety net (IDIOM_SAFETY_NET, on by
 # default) the bytes on an array's partial first and last pages also travel at every launch,
@@ -152,11 +152,11 @@ def test_ranges_the_verifier_rejects_give_way_to_the_global_form(
 ) -> None:
     source = PROGRAMS / "between_steps.c"
     text, _ = rewrite_file(source, CompileOptions())
-    (ranged,) = residency.with_host_access([text], [str(source)])
+    (ranged,) = placement.with_host_access([text], [str(source)])
     assert verify(ranged) is None
     assert "call void @idiom_host_access_at(ptr %idiom.host" in ranged
-    monkeypatch.setattr(residency, "verify", lambda _: "rejected")
-    (plain,) = residency.with_host_access([text], [str(source)])
+    monkeypatch.setattr(placement, "verify", lambda _: "rejected")
+    (plain,) = placement.with_host_access([text], [str(source)])
     assert "idiom.host" not in plain
     assert len(_whole_memory_accesses(plain)) > len(_whole_memory_accesses(ranged))
 

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from mappers.accelerate import accelerate
-from mappers.compare import first_difference
-from mappers.runtime_build import shared_runtime
+from mappers.runtime.build import shared_runtime
 from matcher.frontend import CompileOptions, find_tool
+from measure.compare import first_difference
 
-PROGRAM = Path(__file__).parent / "programs" / "iterate.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "iterate.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 # Traffic counts measure the compiler's placement: with the safety net (IDIOM_SAFETY_NET, on by
 # default) the bytes on an array's partial first and last pages also travel at every launch,
@@ -225,7 +225,7 @@ def test_runtime_keeps_resident_buffers_only_when_switched_on(switch: str, net: 
     assert json.loads(result.stdout) == {"kept": switch == "on" and net == "0"}
 
 
-HOST_LOOPS = Path(__file__).parent / "programs" / "host_loops.c"
+HOST_LOOPS = Path(__file__).parents[1] / "programs" / "host_loops.c"
 
 
 @pytest.fixture(scope="module")

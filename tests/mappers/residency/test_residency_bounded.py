@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
-from differential import build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import build_pair, same_outputs
 
-PROGRAM = Path(__file__).parent / "programs" / "row_launches.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "row_launches.c"
 FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 BOUND = 512  # ENTRIES_MAX in mappers/runtime/idiom_resident.c
 

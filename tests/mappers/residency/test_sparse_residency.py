@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from differential import build_pair, run_binary
 
-from mappers.compare import first_difference
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
-PROGRAM = Path(__file__).parent / "programs" / "sparse_iterate.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "sparse_iterate.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 NOT_RESIDENT = {**ON_POCL, "IDIOM_RESIDENT": "0"}
 # Traffic counts measure the compiler's placement: with the safety net (IDIOM_SAFETY_NET, on by

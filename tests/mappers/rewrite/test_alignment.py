@@ -1,11 +1,11 @@
-"""mappers/alignment.py: large arrays defined in a unit get a cache line's alignment; small
+"""mappers/rewrite/alignment.py: large arrays defined in a unit get a cache line's alignment; small
 ones, declarations, non-arrays and already aligned ones are left alone."""
 
 from __future__ import annotations
 
 import pytest
 
-from mappers.alignment import align_large_arrays
+from mappers.rewrite.alignment import align_large_arrays
 
 
 @pytest.mark.parametrize(

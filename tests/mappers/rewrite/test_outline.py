@@ -1,6 +1,6 @@
 """The fallback loop is compiled as the original is: the rewriter's code lives in functions
-of its own (mappers/outline.py) and host accesses test for device copies inline away from
-loop entries (mappers/host_fast.py)."""
+of its own (mappers/rewrite/outline.py) and host accesses test for device copies inline away from
+loop entries (mappers/residency/host_fast.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from mappers import host_fast, residency
-from mappers import outline as outline_module
 from mappers.accelerate import accelerate, rewrite_file
-from mappers.irtext import ModuleText
-from mappers.outline import outline
+from mappers.residency import host_fast, placement
+from mappers.rewrite import outline as outline_module
+from mappers.rewrite.irtext import ModuleText
+from mappers.rewrite.outline import outline
 from matcher.frontend import CompileOptions, find_tool
 from matcher.ir_builder import build_module
 
-CORPUS = Path(__file__).parents[2] / "corpus"
-ROW_SCATTER = Path(__file__).parent / "programs" / "row_scatter.c"
+CORPUS = Path(__file__).parents[3] / "corpus"
+ROW_SCATTER = Path(__file__).parents[1] / "programs" / "row_scatter.c"
 
 
 def _optimisation_remarks(ir_or_source: Path) -> list[str]:
@@ -148,7 +148,7 @@ def test_calls_the_rewriter_adds_keep_the_callers_registers(
     accelerate([ROW_SCATTER], kept, CompileOptions(), emit_llvm=True, original_copies=False)
     guard = _assembly(kept, "scatter_rows.idiom0")
     assert not [line for line in guard if "%xmm" in line and "(%rsp)" in line], guard
-    for module in (outline_module, host_fast, residency):
+    for module in (outline_module, host_fast, placement):
         monkeypatch.setattr(module, "CONVENTION", "ccc")
     clobbered = tmp_path / "clobbered.ll"
     accelerate([ROW_SCATTER], clobbered, CompileOptions(), emit_llvm=True, original_copies=False)

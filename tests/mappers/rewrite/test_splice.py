@@ -1,4 +1,5 @@
-"""Functions the tool left unchanged are compiled from the source's own IR (mappers/splice.py)."""
+"""Functions the tool left unchanged are compiled from the source's own IR
+(mappers/rewrite/splice.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import subprocess
 from pathlib import Path
 
 from mappers.accelerate import accelerate
-from mappers.splice import spliced
+from mappers.rewrite.splice import spliced
 from matcher.frontend import CompileOptions, compile_to_ir, find_tool, source_ir
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "corpus"
 
 # `helper` is inlined everywhere by the canonical pipeline (and dropped); `halves` calls it.
 PROGRAM = r"""
@@ -129,7 +130,7 @@ def test_a_unit_that_does_not_verify_is_left_whole() -> None:
 
 
 def test_changed_functions_stay_rewritten() -> None:
-    """(Doubled with the source's copy by default: tests/mappers/test_worlds.py.)"""
+    """(Doubled with the source's copy by default: tests/mappers/rewrite/test_worlds.py.)"""
     canonical = "define i32 @f(i32 %x) {\n  ret i32 %x\n}\n"
     final = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
     source = "define i32 @f(i32 %x) {\nentry:\n  ret i32 %x\n}\n"

@@ -1,4 +1,5 @@
-"""Functions built twice: the source's copy where no launch can happen (mappers/worlds.py)."""
+"""Functions built twice: the source's copy where no launch can happen
+(mappers/rewrite/worlds.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
-from mappers.irtext import verify
-from mappers.splice import spliced
-from mappers.worlds import dispatcher, parse_definition
+from mappers.rewrite.irtext import verify
+from mappers.rewrite.splice import spliced
+from mappers.rewrite.worlds import dispatcher, parse_definition
+from tests.mappers.differential import build_pair, run_binary
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "corpus"
 STENCIL = CORPUS / "stencil_dilate.cpp"  # `dilate` inlined into `main` by the original build
 
 CANONICAL = """\

@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pytest
 
 from idl.errors import IdiomError
-from mappers.runtime_build import (
+from mappers.runtime.build import (
     RUNTIME_DIR,
     RuntimeBuildError,
     runtime_library,

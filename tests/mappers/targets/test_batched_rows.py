@@ -1,5 +1,5 @@
 """In-place products of a batch of rows by one matrix (blas.idl's BatchedRowProducts,
-mappers/batched.py, `idiom_gemm_rows`): two batch loops with the sums kept in memory, one
+mappers/targets/batched.py, `idiom_gemm_rows`): two batch loops with the sums kept in memory, one
 batch loop in float with the sums in a register; one call each, every element of the
 block equal to the original's (the rows and the last row's sums); the original code
 where the sums or W overlap the rows, where the rows overlap one another, and where the
@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -18,9 +20,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "batched_rows.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "batched_rows.c"
 SEPARATE, SUM_OVERLAPS_A, W_OVERLAPS_A, ROWS_OVERLAP = range(4)
 BATCHES = {"rows_two_loops", "rows_one_loop_float"}
 DECLINED_AT_RUN_TIME = "rows_shifted"  # the row written is not the row read

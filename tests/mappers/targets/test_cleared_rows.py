@@ -1,4 +1,4 @@
-"""GEMM whose output rows a loop clears before the rank-1 updates (mappers/blas.py): one
+"""GEMM whose output rows a loop clears before the rank-1 updates (mappers/targets/blas.py): one
 BLAS call with beta 0 when the clearing covers exactly what the updates write, the original
 code when it covers less, more, or another array; clearing after the updates is no GEMM."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
-PROGRAM = Path(__file__).parent / "programs" / "cleared_rows.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "cleared_rows.c"
 EXACT, FEWER, MORE, OTHER_ARRAY = range(4)
 
 

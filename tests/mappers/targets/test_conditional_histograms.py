@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated
-from mappers.compare import first_difference
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
-PROGRAM = Path(__file__).parent / "programs" / "conditional.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "conditional.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked"}
 KEPT = {  # near-misses, with the reason they keep their code

@@ -1,4 +1,4 @@
-"""Two GEMVs of one sweep (mappers/blas.py's pair plan, `idiom_gemv2`): a transposed
+"""Two GEMVs of one sweep (mappers/targets/blas.py's pair plan, `idiom_gemv2`): a transposed
 update and a row dot product over the same rows of A, as a biconjugate gradient step
 computes A^T r and A p, or a row dot product and then a transposed update by it
 (A^T (A x) one row at a time), the dot product's sum in a register or kept in memory.
@@ -12,11 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, build_pair, replaced_everywhere, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
+    BLAS_AT_ANY_SIZE,
+    build_pair,
+    replaced_everywhere,
+    same_outputs,
+)
 
-PROGRAM = Path(__file__).parent / "programs" / "gemv_pairs.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "gemv_pairs.c"
 SEPARATE, Q_IS_S, P_OVERLAPS_Q, S_OVERLAPS_A = range(4)
 PAIRS = ("bicg_local", "bicg_scaled", "bicg_float", "bicg_memory", "bicg_memory_onto")
 CHAINED = "atax_rows"  # tmp = A x, then y += A^T tmp (called in mode 0 only: restrict)

@@ -1,5 +1,5 @@
 """Two row products over one inner loop combined after it, y = alpha A x + beta B x
-(blas.idl's GEMVDotSum, mappers/blas.py's combined plan, `idiom_gemv_sum`): both sums kept
+(blas.idl's GEMVDotSum, mappers/targets/blas.py's combined plan, `idiom_gemv_sum`): both sums kept
 in memory, in registers with A x kept in tmp, or in locals with nothing kept; float and
 double. One call makes both products and the combination, every element of the block
 equal to the original's; the original code where tmp is y, where x overlaps tmp, where y
@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -18,9 +20,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "gemv_sums.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "gemv_sums.c"
 SEPARATE, TMP_IS_Y, X_OVERLAPS_TMP, Y_OVERLAPS_A = range(4)
 COMBINED = {"sum_memory", "sum_registers", "sum_locals", "sum_float"}
 

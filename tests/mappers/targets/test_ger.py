@@ -1,4 +1,4 @@
-"""GER (mappers/ger.py): rank-1 and rank-2 updates of A, alpha on either vector, A row-
+"""GER (mappers/targets/ger.py): rank-1 and rank-2 updates of A, alpha on either vector, A row-
 or column-major, the two products of a rank-2 update added one after the other or
 together. One BLAS call each on separate arrays; the original code where a vector lies in
 A (its first row, or overlapping its last element)."""
@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -16,9 +18,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "ger_forms.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "ger_forms.c"
 SEPARATE, X_IN_A, Y_OVERLAPS_A = range(3)
 FORMS = ("rank1_alpha_x", "rank1_column_major", "rank2_chained", "rank2_grouped")
 

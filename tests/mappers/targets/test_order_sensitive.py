@@ -1,4 +1,4 @@
-"""Max and min reductions over floating-point values (mappers/reduction.py): the device's
+"""Max and min reductions over floating-point values (mappers/targets/reduction.py): the device's
 order agrees with the loop's except with a NaN among the values or a result of zero,
 where the original loop runs again; and a sum whose magnitudes overflow, where some
 order of the additions may overflow and another not. Outputs equal, NaN, infinities and
@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, replaced_everywhere, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
 
-PROGRAM = Path(__file__).parent / "programs" / "minmax_order.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "minmax_order.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 PLAIN, NAN, SIGNED_ZEROS, HUGE = range(4)
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import build_pair, run_binary
 
-PROGRAM = Path(__file__).parent / "programs" / "sparse_row_blocks.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "sparse_row_blocks.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 
 
@@ -42,7 +42,7 @@ def test_only_rows_in_one_block_run_as_a_kernel(
     )
 
 
-COO = Path(__file__).parent / "programs" / "coo_aliased.c"
+COO = Path(__file__).parents[1] / "programs" / "coo_aliased.c"
 
 
 @pytest.fixture(scope="module")

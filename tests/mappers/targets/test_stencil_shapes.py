@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import build_pair, run_binary
 
 from mappers.accelerate import Accelerated
-from mappers.compare import first_difference
+from measure.compare import first_difference
+from tests.mappers.differential import build_pair, run_binary
 
-PROGRAM = Path(__file__).parent / "programs" / "stencil_shapes.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "stencil_shapes.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 
 

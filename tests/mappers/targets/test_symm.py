@@ -1,5 +1,5 @@
 """The symmetric matrix product written by rows of A's lower triangle (blas.idl's SYMM,
-mappers/symm.py, `idiom_symm`): scaled or not, float and double, the rows or the columns
+mappers/targets/symm.py, `idiom_symm`): scaled or not, float and double, the rows or the columns
 outermost, the element's three terms in any order, every element of the block equal to
 the original's; the original code where C overlaps A or B, under a zero scale, where the
 rows count down (a row would add to rows not finished yet) and where the sum loop takes
@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -18,9 +20,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "symm_forms.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "symm_forms.c"
 SEPARATE, C_OVERLAPS_A, C_OVERLAPS_B = range(3)
 PRODUCTS = {
     "symm_flat",

@@ -1,4 +1,4 @@
-"""SYRK and SYR2K (mappers/syrk.py): one triangle of C <- alpha A A^T + beta C (or A^T A),
+"""SYRK and SYR2K (mappers/targets/syrk.py): one triangle of C <- alpha A A^T + beta C (or A^T A),
 or of alpha (A B^T + B A^T) + beta C, lower or upper, the sum in a register or kept in C,
 C scaled or zeroed first. One BLAS call each on
 separate arrays, the other triangle untouched (the programs print all of C); the original
@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -18,9 +20,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "syrk_forms.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "syrk_forms.c"
 SEPARATE, SAME, OVERLAPPING, BETA_ZERO = range(4)
 FORMS = ("lower_updates", "upper_dot", "lower_stored_trans", "upper_stored_scaled")
 RANK_2K_FORMS = ("syr2k_lower_updates", "syr2k_upper_dot")

@@ -1,5 +1,5 @@
 """SYRK nests that finish each element after the sum, as covariance and correlation
-code does (mappers/syrk.py, `idiom_syrk_finish`): the sum divided by a value fixed for
+code does (mappers/targets/syrk.py, `idiom_syrk_finish`): the sum divided by a value fixed for
 the nest and stored again at the mirrored element, the strict upper triangle with the
 diagonal kept or set by the row loop. One BLAS call and its finish each on separate
 arrays, every element of the block equal to the original's; the original code where A
@@ -11,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -19,9 +21,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "syrk_finished.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "syrk_finished.c"
 SEPARATE, SAME, OVERLAPPING, DIVISOR_ZERO, ALPHA_INFINITE = range(5)
 FINISHED = (
     "cov_dot_upper",

@@ -1,4 +1,4 @@
-"""TRMM (mappers/trmm.py): the in-place triangular product B <- alpha T B, upper or
+"""TRMM (mappers/targets/trmm.py): the in-place triangular product B <- alpha T B, upper or
 lower, unit diagonal or A's, the sum in a register or kept in B, alpha on the sum, on a
 factor or after it. One BLAS call each on separate arrays, every element of the block
 equal to the original's; the original code where A is B or overlaps it, where alpha is
@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -21,9 +23,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "trmm_forms.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "trmm_forms.c"
 SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO, INFINITE_B, ALPHA_INFINITE, ALPHA_HUGE = range(7)
 FORMS = (
     "unit_trans_stored",

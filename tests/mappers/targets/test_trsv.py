@@ -1,4 +1,4 @@
-"""TRSV (mappers/trsv.py): the triangular solve by rows, lower or upper, unit diagonal
+"""TRSV (mappers/targets/trsv.py): the triangular solve by rows, lower or upper, unit diagonal
 or not, the sum in a register or kept in x, from b or in place. One BLAS call each on
 separate arrays, every element of the block equal to the original's; the original code
 where T is x, where b overlaps x without being it, where the diagonal read is not T's,
@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from differential import (
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import (
     BLAS_AT_ANY_SIZE,
     blas_calls_done,
     build_pair,
@@ -18,9 +20,7 @@ from differential import (
     same_outputs,
 )
 
-from mappers.accelerate import Accelerated
-
-PROGRAM = Path(__file__).parent / "programs" / "trsv_forms.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "trsv_forms.c"
 SEPARATE, T_IS_X, B_OVERLAPS_X, ZERO_ON_DIAGONAL, NEAR_OVERFLOW = range(5)
 FORMS = ("forward", "backward_in_place", "forward_unit", "forward_stored", "backward_float")
 IN_PLACE = 2  # backward_in_place and forward_unit read no b

@@ -1,17 +1,17 @@
-"""alpha and beta of 0 (mappers/blas.py, mappers/ger.py): BLAS reads neither C nor the
-factors then, where the loop multiplies a NaN or an infinity by 0 and gets NaN. The guard
-declines a zero scale the loop multiplies by; other values are one BLAS call each."""
+"""alpha and beta of 0 (mappers/targets/blas.py, mappers/targets/ger.py): BLAS reads neither
+C nor the factors then, where the loop multiplies a NaN or an infinity by 0 and gets NaN. The
+guard declines a zero scale the loop multiplies by; other values are one BLAS call each."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
 from mappers.accelerate import Accelerated
+from tests.mappers.differential import BLAS_AT_ANY_SIZE, blas_calls_done, build_pair, same_outputs
 
-PROGRAM = Path(__file__).parent / "programs" / "zero_scales.c"
+PROGRAM = Path(__file__).parents[1] / "programs" / "zero_scales.c"
 IN_OUTPUTS, IN_INPUTS, NOWHERE = "0", "1", "2"
 
 
