@@ -29,6 +29,7 @@ COMMANDS = {
     "eval": "cli.eval_cmd",
     "explain": "cli.explain_cmd",
     "ir": "cli.ir_cmd",
+    "lift": "cli.lift_cmd",
     "idl": "cli.idl_cmd",
     "server": "cli.server",
 }

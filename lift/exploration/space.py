@@ -23,7 +23,7 @@ from lift.ir import expr as ir
 from lift.ir.check import infer_function
 from lift.ir.text import show
 from lift.opencl.generate import Kernel, Output, generate
-from lift.rewriting.rules import Rule, SplitJoin, Vectorise
+from lift.rewriting.rules import Rule, SplitJoin, Vectorise, fresh_param
 from lift.rewriting.traverse import rewrites
 
 __all__ = ["Candidate", "candidates", "default_candidate", "launch_shape", "lower"]
@@ -135,7 +135,7 @@ def _lower_fun(fun: ir.Fun, dim: int, steps: list[str]) -> ir.Fun:
         case ir.Lambda(params, body):
             return ir.Lambda(params, _lower(body, dim, steps))
         case ir.Map(f) if _computes(f):
-            probe = ir.Param("_")
+            probe = fresh_param("_probe", fun)
             lowered = _lower(ir.Apply(fun, (probe,)), dim, steps)
             assert isinstance(lowered, ir.Apply)
             return lowered.fun

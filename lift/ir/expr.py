@@ -14,6 +14,7 @@ that a rewrite can be checked by comparing the text of two expressions.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -69,10 +70,25 @@ class Param:
     type: Type | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Literal:
+    """Equal to another literal of the same type and the same bits: a NaN equals a NaN
+    (its text is the same) and -0.0 differs from 0.0 (a rule may not swap them)."""
+
     value: float | int | bool
     type: Scalar
+
+    def _key(self) -> tuple[object, ...]:
+        value = self.value
+        if isinstance(value, float):
+            return (self.type, "float", "nan" if math.isnan(value) else value.hex())
+        return (self.type, type(value).__name__, value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Literal) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 @dataclass(frozen=True)

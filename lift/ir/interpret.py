@@ -48,7 +48,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "*": lambda a, b: a * b,
     "min": lambda a, b: a if a <= b else b,
     "max": lambda a, b: a if a >= b else b,
-    "pow": lambda a, b: a**b,
+    "pow": lambda a, b: _ieee(np.power, a, b),
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
@@ -61,9 +61,9 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 _UNARY: dict[str, Callable[[Any], Any]] = {
     "neg": lambda a: -a,
     "abs": abs,
-    "sqrt": math.sqrt,
-    "exp": math.exp,
-    "log": math.log,
+    "sqrt": lambda a: _ieee(np.sqrt, a),
+    "exp": lambda a: _ieee(np.exp, a),
+    "log": lambda a: _ieee(np.log, a),
     "sin": math.sin,
     "cos": math.cos,
     "floor": lambda a: float(math.floor(a)),
@@ -76,13 +76,25 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def _ieee(function: Any, *args: Any) -> Any:
+    """`function` as OpenCL computes it: nan or inf outside its domain, no exception; an
+    integer result where the operands are integers (pow of ints)."""
+    if function is np.power and all(isinstance(a, int) for a in args):
+        return args[0] ** args[1]
+    with np.errstate(all="ignore"):
+        result = function(*args)
+    return result if any(isinstance(a, np.float32) for a in args) else float(result)
+
+
 def _divide(a: Any, b: Any) -> Any:
     if isinstance(a, int) and isinstance(b, int):
         if b == 0:
             raise LiftError("integer division by zero")
         quotient = abs(a) // abs(b)  # C truncates toward zero
         return quotient if (a >= 0) == (b >= 0) else -quotient
-    return a / b
+    with np.errstate(divide="ignore", invalid="ignore"):  # IEEE: inf or nan, as OpenCL
+        result = np.divide(a, b)
+    return result if isinstance(a, np.float32) or isinstance(b, np.float32) else float(result)
 
 
 def _remainder(a: Any, b: Any) -> Any:
@@ -143,7 +155,10 @@ class _Interpreter:
                     running = self.apply(f, [running, x], env)
                 return prefixes
             case ir.Zip():
-                return [tuple(items) for items in zip(*map(_list, args), strict=True)]
+                arrays = [_list(a) for a in args]
+                if len({len(a) for a in arrays}) > 1:
+                    raise LiftError(f"zip of lengths {', '.join(str(len(a)) for a in arrays)}")
+                return [tuple(items) for items in zip(*arrays, strict=True)]
             case ir.Split(size):
                 xs, n = _list(args[0]), size.evaluate(self.sizes)
                 if len(xs) % n:

@@ -189,7 +189,15 @@ class _Atom:
     at: int
 
 
-_Node = _Atom | list["_Node"]
+class _Form(list["_Node"]):
+    """A parenthesised form, with where its '(' is."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__()
+        self.at = at
+
+
+_Node = _Atom | _Form
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|([^\s()]+))")
 
 
@@ -217,7 +225,7 @@ class _Reader:
         if match is None or (match.end() == position and not match.group(0)):
             raise self.error("expected an expression", position)
         if match.group(1):
-            items: list[_Node] = []
+            items = _Form(match.start(1))
             position = match.end()
             while True:
                 close = _TOKEN.match(self.source, position)
@@ -233,9 +241,9 @@ class _Reader:
 
 
 def _at(node: _Node) -> int:
-    while isinstance(node, list):
-        if not node:
-            return 0
+    """Where to point at `node`: its first atom (the head of a form), or an empty
+    form's '('."""
+    while isinstance(node, _Form) and node:
         node = node[0]
     return node.at
 
@@ -342,7 +350,7 @@ class _Parser:
             raise self.fail("a function where a value is expected", node)
         return ir.Apply(fun, args)
 
-    def lambda_(self, node: list[_Node], scope: dict[str, ir.Param]) -> ir.Lambda:
+    def lambda_(self, node: _Form, scope: dict[str, ir.Param]) -> ir.Lambda:
         if len(node) != 3 or not isinstance(node[1], list):
             raise self.fail("(lambda (PARAMS...) BODY)", node)
         params = []
@@ -370,10 +378,10 @@ class _Parser:
             raise self.fail("expected a function, not a value", node)
         return fun
 
-    def function_head(
-        self, node: list[_Node], scope: dict[str, ir.Param]
-    ) -> tuple[ir.Fun, list[_Node]]:
+    def function_head(self, node: _Form, scope: dict[str, ir.Param]) -> tuple[ir.Fun, list[_Node]]:
         """The function an application applies, and the nodes of its data arguments."""
+        if not node:
+            raise self.fail("an empty form", node)
         head = node[0]
         if isinstance(head, list):
             return self.function(head, scope), node[1:]

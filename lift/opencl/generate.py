@@ -75,10 +75,17 @@ class Kernel:
     requirements: tuple[tuple[Size, int], ...] = ()
 
 
-def generate(program: ir.Lambda, name: str = "lift_kernel", output: Output | None = None) -> Kernel:
+def generate(
+    program: ir.Lambda,
+    name: str = "lift_kernel",
+    output: Output | None = None,
+    declarations: Mapping[str, str] | None = None,
+) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
-    reduce lowered)."""
-    return _Generator(program, name, output or Output()).kernel()
+    reduce lowered). `declarations` replaces the kernel parameter text of named program
+    parameters: a caller whose buffers live inside larger device buffers declares
+    `__global char* g_mem, long g_at` and defines `g` itself before the source."""
+    return _Generator(program, name, output or Output(), declarations or {}).kernel()
 
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
@@ -155,10 +162,13 @@ class _Dims:
 
 
 class _Generator:
-    def __init__(self, program: ir.Lambda, name: str, output: Output) -> None:
+    def __init__(
+        self, program: ir.Lambda, name: str, output: Output, declarations: Mapping[str, str]
+    ) -> None:
         if any(p.type is None for p in program.params):
             raise LiftError("every parameter of a kernel's program has a declared type")
         self.program, self.name, self.output = program, name, output
+        self.declarations = declarations
         self.lines: list[str] = []
         self.locals: list[str] = []
         self.depth = 1
@@ -181,7 +191,11 @@ class _Generator:
                 scalar = c_type(_scalar_of(kind))
                 written = self.output.into and param.name == self.output.name
                 qualifier = "" if written else "const "
-                arguments.append(f"__global {qualifier}{scalar}* restrict {param.name}")
+                arguments.append(
+                    self.declarations.get(
+                        param.name, f"__global {qualifier}{scalar}* restrict {param.name}"
+                    )
+                )
                 memory = Memory(param.name, "0", _row_major(_lengths(kind)))
                 env[param] = (memory, kind)
             else:

@@ -35,10 +35,11 @@ __all__ = [
     "SplitJoin",
     "ToMemory",
     "Vectorise",
+    "fresh_param",
 ]
 
 
-def _param(hint: str, within: ir.Expr) -> ir.Param:
+def fresh_param(hint: str, within: ir.Expr | ir.Fun) -> ir.Param:
     """A parameter named apart from every name in `within` (the expression rewritten,
     whose free names a new lambda must not capture): deterministic, for snapshots."""
     used = _names(within)
@@ -120,7 +121,7 @@ class MapFusion(Rule):
     def apply(self, expression: ir.Expr) -> ir.Expr | None:
         match expression:
             case ir.Apply(ir.Map(f), (ir.Apply(ir.Map(g), (x,)),)):
-                y = _param("y", expression)
+                y = fresh_param("y", expression)
                 return ir.Apply(ir.Map(ir.Lambda((y,), _call(f, _call(g, y)))), (x,))
         return None
 
@@ -197,8 +198,8 @@ class ReduceMapFusion(Rule):
         match expression:
             case ir.Apply(ir.Reduce(f, init) as reduce, (ir.Apply(ir.Map(g), (x,)),)):
                 del reduce
-                a = _param("a", expression)
-                e = _param("e", ir.Apply(ir.Zip(), (expression, a)))
+                a = fresh_param("a", expression)
+                e = fresh_param("e", ir.Apply(ir.Zip(), (expression, a)))
                 return ir.Apply(ir.Reduce(ir.Lambda((a, e), _call(f, a, _call(g, e))), init), (x,))
         return None
 
@@ -218,7 +219,7 @@ class SlideTiling(Rule):
                 step = self.tile - n + s
                 if step <= 0 or (self.tile - n) % s:
                     return None
-                t = _param("tile", expression)
+                t = fresh_param("tile", expression)
                 inner = ir.Apply(ir.Map(f), (ir.Apply(slide, (t,)),))
                 tiles = ir.Apply(ir.Slide(self.tile, step), (x,))
                 return ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Lambda((t,), inner)), (tiles,)),))
@@ -296,8 +297,10 @@ class CopyToLocal(Rule):
 
     def apply(self, expression: ir.Expr) -> ir.Expr | None:
         match expression:
-            case ir.Apply(ir.Map() | ir.MapSeq() | ir.MapLocal() as fun, (x,)) if not _copied(x):
-                e = _param("e", expression)
+            case ir.Apply(ir.Map() | ir.MapSeq() | ir.MapLocal() as fun, (x,)) if not (
+                _copied(x) or _is_copy(fun)
+            ):
+                e = fresh_param("e", expression)
                 copy = ir.Apply(ir.ToLocal(ir.MapLocal(self.dim, ir.Lambda((e,), e))), (x,))
                 return ir.Apply(fun, (copy,))
         return None
@@ -305,6 +308,13 @@ class CopyToLocal(Rule):
 
 def _copied(x: ir.Expr) -> bool:
     return isinstance(x, ir.Apply) and isinstance(x.fun, ir.ToLocal)
+
+
+def _is_copy(fun: ir.Fun) -> bool:
+    """A map-local of the identity: the copy this rule makes (not copied again)."""
+    f = getattr(fun, "f", None)
+    identity = isinstance(f, ir.Lambda) and len(f.params) == 1 and f.body == f.params[0]
+    return isinstance(fun, ir.MapLocal) and identity
 
 
 @dataclass(frozen=True)

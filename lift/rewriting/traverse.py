@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from lift.ir import expr as ir
-from lift.rewriting.rules import Rule
+from lift.rewriting.rules import Rule, fresh_param
 
 __all__ = ["apply_everywhere", "apply_first", "rewrites"]
 
@@ -66,7 +66,7 @@ def _in_function(fun: ir.Fun, rewrite: _Rewrite) -> Iterator[ir.Fun]:
     else:
         # A pattern held as a function, e.g. (map (map g)): rewrite it applied to a
         # placeholder, then take the function back.
-        probe = ir.Param("_")
+        probe = fresh_param("_probe", fun)
         for rewritten in _at_every_position(ir.Apply(f, (probe,)), rewrite):
             if isinstance(rewritten, ir.Apply) and rewritten.args == (probe,):
                 yield ir.with_function(fun, rewritten.fun)

@@ -24,7 +24,7 @@ from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["MapperContext", "Plan", "need"]
+__all__ = ["GeneratedKernel", "MapperContext", "Plan", "need"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,24 @@ class MapperContext:
     reassociate: bool  # floating-point reductions may be reordered
 
 
+@dataclass(frozen=True)
+class GeneratedKernel:
+    """A kernel the Lift compiler generated for a match (`idiom lift` prints it): the
+    match's functional expression, the rewrites that lowered it, the lowered expression
+    and the OpenCL source."""
+
+    expression: str
+    rewrites: tuple[str, ...]
+    lowered: str
+    source: str
+
+
 class Plan(ABC):
-    """A replacement ready to be emitted; `target` says what replaces the region."""
+    """A replacement ready to be emitted; `target` says what replaces the region, and
+    `generated` the kernel the Lift compiler generated for it, if any."""
 
     target: str
+    generated: GeneratedKernel | None = None
 
     @abstractmethod
     def guard(self, builder: Builder) -> Operand: ...

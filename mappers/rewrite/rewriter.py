@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mappers.plan.plan import Mapper, MapperContext, Plan
+from mappers.plan.plan import GeneratedKernel, Mapper, MapperContext, Plan
 from mappers.plan.region import Region, region_of
 from mappers.rewrite.emit import Builder, NotReplaced
 from mappers.rewrite.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
@@ -62,6 +62,7 @@ class Outcome:
     instance: Instance
     replaced: bool
     detail: str  # the target when replaced, the reason otherwise
+    generated: GeneratedKernel | None = None  # the kernel the Lift compiler generated
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def _rewrite(
             outcomes.append(Outcome(instance, False, str(reason)))
             continue
         claimed.append((region.blocks, instance))
-        outcomes.append(Outcome(instance, True, plan.target))
+        outcomes.append(Outcome(instance, True, plan.target, plan.generated))
     outcomes.sort(key=lambda o: (o.instance.first_line or 0, o.instance.idiom))
     return Rewritten(text.text(), tuple(outcomes))
 

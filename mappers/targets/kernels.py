@@ -155,6 +155,9 @@ class KernelBody:
         # Addresses whose loads read the element a work-item writes, from the written
         # buffer (a stencil's point updated: a[i] = a[i] + ...): the C expression.
         self.own_points: dict[Value, str] = {}
+        # Each load translated from a buffer: its group and its index's name (`iK`, whose
+        # offset `iK_o` and the group's strides are the kernel's parameters).
+        self.read_of: dict[Value, tuple[BufferGroup, str]] = {}
         for depth, loop in enumerate(self.loops):
             self.names[loop.iterator] = self._iterator(depth, loop)
 
@@ -274,7 +277,9 @@ class KernelBody:
         """The C expression of `load` reading its bytes as `element` (a pointer read as
         the integer i64: its address)."""
         group = self.group(_root(load.operands[0], self.region), element)
-        return f"{group.name}[{self.index(load.operands[0], element, group)}]"
+        index = self.index(load.operands[0], element, group)
+        self.read_of[load] = (group, self.reads[-1][0])
+        return f"{group.name}[{index}]"
 
     def index(self, address: Value, element: str, group: BufferGroup) -> str:
         """The element index of an affine `address` in `group`'s buffer."""

@@ -25,12 +25,16 @@ dimension.
 
 from __future__ import annotations
 
-from mappers.plan.access import Access, apart_from_fixed
+from lift.exploration.space import lower
+from lift.ir.text import pretty
+from lift.opencl.generate import generate
+from mappers.plan.access import Access, apart_from_fixed, element_size
 from mappers.plan.loops import LoopView, loop_view, trip_count
-from mappers.plan.plan import MapperContext, Plan
+from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
 from mappers.plan.region import check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
+from mappers.targets.functional import StencilExpression, generated_kernels, stencil_expression
 from mappers.targets.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
 from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
@@ -92,7 +96,14 @@ class _StencilPlan(Plan):
             if address not in body.own_points:
                 index = body.index(address, element, out_group)
                 body.own_points[address] = f"{out_group.name}[{index}]"
+        out_index = body.reads[0][0]  # the first store's, indexed first
         self._translate(body)
+        self.functional: StencilExpression | None = None
+        if len(self.stores) == 1 and len(self.loops) <= 3 and generated_kernels():
+            stored = self.stores[0].operands[0]
+            self.functional = stencil_expression(body, stored, out_group, out_index)
+        if self.functional is not None:
+            self.target = "OpenCL stencil kernel (generated)"
         checks += [_points_apart(builder, access, self.counts) for access in out_group.accesses]
         body.close_groups()
         self.params, whole = body.read_params()
@@ -142,11 +153,42 @@ __kernel void idiom_stencil({", ".join(params)}) {{
 }}
 """
 
+    def _generated(self, builder: Builder) -> tuple[str, list[KernelArg]]:
+        """The kernel generated from the stencil's expression (lift), and its arguments:
+        the program's buffers and scalars, then its sizes (trip counts, offsets, strides)."""
+        assert self.functional is not None
+        body = self.body
+        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
+        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+        program = self.functional.program
+        declarations = {p.name: by_name[p.name].declaration for p in program.params}
+        lowered, rewrites = lower(program)
+        kernel = generate(lowered, "idiom_stencil", self.functional.output, declarations)
+        self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), kernel.source)
+        values = dict(self.params) | {f"n{d}": c for d, c in enumerate(self.counts)}
+        for group in body.groups.values():
+            assert group.bytes is not None
+            size = const(I64, element_size(group.element))
+            values[f"{group.name}_len"] = builder.binary("sdiv", group.bytes, size)
+        args = [by_name[p.name] for p in program.params]
+        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
+        return kernel.source, args
+
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
+        if self.functional is not None:
+            source, kernel_args = self._generated(builder)
+            status = self._launch(builder, source, kernel_args)
+            builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+            return status
         packed = pack_params(builder, self.params)
         args = [*self.body.scalar_args(), *self.body.buffer_args(), packed]
         sizes = [KernelArg("", 3, count, const(I64, 8)) for count in self.counts]
+        status = self._launch(builder, self._source(args), [*sizes, *args])
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        return status
+
+    def _launch(self, builder: Builder, source: str, args: list[KernelArg]) -> Operand:
         dimensions = list(self.counts)
         if len(dimensions) == 4:  # see `_source`
             dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
@@ -155,18 +197,16 @@ __kernel void idiom_stencil({", ".join(params)}) {{
             _round_up(builder, count, size)
             for count, size in zip(reversed(dimensions), local, strict=True)
         ]
-        status = launch(
+        return launch(
             builder,
             self.context.module,
-            source=self._source(args),
+            source=source,
             kernel="idiom_stencil",
             global_size=rounded,
             local_size=local,
             work=self.points,
-            args=[*sizes, *args],
+            args=args,
         )
-        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
-        return status
 
 
 # Work-group shapes, innermost dimension first, the global size rounded up to them. On an
