@@ -82,11 +82,9 @@ def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
 
 def _global_depth(expression: ir.Expr) -> int:
     match expression:
-        case ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Map(f)), (ir.Apply(ir.Split(), _),)),)) if (
-            _computes(f)
-        ):
+        case ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Map()), (ir.Apply(ir.Split(), _),)),)):
             return 1  # work-groups over chunks: one dimension
-        case ir.Apply(ir.Map(f), _) if _computes(f):
+        case ir.Apply(ir.Map(f), _):  # the maps that produce the result, a copy's too
             inner = f.body if isinstance(f, ir.Lambda) else None
             return 1 + (_global_depth(inner) if inner is not None else _fun_depth(f))
         case ir.Apply(ir.Join() | ir.JoinVec(), (x,)):
@@ -95,7 +93,7 @@ def _global_depth(expression: ir.Expr) -> int:
 
 
 def _fun_depth(f: ir.Fun) -> int:
-    return 1 + _fun_depth(f.f) if isinstance(f, ir.Map) and _computes(f.f) else 0
+    return 1 + _fun_depth(f.f) if isinstance(f, ir.Map) else 0
 
 
 def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
@@ -103,12 +101,12 @@ def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
     match expression:
         case ir.Apply(
             ir.Join(), (ir.Apply(ir.Map(ir.Map(f)), (ir.Apply(ir.Split(), _) as chunks,)),)
-        ) if dim == 0 and _computes(f):
+        ) if dim == 0:
             steps.append("lower-map(workgroup 0, local 0)")
             inner_f = _lower_fun(f, -1, steps)
             groups = ir.Apply(ir.MapWorkgroup(0, ir.MapLocal(0, inner_f)), (chunks,))
             return ir.Apply(ir.Join(), (groups,))
-        case ir.Apply(ir.Map(f), args) if _computes(f):
+        case ir.Apply(ir.Map(f), args) if dim >= 0 or _computes(f):
             lowered_f = _lower_fun(f, dim - 1 if dim >= 0 else -1, steps)
             if dim >= 0:
                 steps.append(f"lower-map(global {dim})")
@@ -134,7 +132,7 @@ def _lower_fun(fun: ir.Fun, dim: int, steps: list[str]) -> ir.Fun:
     match fun:
         case ir.Lambda(params, body):
             return ir.Lambda(params, _lower(body, dim, steps))
-        case ir.Map(f) if _computes(f):
+        case ir.Map(f) if dim >= 0 or _computes(f):
             probe = fresh_param("_probe", fun)
             lowered = _lower(ir.Apply(fun, (probe,)), dim, steps)
             assert isinstance(lowered, ir.Apply)

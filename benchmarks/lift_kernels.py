@@ -1,0 +1,251 @@
+"""Generated kernels against hand-written ones and the device's copy bandwidth.
+
+Runs where pyopencl and an OpenCL device are (the GPU machine: ../shared/DEVICE.md; or
+PoCL here). For each case, data resident on the device, kernel time from OpenCL event
+profiling (median of several launches after a warm-up):
+
+- `reference`: the hand-written kernel in benchmarks/lift_reference/;
+- `default`: the kernel the Lift compiler generates without searching (what `idiom
+  accelerate` embeds);
+- `best`: the best candidate of the search (lift/exploration), with the search's time
+  and how many candidates it tried.
+
+Each is reported in GB/s of its ideal traffic (every input element read once, every
+output element written once) and as a share of the copy kernel's bandwidth. Outputs are
+compared with the reference's.
+
+    python3 benchmarks/lift_kernels.py --out DIR [--device gpu|cpu] [--scale 1.0] [--budget 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from lift.exploration.device import Device, Launch, open_device  # noqa: E402
+from lift.exploration.search import search  # noqa: E402
+from lift.exploration.space import default_candidate, launch_shape  # noqa: E402
+from lift.ir import expr as ir  # noqa: E402
+from lift.ir.build import map_nd, zip_nd  # noqa: E402
+from lift.ir.text import show  # noqa: E402
+from lift.ir.types import Array, Scalar, Size  # noqa: E402
+from lift.opencl.generate import Output  # noqa: E402
+
+REFERENCES = Path(__file__).resolve().parent / "lift_reference"
+F64 = Scalar("f64")
+
+
+@dataclass
+class Case:
+    name: str
+    program: ir.Lambda
+    output: Output | None
+    inputs: dict[str, Any]
+    sizes: dict[str, int]
+    output_elements: int
+    traffic_bytes: int
+    reference: str  # file in lift_reference/, its kernel of the same name
+    reference_args: Callable[[dict[str, Any]], list[Any]]  # buffers by name, then values
+    reference_global: tuple[int, ...]
+    reference_output: str  # the buffer the reference writes
+
+
+def _add(*terms: ir.Expr) -> ir.Expr:
+    total = terms[0]
+    for term in terms[1:]:
+        total = ir.Apply(ir.Op("+"), (total, term))
+    return total
+
+
+def _mul(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    return ir.Apply(ir.Op("*"), (a, b))
+
+
+def _lit(value: float) -> ir.Literal:
+    return ir.Literal(value, F64)
+
+
+def _stencil(
+    offsets: list[tuple[int, ...]], body: Callable[[list[ir.Expr]], ir.Expr], n: int
+) -> tuple[ir.Lambda, Output, dict[str, int]]:
+    """A stencil as the mapper gives it: one strided view per read, offsets and strides
+    as size variables bound at run time."""
+    depth = len(offsets[0])
+    a = ir.Param("a", Array(F64, Size.of("L")))
+    b = ir.Param("b", Array(F64, Size.of("L")))
+    strides = tuple(Size.of(f"s{d}") for d in range(depth))
+    lengths = tuple(Size.of(f"n{d}") for d in range(depth))
+    views = [
+        ir.Apply(ir.Strided(Size.of(f"o{k}"), strides, lengths), (a,)) for k in range(len(offsets))
+    ]
+    point = ir.Param("p")
+    reads: list[ir.Expr] = [ir.Apply(ir.Get(k), (point,)) for k in range(len(offsets))]
+    program = ir.Lambda(
+        (a, b), map_nd(ir.Lambda((point,), body(reads)), zip_nd(views, depth), depth)
+    )
+    row = [n ** (depth - 1 - d) for d in range(depth)]
+    centre = sum(row)  # the first interior point (1, 1, ...)
+    sizes = {"L": n**depth, "ow": centre}
+    sizes |= {f"s{d}": row[d] for d in range(depth)} | {f"n{d}": n - 2 for d in range(depth)}
+    for k, offset in enumerate(offsets):
+        sizes[f"o{k}"] = centre + sum(o * r for o, r in zip(offset, row, strict=True))
+    output = Output("b", True, Size.of("ow"), strides)
+    return program, output, sizes
+
+
+def cases(scale: float) -> list[Case]:
+    rng = np.random.default_rng(7)
+    n1 = int(2**25 * scale)
+    x, y = rng.random(n1), rng.random(n1)
+    xp = ir.Param("x", Array(F64, Size.of("N")))
+    yp = ir.Param("y", Array(F64, Size.of("N")))
+    ap, bp, pair = ir.Param("alpha", F64), ir.Param("beta", F64), ir.Param("q")
+    axpby_body = _add(
+        _mul(ap, ir.Apply(ir.Get(0), (pair,))), _mul(bp, ir.Apply(ir.Get(1), (pair,)))
+    )
+    axpby = ir.Lambda(
+        (xp, yp, ap, bp), map_nd(ir.Lambda((pair,), axpby_body), zip_nd([xp, yp], 1), 1)
+    )
+    copy_program = ir.Lambda((xp,), map_nd(ir.Lambda((pair,), pair), xp, 1))
+    result = [
+        Case("copy", copy_program, None, {"x": x}, {"N": n1}, n1, 16 * n1, "copy",
+             lambda bufs: [bufs["x"], bufs["out"], np.int32(n1)], (n1,), "out"),
+        Case("axpby", axpby, None, {"x": x, "y": y, "alpha": 0.5, "beta": 2.0}, {"N": n1}, n1,
+             24 * n1, "axpby",
+             lambda bufs: [bufs["x"], bufs["y"], bufs["out"], np.float64(0.5), np.float64(2.0), np.int32(n1)],
+             (n1,), "out"),
+    ]  # fmt: skip
+    n2 = int(4096 * scale**0.5)
+    grid2 = rng.random(n2 * n2)
+    five = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
+    program, output, sizes = _stencil(five, lambda r: _mul(_lit(0.2), _add(*r)), n2)
+    result.append(
+        Case("jacobi2d", program, output, {"a": grid2, "b": np.zeros(n2 * n2)}, sizes, n2 * n2,
+             16 * (n2 - 2) ** 2, "jacobi2d", lambda bufs: [bufs["a"], bufs["b"], np.int32(n2)],
+             (n2 - 2, n2 - 2), "b")
+    )  # fmt: skip
+    n3 = int(256 * scale ** (1 / 3))
+    grid3 = rng.random(n3**3)
+    seven = [(0, 0, 0), (-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+
+    def heat(r: list[ir.Expr]) -> ir.Expr:
+        laplace = ir.Apply(ir.Op("-"), (_add(*r[1:]), _mul(_lit(6.0), r[0])))
+        return _add(r[0], _mul(_lit(0.1), laplace))
+
+    program, output, sizes = _stencil(seven, heat, n3)
+    result.append(
+        Case("heat3d", program, output, {"a": grid3, "b": np.zeros(n3**3)}, sizes, n3**3,
+             16 * (n3 - 2) ** 3, "heat3d", lambda bufs: [bufs["a"], bufs["b"], np.int32(n3)],
+             (n3 - 2, n3 - 2, n3 - 2), "b")
+    )  # fmt: skip
+    box = [(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
+    program, output, sizes = _stencil(box, lambda r: _mul(_add(*r), _lit(1.0 / 27.0)), n3)
+    result.append(
+        Case("box27", program, output, {"a": grid3, "b": np.zeros(n3**3)}, sizes, n3**3,
+             16 * (n3 - 2) ** 3, "box27", lambda bufs: [bufs["a"], bufs["b"], np.int32(n3)],
+             (n3 - 2, n3 - 2, n3 - 2), "b")
+    )  # fmt: skip
+    return result
+
+
+def _reference(device: Device, case: Case, repeat: int) -> tuple[float, np.ndarray]:
+    cl = device.cl
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    buffers = {
+        name: cl.Buffer(device.context, flags, hostbuf=np.ascontiguousarray(value))
+        for name, value in case.inputs.items()
+        if isinstance(value, np.ndarray)
+    }
+    host_out = np.zeros(case.output_elements)
+    if case.reference_output not in buffers:
+        buffers[case.reference_output] = cl.Buffer(device.context, flags, hostbuf=host_out)
+    program = cl.Program(device.context, (REFERENCES / f"{case.reference}.cl").read_text()).build()
+    kernel = cl.Kernel(program, case.reference)
+    args = case.reference_args(buffers)
+    local = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}[len(case.reference_global)]
+    global_size = tuple(-(-g // l) * l for g, l in zip(case.reference_global, local, strict=True))
+    times = []
+    for _ in range(repeat + 1):
+        event = kernel(device.queue, global_size, local, *args)
+        event.wait()
+        times.append((event.profile.end - event.profile.start) * 1e-9)
+    cl.enqueue_copy(device.queue, host_out, buffers[case.reference_output])
+    device.queue.finish()
+    return statistics.median(times[1:]), host_out
+
+
+def measure_case(device: Device, case: Case, budget: float, repeat: int) -> dict[str, Any]:
+    reference_s, reference_out = _reference(device, case, repeat)
+    default = default_candidate(case.program, case.output)
+    out = np.zeros(case.output_elements)
+    global_size, local_size = launch_shape(default, case.sizes)
+    times = device.run(default.program, default.kernel, case.inputs, case.sizes,
+                       Launch(global_size, local_size), out, repeat=repeat + 1)  # fmt: skip
+    default_s = statistics.median(times[1:])
+    same = bool(np.allclose(out, reference_out, rtol=1e-12, atol=0.0))
+    started = time.monotonic()
+    found = search(case.program, case.inputs, case.sizes, device, output=case.output,
+                   output_elements=case.output_elements, budget_seconds=budget)  # fmt: skip
+    gbs = {k: case.traffic_bytes / v / 1e9 for k, v in
+           (("reference", reference_s), ("default", default_s), ("best", found.best_seconds))}  # fmt: skip
+    return {
+        "case": case.name,
+        "expression": show(case.program),
+        "sizes": case.sizes,
+        "reference_s": reference_s,
+        "default_s": default_s,
+        "best_s": found.best_seconds,
+        "best": found.best.describe(),
+        "GBs": gbs,
+        "default_equals_reference": same,
+        "search_seconds": time.monotonic() - started,
+        "candidates_tried": found.tried,
+        "pruned": len(found.pruned),
+        "timings": found.timings,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--device", default="gpu")
+    parser.add_argument("--scale", type=float, default=1.0, help="problem size factor")
+    parser.add_argument("--budget", type=float, default=60.0, help="search seconds per case")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--cases", help="only these cases, e.g. box27,heat3d")
+    args = parser.parse_args()
+    device = open_device(args.device)
+    rows = []
+    wanted = set(args.cases.split(",")) if args.cases else None
+    copy_gbs = None
+    for case in cases(args.scale):
+        if wanted and case.name not in wanted and case.name != "copy":
+            continue
+        row = measure_case(device, case, args.budget, args.repeat)
+        if case.name == "copy":
+            copy_gbs = row["GBs"]["reference"]
+        row["share_of_copy"] = (
+            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+        )
+        rows.append(row)
+        summary = {k: row[k] for k in ("case", "GBs", "share_of_copy", "best", "search_seconds")}
+        print(json.dumps(summary), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    result = {"device": device.name, "copy_GBs": copy_gbs, "cases": rows}
+    (args.out / "lift_kernels.json").write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
