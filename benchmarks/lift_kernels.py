@@ -124,7 +124,8 @@ def cases(scale: float) -> list[Case]:
              lambda bufs: [bufs["x"], bufs["out"], np.int32(n1)], (n1,), "out"),
         Case("axpby", axpby, None, {"x": x, "y": y, "alpha": 0.5, "beta": 2.0}, {"N": n1}, n1,
              24 * n1, "axpby",
-             lambda bufs: [bufs["x"], bufs["y"], bufs["out"], np.float64(0.5), np.float64(2.0), np.int32(n1)],
+             lambda bufs: [bufs["x"], bufs["y"], bufs["out"], np.float64(0.5), np.float64(2.0),
+                           np.int32(n1)],
              (n1,), "out"),
     ]  # fmt: skip
     n2 = int(4096 * scale**0.5)
@@ -175,7 +176,9 @@ def _reference(device: Device, case: Case, repeat: int) -> tuple[float, np.ndarr
     kernel = cl.Kernel(program, case.reference)
     args = case.reference_args(buffers)
     local = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}[len(case.reference_global)]
-    global_size = tuple(-(-g // l) * l for g, l in zip(case.reference_global, local, strict=True))
+    global_size = tuple(
+        -(-count // size) * size for count, size in zip(case.reference_global, local, strict=True)
+    )
     times = []
     for _ in range(repeat + 1):
         event = kernel(device.queue, global_size, local, *args)
@@ -198,8 +201,8 @@ def measure_case(device: Device, case: Case, budget: float, repeat: int) -> dict
     started = time.monotonic()
     found = search(case.program, case.inputs, case.sizes, device, output=case.output,
                    output_elements=case.output_elements, budget_seconds=budget)  # fmt: skip
-    gbs = {k: case.traffic_bytes / v / 1e9 for k, v in
-           (("reference", reference_s), ("default", default_s), ("best", found.best_seconds))}  # fmt: skip
+    seconds = {"reference": reference_s, "default": default_s, "best": found.best_seconds}
+    gbs = {k: case.traffic_bytes / v / 1e9 for k, v in seconds.items()}
     return {
         "case": case.name,
         "expression": show(case.program),
