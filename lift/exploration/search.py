@@ -35,7 +35,7 @@ from lift.ir.check import infer_function
 from lift.ir.text import show
 from lift.opencl.generate import Output, requirements_hold
 
-__all__ = ["Choice", "SearchResult", "cached_choice", "search", "size_class"]
+__all__ = ["Choice", "SearchResult", "cached_choice", "fits_int", "search", "size_class"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,8 @@ def search(
             break
         if int(np.prod(candidate.local)) > limit or not requirements_hold(candidate.kernel, sizes):
             continue  # pruned: does not fit the device, or a split does not divide
+        if candidate.kernel.index == "int" and not fits_int(sizes):
+            continue  # pruned: a size does not fit an int
         result.tried += 1
         try:
             seconds = _time(
@@ -169,6 +171,12 @@ def search(
         choice = Choice(best.steps, best.local, best.coarsen, result.best_seconds, default_seconds)
         _remember(program, device.name, sizes, choice)
     return result
+
+
+def fits_int(sizes: Mapping[str, int]) -> bool:
+    """Every size fits in 31 bits: with offsets and strides within the buffers they index,
+    every partial index sum does too."""
+    return all(-(2**31) < value < 2**31 for value in sizes.values())
 
 
 def _output_type(program: ir.Lambda, inputs: Mapping[str, Any], output: Output | None) -> Any:

@@ -35,6 +35,7 @@ _LOCAL_SHAPES: dict[int, list[tuple[int, ...]]] = {
     3: [(32, 8, 1), (64, 4, 1), (32, 4, 2), (128, 2, 1), (256, 1, 1), (32, 2, 4)],
 }
 _COARSENING = (1, 2, 4, 8)
+INDEX_TYPES = ("long", "int")  # int where every size fits in 31 bits (the search checks)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,10 @@ class Candidate:
     def describe(self) -> str:
         shape = "x".join(str(n) for n in self.local)
         steps = ", ".join(self.steps) or "none"
-        return f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item"
+        return (
+            f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item; "
+            f"{self.kernel.index} indices"
+        )
 
 
 def _computes(f: ir.Fun) -> bool:
@@ -180,13 +184,14 @@ def candidates(
         try:
             lowered, lowering = lower(variant)
             infer_function(lowered, types)
-            kernel = generate(lowered, output=output)
+            kernels = [generate(lowered, output=output, index=i) for i in INDEX_TYPES]
         except LiftError:
             continue  # pruned: the rewrite does not fit this program
-        dims = max(len(kernel.dimensions), 1)
-        for local in _LOCAL_SHAPES.get(dims, [DEFAULT_LOCAL.get(dims, (256,))]):
-            for coarsen in _COARSENING:
-                yield Candidate((*steps, *lowering), lowered, kernel, local, coarsen)
+        for kernel in kernels:
+            dims = max(len(kernel.dimensions), 1)
+            for local in _LOCAL_SHAPES.get(dims, [DEFAULT_LOCAL.get(dims, (256,))]):
+                for coarsen in _COARSENING:
+                    yield Candidate((*steps, *lowering), lowered, kernel, local, coarsen)
 
 
 def default_candidate(program: ir.Lambda, output: Output | None = None) -> Candidate:

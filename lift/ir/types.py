@@ -95,10 +95,11 @@ class Size:
             raise LiftError(f"the size {self} is not whole for {values}")
         return int(total)
 
-    def c_expression(self) -> str:
-        """The size as C arithmetic on longs (exact divisions last)."""
+    def c_expression(self, suffix: str = "L") -> str:
+        """The size as C arithmetic, on longs (`suffix` L) or ints (no suffix), exact
+        divisions last."""
         if (value := self.constant) is not None:
-            return f"{value}L" if value >= 0 else f"({value}L)"
+            return f"{value}{suffix}" if value >= 0 else f"({value}{suffix})"
         denominator = 1
         for _, coefficient in self.terms:
             denominator = (
@@ -107,10 +108,10 @@ class Size:
         parts = []
         for monomial, coefficient in self.terms:
             scaled = coefficient * denominator
-            factors = [f"{int(scaled)}L"] if scaled != 1 or not monomial else []
+            factors = [f"{int(scaled)}{suffix}"] if scaled != 1 or not monomial else []
             parts.append("*".join(factors + list(monomial)))
         text = " + ".join(parts)
-        return f"(({text}) / {denominator}L)" if denominator != 1 else f"({text})"
+        return f"(({text}) / {denominator}{suffix})" if denominator != 1 else f"({text})"
 
     def __str__(self) -> str:
         if (value := self.constant) is not None:

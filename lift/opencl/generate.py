@@ -73,6 +73,9 @@ class Kernel:
     # (length, n): the kernel is exact only where n divides length (a split's chunks, a
     # vector's lanes); the caller checks them at run time.
     requirements: tuple[tuple[Size, int], ...] = ()
+    # The type of indices and sizes in the kernel: `int` only where every size, offset and
+    # index fits in 31 bits (the caller checks; cheaper arithmetic on a GPU).
+    index: str = "long"
 
 
 def generate(
@@ -80,12 +83,17 @@ def generate(
     name: str = "lift_kernel",
     output: Output | None = None,
     declarations: Mapping[str, str] | None = None,
+    index: str = "long",
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
     parameters: a caller whose buffers live inside larger device buffers declares
     `__global char* g_mem, long g_at` and defines `g` itself before the source."""
-    return _Generator(program, name, output or Output(), declarations or {}).kernel()
+    if index not in ("long", "int"):
+        raise LiftError(f"indices are long or int, not {index}")
+    generator = _Generator(program, name, output or Output(), declarations or {})
+    generator.index, generator.suffix = index, ("L" if index == "long" else "")
+    return generator.kernel()
 
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
@@ -117,10 +125,10 @@ def _lengths(kind: Type) -> list[Size]:
     return lengths
 
 
-def _row_major(lengths: Sequence[Size]) -> tuple[str, ...]:
+def _row_major(lengths: Sequence[Size], suffix: str) -> tuple[str, ...]:
     strides, running = [], Size.of(1)
     for length in reversed(lengths):
-        strides.append(running.c_expression())
+        strides.append(running.c_expression(suffix))
         running = running * length
     return tuple(reversed(strides))
 
@@ -169,6 +177,7 @@ class _Generator:
             raise LiftError("every parameter of a kernel's program has a declared type")
         self.program, self.name, self.output = program, name, output
         self.declarations = declarations
+        self.index, self.suffix = "long", "L"
         self.lines: list[str] = []
         self.locals: list[str] = []
         self.depth = 1
@@ -196,7 +205,7 @@ class _Generator:
                         param.name, f"__global {qualifier}{scalar}* restrict {param.name}"
                     )
                 )
-                memory = Memory(param.name, "0", _row_major(_lengths(kind)))
+                memory = Memory(param.name, "0", _row_major(_lengths(kind), self.suffix))
                 env[param] = (memory, kind)
             else:
                 arguments.append(f"{c_type(kind)} {param.name}")
@@ -204,13 +213,20 @@ class _Generator:
         sink = self._output_sink(result_type, arguments)
         self.emit(self.program.body, env, sink)
         sizes = sorted(self.sizes)
-        arguments += [f"long {size}" for size in sizes]
-        body = "\n".join(self.locals + self.lines)
+        if self.index == "long":
+            arguments += [f"long {size}" for size in sizes]
+            narrowed = []
+        else:  # passed as longs, computed with as ints (the caller checked that they fit)
+            arguments += [f"long {size}_arg" for size in sizes]
+            narrowed = [f"  const int {size} = (int){size}_arg;" for size in sizes]
+        body = "\n".join(narrowed + self.locals + self.lines)
         source = f"{PRELUDE}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
         dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
         names = tuple(a.rsplit(" ", 1)[1] for a in arguments)
         requirements = tuple(sorted(set(self.requirements), key=str))
-        return Kernel(self.name, source, names, tuple(sizes), dims, self.output, requirements)
+        return Kernel(
+            self.name, source, names, tuple(sizes), dims, self.output, requirements, self.index
+        )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Memory | Cell:
         out = self.output
@@ -219,13 +235,13 @@ class _Generator:
                 self.sizes |= size.variables
             if len(out.strides) != len(_lengths(result)):
                 raise LiftError("the output's strides do not match the result's dimensions")
-            strides = tuple(s.c_expression() for s in out.strides)
-            return Memory(out.name, out.offset.c_expression(), strides)
+            strides = tuple(s.c_expression(self.suffix) for s in out.strides)
+            return Memory(out.name, out.offset.c_expression(self.suffix), strides)
         self.sizes |= _size_names(result)
         arguments.append(f"__global {c_type(_scalar_of(result))}* restrict {out.name}")
         if not isinstance(result, Array):
             return Cell(f"{out.name}[0]")
-        return Memory(out.name, "0", _row_major(_lengths(result)))
+        return Memory(out.name, "0", _row_major(_lengths(result), self.suffix))
 
     # ------------------------------------------------------------ helpers
 
@@ -299,12 +315,12 @@ class _Generator:
                 return _at(x, str(index))
             case ir.Split(size):
                 self.require(types[0], size)
-                n = size.c_expression()
+                n = size.c_expression(self.suffix)
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{n} + ({j})")))
             case ir.Join():
                 inner = types[0]
                 assert isinstance(inner, Array) and isinstance(inner.element, Array)
-                m = inner.element.length.c_expression()
+                m = inner.element.length.c_expression(self.suffix)
                 return Lazy(lambda k: _at(_at(x, f"({k}) / {m}"), f"({k}) % {m}"))
             case ir.Slide(size, step):
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
@@ -316,14 +332,14 @@ class _Generator:
                 indices = values[0]
                 return Lazy(lambda i: _at(x, text_of(_at(indices, i), "gather's index")))
             case ir.Strided(offset, strides, _):
-                if not isinstance(x, Memory) or len(x.strides) != 1:
+                if not isinstance(x, Memory) or len(x.strides) != 1 or x.index:
                     raise LiftError("strided views a flat buffer")
                 for size in (offset, *strides):
                     self.sizes |= size.variables
-                start = offset.c_expression()
+                start = offset.c_expression(self.suffix)
                 if x.offset not in ("0", "0L"):
                     start = f"{x.offset} + {start}"
-                return Memory(x.name, start, tuple(s.c_expression() for s in strides))
+                return Memory(x.name, start, tuple(s.c_expression(self.suffix) for s in strides))
             case ir.SplitVec(width):
                 self.require(types[0], Size.of(width))
                 if not isinstance(x, Memory):
@@ -333,9 +349,13 @@ class _Generator:
 
     def pad(self, x: Element, kind: Type, left: int, boundary: ir.Literal | None) -> Element:
         assert isinstance(kind, Array)
-        n = kind.length.c_expression()
+        n = kind.length.c_expression(self.suffix)
         if boundary is None:
-            return Lazy(lambda i: _at(x, f"clamp((long)({i}) - {left}, 0L, {n} - 1L)"))
+            return Lazy(
+                lambda i: _at(
+                    x, f"clamp(({self.index})({i}) - {left}, 0{self.suffix}, {n} - 1{self.suffix})"
+                )
+            )
         if isinstance(kind.element, Array):
             raise LiftError("constant padding of nested arrays is not generated")
         edge = _literal(boundary)
@@ -382,7 +402,7 @@ class _Generator:
             raise LiftError(f"a {space} buffer of {count} elements: its size must be known")
         name = self.fresh("l" if space == "local" else "p")
         declaration = f"{c_type(_scalar_of(kind))} {name}[{count.constant}];"
-        memory = Memory(name, "0", _row_major(lengths) or ("1",))
+        memory = Memory(name, "0", _row_major(lengths, self.suffix) or ("1",))
         if space == "local":
             self.locals.append(f"  __local {declaration}")
         else:
@@ -415,7 +435,7 @@ class _Generator:
             case ir.Apply(ir.Join(), (x,)):
                 kind = self.type_of(x, env)
                 assert isinstance(kind, Array) and isinstance(kind.element, Array)
-                m = kind.element.length.c_expression()
+                m = kind.element.length.c_expression(self.suffix)
                 self.emit(x, env, Lazy(lambda i: Lazy(lambda j: _at(sink, f"({i})*{m} + ({j})"))))
                 return
             case ir.Apply(ir.JoinVec(), (x,)):
@@ -427,7 +447,7 @@ class _Generator:
                 self.emit(x, env, Lazy(vectors.at))
                 return
             case ir.Apply(ir.Split(size), (x,)):
-                n = size.c_expression()
+                n = size.c_expression(self.suffix)
                 kind = self.type_of(x, env)
                 assert isinstance(kind, Array)
                 self.sizes |= kind.length.variables
@@ -441,7 +461,7 @@ class _Generator:
         xs = self.value(x, env)
         kind = self.type_of(x, env)
         assert isinstance(kind, Array)
-        length = kind.length.c_expression()
+        length = kind.length.c_expression(self.suffix)
         self.sizes |= kind.length.variables
         i = self.fresh("i")
         match fun:
@@ -456,7 +476,7 @@ class _Generator:
                 self.dims.note(d, local=kind.length)
             case _:
                 start, step = "0", "1"
-        self.line(f"for (long {i} = {start}; {i} < {length}; {i} += {step}) {{")
+        self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
         self.depth += 1
         local_before = len(self.locals)
         applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
@@ -474,9 +494,9 @@ class _Generator:
         start_type = self.type_of(init, env)
         acc, j = self.fresh("acc"), self.fresh("j")
         self.line(f"{c_type(start_type)} {acc} = {text_of(self.value(init, env), 'init')};")
-        length = kind.length.c_expression()
+        length = kind.length.c_expression(self.suffix)
         self.sizes |= kind.length.variables
-        self.line(f"for (long {j} = 0; {j} < {length}; {j}++) {{")
+        self.line(f"for ({self.index} {j} = 0; {j} < {length}; {j}++) {{")
         self.depth += 1
         applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
         self.line(f"{acc} = {text_of(self.value(applied, inner), 'a reduction')};")

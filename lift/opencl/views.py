@@ -42,19 +42,28 @@ class Cell:
 
 @dataclass(frozen=True)
 class Memory:
-    """`name[offset + i0*s0 + i1*s1 + ...]`: a buffer seen as nested arrays."""
+    """`name[(i0*s0 + i1*s1 + ...) + offset]`: a buffer seen as nested arrays. The index
+    sum comes first and the offset last, so that the reads of a stencil's neighbours
+    share the sum (one computation of the point's position, then one addition each)."""
 
     name: str
     offset: str
     strides: tuple[str, ...]
+    index: str = ""
 
     def at(self, index: str) -> Memory | Cell:
         stride = self.strides[0]
         scaled = index if _unit(stride) else f"({index})*{stride}"
-        place = scaled if self.offset in ("0", "0L") else f"{self.offset} + {scaled}"
+        summed = f"{self.index} + {scaled}" if self.index else scaled
         if len(self.strides) == 1:
-            return Cell(f"{self.name}[{place}]")
-        return Memory(self.name, place, self.strides[1:])
+            return Cell(f"{self.name}[{self.place(summed)}]")
+        return Memory(self.name, self.offset, self.strides[1:], summed)
+
+    def place(self, index: str) -> str:
+        """The element index of `index` (the summed position) in the buffer."""
+        if self.offset in ("0", "0L"):
+            return index
+        return f"({index}) + {self.offset}"
 
 
 @dataclass(frozen=True)
@@ -67,7 +76,12 @@ class VectorMemory:
     def at(self, index: str) -> Cell:
         if len(self.memory.strides) != 1 or not _unit(self.memory.strides[0]):
             raise LiftError("split-vec of elements that are not contiguous")
-        pointer = f"{self.memory.name} + {_tidy(self.memory.offset)} + ({index})*{self.width}"
+        position = self.memory.place(
+            f"{self.memory.index} + ({index})*{self.width}"
+            if self.memory.index
+            else f"({index})*{self.width}"
+        )
+        pointer = f"{self.memory.name} + {position}"
         return Cell(f"vload{self.width}(0, {pointer})", (self.width, pointer))
 
 
@@ -91,10 +105,6 @@ def text_of(element: Element, what: str) -> str:
     if isinstance(element, Cell):
         return element.text
     raise LiftError(f"{what}: a scalar expected, not an array or tuple")
-
-
-def _tidy(text: str) -> str:
-    return text[4:] if text.startswith("0 + ") else text
 
 
 def _unit(stride: str) -> bool:

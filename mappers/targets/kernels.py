@@ -458,16 +458,23 @@ def launch(
     work: Operand,
     args: Sequence[KernelArg],
     defining: Sequence[KernelArg] | None = None,
+    alternative: tuple[Operand, str] | None = None,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
-    default `args`): kernels of one source launched with different arguments share it."""
+    default `args`): kernels of one source launched with different arguments share it.
+    With `alternative` (an i1, a source), that source is launched instead where the i1
+    holds at run time (a kernel computing its indices as ints, where they fit)."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
     definers = args if defining is None else defining
     definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
     source_ref = _string_constant(builder, module, definitions + source + "\0", "src")
+    if alternative is not None:
+        condition, other = alternative
+        other_ref = _string_constant(builder, module, definitions + other + "\0", "src")
+        source_ref = builder.select(condition, other_ref, source_ref)
     name_ref = _string_constant(builder, module, kernel + "\0", "name")
     slots = builder.emit("ptr", f"alloca {{ i32, i32, ptr, i64 }}, i32 {max(len(args), 1)}")
     for number, arg in enumerate(args):

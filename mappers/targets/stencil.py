@@ -153,9 +153,11 @@ __kernel void idiom_stencil({", ".join(params)}) {{
 }}
 """
 
-    def _generated(self, builder: Builder) -> tuple[str, list[KernelArg]]:
-        """The kernel generated from the stencil's expression (lift), and its arguments:
-        the program's buffers and scalars, then its sizes (trip counts, offsets, strides)."""
+    def _generated(self, builder: Builder) -> tuple[str, list[KernelArg], tuple[Operand, str]]:
+        """The kernel generated from the stencil's expression (lift), its arguments (the
+        program's buffers and scalars, then its sizes: trip counts, offsets, strides),
+        and the same kernel computing with int indices, with the i1 that says every size
+        fits an int (checked at run time)."""
         assert self.functional is not None
         body = self.body
         by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
@@ -172,13 +174,15 @@ __kernel void idiom_stencil({", ".join(params)}) {{
             values[f"{group.name}_len"] = builder.binary("sdiv", group.bytes, size)
         args = [by_name[p.name] for p in program.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
-        return kernel.source, args
+        narrow = generate(lowered, "idiom_stencil", self.functional.output, declarations, "int")
+        fits = [_fits_int(builder, values[name]) for name in kernel.sizes]
+        return kernel.source, args, (builder.all_of(fits), narrow.source)
 
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
         if self.functional is not None:
-            source, kernel_args = self._generated(builder)
-            status = self._launch(builder, source, kernel_args)
+            source, kernel_args, narrow = self._generated(builder)
+            status = self._launch(builder, source, kernel_args, narrow)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
             return status
         packed = pack_params(builder, self.params)
@@ -188,7 +192,13 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return status
 
-    def _launch(self, builder: Builder, source: str, args: list[KernelArg]) -> Operand:
+    def _launch(
+        self,
+        builder: Builder,
+        source: str,
+        args: list[KernelArg],
+        alternative: tuple[Operand, str] | None = None,
+    ) -> Operand:
         dimensions = list(self.counts)
         if len(dimensions) == 4:  # see `_source`
             dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
@@ -206,6 +216,7 @@ __kernel void idiom_stencil({", ".join(params)}) {{
             local_size=local,
             work=self.points,
             args=args,
+            alternative=alternative,
         )
 
 
@@ -248,6 +259,12 @@ def _points_apart(builder: Builder, written: Access, counts: list[Operand]) -> O
             extent = builder.binary("add", extent, reach)
         found.append(builder.all_of(checks))
     return builder.binary("or", found[0], found[1])
+
+
+def _fits_int(builder: Builder, value: Operand) -> Operand:
+    """i1: `value` (an i64 size, offset or stride) fits in 31 bits."""
+    below = builder.compare("slt", value, const(I64, 2**31 - 1))
+    return builder.binary("and", below, builder.compare("sgt", value, const(I64, -(2**31) + 1)))
 
 
 def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:
