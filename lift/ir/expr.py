@@ -80,9 +80,10 @@ class Literal:
 
     def _key(self) -> tuple[object, ...]:
         value = self.value
-        if isinstance(value, float):
-            return (self.type, "float", "nan" if math.isnan(value) else value.hex())
-        return (self.type, type(value).__name__, value)
+        if self.type.name in ("f32", "f64") and not isinstance(value, bool):
+            number = float(value)  # 1 and 1.0 are the same f64 literal (both print 1.0)
+            return (self.type, "nan" if math.isnan(number) else number.hex())
+        return (self.type, value)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Literal) and self._key() == other._key()

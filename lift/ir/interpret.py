@@ -64,10 +64,10 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "sqrt": lambda a: _ieee(np.sqrt, a),
     "exp": lambda a: _ieee(np.exp, a),
     "log": lambda a: _ieee(np.log, a),
-    "sin": math.sin,
-    "cos": math.cos,
-    "floor": lambda a: float(math.floor(a)),
-    "tanh": math.tanh,
+    "sin": lambda a: _ieee(np.sin, a),
+    "cos": lambda a: _ieee(np.cos, a),
+    "floor": lambda a: a if isinstance(a, int) else _ieee(np.floor, a),
+    "tanh": lambda a: _ieee(np.tanh, a),
     "not": lambda a: not a,
     "f32": np.float32,
     "f64": float,
@@ -100,7 +100,7 @@ def _divide(a: Any, b: Any) -> Any:
 def _remainder(a: Any, b: Any) -> Any:
     if isinstance(a, int) and isinstance(b, int):
         return a - b * _divide(a, b)
-    return math.fmod(a, b)
+    return _ieee(np.fmod, a, b)
 
 
 class _Interpreter:

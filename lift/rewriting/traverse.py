@@ -68,7 +68,21 @@ def _in_function(fun: ir.Fun, rewrite: _Rewrite) -> Iterator[ir.Fun]:
         # placeholder, then take the function back.
         probe = fresh_param("_probe", fun)
         for rewritten in _at_every_position(ir.Apply(f, (probe,)), rewrite):
+            if _rewraps(fun, rewritten, probe):
+                continue  # a memory annotation directly inside another says nothing new
             if isinstance(rewritten, ir.Apply) and rewritten.args == (probe,):
                 yield ir.with_function(fun, rewritten.fun)
             else:
                 yield ir.with_function(fun, ir.Lambda((probe,), rewritten))
+
+
+_MEMORY = (ir.ToLocal, ir.ToPrivate, ir.ToGlobal)
+
+
+def _rewraps(fun: ir.Fun, rewritten: ir.Expr, probe: ir.Param) -> bool:
+    return (
+        isinstance(fun, _MEMORY)
+        and isinstance(rewritten, ir.Apply)
+        and rewritten.args == (probe,)
+        and isinstance(rewritten.fun, _MEMORY)
+    )

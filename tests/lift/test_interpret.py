@@ -229,9 +229,8 @@ def test_run_errors() -> None:
         go("(lambda (a) (/ a 0:i32))", 1)
 
 
-# Interpreter errors and IEEE results. On cf6fae4 the first four raised Python's
-# ValueError, ZeroDivisionError, ValueError, or returned a complex number; the working
-# tree's interpret.py (zip's length check, _ieee, np.divide) fixes them.
+# Interpreter errors and IEEE results: a LiftError for unequal zips, and nan or inf
+# (never a Python exception or a complex number) where OpenCL's math gives them.
 
 
 def test_zip_of_different_lengths_is_a_lift_error() -> None:
@@ -265,31 +264,16 @@ def test_pow_of_a_negative_base_is_nan() -> None:
     assert go("(lambda (a) (pow a 2.0:f64))", 3.0) == 9.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: sin and cos of an infinity raise ValueError (math.sin/math.cos) where "
-    "OpenCL gives nan",
-)
 def test_sin_and_cos_of_infinity_are_nan() -> None:
     assert math.isnan(go("(lambda (a) (sin a))", math.inf))
     assert math.isnan(go("(lambda (a) (cos a))", -math.inf))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: floor of inf raises OverflowError and floor of nan ValueError "
-    "(float(math.floor(a))) where OpenCL's floor returns its argument",
-)
 def test_floor_of_infinity_and_nan() -> None:
     assert go("(lambda (a) (floor a))", math.inf) == math.inf
     assert math.isnan(go("(lambda (a) (floor a))", math.nan))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: % of floats by zero (or of an infinity) raises ValueError (math.fmod) "
-    "where OpenCL's fmod gives nan",
-)
 def test_float_remainder_by_zero_is_nan() -> None:
     assert math.isnan(go("(lambda (a) (% 1.0:f64 a))", 0.0))
     assert math.isnan(go("(lambda (a) (% a 2.0:f64))", math.inf))

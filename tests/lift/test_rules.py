@@ -596,13 +596,6 @@ def test_to_memory(space: str, template: Template, data: st.DataObject) -> None:
         assert show(result).count(f"(to-{space} ") == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: ToMemory wraps its own result again: through traverse's probe it matches "
-    "the map-seq inside (to-local (map-seq neg)), so rewrites() of "
-    "(to-local (map-seq neg) xs) gives (to-local (to-local (map-seq neg)) xs) and "
-    "(to-local (to-private (map-seq neg)) xs), and apply_everywhere nests to its limit",
-)
 @pytest.mark.parametrize("space", ["local", "private"])
 def test_to_memory_reaches_a_fixed_point(space: str) -> None:
     program = parse("(lambda (xs) (map-seq neg xs))")
@@ -654,9 +647,9 @@ def test_copy_to_local_does_not_copy_a_copy_at_the_root() -> None:
 
 
 def test_copy_to_local_reaches_a_fixed_point() -> None:
-    """On cf6fae4 CopyToLocal applied again inside the copy it made (the copy's own
-    map-local of the identity, reached through traverse's probe): rewrites() of a copied
-    map was never empty and apply_everywhere nested 64 copies."""
+    """CopyToLocal does not apply again inside the copy it made (the copy's own
+    map-local of the identity, reached through traverse's probe): applied everywhere, it
+    stops after one copy."""
     program = parse("(lambda (xs) (map neg xs))")
     once = apply_first(program, CopyToLocal())
     assert once is not None
@@ -754,9 +747,8 @@ def test_a_lowering_sequence_keeps_the_meaning() -> None:
 
 
 def test_a_rule_inside_a_held_function_does_not_capture_free_names() -> None:
-    """On cf6fae4 traverse's probe parameter was always named '_': SplitJoin(2) inside
-    (map (map f)) gave (map (lambda (_) (join (map (map (lambda (v) (+ v _))) (split 2
-    _)))) xss), capturing the program's own '_'."""
+    """traverse's probe parameter is named apart from the program's names: SplitJoin(2)
+    inside (map (map f)) must not capture a free '_' of the program."""
     program = parse("(lambda (_ xss) (map (map (lambda (v) (+ v _))) xss))")
     args = [10, [[1, 2], [3, 4]]]
     expected = run(program, args)

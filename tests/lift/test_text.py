@@ -185,7 +185,7 @@ def test_nan_prints_and_parses_as_nan() -> None:
 
 
 def test_nan_literal_round_trips_by_equality() -> None:
-    """On cf6fae4 (a plain dataclass eq) nan:f64 never equalled its parsed text."""
+    """A NaN literal equals its parsed text (literals compare by bits)."""
     for kind in (F32, F64):
         literal = ir.Literal(math.nan, kind)
         assert parse(show(literal)) == literal
@@ -195,12 +195,6 @@ def test_nan_literal_round_trips_by_equality() -> None:
     assert ir.Literal(1.5, F32) != ir.Literal(1.5, F64)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (working tree's Literal equality): a float-typed literal holding an int, "
-    "Literal(1, f64), shows as 1:f64 and parses back as Literal(1.0, f64), which the "
-    "new Literal._key tells apart (type name 'int' vs 'float'): parse(show(e)) != e",
-)
 def test_an_int_valued_float_literal_round_trips() -> None:
     literal = ir.Literal(1, F64)
     assert parse(show(literal)) == literal
@@ -530,7 +524,7 @@ def test_empty_input_is_an_error() -> None:
 
 
 def test_empty_form_as_a_function_is_a_lift_error() -> None:
-    """On cf6fae4 this raised IndexError (function_head read node[0] of [])."""
+    """An empty form where a function is expected is a located LiftError."""
     message = error_of("(map () xs)")
     assert "an empty form" in message
     assert location(message) == (1, 6)
@@ -547,7 +541,7 @@ def test_empty_form_as_a_function_is_a_lift_error() -> None:
     ],
 )
 def test_empty_form_error_points_at_the_form(source: str, column: int) -> None:
-    """On cf6fae4 an empty form's error pointed at column 1 (_at returned 0 for [])."""
+    """An empty form's error points at its '('."""
     message = error_of(source)
     assert location(message) == (1, column)
     assert caret_column(message) == column
