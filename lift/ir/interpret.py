@@ -8,7 +8,6 @@ their algorithmic counterparts mean (`map-global` is `map`, `to-local f` is `f`)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
