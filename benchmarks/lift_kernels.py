@@ -38,10 +38,10 @@ from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
 from lift.exploration.space import default_candidate, launch_shape  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
-from lift.ir.build import map_nd, zip_nd  # noqa: E402
+from lift.ir.build import fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
 from lift.ir.text import show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
-from lift.opencl.generate import Output  # noqa: E402
+from lift.opencl.generate import Output, generate  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
 F64 = Scalar("f64")
@@ -60,6 +60,9 @@ class Case:
     reference_args: Callable[[dict[str, Any]], list[Any]]  # buffers by name, then values
     reference_global: tuple[int, ...]
     reference_output: str  # the buffer the reference writes
+    # A program already lowered (a reduction's tree): timed as it is, on this NDRange,
+    # its output's sum compared with the reference's (the groupings differ).
+    fixed_launch: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
 
 def _add(*terms: ir.Expr) -> ir.Expr:
@@ -128,6 +131,31 @@ def cases(scale: float) -> list[Case]:
                            np.int32(n1)],
              (n1,), "out"),
     ]  # fmt: skip
+    groups, local = 2048, 128
+    per = -(-n1 // (groups * local))
+    xq, yq, pair2 = ir.Param("x", xp.type), ir.Param("y", yp.type), ir.Param("r")
+    products = ir.Apply(
+        ir.Map(
+            ir.Lambda(
+                (pair2,),
+                ir.Apply(
+                    ir.Op("tuple"),
+                    (_mul(ir.Apply(ir.Get(0), (pair2,)), ir.Apply(ir.Get(1), (pair2,))),),
+                ),
+            )
+        ),
+        (ir.Apply(ir.Zip(), (xq, yq)),),
+    )
+    identity = ir.Apply(ir.Op("tuple"), (_lit(-0.0),))
+    dot = ir.Lambda(
+        (xq, yq), tree_reduce(products, fold_lanes(["+"]), identity, local, Size.of("N"))
+    )
+    result.append(
+        Case("dot", dot, None, {"x": x, "y": y}, {"N": n1, "wg": groups, "per": per}, groups,
+             16 * n1, "dot_partials",
+             lambda bufs: [bufs["x"], bufs["y"], bufs["out"], np.int32(n1)], (groups * local,),
+             "out", fixed_launch=((groups * local,), (local,)))
+    )  # fmt: skip
     n2 = int(4096 * scale**0.5)
     grid2 = rng.random(n2 * n2)
     five = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -176,6 +204,8 @@ def _reference(device: Device, case: Case, repeat: int) -> tuple[float, np.ndarr
     kernel = cl.Kernel(program, case.reference)
     args = case.reference_args(buffers)
     local = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}[len(case.reference_global)]
+    if case.fixed_launch is not None:
+        local = case.fixed_launch[1]
     global_size = tuple(
         -(-count // size) * size for count, size in zip(case.reference_global, local, strict=True)
     )
@@ -189,7 +219,29 @@ def _reference(device: Device, case: Case, repeat: int) -> tuple[float, np.ndarr
     return statistics.median(times[1:]), host_out
 
 
+def _measure_fixed(device: Device, case: Case, repeat: int) -> dict[str, Any]:
+    """A lowered program timed on its own NDRange: no search."""
+    reference_s, reference_out = _reference(device, case, repeat)
+    assert case.fixed_launch is not None
+    kernel = generate(case.program)
+    out = np.zeros(case.output_elements)
+    times = device.run(case.program, kernel, case.inputs, case.sizes,
+                       Launch(*case.fixed_launch), out, repeat=repeat + 1)  # fmt: skip
+    seconds = statistics.median(times[1:])
+    same = bool(np.isclose(out.sum(), reference_out.sum(), rtol=1e-9))
+    gbs = {
+        k: case.traffic_bytes / v / 1e9
+        for k, v in (("reference", reference_s), ("default", seconds))
+    }
+    return {"case": case.name, "expression": show(case.program), "sizes": case.sizes,
+            "reference_s": reference_s, "default_s": seconds, "GBs": gbs,
+            "default_equals_reference": same, "best": "no search (a lowered tree)",
+            "search_seconds": 0.0}  # fmt: skip
+
+
 def measure_case(device: Device, case: Case, budget: float, repeat: int) -> dict[str, Any]:
+    if case.fixed_launch is not None:
+        return _measure_fixed(device, case, repeat)
     reference_s, reference_out = _reference(device, case, repeat)
     default = default_candidate(case.program, case.output)
     out = np.zeros(case.output_elements)

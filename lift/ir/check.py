@@ -109,6 +109,10 @@ def infer_function(
     match fun:
         case ir.Lambda(params, body):
             return infer(body, _bind(params, types, env))
+        case ir.Op("tuple"):
+            if not types:
+                raise LiftError("a tuple of nothing")
+            return Tuple(tuple(types))
         case ir.Op(op):
             if len(types) != ir.OPS[op]:
                 raise LiftError(f"{op} takes {ir.OPS[op]} operand(s)")
@@ -142,7 +146,12 @@ def infer_function(
             return Array(Tuple(tuple(a.element for a in arrays)), arrays[0].length)
         case ir.Split(size):
             array = _array(types, 0, "split")
-            return Array(Array(array.element, size), array.length.divide(_constant(size)))
+            if size.constant is not None:
+                return Array(Array(array.element, size), array.length.divide(_constant(size)))
+            rows = array.length.divide_by(size)
+            if rows is None:
+                raise LiftError(f"split by {size} of {array.length} elements: not a divisor")
+            return Array(Array(array.element, size), rows)
         case ir.Join():
             outer = _array(types, 0, "join")
             inner = _nested(outer, "join")
@@ -156,7 +165,9 @@ def infer_function(
         case ir.Pad(left, right, boundary):
             array = _array(types, 0, "pad")
             if boundary is not None:
-                _same(_innermost(array), boundary.type, "pad's constant")
+                edge = infer(boundary, env)
+                if edge != array.element:
+                    _same(_innermost(array), edge, "pad's constant")
             return Array(array.element, array.length + left + right)
         case ir.Transpose():
             outer = _array(types, 0, "transpose")
@@ -176,8 +187,10 @@ def infer_function(
         case ir.Iterate(count, f):
             if count < 0:
                 raise LiftError("iterate's count is not negative")
-            _same(infer_function(f, types, env), types[0], "iterate's function")
-            return types[0]
+            current = types[0]  # each step may change the size: a tree halves it
+            for _ in range(count):
+                current = infer_function(f, [current], env)
+            return current
         case ir.Get(index):
             if isinstance(types[0], Array):  # a fixed element of a neighbourhood
                 known = types[0].length.constant

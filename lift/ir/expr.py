@@ -114,6 +114,7 @@ OPS = {
     "pow": 2, "floor": 1, "tanh": 1,
     "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,
     "select": 3,
+    "tuple": -1,  # any number of operands: the tuple of them (a reduction's lanes)
     "f32": 1, "f64": 1, "i32": 1, "i64": 1,
 }  # fmt: skip
 
@@ -162,11 +163,13 @@ class Slide:
 
 @dataclass(frozen=True)
 class Pad:
-    """`left` and `right` elements added: copies of the edge (`clamp`) or a constant."""
+    """`left` and `right` elements added: copies of the edge (`clamp`) or a constant (a
+    literal, or a tuple of literals: a reduction's identity in every lane). `right` may be
+    a size known at run time (a reduction padded to whole chunks)."""
 
     left: int
-    right: int
-    boundary: Literal | None  # None: clamp
+    right: Size
+    boundary: Expr | None  # None: clamp
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,7 @@ class _Interpreter:
                 xs = _list(args[0])
                 return [xs[k : k + size] for k in range(0, len(xs) - size + 1, step)]
             case ir.Pad(left, right, boundary):
-                return self.pad(_list(args[0]), left, right, boundary)
+                return self.pad(_list(args[0]), left, right.evaluate(self.sizes), boundary)
             case ir.Transpose():
                 rows = [_list(r) for r in _list(args[0])]
                 return [list(column) for column in zip(*rows, strict=True)] if rows else []
@@ -203,6 +203,8 @@ class _Interpreter:
             width = max(len(a) for a in args if isinstance(a, Lanes))
             lanes = [a if isinstance(a, Lanes) else Lanes([a] * width) for a in args]
             return Lanes(self.op(name, list(lane)) for lane in zip(*lanes, strict=True))
+        if name == "tuple":
+            return tuple(args)
         if name == "select":
             return args[1] if args[0] else args[2]
         if name == "/":
@@ -220,9 +222,7 @@ class _Interpreter:
             return Lanes(self.apply(f, [tuple(lane)], env) for lane in lanes)
         return Lanes(self.apply(f, [x], env) for x in vector)
 
-    def pad(
-        self, xs: list[Value], left: int, right: int, boundary: ir.Literal | None
-    ) -> list[Value]:
+    def pad(self, xs: list[Value], left: int, right: int, boundary: ir.Expr | None) -> list[Value]:
         if boundary is not None:
             edge = self.value(boundary, {})
             return (

@@ -83,8 +83,8 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
         case ir.Slide(size, step):
             return name, [str(size), str(step)]
         case ir.Pad(left, right, boundary):
-            edge = "clamp" if boundary is None else _literal_text(boundary)
-            return name, [str(left), str(right), edge]
+            edge = "clamp" if boundary is None else show(boundary)
+            return name, [str(left), size_text(right), edge]
         case ir.Get(index):
             return name, [str(index)]
         case ir.SplitVec(width):
@@ -410,16 +410,23 @@ class _Parser:
                 return None
             if isinstance(node, _Atom) and ":" in node.text:
                 return self.literal(node)
-            raise self.fail("a pad's edge is clamp or a literal", node)
+            if isinstance(node, _Form) and node and _is_atom(node[0], "tuple"):
+                return self.expression(node, scope)
+            raise self.fail("a pad's edge is clamp, a literal or a tuple of literals", node)
         if kind == "value":
             return self.expression(node, scope)
         return self.function(node, scope)
 
 
+def _is_atom(node: _Node, text: str) -> bool:
+    return isinstance(node, _Atom) and node.text == text
+
+
 def _data_arity(fun: ir.Fun) -> int | None:
     match fun:
         case ir.Op(name):
-            return ir.OPS[name]
+            arity = ir.OPS[name]
+            return None if arity < 0 else arity
         case ir.Lambda(params):
             return len(params)
         case ir.Zip():
@@ -436,7 +443,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "split": (("size",), ir.Split),
     "join": ((), ir.Join),
     "slide": (("int", "int"), ir.Slide),
-    "pad": (("int", "int", "edge"), ir.Pad),
+    "pad": (("int", "size", "edge"), ir.Pad),
     "transpose": ((), ir.Transpose),
     "gather": ((), ir.Gather),
     "scatter": (("fun", "size", "value"), ir.Scatter),

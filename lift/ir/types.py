@@ -69,6 +69,24 @@ class Size:
             raise LiftError(f"a size divided by {divisor}")
         return Size._make({m: c / divisor for m, c in self.terms})
 
+    def divide_by(self, divisor: Size) -> Size | None:
+        """`self / divisor` where it is exact as polynomials (`G*128*per` by `128*per`:
+        `G`), the divisor a single term; None otherwise."""
+        if (value := divisor.constant) is not None:
+            return self.divide(value) if value > 0 else None
+        if len(divisor.terms) != 1:
+            return None
+        monomial, coefficient = divisor.terms[0]
+        terms: dict[_Monomial, Fraction] = {}
+        for term, factor in self.terms:
+            rest = list(term)
+            for name in monomial:
+                if name not in rest:
+                    return None
+                rest.remove(name)
+            terms[tuple(rest)] = factor / coefficient
+        return Size._make(terms)
+
     @property
     def constant(self) -> int | None:
         """The size's value where it has no variable and is whole, else None."""

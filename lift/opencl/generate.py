@@ -228,20 +228,31 @@ class _Generator:
             self.name, source, names, tuple(sizes), dims, self.output, requirements, self.index
         )
 
-    def _output_sink(self, result: Type, arguments: list[str]) -> Memory | Cell:
+    def _output_sink(self, result: Type, arguments: list[str]) -> Element:
         out = self.output
         if out.into:
             for size in (out.offset, *out.strides):
                 self.sizes |= size.variables
             if len(out.strides) != len(_lengths(result)):
                 raise LiftError("the output's strides do not match the result's dimensions")
-            strides = tuple(s.c_expression(self.suffix) for s in out.strides)
-            return Memory(out.name, out.offset.c_expression(self.suffix), strides)
+            strides = tuple(self.size_text(s) for s in out.strides)
+            return Memory(out.name, self.size_text(out.offset), strides)
         self.sizes |= _size_names(result)
+        lanes = _lanes_of(result)
+        if lanes is not None:  # an array of tuples: one buffer per lane, out0, out1, ...
+            sinks = []
+            for k, lane in enumerate(lanes):
+                arguments.append(f"__global {c_type(lane)}* restrict {out.name}{k}")
+                sinks.append(self._buffer_view(f"{out.name}{k}", result))
+            return TupleValue(tuple(sinks))
         arguments.append(f"__global {c_type(_scalar_of(result))}* restrict {out.name}")
-        if not isinstance(result, Array):
-            return Cell(f"{out.name}[0]")
-        return Memory(out.name, "0", _row_major(_lengths(result), self.suffix))
+        return self._buffer_view(out.name, result)
+
+    def _buffer_view(self, name: str, kind: Type) -> Memory | Cell:
+        lengths = _lengths(kind)
+        if not lengths:
+            return Cell(f"{name}[0]")
+        return Memory(name, "0", _row_major(lengths, self.suffix))
 
     # ------------------------------------------------------------ helpers
 
@@ -255,10 +266,16 @@ class _Generator:
     def type_of(self, expression: ir.Expr, env: _Env) -> Type:
         return infer(expression, {p: t for p, (_, t) in env.items()})
 
+    def size_text(self, size: Size) -> str:
+        """`size` as C text; its variables become kernel arguments."""
+        self.sizes |= size.variables
+        return size.c_expression(self.suffix)
+
     def require(self, kind: Type, divisor: Size) -> None:
         assert isinstance(kind, Array)
         n = divisor.constant
-        assert n is not None
+        if n is None:
+            return  # a symbolic split type-checks only where it divides exactly
         if kind.length.constant is None or kind.length.constant % n:
             self.requirements.append((kind.length, n))
             self.sizes |= kind.length.variables
@@ -285,6 +302,14 @@ class _Generator:
             case ir.Apply(ir.Lambda(params, body), args):
                 bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
                 return self.value(body, dict(env) | dict(zip(params, bound, strict=True)))
+            case ir.Apply(ir.Op("tuple"), args):
+                return TupleValue(tuple(self.value(a, env) for a in args))
+            case ir.Apply(ir.Iterate(count, f), (x,)):
+                current, kind = self.value(x, env), self.type_of(x, env)
+                for _ in range(count):  # unrolled: each step keeps its result where it says
+                    applied, inner = self.bind(f, [(current, kind)], env)
+                    current, kind = self.value(applied, inner), self.type_of(applied, inner)
+                return current
             case ir.Apply(ir.Op(name), args):
                 texts = [text_of(self.value(a, env), name) for a in args]
                 types = [self.type_of(a, env) for a in args]
@@ -295,7 +320,8 @@ class _Generator:
                 return self.value(applied, inner)
             case ir.Apply(fun, args) if isinstance(fun, ir.LAYOUT):
                 return self.layout(fun, args, env)
-            case ir.Apply(ir.Map(f), (x,)) if _layout_only(f):
+            case ir.Apply(ir.Map(f), (x,)):
+                # Not lowered: computed where each element is read (fused into its reader).
                 return self.layout_map(f, x, env)
             case ir.Apply():
                 return self.materialise(expression, env)
@@ -315,17 +341,17 @@ class _Generator:
                 return _at(x, str(index))
             case ir.Split(size):
                 self.require(types[0], size)
-                n = size.c_expression(self.suffix)
+                n = self.size_text(size)
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{n} + ({j})")))
             case ir.Join():
                 inner = types[0]
                 assert isinstance(inner, Array) and isinstance(inner.element, Array)
-                m = inner.element.length.c_expression(self.suffix)
+                m = self.size_text(inner.element.length)
                 return Lazy(lambda k: _at(_at(x, f"({k}) / {m}"), f"({k}) % {m}"))
             case ir.Slide(size, step):
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
             case ir.Pad(left, _, boundary):
-                return self.pad(x, types[0], left, boundary)
+                return self.pad(x, types[0], left, boundary, env)
             case ir.Transpose():
                 return Lazy(lambda i: Lazy(lambda j: _at(_at(x, j), i)))
             case ir.Gather():
@@ -336,10 +362,10 @@ class _Generator:
                     raise LiftError("strided views a flat buffer")
                 for size in (offset, *strides):
                     self.sizes |= size.variables
-                start = offset.c_expression(self.suffix)
+                start = self.size_text(offset)
                 if x.offset not in ("0", "0L"):
                     start = f"{x.offset} + {start}"
-                return Memory(x.name, start, tuple(s.c_expression(self.suffix) for s in strides))
+                return Memory(x.name, start, tuple(self.size_text(s) for s in strides))
             case ir.SplitVec(width):
                 self.require(types[0], Size.of(width))
                 if not isinstance(x, Memory):
@@ -347,9 +373,19 @@ class _Generator:
                 return Lazy(lambda i: VectorMemory(x, width).at(i))
         raise LiftError(f"no OpenCL view for {type(fun).__name__}")
 
-    def pad(self, x: Element, kind: Type, left: int, boundary: ir.Literal | None) -> Element:
+    def pad(
+        self, x: Element, kind: Type, left: int, boundary: ir.Expr | None, env: _Env
+    ) -> Element:
         assert isinstance(kind, Array)
-        n = kind.length.c_expression(self.suffix)
+        n = self.size_text(kind.length)
+        if isinstance(boundary, ir.Apply):  # a tuple of constants, lane by lane
+            edges = self.value(boundary, env)
+
+            def padded_tuple(i: str) -> Element:
+                inside = f"(({i}) >= {left} && ({i}) < {left} + {n})"
+                return _choose(inside, _at(x, f"({i}) - {left}"), edges)
+
+            return Lazy(padded_tuple)
         if boundary is None:
             return Lazy(
                 lambda i: _at(
@@ -358,6 +394,7 @@ class _Generator:
             )
         if isinstance(kind.element, Array):
             raise LiftError("constant padding of nested arrays is not generated")
+        assert isinstance(boundary, ir.Literal)
         edge = _literal(boundary)
 
         def padded(i: str) -> str:
@@ -400,18 +437,21 @@ class _Generator:
             count = count * length
         if count.constant is None:
             raise LiftError(f"a {space} buffer of {count} elements: its size must be known")
-        name = self.fresh("l" if space == "local" else "p")
-        declaration = f"{c_type(_scalar_of(kind))} {name}[{count.constant}];"
-        memory = Memory(name, "0", _row_major(lengths, self.suffix) or ("1",))
-        if space == "local":
-            self.locals.append(f"  __local {declaration}")
-        else:
-            self.line(declaration)
-        sink: Memory | Cell = memory if lengths else Cell(f"{name}[0]")
-        self.emit(inner, env, sink)
+        lanes = _lanes_of(kind) or [_scalar_of(kind)]
+        views: list[Element] = []
+        for lane in lanes:  # a tuple's lanes in buffers of their own
+            name = self.fresh("l" if space == "local" else "p")
+            declaration = f"{c_type(lane)} {name}[{count.constant}];"
+            if space == "local":
+                self.locals.append(f"  __local {declaration}")
+            else:
+                self.line(declaration)
+            views.append(self._buffer_view(name, kind))
+        view = views[0] if len(views) == 1 and _lanes_of(kind) is None else TupleValue(tuple(views))
+        self.emit(inner, env, view)
         if space == "local":
             self.line("barrier(CLK_LOCAL_MEM_FENCE);")
-        return memory if lengths else Cell(f"{name}[0]")
+        return view
 
     # ------------------------------------------------------------ writing
 
@@ -435,7 +475,7 @@ class _Generator:
             case ir.Apply(ir.Join(), (x,)):
                 kind = self.type_of(x, env)
                 assert isinstance(kind, Array) and isinstance(kind.element, Array)
-                m = kind.element.length.c_expression(self.suffix)
+                m = self.size_text(kind.element.length)
                 self.emit(x, env, Lazy(lambda i: Lazy(lambda j: _at(sink, f"({i})*{m} + ({j})"))))
                 return
             case ir.Apply(ir.JoinVec(), (x,)):
@@ -447,21 +487,31 @@ class _Generator:
                 self.emit(x, env, Lazy(vectors.at))
                 return
             case ir.Apply(ir.Split(size), (x,)):
-                n = size.c_expression(self.suffix)
+                n = self.size_text(size)
                 kind = self.type_of(x, env)
                 assert isinstance(kind, Array)
                 self.sizes |= kind.length.variables
                 self.emit(x, env, Lazy(lambda k: _at(_at(sink, f"({k}) / {n}"), f"({k}) % {n}")))
                 return
+        self.store(sink, self.value(expression, env))
+
+    def store(self, sink: Element, value: Element) -> None:
+        """Store a scalar into its place, or a tuple lane by lane."""
+        if isinstance(sink, TupleValue):
+            if not isinstance(value, TupleValue) or len(value.items) != len(sink.items):
+                raise LiftError("a tuple stored where its lanes do not fit")
+            for place, item in zip(sink.items, value.items, strict=True):
+                self.store(place, item)
+            return
         if not isinstance(sink, Cell):
             raise LiftError("an array is copied only by a map")
-        self.line(sink.store(text_of(self.value(expression, env), "a stored value")))
+        self.line(sink.store(text_of(value, "a stored value")))
 
     def loop(self, fun: ir.Fun, f: ir.Fun, x: ir.Expr, env: _Env, sink: Element) -> None:
         xs = self.value(x, env)
         kind = self.type_of(x, env)
         assert isinstance(kind, Array)
-        length = kind.length.c_expression(self.suffix)
+        length = self.size_text(kind.length)
         self.sizes |= kind.length.variables
         i = self.fresh("i")
         match fun:
@@ -492,45 +542,57 @@ class _Generator:
         kind = self.type_of(x, env)
         assert isinstance(kind, Array)
         start_type = self.type_of(init, env)
-        acc, j = self.fresh("acc"), self.fresh("j")
-        self.line(f"{c_type(start_type)} {acc} = {text_of(self.value(init, env), 'init')};")
-        length = kind.length.c_expression(self.suffix)
+        start = self.value(init, env)
+        lanes = start_type.elements if isinstance(start_type, Tuple) else (start_type,)
+        starts = start.items if isinstance(start, TupleValue) else (start,)
+        names = [self.fresh("acc") for _ in lanes]
+        for name, lane, first in zip(names, lanes, starts, strict=True):
+            self.line(f"{c_type(lane)} {name} = {text_of(first, 'init')};")
+        acc: Element = TupleValue(tuple(names)) if isinstance(start_type, Tuple) else names[0]
+        j = self.fresh("j")
+        length = self.size_text(kind.length)
         self.sizes |= kind.length.variables
         self.line(f"for ({self.index} {j} = 0; {j} < {length}; {j}++) {{")
         self.depth += 1
         applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
-        self.line(f"{acc} = {text_of(self.value(applied, inner), 'a reduction')};")
+        result = self.value(applied, inner)
+        results = result.items if isinstance(result, TupleValue) else (result,)
+        temporaries = [self.fresh("next") for _ in lanes]  # every lane from the old values
+        for temporary, lane, value in zip(temporaries, lanes, results, strict=True):
+            self.line(f"{c_type(lane)} {temporary} = {text_of(value, 'a reduction')};")
+        for name, temporary in zip(names, temporaries, strict=True):
+            self.line(f"{name} = {temporary};")
         self.depth -= 1
         self.line("}")
-        target = _at(sink, "0")
-        if not isinstance(target, Cell):
-            raise LiftError("a reduction's result goes to one element")
-        self.line(target.store(acc))
+        self.store(_at(sink, "0"), acc)
 
 
 def _at(element: Element, index: str) -> Element:
     if isinstance(element, Memory | Lazy | VectorMemory):
         return element.at(index)
+    if isinstance(element, TupleValue):  # an array of tuples kept as one array per lane
+        return TupleValue(tuple(_at(item, index) for item in element.items))
     raise LiftError("an index into a value that is not an array")
 
 
-def _layout_only(f: ir.Fun) -> bool:
-    """A function that only rearranges data: mapped, it is a view, not a loop."""
-    match f:
-        case ir.Lambda(_, body):
-            return _layout_expression(body)
-        case ir.Map(g):
-            return _layout_only(g)
-    return isinstance(f, ir.LAYOUT)
+def _choose(condition: str, inside: Element, edge: Element) -> Element:
+    """`inside` where `condition` holds, else `edge`: lane by lane for tuples."""
+    if isinstance(inside, TupleValue) and isinstance(edge, TupleValue):
+        pairs = zip(inside.items, edge.items, strict=True)
+        return TupleValue(tuple(_choose(condition, a, b) for a, b in pairs))
+    return f"({condition} ? {text_of(inside, 'pad')} : {text_of(edge, 'pad')})"
 
 
-def _layout_expression(expression: ir.Expr) -> bool:
-    match expression:
-        case ir.Param():
-            return True
-        case ir.Apply(fun, args):
-            return _layout_only(fun) and all(_layout_expression(a) for a in args)
-    return False
+def _lanes_of(kind: Type) -> list[Scalar] | None:
+    """The scalars of an array of tuples of scalars (kept one buffer per lane), else None."""
+    while isinstance(kind, Array):
+        kind = kind.element
+    if isinstance(kind, Tuple):
+        lanes = [e for e in kind.elements if isinstance(e, Scalar)]
+        if len(lanes) != len(kind.elements):
+            raise LiftError("only tuples of scalars are kept in memory")
+        return lanes
+    return None
 
 
 def _size_names(kind: Type) -> set[str]:

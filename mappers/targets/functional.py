@@ -25,13 +25,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lift.ir import expr as ir
-from lift.ir.build import map_nd, zip_nd
+from lift.ir.build import fold_lanes, map_nd, tree_reduce, zip_nd
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
 from mappers.targets.kernels import BufferGroup, KernelBody
 from matcher.ir import Value, ValueKind
 
-__all__ = ["StencilExpression", "generated_kernels", "stencil_expression"]
+__all__ = [
+    "Lane",
+    "ReductionExpression",
+    "StencilExpression",
+    "generated_kernels",
+    "reduction_expression",
+    "stencil_expression",
+]
 
 _SCALARS = {"float": "f32", "double": "f64", "i32": "i32", "i64": "i64"}
 _FLOAT_OPS = {"fadd": "+", "fsub": "-", "fmul": "*", "fdiv": "/"}
@@ -58,6 +65,30 @@ class StencilExpression:
     output: Output
 
 
+@dataclass(frozen=True)
+class Lane:
+    """One value a reduction folds: an accumulator's operand (or its magnitude) folded
+    with `op` (`+` or `*`) from `identity`."""
+
+    operand: Value
+    op: str
+    identity: float
+    magnitude: bool = False
+
+
+@dataclass(frozen=True)
+class ReductionExpression:
+    """The two programs of a reduction on the device: `partials` folds each work-group's
+    chunk of the loop's values (lanes as a tuple) into one tuple per group; `total`
+    folds those partial tuples in one group. Size variables: `n0` the iterations, `wg`
+    the work-groups, `per` the values each work-item folds before the tree; `m` the
+    partials of `total`."""
+
+    partials: ir.Lambda
+    total: ir.Lambda
+    lanes: tuple[str, ...]  # the C type of each lane
+
+
 class _Unsupported(Exception):
     pass
 
@@ -73,8 +104,66 @@ def stencil_expression(
         return None
 
 
+def reduction_expression(
+    body: KernelBody, lanes: list[Lane], local: int
+) -> ReductionExpression | None:
+    """The programs of a reduction whose reads `body` has translated (one loop, each
+    read with strides of its own), folded in work-groups of `local` items; None where the
+    functional IR cannot say an operand."""
+    try:
+        return _reduction(body, lanes, local)
+    except _Unsupported:
+        return None
+
+
+def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpression:
+    builder = _Builder(body, None, None)
+    values = []
+    for lane in lanes:
+        value = builder.expression(lane.operand)
+        values.append(ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value)
+    kinds = [Scalar(_scalar(lane.operand.type)) for lane in lanes]
+    if any(kind.name not in ("f32", "f64") for kind in kinds):
+        raise _Unsupported  # integer folds wrap in the loop, not in OpenCL's signed ints
+    identity = ir.Apply(
+        ir.Op("tuple"),
+        tuple(ir.Literal(lane.identity, kind) for lane, kind in zip(lanes, kinds, strict=True)),
+    )
+    fold = fold_lanes([lane.op for lane in lanes])
+    point = ir.Apply(ir.Op("tuple"), tuple(values))
+    grid = builder.grid(point)
+    params = builder.params()
+    partials = ir.Lambda(
+        params,
+        tree_reduce(ir.Apply(ir.Map(grid[0]), (grid[1],)), fold, identity, local, Size.of("n0")),
+    )
+    inputs = tuple(ir.Param(f"q{k}", ir_array(kind, "m")) for k, kind in enumerate(kinds))
+    zipped: ir.Expr = inputs[0] if len(inputs) == 1 else ir.Apply(ir.Zip(), inputs)
+    element = ir.Param("e")
+    if len(inputs) == 1:
+        pack: ir.Expr = ir.Apply(ir.Op("tuple"), (element,))
+    else:
+        pack = ir.Apply(
+            ir.Op("tuple"), tuple(ir.Apply(ir.Get(k), (element,)) for k in range(len(inputs)))
+        )
+    tuples = ir.Apply(ir.Map(ir.Lambda((element,), pack)), (zipped,))
+    total = ir.Lambda(inputs, tree_reduce(tuples, fold, identity, local, Size.of("m")))
+    names = tuple(c_type_of(kind) for kind in kinds)
+    return ReductionExpression(partials, total, names)
+
+
+def ir_array(kind: Scalar, length: str) -> Array:
+    return Array(kind, Size.of(length))
+
+
+def c_type_of(kind: Scalar) -> str:
+    return {"f32": "float", "f64": "double"}[kind.name]
+
+
 class _Builder:
-    def __init__(self, body: KernelBody, out_group: BufferGroup, out_index: str) -> None:
+    def __init__(
+        self, body: KernelBody, out_group: BufferGroup | None, out_index: str | None
+    ) -> None:
         self.body = body
         self.out_group, self.out_index = out_group, out_index
         self.depth = len(body.loops)
@@ -85,20 +174,32 @@ class _Builder:
         self.nodes = 0
 
     def build(self, stored: Value) -> StencilExpression:
+        assert self.out_group is not None and self.out_index is not None
         value = self.expression(stored)
-        out_strides = self._strides(self.out_group)
+        out_strides = self._strides(self.out_group, self.out_index)
         self._buffer(self.out_group)
-        grid = zip_nd(list(self.views.values()), self.depth)
-        if len(self.views) == 1:  # one read: the grid holds scalars, not tuples
-            value = _without_get(value, self.point)
-        body_fun = ir.Lambda((self.point,), value)
-        params = (*self.buffers.values(), *self.scalars.values())
-        program = ir.Lambda(params, map_nd(body_fun, grid, self.depth))
+        function, grid = self.grid(value)
+        program = ir.Lambda(self.params(), map_nd(function, grid, self.depth))
         output = Output(self.out_group.name, True, Size.of(f"{self.out_index}_o"), out_strides)
         return StencilExpression(program, output)
 
-    def _strides(self, group: BufferGroup) -> tuple[Size, ...]:
-        return tuple(Size.of(f"{group.name}_s{d}") for d in range(self.depth))
+    def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
+        """The function of a point computing `value`, and the grid of points it maps."""
+        if not self.views:
+            raise _Unsupported  # nothing read: not a computation over the grid
+        grid = zip_nd(list(self.views.values()), self.depth)
+        if len(self.views) == 1:  # one read: the grid holds scalars, not tuples
+            value = _without_get(value, self.point)
+        return ir.Lambda((self.point,), value), grid
+
+    def params(self) -> tuple[ir.Param, ...]:
+        return (*self.buffers.values(), *self.scalars.values())
+
+    def _strides(self, group: BufferGroup, index: str) -> tuple[Size, ...]:
+        """A stencil's reads of one buffer move together (the group's strides, checked
+        equal by the guard); a reduction's reads each have their own."""
+        owner = group.name if self.body.shared_strides else index
+        return tuple(Size.of(f"{owner}_s{d}") for d in range(self.depth))
 
     def _buffer(self, group: BufferGroup) -> ir.Param:
         if group.name not in self.buffers:
@@ -111,7 +212,7 @@ class _Builder:
         """`(get k p)` for the read `index` of `group`, its view added to the zip."""
         if index not in self.views:
             lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
-            strided = ir.Strided(Size.of(f"{index}_o"), self._strides(group), lengths)
+            strided = ir.Strided(Size.of(f"{index}_o"), self._strides(group, index), lengths)
             self.views[index] = ir.Apply(strided, (self._buffer(group),))
         return ir.Apply(ir.Get(list(self.views).index(index)), (self.point,))
 
@@ -137,6 +238,8 @@ class _Builder:
     def _load(self, load: Value) -> ir.Expr:
         address = load.operands[0]
         if address in self.body.own_points:
+            if self.out_group is None or self.out_index is None:
+                raise _Unsupported
             return self._read(self.out_group, self.out_index)
         read = self.body.read_of.get(load)
         if read is None:

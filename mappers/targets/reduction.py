@@ -10,12 +10,19 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
+from lift.opencl.generate import generate
 from mappers.plan.access import element_size
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import Region, check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import ModuleText, Operand, operand
+from mappers.targets.functional import (
+    Lane,
+    ReductionExpression,
+    generated_kernels,
+    reduction_expression,
+)
 from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
@@ -109,6 +116,7 @@ class _ReductionPlan(Plan):
         ]
         self.results: list[Operand] = []
         self.packed: KernelArg | None = None
+        self.functional: ReductionExpression | None = None
 
     def _check(self, region: Region) -> None:
         for block in region.blocks:
@@ -140,7 +148,29 @@ class _ReductionPlan(Plan):
         self.body.close_groups()
         self.params, whole = self.body.read_params()
         checks += [counted.exact, whole]
+        lanes = self._lanes()
+        if lanes is not None and generated_kernels():
+            self.functional = reduction_expression(self.body, lanes, LOCAL)
+        if self.functional is not None:
+            self.target += " (generated)"
         return builder.all_of(checks)
+
+    def _lanes(self) -> list[Lane] | None:
+        """The lanes as the Lift compiler folds them, in `_lane_types`'s order: floating
+        point sums and products only (their identities, -0.0 and 1.0, start every
+        work-item's share; an update of any other kind keeps the translated kernels)."""
+        lanes = []
+        for accumulator in self.accumulators:
+            opcode = accumulator.update.opcode
+            if opcode in ("fadd", "fsub"):
+                lanes.append(Lane(accumulator.operand, "+", -0.0))
+            elif opcode == "fmul":
+                lanes.append(Lane(accumulator.operand, "*", 1.0))
+            else:
+                return None
+        for j in self.magnitudes:
+            lanes.append(Lane(self.accumulators[j].operand, "+", -0.0, magnitude=True))
+        return lanes
 
     def _lane_types(self) -> list[str]:
         """The IR type of each value the kernels fold: every accumulator, then the sum of
@@ -250,6 +280,8 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         return args
 
     def call(self, builder: Builder) -> Operand:
+        if self.functional is not None:
+            return self._call_generated(builder, self.functional)
         source = self._source()
         types = self._lane_types()
         saved = stack_saved(builder, self.context.module)
@@ -291,6 +323,64 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             work=self.count,  # the reduction's work: the device choice must be the first's
             args=final_args,
             defining=first_args,
+        )
+        self.results = [
+            builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
+        ]
+        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+        status = builder.binary("or", status_first, status_final)
+        return builder.binary("or", status, self._order_unsettled(builder))
+
+    def _call_generated(self, builder: Builder, functional: ReductionExpression) -> Operand:
+        """The two generated kernels: each group's partial lanes, then their total in one
+        group; the totals land where the translated kernels' do (`self.results`)."""
+        types = self._lane_types()
+        sizes = [element_size(t) for t in types]
+        saved = stack_saved(builder, self.context.module)
+        partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
+        outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
+        body = self.body
+        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
+        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+        declarations = {p.name: by_name[p.name].declaration for p in functional.partials.params}
+        first = generate(functional.partials, "idiom_reduce", declarations=declarations)
+        groups = self._groups(builder)
+        per = _ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
+        groups = _ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
+        values = dict(self.params) | {"n0": self.count, "wg": groups, "per": per}
+        for group in body.groups.values():
+            assert group.bytes is not None
+            count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
+            values[f"{group.name}_len"] = count
+        first_args = [by_name[p.name] for p in functional.partials.params]
+        first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
+        first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
+        module = self.context.module
+        status_first = launch(
+            builder,
+            module,
+            source=first.source,
+            kernel=first.name,
+            global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
+            local_size=[LOCAL],
+            work=self.count,
+            args=first_args,
+        )
+        final = generate(functional.total, "idiom_reduce_final")
+        final_per = _ceiling(builder, groups, const(I64, LOCAL))
+        final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
+        final_args = [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
+        final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
+        final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
+        status_final = launch(
+            builder,
+            module,
+            source=final.source,
+            kernel=final.name,
+            global_size=[const(I64, LOCAL)],
+            local_size=[LOCAL],
+            work=self.count,  # the reduction's work: the device choice must be the first's
+            args=final_args,
         )
         self.results = [
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
@@ -368,6 +458,12 @@ def stack_saved(builder: Builder, module: ModuleText) -> Operand:
     module.declare("llvm.stacksave.p0", "declare ptr @llvm.stacksave.p0()")
     module.declare("llvm.stackrestore.p0", "declare void @llvm.stackrestore.p0(ptr)")
     return builder.call("ptr", "llvm.stacksave.p0", [])
+
+
+def _ceiling(builder: Builder, count: Operand, divisor: Operand) -> Operand:
+    """ceil(count / divisor) for positive i64 values."""
+    bumped = builder.binary("add", count, builder.binary("sub", divisor, const(I64, 1)))
+    return builder.binary("sdiv", bumped, divisor)
 
 
 def _host(pointer: Operand, size: int, kind: int) -> KernelArg:
