@@ -382,8 +382,7 @@ class _Generator:
             edges = self.value(boundary, env)
 
             def padded_tuple(i: str) -> Element:
-                inside = f"(({i}) >= {left} && ({i}) < {left} + {n})"
-                return _choose(inside, _at(x, f"({i}) - {left}"), edges)
+                return _choose(_inside(i, left, n), _at(x, _shifted(i, left)), edges)
 
             return Lazy(padded_tuple)
         if boundary is None:
@@ -398,8 +397,8 @@ class _Generator:
         edge = _literal(boundary)
 
         def padded(i: str) -> str:
-            inside = text_of(_at(x, f"({i}) - {left}"), "pad")
-            return f"((({i}) >= {left} && ({i}) < {left} + {n}) ? {inside} : {edge})"
+            inside = text_of(_at(x, _shifted(i, left)), "pad")
+            return f"({_inside(i, left, n)} ? {inside} : {edge})"
 
         return Lazy(padded)
 
@@ -573,6 +572,18 @@ def _at(element: Element, index: str) -> Element:
     if isinstance(element, TupleValue):  # an array of tuples kept as one array per lane
         return TupleValue(tuple(_at(item, index) for item in element.items))
     raise LiftError("an index into a value that is not an array")
+
+
+def _inside(index: str, left: int, length: str) -> str:
+    """C: `index` falls on the padded array's own elements (indices are never negative,
+    so with nothing added on the left only the end is tested)."""
+    if left == 0:
+        return f"(({index}) < {length})"
+    return f"(({index}) >= {left} && ({index}) < {left} + {length})"
+
+
+def _shifted(index: str, left: int) -> str:
+    return index if left == 0 else f"({index}) - {left}"
 
 
 def _choose(condition: str, inside: Element, edge: Element) -> Element:

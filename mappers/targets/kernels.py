@@ -32,6 +32,7 @@ __all__ = [
     "KernelArg",
     "KernelBody",
     "c_type",
+    "fits_int",
     "launch",
     "pack_params",
     "param_prelude",
@@ -529,6 +530,13 @@ def launch(
             slots,
         ],
     )
+
+
+def fits_int(builder: Builder, value: Operand) -> Operand:
+    """i1: `value` (an i64 size, offset or stride) fits in 31 bits: a generated kernel may
+    compute its indices as ints."""
+    below = builder.compare("slt", value, const(I64, 2**31 - 1))
+    return builder.binary("and", below, builder.compare("sgt", value, const(I64, -(2**31) + 1)))
 
 
 def _i64_array(builder: Builder, values: list[Operand]) -> Operand:

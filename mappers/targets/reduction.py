@@ -27,6 +27,7 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     c_type,
+    fits_int,
     launch,
     pack_params,
     param_prelude,
@@ -344,6 +345,9 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
         declarations = {p.name: by_name[p.name].declaration for p in functional.partials.params}
         first = generate(functional.partials, "idiom_reduce", declarations=declarations)
+        narrow = generate(
+            functional.partials, "idiom_reduce", declarations=declarations, index="int"
+        )
         groups = self._groups(builder)
         per = _ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
         groups = _ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
@@ -356,6 +360,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
         first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
         module = self.context.module
+        fits = builder.all_of([fits_int(builder, values[name]) for name in first.sizes])
         status_first = launch(
             builder,
             module,
@@ -365,8 +370,9 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             local_size=[LOCAL],
             work=self.count,
             args=first_args,
+            alternative=(fits, narrow.source),
         )
-        final = generate(functional.total, "idiom_reduce_final")
+        final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
         final_per = _ceiling(builder, groups, const(I64, LOCAL))
         final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
         final_args = [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]

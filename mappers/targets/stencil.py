@@ -35,7 +35,14 @@ from mappers.plan.region import check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import StencilExpression, generated_kernels, stencil_expression
-from mappers.targets.kernels import KernelArg, KernelBody, launch, pack_params, param_prelude
+from mappers.targets.kernels import (
+    KernelArg,
+    KernelBody,
+    fits_int,
+    launch,
+    pack_params,
+    param_prelude,
+)
 from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.ir import Function, Value
@@ -175,7 +182,7 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         args = [by_name[p.name] for p in program.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
         narrow = generate(lowered, "idiom_stencil", self.functional.output, declarations, "int")
-        fits = [_fits_int(builder, values[name]) for name in kernel.sizes]
+        fits = [fits_int(builder, values[name]) for name in kernel.sizes]
         return kernel.source, args, (builder.all_of(fits), narrow.source)
 
     def call(self, builder: Builder) -> Operand:
@@ -259,12 +266,6 @@ def _points_apart(builder: Builder, written: Access, counts: list[Operand]) -> O
             extent = builder.binary("add", extent, reach)
         found.append(builder.all_of(checks))
     return builder.binary("or", found[0], found[1])
-
-
-def _fits_int(builder: Builder, value: Operand) -> Operand:
-    """i1: `value` (an i64 size, offset or stride) fits in 31 bits."""
-    below = builder.compare("slt", value, const(I64, 2**31 - 1))
-    return builder.binary("and", below, builder.compare("sgt", value, const(I64, -(2**31) + 1)))
 
 
 def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:
