@@ -79,6 +79,13 @@ def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
     `(join (map (map f) (split n x)))` on `map-workgroup` and `map-local`, the maps and
     reduces inside a work-item's function sequential."""
     depth = _global_depth(program.body)
+    if depth == 0 and not _spine_unlowered(program.body):
+        return program, ()  # lowered already
+    if depth == 0:
+        raise LiftError(
+            "no map produces the result: a reduction over the whole input is lowered by "
+            "lift.ir.build.tree_reduce, not here"
+        )
     steps: list[str] = []
     body = _lower(program.body, depth - 1, steps)
     return ir.Lambda(program.params, body), tuple(steps)
@@ -94,6 +101,16 @@ def _global_depth(expression: ir.Expr) -> int:
         case ir.Apply(ir.Join() | ir.JoinVec(), (x,)):
             return _global_depth(x)
     return 0
+
+
+def _spine_unlowered(expression: ir.Expr) -> bool:
+    """An algorithmic reduce produces the result (or what a join of it does)."""
+    match expression:
+        case ir.Apply(ir.Reduce(), _):
+            return True
+        case ir.Apply(ir.Join() | ir.JoinVec(), (x,)):
+            return _spine_unlowered(x)
+    return False
 
 
 def _fun_depth(f: ir.Fun) -> int:

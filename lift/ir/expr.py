@@ -171,6 +171,10 @@ class Pad:
     right: Size
     boundary: Expr | None  # None: clamp
 
+    def __post_init__(self) -> None:
+        if isinstance(self.right, int):  # a count written as a plain integer
+            object.__setattr__(self, "right", Size.of(self.right))
+
 
 @dataclass(frozen=True)
 class Transpose:

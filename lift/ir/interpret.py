@@ -45,8 +45,8 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,
-    "min": lambda a, b: a if a <= b else b,
-    "max": lambda a, b: a if a >= b else b,
+    "min": lambda a, b: _extreme(a, b, lower=True),
+    "max": lambda a, b: _extreme(a, b, lower=False),
     "pow": lambda a, b: _ieee(np.power, a, b),
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -73,6 +73,17 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "i32": int,
     "i64": int,
 }
+
+
+def _extreme(a: Any, b: Any, *, lower: bool) -> Any:
+    """min or max as OpenCL's fmin/fmax: a NaN operand gives the other one."""
+    if a != a:  # noqa: PLR0124 (NaN is the one value not equal to itself)
+        return b
+    if b != b:  # noqa: PLR0124
+        return a
+    if lower:
+        return a if a <= b else b
+    return a if a >= b else b
 
 
 def _ieee(function: Any, *args: Any) -> Any:

@@ -30,6 +30,7 @@ from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMem
 __all__ = ["Dimension", "Kernel", "Output", "generate", "requirements_hold"]
 
 _C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
+_OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, buffers)
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
           ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||"}  # fmt: skip
 _CALLS = {"sqrt", "exp", "log", "sin", "cos", "pow", "floor", "tanh"}
@@ -189,6 +190,13 @@ class _Generator:
     # ------------------------------------------------------------ the kernel
 
     def kernel(self) -> Kernel:
+        taken = {p.name for p in self.program.params} | _size_variables(self.program)
+        output = self.output.name if not self.output.into else None
+        clash = sorted(n for n in taken if n.startswith(_OWN) or n == output)
+        if clash:
+            raise LiftError(
+                f"the name {clash[0]} is the kernel's own (its output, or one starting with {_OWN})"
+            )
         env: _Env = {}
         arguments = []
         result_type = infer_function(self.program, [p.type for p in self.program.params if p.type])
@@ -222,7 +230,9 @@ class _Generator:
         body = "\n".join(narrowed + self.locals + self.lines)
         source = f"{PRELUDE}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
         dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
-        names = tuple(a.rsplit(" ", 1)[1] for a in arguments)
+        names = tuple(
+            part.strip().rsplit(" ", 1)[1] for argument in arguments for part in argument.split(",")
+        )
         requirements = tuple(sorted(set(self.requirements), key=str))
         return Kernel(
             self.name, source, names, tuple(sizes), dims, self.output, requirements, self.index
@@ -260,8 +270,9 @@ class _Generator:
         self.lines.append("  " * self.depth + text)
 
     def fresh(self, hint: str) -> str:
+        """A C name of the kernel's own, apart from the program's (checked in `kernel`)."""
         self.counter += 1
-        return f"{hint}{self.counter}"
+        return f"{_OWN}{hint}{self.counter}"
 
     def type_of(self, expression: ir.Expr, env: _Env) -> Type:
         return infer(expression, {p: t for p, (_, t) in env.items()})
@@ -349,6 +360,10 @@ class _Generator:
                 m = self.size_text(inner.element.length)
                 return Lazy(lambda k: _at(_at(x, f"({k}) / {m}"), f"({k}) % {m}"))
             case ir.Slide(size, step):
+                source = types[0]
+                assert isinstance(source, Array)
+                if step > 1:  # whole windows only: the last one ends at the end
+                    self.require(Array(source.element, source.length - size), Size.of(step))
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
             case ir.Pad(left, _, boundary):
                 return self.pad(x, types[0], left, boundary, env)
@@ -492,6 +507,11 @@ class _Generator:
                 self.sizes |= kind.length.variables
                 self.emit(x, env, Lazy(lambda k: _at(_at(sink, f"({k}) / {n}"), f"({k}) % {n}")))
                 return
+        if _unlowered(expression) and not isinstance(sink, Cell | TupleValue):
+            raise LiftError(
+                "a map or reduce that is not lowered writes the result: say how it runs "
+                "(map-global, map-workgroup, map-local, map-seq, reduce-seq)"
+            )
         self.store(sink, self.value(expression, env))
 
     def store(self, sink: Element, value: Element) -> None:
@@ -606,6 +626,18 @@ def _lanes_of(kind: Type) -> list[Scalar] | None:
     return None
 
 
+def _unlowered(expression: ir.Expr) -> bool:
+    return isinstance(expression, ir.Apply) and isinstance(expression.fun, ir.Map | ir.Reduce)
+
+
+def _size_variables(program: ir.Lambda) -> set[str]:
+    names: set[str] = set()
+    for param in program.params:
+        if param.type is not None:
+            names |= _size_names(param.type)
+    return names
+
+
 def _size_names(kind: Type) -> set[str]:
     names: set[str] = set()
     while isinstance(kind, Array):
@@ -617,20 +649,32 @@ def _size_names(kind: Type) -> set[str]:
     return names
 
 
+_VECTOR_TRUE = {"<", "<=", ">", ">=", "==", "!="}  # OpenCL's vector comparisons give -1
+
+
 def _op_text(name: str, args: list[str], types: list[Type]) -> str:
-    scalar = types[0].element if isinstance(types[0], Vector) else types[0]
+    vector = next((t for t in types if isinstance(t, Vector)), None)
+    scalar = vector.element if vector is not None else types[0]
     floating = isinstance(scalar, Scalar) and scalar.name in ("f32", "f64")
+    if name == "%" and floating:
+        return f"fmod({args[0]}, {args[1]})"
+    if name in _VECTOR_TRUE and vector is not None:
+        return f"(-({args[0]} {_INFIX[name]} {args[1]}))"  # true as 1, as for scalars
     if name in _INFIX:
         return f"({args[0]} {_INFIX[name]} {args[1]})"
     if name == "neg":
-        return f"(-{args[0]})"
+        return f"(-({args[0]}))"
     if name == "not":
         return f"(!{args[0]})"
     if name in ("min", "max"):
         return f"{'f' if floating else ''}{name}({args[0]}, {args[1]})"
-    if name == "abs":
-        return f"{'fabs' if floating else 'abs'}({args[0]})"
+    if name == "abs":  # OpenCL's integer abs is unsigned: back to the operand's type
+        return f"fabs({args[0]})" if floating else f"(({c_type(types[0])})abs({args[0]}))"
+    if name == "floor" and not floating:
+        return args[0]
     if name in _CALLS:
+        if not floating:
+            raise LiftError(f"no OpenCL {name} of integers")
         return f"{name}({', '.join(args)})"
     if name == "select":
         return f"({args[0]} ? {args[1]} : {args[2]})"

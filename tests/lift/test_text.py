@@ -362,7 +362,8 @@ def functions(draw: st.DrawFn, scope: dict[str, ir.Param], depth: int) -> ir.Fun
 def _arity(fun: ir.Fun, draw: st.DrawFn) -> int:
     match fun:
         case ir.Op(name):
-            return ir.OPS[name]
+            arity = ir.OPS[name]
+            return arity if arity >= 0 else draw(st.integers(1, 3))  # a tuple: any count
         case ir.Lambda(params):
             return len(params)
         case ir.Zip():
@@ -499,7 +500,7 @@ def caret_column(message: str) -> int:
         ("(map", 1, 1, "'(' never closed"),
         (")", 1, 1, "unexpected ')'"),
         ("(lambda (x) (+ x))", 1, 14, "+ takes 2 data argument(s), not 1"),
-        ("(lambda (x) (pad 1 1 zero x))", 1, 22, "a pad's edge is clamp or a literal"),
+        ("(lambda (x) (pad 1 1 zero x))", 1, 22, "a pad's edge is clamp, a literal or a tuple"),
         ("(lambda (x) (split (/ N M) x))", 1, 21, "a size is divided by an integer"),
         ("1.x:f64", 1, 1, "'1.x' is not a f64 literal"),
         ("(lambda (x)\n  (map neg\n       (split 4.5 x)))", 3, 15, "'4.5' is not a size"),
