@@ -87,6 +87,7 @@ class ReductionExpression:
     partials: ir.Lambda
     total: ir.Lambda
     lanes: tuple[str, ...]  # the C type of each lane
+    algorithmic: ir.Lambda  # what both compute: (reduce fold identity (map point grid))
 
 
 class _Unsupported(Exception):
@@ -149,7 +150,9 @@ def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpr
     tuples = ir.Apply(ir.Map(ir.Lambda((element,), pack)), (zipped,))
     total = ir.Lambda(inputs, tree_reduce(tuples, fold, identity, local, Size.of("m")))
     names = tuple(c_type_of(kind) for kind in kinds)
-    return ReductionExpression(partials, total, names)
+    mapped = ir.Apply(ir.Map(grid[0]), (grid[1],))
+    algorithmic = ir.Lambda(params, ir.Apply(ir.Reduce(fold, identity), (mapped,)))
+    return ReductionExpression(partials, total, names, algorithmic)
 
 
 def ir_array(kind: Scalar, length: str) -> Array:

@@ -10,10 +10,11 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
+from lift.ir.text import pretty
 from lift.opencl.generate import generate
 from mappers.plan.access import element_size
 from mappers.plan.loops import loop_view, trip_count
-from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
 from mappers.plan.region import Region, check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import ModuleText, Operand, operand
@@ -373,6 +374,15 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             alternative=(fits, narrow.source),
         )
         final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
+        self.generated = GeneratedKernel(
+            pretty(functional.algorithmic),
+            (
+                f"tree-reduce({LOCAL}): work-groups' shares, log2 steps in local memory, "
+                "then the groups' results in one group",
+            ),
+            pretty(functional.partials) + "\n" + pretty(functional.total),
+            first.source + final.source,
+        )
         final_per = _ceiling(builder, groups, const(I64, LOCAL))
         final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
         final_args = [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]

@@ -31,7 +31,7 @@ def test_reordered_sums_are_reported_and_order_is_kept_on_request(tmp_path: Path
     reordered = accelerate([PROGRAM], tmp_path / "reordered", CompileOptions())
     details = [o.detail for u in reordered.units for o in u.outcomes if o.replaced]
     assert details, "the column norms and projections run as kernels"
-    assert set(details) == {"OpenCL reduction kernel (floating point, reordered)"}
+    assert set(details) == {"OpenCL reduction kernel (floating point, reordered) (generated)"}
 
     in_order = accelerate([PROGRAM], tmp_path / "in_order", CompileOptions(), reassociate=False)
     assert in_order.replaced == 0  # the norm's sum cannot run in parallel in its own order
