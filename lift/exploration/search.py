@@ -174,9 +174,10 @@ def search(
 
 
 def fits_int(sizes: Mapping[str, int]) -> bool:
-    """Every size fits in 31 bits: with offsets and strides within the buffers they index,
-    every partial index sum does too."""
-    return all(-(2**31) < value < 2**31 for value in sizes.values())
+    """Every size is below 2^30 in magnitude: with offsets and strides within the buffers
+    they index, every partial index sum fits an int, and so does a grid-stride loop's
+    counter plus the global size."""
+    return all(-(2**30) < value < 2**30 for value in sizes.values())
 
 
 def _output_type(program: ir.Lambda, inputs: Mapping[str, Any], output: Output | None) -> Any:

@@ -42,12 +42,16 @@ __all__ = [
 
 _SCALARS = {"float": "f32", "double": "f64", "i32": "i32", "i64": "i64"}
 _FLOAT_OPS = {"fadd": "+", "fsub": "-", "fmul": "*", "fdiv": "/"}
-_COMPARE = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "one": "!="}
+# Ordered comparisons are false beside a NaN, as C's are; C's != is unordered (une).
+_COMPARE = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "une": "!="}
 _CALLS = {
     "llvm.fabs.": "abs", "llvm.sqrt.": "sqrt", "llvm.exp.": "exp", "llvm.log.": "log",
     "llvm.sin.": "sin", "llvm.cos.": "cos", "llvm.pow.": "pow", "llvm.minnum.": "min",
     "llvm.maxnum.": "max", "llvm.floor.": "floor", "fabs": "abs", "sqrt": "sqrt",
     "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "pow": "pow", "tanh": "tanh",
+    "fabsf": "abs", "sqrtf": "sqrt", "expf": "exp", "logf": "log", "sinf": "sin",
+    "cosf": "cos", "powf": "pow", "tanhf": "tanh", "floor": "floor", "floorf": "floor",
+    "fmin": "min", "fminf": "min", "fmax": "max", "fmaxf": "max",
 }  # fmt: skip
 _CASTS = {"sitofp", "fpext", "fptrunc"}
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation

@@ -532,11 +532,15 @@ def launch(
     )
 
 
+INT_LIMIT = 2**30  # a loop counter below it, plus a global size below it, stays an int
+
+
 def fits_int(builder: Builder, value: Operand) -> Operand:
-    """i1: `value` (an i64 size, offset or stride) fits in 31 bits: a generated kernel may
-    compute its indices as ints."""
-    below = builder.compare("slt", value, const(I64, 2**31 - 1))
-    return builder.binary("and", below, builder.compare("sgt", value, const(I64, -(2**31) + 1)))
+    """i1: |`value`| (an i64 size, offset or stride) is below 2^30: a generated kernel may
+    compute its indices as ints (a grid-stride loop adds the global size, no larger than
+    the count rounded up to a work-group, to a counter below the count: under 2^31)."""
+    below = builder.compare("slt", value, const(I64, INT_LIMIT))
+    return builder.binary("and", below, builder.compare("sgt", value, const(I64, -INT_LIMIT)))
 
 
 def _i64_array(builder: Builder, values: list[Operand]) -> Operand:

@@ -1,0 +1,298 @@
+"""`idiom lift FILE --function F [--line L]`: the functional expression of a match, the
+rewrites that lowered it, the lowered expression and the kernel the Lift compiler
+generated; what replaced a match that has no generated kernel; clear errors."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli.main import main
+from lift.ir import expr as ir
+from lift.ir.interpret import run
+from lift.ir.text import parse, pretty
+from tests.cli.test_cli_errors import assert_clean_failure, idiom
+
+SOURCE = """\
+#include <stdio.h>
+#include <stdlib.h>
+
+static void blur(int n, const float *a, float *b)
+{
+    for (int i = 1; i <= n; i++)
+        b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+}
+
+void two(int n, const double *a, double *b, double *c)
+{
+    for (int i = 1; i <= n; i++)
+        b[i] = a[i - 1] - a[i + 1];
+    for (int i = 1; i <= n; i++)
+        c[i] = a[i - 1] * a[i + 1];
+}
+
+void ramp(int n, const double *a, double *b)
+{
+    for (int i = 1; i <= n; i++)
+        b[i] = (a[i - 1] + a[i + 1]) * i;
+}
+
+void matvec(int n, const double *m, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += m[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+
+int count(int n, const int *a)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += a[i];  /* count */
+    return s;
+}
+
+double total(int n, const double *a)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i];  /* total */
+    return s;
+}
+
+void nothing(int n, double *a)
+{
+    a[0] = n;
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 10;
+    float *f = calloc(n + 2, sizeof(float)), *g = calloc(n + 2, sizeof(float));
+    double *a = calloc(n * n + 2, sizeof(double)), *b = calloc(n + 2, sizeof(double));
+    double *c = calloc(n + 2, sizeof(double));
+    int *k = calloc(n, sizeof(int));
+    blur(n, f, g);
+    two(n, a, b, c);
+    ramp(n, a, b);
+    matvec(n, a, b, c);
+    nothing(n, a);
+    printf("%g %g %d %g\\n", g[1], c[1], count(n, k), total(n, c));
+    return 0;
+}
+"""
+
+SECTIONS = ("expression:", "rewrites:", "lowered:", "kernel:")
+
+
+def line_of(text: str) -> int:
+    """The line of SOURCE holding `text` (once)."""
+    (number,) = [k for k, line in enumerate(SOURCE.splitlines(), start=1) if text in line]
+    return number
+
+
+B_LINE = line_of("b[i] = a[i - 1] - a[i + 1];")  # two's first loop: lines B_LINE - 1, B_LINE
+C_LINE = line_of("c[i] = a[i - 1] * a[i + 1];")  # and its second
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("lift") / "program.c"
+    path.write_text(SOURCE)
+    return path
+
+
+@functools.cache
+def lift(path: Path, *args: str) -> tuple[int, str, str]:
+    """`idiom lift path args...` in this process: exit code, stdout, stderr (each command
+    accelerates the file in memory: run once per arguments)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["lift", str(path), *args])
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+def section(output: str, name: str) -> str:
+    """The indented text under `name:` in `output` (the first match shown), unindented."""
+    lines = output.splitlines()
+    start = lines.index(f"{name}:") + 1
+    body = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        body.append(line)
+    return textwrap.dedent("\n".join(body))
+
+
+def heads(output: str) -> list[str]:
+    """The first line of each match shown."""
+    return [line for line in output.splitlines() if " at lines " in line]
+
+
+def test_a_stencil_shows_its_expression_rewrites_lowered_expression_and_kernel(
+    program: Path,
+) -> None:
+    code, out, err = lift(program, "--function", "two", "--line", str(B_LINE))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"Stencil at lines {B_LINE - 1}-{B_LINE} of two: OpenCL stencil kernel (generated)"
+    )
+    # The sections in this order, each once; the rewrites on their line.
+    markers = [k for k, line in enumerate(lines) if line.split(" ")[0] in SECTIONS]
+    assert [lines[k].split(" ")[0] for k in markers] == list(SECTIONS)
+    assert lines[markers[1]] == "rewrites: lower-map(global 0)"
+    expression, lowered = section(out, "expression"), section(out, "lowered")
+    for text in (expression, lowered):
+        parsed = parse(text)
+        assert isinstance(parsed, ir.Lambda)
+        assert pretty(parsed) == text
+    assert "(map-global 0" in lowered
+    assert "map-global" not in expression
+    kernel = section(out, "kernel")
+    assert kernel.count("__kernel void idiom_stencil(") == 1
+    assert "#pragma OPENCL FP_CONTRACT OFF" in kernel
+    assert kernel.rstrip().endswith("}")
+
+
+def test_the_expression_means_the_loop(program: Path) -> None:
+    """b[i] = a[i - 1] - a[i + 1], i = 1..n, through lift's interpreter: the reads are
+    views of a at offsets 0 and 2 (from the lowest element read) with stride 1."""
+    _, out, _ = lift(program, "--function", "two", "--line", str(B_LINE))
+    expression = parse(section(out, "expression"))
+    assert isinstance(expression, ir.Lambda)
+    a = [float(v) for v in np.random.default_rng(3).normal(size=12)]
+    buffers = {"g0": [0.0] * 10, "g1": a}
+    sizes = {"i0_o": 0, "i1_o": 0, "i2_o": 2, "g0_s0": 1, "g1_s0": 1, "n0": 10}
+    sizes |= {"g0_len": 10, "g1_len": 12}
+    result = run(expression, [buffers[p.name] for p in expression.params], sizes)
+    assert [float(v) for v in result] == [a[i - 1] - a[i + 1] for i in range(1, 11)]
+
+
+def test_line_selects_the_match_spanning_it(program: Path) -> None:
+    code, both, _ = lift(program, "--function", "two")
+    assert code == 0
+    assert heads(both) == [
+        f"Stencil at lines {B_LINE - 1}-{B_LINE} of two: OpenCL stencil kernel (generated)",
+        f"Stencil at lines {C_LINE - 1}-{C_LINE} of two: OpenCL stencil kernel (generated)",
+    ]
+    assert both.count("\nkernel:\n") == 2
+    for line, loop in ((B_LINE - 1, B_LINE), (B_LINE, B_LINE), (C_LINE - 1, C_LINE)):
+        code, out, _ = lift(program, "--function", "two", "--line", str(line))
+        assert code == 0
+        (head,) = heads(out)
+        assert head.startswith(f"Stencil at lines {loop - 1}-{loop} of two:")
+        assert out.count("\nkernel:\n") == 1
+        operation = "(- (get 0 p) (get 1 p))" if loop == B_LINE else "(* (get 0 p) (get 1 p))"
+        assert operation in section(out, "expression")
+
+
+def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
+    code, out, _ = lift(program, "--function", "ramp")  # the index as a value: translated
+    assert code == 0
+    loop = line_of("b[i] = (a[i - 1] + a[i + 1]) * i;")
+    assert out.strip() == (
+        f"Stencil at lines {loop - 1}-{loop} of ramp: replaced by OpenCL stencil kernel; no "
+        "kernel generated for it (no functional expression of this match)"
+    )
+    code, out, _ = lift(program, "--function", "matvec")  # GEMV: BLAS
+    assert code == 0
+    gemv = [line for line in heads(out) if line.startswith("GEMV ")]
+    assert len(gemv) == 1
+    assert ": replaced by " in gemv[0] and "no kernel generated for it" in gemv[0]
+    assert not any(s in out.splitlines() for s in SECTIONS)
+
+
+def test_an_integer_reduction_is_replaced_without_a_generated_kernel(program: Path) -> None:
+    code, out, _ = lift(program, "--function", "count")
+    assert code == 0
+    loop = line_of("s += a[i];  /* count */")
+    assert out.strip() == (
+        f"Reduction at lines {loop - 1}-{loop} of count: replaced by OpenCL reduction kernel; "
+        "no kernel generated for it (no functional expression of this match)"
+    )
+
+
+def test_a_floating_point_reduction_shows_its_expression_and_both_kernels(
+    program: Path,
+) -> None:
+    code, out, _ = lift(program, "--function", "total")
+    assert code == 0
+    loop = line_of("s += a[i];  /* total */")
+    assert out.splitlines()[0] == (
+        f"Reduction at lines {loop - 1}-{loop} of total: OpenCL reduction kernel (floating "
+        "point, reordered) (generated)"
+    )
+    assert "no kernel generated" not in out
+    expression = section(out, "expression")
+    assert pretty(parse(expression)) == expression
+    assert "(reduce" in expression
+    kernels = section(out, "kernel")
+    assert "__kernel void idiom_reduce(" in kernels
+    assert "__kernel void idiom_reduce_final(" in kernels
+
+
+def test_idiom_kernels_translated_shows_no_generated_kernel(
+    program: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("IDIOM_KERNELS", "translated")
+    assert main(["lift", str(program), "--function", "two", "--line", str(B_LINE)]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == (
+        f"Stencil at lines {B_LINE - 1}-{B_LINE} of two: replaced by OpenCL stencil kernel; "
+        "no kernel generated for it (no functional expression of this match)"
+    )
+
+
+def test_a_function_inlined_into_main_is_found_by_its_source_name(program: Path) -> None:
+    code, out, _ = lift(program, "--function", "blur")
+    assert code == 0
+    loop = line_of("b[i] = 0.25f * a[i - 1]")
+    assert heads(out) == [
+        f"Stencil at lines {loop - 1}-{loop} of blur: OpenCL stencil kernel (generated)"
+    ]
+    assert "(array f32 " in section(out, "expression")
+    assert "__kernel void idiom_stencil(" in section(out, "kernel")
+    code, in_main, _ = lift(program, "--function", "main")
+    assert code == 0
+    assert heads(in_main) == heads(out)  # main's only instance is blur's loop
+
+
+def test_a_function_without_an_instance_is_a_clear_error(program: Path) -> None:
+    code, out, err = lift(program, "--function", "nothing")
+    assert code == 1 and out == ""
+    assert err == (
+        f"idiom: {program}: no idiom instance in nothing; instances are in blur, count, "
+        "matvec, ramp, total, two\n"
+    )
+    code, _, err = lift(program, "--function", "absent")
+    assert code == 1
+    assert err.startswith(f"idiom: {program}: no idiom instance in absent; instances are in ")
+
+
+def test_a_line_no_match_spans_is_a_clear_error(program: Path) -> None:
+    line = line_of("void two(")
+    code, out, err = lift(program, "--function", "two", "--line", str(line))
+    assert code == 1 and out == ""
+    assert err == f"idiom: {program}:{line}: no idiom instance of two spans this line\n"
+
+
+def test_errors_through_the_command(program: Path) -> None:
+    assert_clean_failure(
+        idiom("lift", str(program), "--function", "nothing"), "no idiom instance in nothing"
+    )
+    assert_clean_failure(
+        idiom("lift", str(program), "--function", "two", "--line", "1"),
+        f"{program}:1: no idiom instance of two spans this line",
+    )
+    assert_clean_failure(idiom("lift", str(program)), "--function")  # required
