@@ -87,7 +87,9 @@ def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
             "lift.ir.build.tree_reduce, not here"
         )
     steps: list[str] = []
-    body = _lower(program.body, depth - 1, steps)
+    # The outermost three maps on the NDRange's three dimensions; deeper ones (the
+    # components of a grid's records) run in each work-item.
+    body = _lower(program.body, min(depth, 3) - 1, steps)
     return ir.Lambda(program.params, body), tuple(steps)
 
 

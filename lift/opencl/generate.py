@@ -50,6 +50,9 @@ class Output:
     into: bool = False
     offset: Size = _ZERO
     strides: tuple[Size, ...] = ()
+    # With `into`, a result of tuples: lane 0 at `offset`, lane k at more_offsets[k-1] (the
+    # several values a stencil's point stores, each at its own place in the grid).
+    more_offsets: tuple[Size, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -246,7 +249,11 @@ class _Generator:
             if len(out.strides) != len(_lengths(result)):
                 raise LiftError("the output's strides do not match the result's dimensions")
             strides = tuple(self.size_text(s) for s in out.strides)
-            return Memory(out.name, self.size_text(out.offset), strides)
+            places = [
+                Memory(out.name, self.size_text(o), strides)
+                for o in (out.offset, *out.more_offsets)
+            ]
+            return places[0] if len(places) == 1 else TupleValue(tuple(places))
         self.sizes |= _size_names(result)
         lanes = _lanes_of(result)
         if lanes is not None:  # an array of tuples: one buffer per lane, out0, out1, ...

@@ -99,12 +99,20 @@ class _Unsupported(Exception):
 
 
 def stencil_expression(
-    body: KernelBody, stored: Value, out_group: BufferGroup, out_index: str
+    body: KernelBody,
+    stores: Sequence[Value],
+    order: Sequence[Value],
+    out_group: BufferGroup,
+    out_indices: dict[Value, str],
 ) -> StencilExpression | None:
-    """The expression of a single-store stencil whose reads `body` has translated; None
-    where the functional IR cannot say the body."""
+    """The expression of a stencil whose reads `body` has translated; None where the
+    functional IR cannot say the body. `stores` are the point's stores, `order` the
+    region's instructions in program order (a read of an element the point has already
+    stored sees the stored value), `out_indices` the index of each address stored."""
     try:
-        return _Builder(body, out_group, out_index).build(stored)
+        builder = _Builder(body, out_group, out_indices)
+        builder.order(stores, order)
+        return builder.build()
     except _Unsupported:
         return None
 
@@ -169,10 +177,15 @@ def c_type_of(kind: Scalar) -> str:
 
 class _Builder:
     def __init__(
-        self, body: KernelBody, out_group: BufferGroup | None, out_index: str | None
+        self,
+        body: KernelBody,
+        out_group: BufferGroup | None,
+        out_indices: dict[Value, str] | None,
     ) -> None:
         self.body = body
-        self.out_group, self.out_index = out_group, out_index
+        self.out_group, self.out_indices = out_group, out_indices or {}
+        self.positions: dict[Value, int] = {}
+        self.stores: list[tuple[int, Value, Value]] = []  # (position, address, stored)
         self.depth = len(body.loops)
         self.point = ir.Param("p")
         self.views: dict[str, ir.Expr] = {}  # index name -> its strided view
@@ -180,14 +193,30 @@ class _Builder:
         self.scalars: dict[str, ir.Param] = {}
         self.nodes = 0
 
-    def build(self, stored: Value) -> StencilExpression:
-        assert self.out_group is not None and self.out_index is not None
-        value = self.expression(stored)
-        out_strides = self._strides(self.out_group, self.out_index)
+    def order(self, stores: Sequence[Value], order: Sequence[Value]) -> None:
+        self.positions = {instruction: k for k, instruction in enumerate(order)}
+        wanted = set(stores)
+        self.stores = [
+            (k, i.operands[1], i.operands[0]) for k, i in enumerate(order) if i in wanted
+        ]
+
+    def build(self) -> StencilExpression:
+        """The point's values, one per address it stores (the last store to each), as a
+        tuple where there are several, written through one strided view per address."""
+        assert self.out_group is not None
+        last: dict[Value, Value] = {}
+        for _, address, stored in self.stores:
+            last[address] = stored  # in program order: the last store to it wins
+        addresses = list(last)
+        values = [self.expression(last[a]) for a in addresses]
+        value = values[0] if len(values) == 1 else ir.Apply(ir.Op("tuple"), tuple(values))
+        indices = [self.out_indices[a] for a in addresses]
+        out_strides = self._strides(self.out_group, indices[0])
         self._buffer(self.out_group)
         function, grid = self.grid(value)
         program = ir.Lambda(self.params(), map_nd(function, grid, self.depth))
-        output = Output(self.out_group.name, True, Size.of(f"{self.out_index}_o"), out_strides)
+        offsets = tuple(Size.of(f"{index}_o") for index in indices)
+        output = Output(self.out_group.name, True, offsets[0], out_strides, offsets[1:])
         return StencilExpression(program, output)
 
     def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
@@ -245,9 +274,17 @@ class _Builder:
     def _load(self, load: Value) -> ir.Expr:
         address = load.operands[0]
         if address in self.body.own_points:
-            if self.out_group is None or self.out_index is None:
+            if self.out_group is None or address not in self.out_indices:
                 raise _Unsupported
-            return self._read(self.out_group, self.out_index)
+            # A read of an element the point wrote earlier in the iteration sees that
+            # value; before any store to it, the value the grid holds.
+            position = self.positions.get(load)
+            if position is None:
+                raise _Unsupported
+            earlier = [stored for k, a, stored in self.stores if a is address and k < position]
+            if earlier:
+                return self.expression(earlier[-1])
+            return self._read(self.out_group, self.out_indices[address])
         read = self.body.read_of.get(load)
         if read is None:
             raise _Unsupported

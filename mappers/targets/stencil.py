@@ -69,6 +69,7 @@ class _StencilPlan(Plan):
         if len({store.operands[0].type for store in stores}) > 1:
             raise NotReplaced("the stores of a point are of different types")
         self.stores = _in_order(context.region.function, stores)
+        self.tests = [v for v in slots(solution, "test", "branch") if v is not None]
         if reads := in_place_reads(function, solution):
             where = reads[0].location
             raise NotReplaced(
@@ -98,17 +99,20 @@ class _StencilPlan(Plan):
         self.body = body
         element = self.stores[0].operands[0].type
         out_group = body.group(self.stores[0].operands[1], element, written=True)
+        out_indices: dict[Value, str] = {}
         for store in self.stores:
             address = store.operands[1]
             if address not in body.own_points:
                 index = body.index(address, element, out_group)
                 body.own_points[address] = f"{out_group.name}[{index}]"
-        out_index = body.reads[0][0]  # the first store's, indexed first
+                out_indices[address] = body.reads[-1][0]
         self._translate(body)
         self.functional: StencilExpression | None = None
-        if len(self.stores) == 1 and len(self.loops) <= 3 and generated_kernels():
-            stored = self.stores[0].operands[0]
-            self.functional = stencil_expression(body, stored, out_group, out_index)
+        if generated_kernels() and not self.tests:  # the functional IR has no branches
+            region = self.context.region
+            blocks = [b for b in region.function.blocks if b in region.blocks]
+            order = [i for b in blocks for i in b.instructions]
+            self.functional = stencil_expression(body, self.stores, order, out_group, out_indices)
         if self.functional is not None:
             self.target = "OpenCL stencil kernel (generated)"
         checks += [_points_apart(builder, access, self.counts) for access in out_group.accesses]
@@ -207,7 +211,9 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         alternative: tuple[Operand, str] | None = None,
     ) -> Operand:
         dimensions = list(self.counts)
-        if len(dimensions) == 4:  # see `_source`
+        if len(dimensions) == 4 and self.functional is not None:
+            dimensions = dimensions[:3]  # the components loop runs in each work-item
+        elif len(dimensions) == 4:  # see `_source`
             dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
         local = _LOCAL_SIZES[len(dimensions)]
         rounded = [
