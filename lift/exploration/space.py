@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
-from lift.ir.check import infer_function
+from lift.ir.check import infer, infer_function
 from lift.ir.text import show
+from lift.ir.types import Array
 from lift.opencl.generate import Kernel, Output, generate
 from lift.rewriting.rules import Rule, SplitJoin, Vectorise, fresh_param
 from lift.rewriting.traverse import rewrites
@@ -87,10 +88,31 @@ def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
             "lift.ir.build.tree_reduce, not here"
         )
     steps: list[str] = []
-    # The outermost three maps on the NDRange's three dimensions; deeper ones (the
-    # components of a grid's records) run in each work-item.
+    if depth == 4:  # a grid of records: its two innermost maps become one (OpenCL has 3)
+        program = _join_innermost(program)
+        steps.append("join-innermost")
+        depth = 3
     body = _lower(program.body, min(depth, 3) - 1, steps)
     return ir.Lambda(program.params, body), tuple(steps)
+
+
+def _join_innermost(program: ir.Lambda) -> ir.Lambda:
+    """(map (map (map (map f))) grid) -> (map (map (lambda (row) (split n3 (map f (join
+    row))))) grid): a row of records mapped as one array of their components, so that
+    neighbouring work-items take neighbouring components (the innermost, contiguous)."""
+    match program.body:
+        case ir.Apply(ir.Map(ir.Map(ir.Map(ir.Map(f)))), (grid,)):
+            types = {p: p.type for p in program.params if p.type is not None}
+            kind = infer(grid, types)
+            lengths = []
+            while isinstance(kind, Array):
+                lengths.append(kind.length)
+                kind = kind.element
+            row = fresh_param("row", program)
+            flat = ir.Apply(ir.Map(f), (ir.Apply(ir.Join(), (row,)),))
+            joined = ir.Lambda((row,), ir.Apply(ir.Split(lengths[3]), (flat,)))
+            return ir.Lambda(program.params, ir.Apply(ir.Map(ir.Map(joined)), (grid,)))
+    return program
 
 
 def _global_depth(expression: ir.Expr) -> int:
@@ -100,7 +122,7 @@ def _global_depth(expression: ir.Expr) -> int:
         case ir.Apply(ir.Map(f), _):  # the maps that produce the result, a copy's too
             inner = f.body if isinstance(f, ir.Lambda) else None
             return 1 + (_global_depth(inner) if inner is not None else _fun_depth(f))
-        case ir.Apply(ir.Join() | ir.JoinVec(), (x,)):
+        case ir.Apply(ir.Join() | ir.JoinVec() | ir.Split(), (x,)):
             return _global_depth(x)
     return 0
 

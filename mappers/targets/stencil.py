@@ -211,9 +211,7 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         alternative: tuple[Operand, str] | None = None,
     ) -> Operand:
         dimensions = list(self.counts)
-        if len(dimensions) == 4 and self.functional is not None:
-            dimensions = dimensions[:3]  # the components loop runs in each work-item
-        elif len(dimensions) == 4:  # see `_source`
+        if len(dimensions) == 4:  # the two innermost loops share the first dimension
             dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
         local = _LOCAL_SIZES[len(dimensions)]
         rounded = [
