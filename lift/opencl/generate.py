@@ -519,7 +519,26 @@ class _Generator:
                 "a map or reduce that is not lowered writes the result: say how it runs "
                 "(map-global, map-workgroup, map-local, map-seq, reduce-seq)"
             )
-        self.store(sink, self.value(expression, env))
+        value = self.value(expression, env)
+        if isinstance(value, TupleValue) and isinstance(sink, TupleValue):
+            value = self.settle(value, self.type_of(expression, env))
+        self.store(sink, value)
+
+    def settle(self, value: TupleValue, kind: Type) -> TupleValue:
+        """Every lane of a tuple computed into a variable before any is stored: a lane may
+        read an element another lane's store overwrites (a point's record, read then
+        updated field by field)."""
+        if not isinstance(kind, Tuple):
+            raise LiftError("a tuple value of a type that is not a tuple")
+        lanes: list[Element] = []
+        for item, lane in zip(value.items, kind.elements, strict=True):
+            if isinstance(item, TupleValue):
+                lanes.append(self.settle(item, lane))
+                continue
+            name = self.fresh("v")
+            self.line(f"const {c_type(lane)} {name} = {text_of(item, 'a lane')};")
+            lanes.append(name)
+        return TupleValue(tuple(lanes))
 
     def store(self, sink: Element, value: Element) -> None:
         """Store a scalar into its place, or a tuple lane by lane."""

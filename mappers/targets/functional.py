@@ -113,7 +113,7 @@ def stencil_expression(
         builder = _Builder(body, out_group, out_indices)
         builder.order(stores, order)
         return builder.build()
-    except _Unsupported:
+    except (_Unsupported, RecursionError):  # a body too deep to say keeps the translation
         return None
 
 
@@ -125,7 +125,7 @@ def reduction_expression(
     functional IR cannot say an operand."""
     try:
         return _reduction(body, lanes, local)
-    except _Unsupported:
+    except (_Unsupported, RecursionError):
         return None
 
 
@@ -328,7 +328,9 @@ def _literal(value: Value) -> ir.Literal:
         raise _Unsupported
     if kind.name in ("f32", "f64"):
         return ir.Literal(float(constant), kind)
-    return ir.Literal(int(constant), kind)
+    bits = 32 if kind.name == "i32" else 64  # the IR may print a negative as unsigned
+    number = int(constant) % 2**bits
+    return ir.Literal(number - 2**bits if number >= 2 ** (bits - 1) else number, kind)
 
 
 def _without_get(expression: ir.Expr, point: ir.Param) -> ir.Expr:

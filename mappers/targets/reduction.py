@@ -10,8 +10,9 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
+from lift.errors import LiftError
 from lift.ir.text import pretty
-from lift.opencl.generate import generate
+from lift.opencl.generate import Kernel, generate
 from mappers.plan.access import element_size
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
@@ -153,9 +154,46 @@ class _ReductionPlan(Plan):
         lanes = self._lanes()
         if lanes is not None and generated_kernels():
             self.functional = reduction_expression(self.body, lanes, LOCAL)
-        if self.functional is not None:
+        self.kernels = self._kernels() if self.functional is not None else None
+        if self.kernels is None:
+            self.functional = None  # the translated kernels
+        else:
             self.target += " (generated)"
         return builder.all_of(checks)
+
+    def _kernels(self) -> tuple[Kernel, Kernel, Kernel] | None:
+        """The partial folds (long and int indices) and the final fold, generated; None
+        where the Lift compiler declines them (the translated kernels run)."""
+        functional = self.functional
+        assert functional is not None
+        declarations = {
+            p.name: self._arguments_by_name()[p.name].declaration
+            for p in functional.partials.params
+        }
+        try:
+            first = generate(functional.partials, "idiom_reduce", declarations=declarations)
+            narrow = generate(
+                functional.partials, "idiom_reduce", declarations=declarations, index="int"
+            )
+            final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
+        except (LiftError, RecursionError):
+            return None
+        self.generated = GeneratedKernel(
+            pretty(functional.algorithmic),
+            (
+                f"tree-reduce({LOCAL}): work-groups' shares, log2 steps in local memory, "
+                "then the groups' results in one group",
+            ),
+            pretty(functional.partials) + "\n" + pretty(functional.total),
+            first.source + final.source,
+        )
+        return first, narrow, final
+
+    def _arguments_by_name(self) -> dict[str, KernelArg]:
+        body = self.body
+        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
+        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+        return by_name
 
     def _lanes(self) -> list[Lane] | None:
         """The lanes as the Lift compiler folds them, in `_lane_types`'s order: floating
@@ -342,13 +380,9 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
         outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
         body = self.body
-        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
-        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
-        declarations = {p.name: by_name[p.name].declaration for p in functional.partials.params}
-        first = generate(functional.partials, "idiom_reduce", declarations=declarations)
-        narrow = generate(
-            functional.partials, "idiom_reduce", declarations=declarations, index="int"
-        )
+        by_name = self._arguments_by_name()
+        assert self.kernels is not None
+        first, narrow, final = self.kernels
         groups = self._groups(builder)
         per = _ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
         groups = _ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
@@ -372,16 +406,6 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             work=self.count,
             args=first_args,
             alternative=(fits, narrow.source),
-        )
-        final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
-        self.generated = GeneratedKernel(
-            pretty(functional.algorithmic),
-            (
-                f"tree-reduce({LOCAL}): work-groups' shares, log2 steps in local memory, "
-                "then the groups' results in one group",
-            ),
-            pretty(functional.partials) + "\n" + pretty(functional.total),
-            first.source + final.source,
         )
         final_per = _ceiling(builder, groups, const(I64, LOCAL))
         final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}

@@ -25,9 +25,10 @@ dimension.
 
 from __future__ import annotations
 
+from lift.errors import LiftError
 from lift.exploration.space import lower
 from lift.ir.text import pretty
-from lift.opencl.generate import generate
+from lift.opencl.generate import Kernel, generate
 from mappers.plan.access import Access, apart_from_fixed, element_size
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
@@ -113,11 +114,14 @@ class _StencilPlan(Plan):
             blocks = [b for b in region.function.blocks if b in region.blocks]
             order = [i for b in blocks for i in b.instructions]
             self.functional = stencil_expression(body, self.stores, order, out_group, out_indices)
-        if self.functional is not None:
-            self.target = "OpenCL stencil kernel (generated)"
         checks += [_points_apart(builder, access, self.counts) for access in out_group.accesses]
         body.close_groups()
         self.params, whole = body.read_params()
+        self.kernels = self._kernels() if self.functional is not None else None
+        if self.kernels is None:
+            self.functional = None  # the translated kernel
+        else:
+            self.target = "OpenCL stencil kernel (generated)"
         checks.append(whole)
         checks += body.apart_from_reads(out_group)
         assert out_group.low is not None and out_group.high is not None
@@ -169,15 +173,11 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         program's buffers and scalars, then its sizes: trip counts, offsets, strides),
         and the same kernel computing with int indices, with the i1 that says every size
         fits an int (checked at run time)."""
-        assert self.functional is not None
+        assert self.functional is not None and self.kernels is not None
         body = self.body
-        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
-        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+        kernel, narrow = self.kernels
         program = self.functional.program
-        declarations = {p.name: by_name[p.name].declaration for p in program.params}
-        lowered, rewrites = lower(program)
-        kernel = generate(lowered, "idiom_stencil", self.functional.output, declarations)
-        self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), kernel.source)
+        by_name = self._arguments_by_name()
         values = dict(self.params) | {f"n{d}": c for d, c in enumerate(self.counts)}
         for group in body.groups.values():
             assert group.bytes is not None
@@ -185,9 +185,32 @@ __kernel void idiom_stencil({", ".join(params)}) {{
             values[f"{group.name}_len"] = builder.binary("sdiv", group.bytes, size)
         args = [by_name[p.name] for p in program.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
-        narrow = generate(lowered, "idiom_stencil", self.functional.output, declarations, "int")
         fits = [fits_int(builder, values[name]) for name in kernel.sizes]
         return kernel.source, args, (builder.all_of(fits), narrow.source)
+
+    def _arguments_by_name(self) -> dict[str, KernelArg]:
+        """The kernel argument of each buffer group and fixed scalar, by its name."""
+        body = self.body
+        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
+        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+        return by_name
+
+    def _kernels(self) -> tuple[Kernel, Kernel] | None:
+        """The stencil's expression lowered and generated, with long and with int indices;
+        None where the Lift compiler declines it (the translated kernel runs)."""
+        assert self.functional is not None
+        program = self.functional.program
+        by_name = self._arguments_by_name()
+        declarations = {p.name: by_name[p.name].declaration for p in program.params}
+        output = self.functional.output
+        try:
+            lowered, rewrites = lower(program)
+            wide = generate(lowered, "idiom_stencil", output, declarations)
+            narrow = generate(lowered, "idiom_stencil", output, declarations, "int")
+        except (LiftError, RecursionError):
+            return None
+        self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
+        return wide, narrow
 
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
