@@ -46,8 +46,9 @@ _SOURCES = (
     "idiom_guard.c",
     "idiom_cache.c",
     "idiom_rows.c",
+    "idiom_policy.c",
 )
-_HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h")
+_HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h", "idiom_policy.h")
 _SHARED_NAME = "libidiom_runtime.so"
 _ARCHIVE_NAME = "libidiom_runtime.a"
 # No -Werror: a newer compiler's new warning must not stop a user's build (tests use it).

@@ -19,22 +19,21 @@
 #define CACHE_MAGIC "IDIOMCL1"
 #define CACHE_MAX_BYTES ((uint64_t)1 << 28)
 
-/* The cache folder, created if needed, or 0 when there is none to use. */
-static int cache_dir(char *out, size_t size) {
+int idiom__cache_folder(char *out, size_t size, const char *name) {
     const char *root = getenv("IDIOM_CACHE_DIR");
-    const char *tail = "/cl";
+    const char *tail = "";
     if (root == NULL || *root == '\0') {
         root = getenv("XDG_CACHE_HOME");
-        tail = "/idiom/cl";
+        tail = "/idiom";
     }
     if (root == NULL || *root == '\0') {
         root = getenv("HOME");
-        tail = "/.cache/idiom/cl";
+        tail = "/.cache/idiom";
     }
     if (root == NULL || *root == '\0') {
         return 0;
     }
-    int len = snprintf(out, size, "%s%s", root, tail);
+    int len = snprintf(out, size, "%s%s/%s", root, tail, name);
     if (len < 0 || (size_t)len >= size) {
         return 0;
     }
@@ -53,7 +52,7 @@ static int cache_dir(char *out, size_t size) {
 
 static int cache_path(char *out, size_t size, const char *key, size_t key_len) {
     char dir[4096];
-    if (!cache_dir(dir, sizeof dir)) {
+    if (!idiom__cache_folder(dir, sizeof dir, "cl")) {
         return 0;
     }
     uint64_t h1 = idiom__fnv1a(IDIOM_FNV_START, key, key_len);

@@ -20,10 +20,14 @@ typedef enum { IDIOM_MODE_AUTO, IDIOM_MODE_CPU, IDIOM_MODE_GPU, IDIOM_MODE_OFF }
 /* IDIOM_DEVICE, read on each call; an unknown value counts as auto (and is warned about). */
 IDIOM_HIDDEN idiom_mode idiom__device_mode(void);
 
+/* IDIOM_AUTO_DEVICE=cpu: `auto` considers the CPU OpenCL device instead of a GPU (tests). */
+IDIOM_HIDDEN int idiom__auto_device_is_cpu(void);
+
 /* Whether a GPU device node exists (idiom_runtime.c); `auto` looks for OpenCL GPUs only then. */
 IDIOM_HIDDEN int idiom__gpu_node_present(void);
 
-/* IDIOM_DEVICE=auto uses OpenCL on a GPU only, from this many iterations of work. */
+/* IDIOM_DEVICE=auto launches on a GPU from this many iterations of work whatever the cost
+   model says (idiom_policy.h); below it, the model decides. */
 #define IDIOM_DEFAULT_GPU_MIN_WORK (INT64_C(1) << 22)
 
 /* A non-negative integer environment variable, or `fallback` when unset or malformed. */
@@ -80,5 +84,9 @@ IDIOM_HIDDEN int idiom__cache_read(const char *key, size_t key_len, unsigned cha
                                    size_t *len);
 IDIOM_HIDDEN void idiom__cache_write(const char *key, size_t key_len,
                                      const unsigned char *binary, size_t len);
+
+/* The cache's folder `name` ($IDIOM_CACHE_DIR/name, else $XDG_CACHE_HOME/idiom/name, else
+   ~/.cache/idiom/name), created private if needed; 0 when there is none to use. */
+IDIOM_HIDDEN int idiom__cache_folder(char *out, size_t size, const char *name);
 
 #endif /* IDIOM_INTERNAL_H */

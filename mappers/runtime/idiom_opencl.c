@@ -22,6 +22,7 @@
 #include <CL/cl.h>
 
 #include "idiom_internal.h"
+#include "idiom_policy.h"
 #include "idiom_resident.h"
 
 
@@ -44,7 +45,8 @@ typedef struct program_entry {
     struct program_entry *next;
     uint64_t hash;
     int slot;
-    char *source;       /* a copy: the key is the text, whatever pointer it came from */
+    const char *seen_at; /* the pointer it was last asked by: the same one skips the hash */
+    char *source;        /* a copy: the key is the text, whatever pointer it came from */
     cl_program program; /* NULL when the build failed (already reported) */
 } program_entry;
 
@@ -54,6 +56,7 @@ typedef struct {
     double transfer; /* host wall time of the blocking buffer writes and reads */
     double build;    /* building or loading the program during this call */
     idiom_traffic traffic;
+    idiom_choice choice; /* auto's, when it chose (reason NULL otherwise) */
 } cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -155,52 +158,51 @@ static void discover(void) {
 
 #define SLOT_DECLINED (-2)
 
-/* `auto` found no GPU: from now on every launch declines, and the guards learn it first
-   (idiom_cl_min_work_known), so they stop calling here. */
+/* Launches moving at most this many bytes measure the site's overhead (idiom_policy.h). */
+#define MEASURED_TRAFFIC ((int64_t)64 << 10)
+
+/* `auto` found no device to use: from now on every launch declines, and the guards learn it
+   first (idiom_cl_min_work_known), so they stop calling here. */
 static int auto_found_no_gpu; /* under cl_lock */
 
 static int no_gpu_for_auto(void) {
     if (!auto_found_no_gpu) {
         auto_found_no_gpu = 1;
-        idiom__trace("auto: no GPU here; loops run as compiled");
+        idiom__trace("auto: no %s here; loops run as compiled",
+                     idiom__auto_device_is_cpu() ? "OpenCL CPU device" : "GPU");
     }
     atomic_store_explicit(&idiom_cl_min_work_known, INT64_MAX, memory_order_relaxed);
     return SLOT_DECLINED;
 }
 
-/* The device slot for this launch, -1 after a warning, or SLOT_DECLINED when `auto` finds
- * no GPU worth the launch. `auto` does not use a CPU OpenCL device: measured on a 2-core
- * machine, PoCL kernels copying their data at every call ran bandwidth-bound loops 2 to 15
- * times slower than the compiled originals (docs/acceleration.md); IDIOM_DEVICE=cpu still
- * forces it. Called under cl_lock. */
-static int choose_slot(idiom_mode mode, int64_t work) {
+/* The device slot for this launch, -1 after a warning, or SLOT_DECLINED when `auto` has no
+ * device to use. `auto` uses a GPU only (IDIOM_AUTO_DEVICE=cpu makes it consider the CPU
+ * device instead, for tests): measured on a 2-core machine, PoCL kernels copying their data at
+ * every call ran bandwidth-bound loops 2 to 15 times slower than the compiled originals
+ * (docs/acceleration.md); IDIOM_DEVICE=cpu still forces it. Whether a launch is worth it is
+ * the cost model's question (auto_worth_it). Called under cl_lock. */
+static int choose_slot(idiom_mode mode) {
+    int auto_slot = idiom__auto_device_is_cpu() ? SLOT_CPU : SLOT_GPU;
     if (mode == IDIOM_MODE_AUTO &&
-        (auto_found_no_gpu || (!discovered && !idiom__gpu_node_present()))) {
+        (auto_found_no_gpu ||
+         (!discovered && auto_slot == SLOT_GPU && !idiom__gpu_node_present()))) {
         return no_gpu_for_auto();
     }
     discover();
-    int cpu = slots[SLOT_CPU].present;
-    int gpu = slots[SLOT_GPU].present;
-    if (mode == IDIOM_MODE_AUTO && !gpu) {
-        return no_gpu_for_auto();
+    if (mode == IDIOM_MODE_AUTO) {
+        return slots[auto_slot].present ? auto_slot : no_gpu_for_auto();
     }
-    if (!cpu && !gpu) {
+    if (!slots[SLOT_CPU].present && !slots[SLOT_GPU].present) {
         idiom__warn_once("no OpenCL device (%s); running the original code", discovery_problem);
         return -1;
     }
-    if (mode == IDIOM_MODE_CPU || mode == IDIOM_MODE_GPU) {
-        int want = mode == IDIOM_MODE_CPU ? SLOT_CPU : SLOT_GPU;
-        if (!slots[want].present) {
-            idiom__warn_once("IDIOM_DEVICE=%s but no OpenCL %s device; running the original code",
-                             mode == IDIOM_MODE_CPU ? "cpu" : "gpu", slot_kind(want));
-            return -1;
-        }
-        return want;
+    int want = mode == IDIOM_MODE_CPU ? SLOT_CPU : SLOT_GPU;
+    if (!slots[want].present) {
+        idiom__warn_once("IDIOM_DEVICE=%s but no OpenCL %s device; running the original code",
+                         mode == IDIOM_MODE_CPU ? "cpu" : "gpu", slot_kind(want));
+        return -1;
     }
-    if (gpu && work >= idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK)) {
-        return SLOT_GPU;
-    }
-    return SLOT_DECLINED;
+    return want;
 }
 
 /* The slot's context and queue, created on first use. Called under cl_lock. */
@@ -325,14 +327,49 @@ static void print_build_log(const device_slot *slot, cl_program program, const c
 /* The built program of `source` on slot `s`, or NULL after a report. Called under cl_lock: a
    build happens once per (source, device), whichever thread asks first. `build_seconds` gets
    the time spent building or loading it, 0 when it was in memory. */
+/* The program entry of `source` on slot `s` already made, or NULL. The rewritten program
+   passes each kernel's source as a constant: the pointer it used last time finds the entry
+   without hashing the text (tens of kilobytes for some). */
+static program_entry *known_program(int s, const char *source, uint64_t *hash) {
+    for (program_entry *e = programs; e != NULL; e = e->next) {
+        if (e->seen_at == source && e->slot == s && strcmp(e->source, source) == 0) {
+            *hash = e->hash;
+            return e;
+        }
+    }
+    *hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
+    for (program_entry *e = programs; e != NULL; e = e->next) {
+        if (e->hash == *hash && e->slot == s && strcmp(e->source, source) == 0) {
+            e->seen_at = source;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* The launch site of `source`, for auto's cost model: the hash of its text, remembered by
+   pointer (a pointer reused for another text only misleads the model, never a launch). */
+static uint64_t site_of(const char *source) {
+    enum { MEMO = 64 };
+    static struct {
+        const char *source;
+        uint64_t hash;
+    } memo[MEMO]; /* under cl_lock */
+    size_t at = ((uintptr_t)source >> 4) % MEMO;
+    if (memo[at].source != source) {
+        memo[at].source = source;
+        memo[at].hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
+    }
+    return memo[at].hash;
+}
+
 static cl_program get_program(int s, const char *source, const char *kernel,
                               double *build_seconds) {
-    uint64_t hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
     *build_seconds = 0.0;
-    for (program_entry *e = programs; e != NULL; e = e->next) {
-        if (e->hash == hash && e->slot == s && strcmp(e->source, source) == 0) {
-            return e->program;
-        }
+    uint64_t hash = 0;
+    program_entry *known = known_program(s, source, &hash);
+    if (known != NULL) {
+        return known->program;
     }
     double start = idiom__now();
     program_entry *entry = calloc(1, sizeof *entry);
@@ -345,6 +382,7 @@ static cl_program get_program(int s, const char *source, const char *kernel,
     }
     entry->hash = hash;
     entry->slot = s;
+    entry->seen_at = source;
     entry->source = copy;
 
     device_slot *slot = &slots[s];
@@ -683,6 +721,32 @@ out:
     return status;
 }
 
+/* What the launch would cost on slot `s`: which of its buffers stay there and are there
+   already (idiom_policy.h). Called under cl_lock. */
+static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const idiom_arg *args) {
+    idiom_launch_cost cost = {work, 0, 0, 0};
+    int resident_mode = idiom__resident_on();
+    idiom__resident_lock();
+    for (int32_t i = 0; i < nargs; i++) {
+        const idiom_arg *arg = &args[i];
+        if (!is_buffer(arg->kind) || arg->bytes <= 0) {
+            continue;
+        }
+        uintptr_t lo = (uintptr_t)arg->ptr;
+        int64_t held = 0;
+        int64_t newer = 0;
+        idiom__resident_coverage(s, lo, lo + (uintptr_t)arg->bytes, &held, &newer);
+        cost.declining_bytes += newer;
+        if (resident_mode && (arg->flags & IDIOM_ARG_RESIDENT)) {
+            cost.upload_bytes += arg->bytes - held;
+        } else {
+            cost.every_call_bytes += arg->kind == IDIOM_ARG_INOUT ? 2 * arg->bytes : arg->bytes;
+        }
+    }
+    idiom__resident_unlock();
+    return cost;
+}
+
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
                       const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
                       idiom_arg *args, const char **device, cl_timing *timing) {
@@ -704,10 +768,19 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         }
     }
     pthread_mutex_lock(&cl_lock);
-    int s = choose_slot(mode, work);
+    int s = choose_slot(mode);
     if (s == SLOT_DECLINED) {
         pthread_mutex_unlock(&cl_lock);
         return IDIOM_DECLINED;
+    }
+    uint64_t site = site_of(source);
+    if (mode == IDIOM_MODE_AUTO) { /* before anything is built for it */
+        idiom_launch_cost cost = launch_cost(s, work, nargs, args);
+        timing->choice = idiom__policy_choose(site, slots[s].name, &cost);
+        if (!timing->choice.device) {
+            pthread_mutex_unlock(&cl_lock);
+            return IDIOM_DECLINED;
+        }
     }
     cl_program program = NULL;
     if (s >= 0 && ensure_context(s)) {
@@ -719,7 +792,14 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         return IDIOM_FAILED;
     }
     /* Slots and programs are never freed, so they outlive the lock. */
-    return launch(&slots[s], s, program, kernel, dims, global, local, nargs, args, timing);
+    double start = idiom__now();
+    int32_t status = launch(&slots[s], s, program, kernel, dims, global, local, nargs, args,
+                            timing);
+    if (status == IDIOM_DONE && mode == IDIOM_MODE_AUTO &&
+        timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
+        idiom__policy_measured(site, work, idiom__now() - start, timing->kernel);
+    }
+    return status;
 }
 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
@@ -727,7 +807,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}};
+    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}};
     int32_t status =
         cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
     if (stats != NULL) {
@@ -742,6 +822,11 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         idiom__json_int(&j, "upload_bytes", timing.traffic.uploaded);
         idiom__json_int(&j, "download_bytes", timing.traffic.downloaded);
         idiom__json_int(&j, "device_entries", atomic_load(&idiom_device_entries));
+        if (timing.choice.reason != NULL) {
+            idiom__json_string(&j, "policy", timing.choice.reason);
+            idiom__json_seconds(&j, "host_estimate_seconds", timing.choice.host);
+            idiom__json_seconds(&j, "launch_estimate_seconds", timing.choice.launch);
+        }
         idiom__stats_emit(&j, stats);
     }
     if (idiom__verbose()) {

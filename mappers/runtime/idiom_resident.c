@@ -346,6 +346,24 @@ cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset
     return e->mem;
 }
 
+static uintptr_t overlap(uintptr_t lo, uintptr_t hi, uintptr_t other_lo, uintptr_t other_hi) {
+    uintptr_t from = lo > other_lo ? lo : other_lo;
+    uintptr_t to = hi < other_hi ? hi : other_hi;
+    return from < to ? to - from : 0;
+}
+
+void idiom__resident_coverage(int slot, uintptr_t lo, uintptr_t hi, int64_t *held,
+                              int64_t *newer) {
+    *held = 0;
+    *newer = 0;
+    for (entry *e = entries; e != NULL; e = e->next) {
+        *newer += (int64_t)overlap(lo, hi, e->newer_lo, e->newer_hi);
+        if (e->slot == slot) {
+            *held += (int64_t)overlap(lo, hi, e->claim_lo, e->claim_hi);
+        }
+    }
+}
+
 cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     cl_int first = CL_SUCCESS;
     for (entry *e = entries; e != NULL; e = e->next) {

@@ -57,6 +57,12 @@ IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_com
 /* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
 IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
 
+/* How many bytes of [lo, hi) entries of `slot` claim (`held`: claims do not overlap), and how
+   many of them, on any device, are newer there than on the host (`newer`: what the host would
+   have to copy back to run the loop itself). */
+IDIOM_HIDDEN void idiom__resident_coverage(int slot, uintptr_t lo, uintptr_t hi, int64_t *held,
+                                           int64_t *newer);
+
 /* The host's bytes [lo, hi) changed without a host access: a launch copied an output that is
  * not resident back there. Entries claiming some of those bytes get them again, so that
  * merging entries on the device never brings back stale ones. */

@@ -58,6 +58,11 @@ idiom_mode idiom__device_mode(void) {
     return IDIOM_MODE_AUTO;
 }
 
+int idiom__auto_device_is_cpu(void) {
+    const char *text = getenv("IDIOM_AUTO_DEVICE");
+    return text != NULL && strcmp(text, "cpu") == 0;
+}
+
 int idiom__verbose(void) {
     const char *text = getenv("IDIOM_VERBOSE");
     return text != NULL && *text != '\0' && strcmp(text, "0") != 0;
@@ -138,11 +143,11 @@ int64_t idiom_cl_min_work(void) {
     case IDIOM_MODE_OFF:
         minimum = INT64_MAX;
         break;
-    case IDIOM_MODE_AUTO: { /* which launches below the GPU's threshold decline anyway */
-        int64_t gpu = idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
-        minimum = gpu > minimum ? gpu : minimum;
+    case IDIOM_MODE_AUTO: /* without a GPU to use, every launch would decline */
+        if (!idiom__auto_device_is_cpu() && !idiom__gpu_node_present()) {
+            minimum = INT64_MAX;
+        }
         break;
-    }
     default:
         break;
     }
@@ -187,7 +192,7 @@ _Atomic int8_t idiom_world = IDIOM_WORLD_UNKNOWN;
 int32_t idiom_world_decide(void) {
     idiom_mode mode = idiom__device_mode();
     int original = mode == IDIOM_MODE_OFF;
-    if (mode == IDIOM_MODE_AUTO && !idiom__gpu_node_present()) {
+    if (mode == IDIOM_MODE_AUTO && !idiom__auto_device_is_cpu() && !idiom__gpu_node_present()) {
         idiom__trace("auto: no GPU here; loops run as compiled");
         atomic_store_explicit(&idiom_cl_min_work_known, INT64_MAX, memory_order_relaxed);
         original = 1;

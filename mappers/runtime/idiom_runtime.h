@@ -8,9 +8,16 @@
  *   IDIOM_DEVICE=auto|cpu|gpu|off   device policy (default auto: BLAS, and OpenCL on a GPU for
  *                                   large problems only); off = no acceleration at all
  *   IDIOM_BLAS_MIN_WORK=N           BLAS calls below N multiply-adds are declined (default 4096)
- *   IDIOM_GPU_MIN_WORK=N            auto picks the GPU from this much work on (default 1<<22)
- *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl
- *                                   (else $XDG_CACHE_HOME/idiom/cl, else ~/.cache/idiom/cl)
+ *   IDIOM_GPU_MIN_WORK=N            auto picks the GPU from this much work on, whatever its
+ *                                   cost model says (default 1<<22)
+ *   IDIOM_HOST_NS_PER_WORK, IDIOM_LAUNCH_US, IDIOM_TRANSFER_GBS
+ *                                   auto's cost model (idiom_policy.h): a loop iteration on the
+ *                                   host (0.5 ns), a launch before it is measured (20 us), the
+ *                                   copy bandwidth (8 GB/s)
+ *   IDIOM_AUTO_DEVICE=cpu           auto considers the CPU OpenCL device, not a GPU (tests)
+ *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl, what auto learnt
+ *                                   about a program to DIR/policy
+ *                                   (else $XDG_CACHE_HOME/idiom, else ~/.cache/idiom)
  *   IDIOM_CL_MIN_WORK=N             loops of fewer iterations stay on the original code
  *   IDIOM_RESIDENT=0                keep no data on the device between calls
  *   IDIOM_VERBOSE=1                 one line per call on stderr
@@ -34,6 +41,8 @@
  *                 buffer writes and reads; null when no launch began), "build_seconds"
  *                 (building or loading the program in this call, 0 when it was in memory),
  *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
+ *                 under auto, once it chose: "policy" (why it launched or declined),
+ *                 "host_estimate_seconds", "launch_estimate_seconds" (its model's figures)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";
  *                 written only when a copy was dropped (idiom_host_access_at too)
  *     Durations are in seconds, written to the nanosecond.
@@ -212,9 +221,10 @@ typedef struct idiom_arg {
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args);
 
-/* The fewest loop iterations worth an OpenCL launch: IDIOM_CL_MIN_WORK (default 32768), or
- * under IDIOM_DEVICE=auto the larger of it and IDIOM_GPU_MIN_WORK (default 4M: auto launches
- * on a GPU only); no number with IDIOM_DEVICE=off. Read once per process. */
+/* The fewest loop iterations worth asking for an OpenCL launch: IDIOM_CL_MIN_WORK (default
+ * 32768); no number with IDIOM_DEVICE=off, nor under IDIOM_DEVICE=auto on a machine without a
+ * GPU (auto launches on a GPU only, where its cost model says a launch pays). Read once per
+ * process. */
 int64_t idiom_cl_min_work(void);
 
 /* The world a function built twice runs (mappers/rewrite/worlds.py): IDIOM_WORLD_UNKNOWN until the

@@ -639,7 +639,7 @@ class _CsrPlan(Plan):
         status = run_kernel(builder, module, "idiom_csr_columns",
                             args=[*common, *columns.args, cells_arg("range", found)],
                             params=self.params, body=self._columns(), global_size=grid,
-                            work=self.count)  # fmt: skip
+                            work=value_range[1])  # fmt: skip
         c_first, c_count, c_bad = read_range(builder, found, inclusive=True)
         values = slice_of(builder, "V", gather.values, gather.matrix.type, first=value_range[0],
                           count=value_range[1], base=base)  # fmt: skip
@@ -650,10 +650,12 @@ class _CsrPlan(Plan):
         chain.then([succeeded(builder, status, c_bad), *apart_checks])
 
         y = buffer_arg(self.out, 2, const_data=False)
+        # The work the device's cost model weighs: a row's loop and each of its entries.
+        entries_and_rows = builder.binary("add", value_range[1], self.count)
         status = run_kernel(builder, module, "idiom_spmv",
                             args=[*common, y, *values.args, *columns.args, *x.args],
                             params=self.params, body=self._product(), global_size=self.count,
-                            work=self.count)  # fmt: skip
+                            work=entries_and_rows)  # fmt: skip
         result = chain.end(status)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return result

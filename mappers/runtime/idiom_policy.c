@@ -1,0 +1,289 @@
+/* The cost model of IDIOM_DEVICE=auto: whether a launch goes to the device or declines (the
+ * original loop then runs on the host). See idiom_policy.h for the model.
+ *
+ * A launch site is a kernel (its source's hash). Each site keeps what its launches measured
+ * (the host time a launch costs beside its kernel, the kernel's time per unit of work) and the
+ * state of its rental: the host time it spent declining while its data was not on the device.
+ * Sites are remembered per program and device in the cache folder ("policy"), so that a second
+ * run of the same program starts from what the first one learnt.
+ *
+ * One mutex guards it all (launches from several threads, and the save at exit).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "idiom_policy.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SITES 256
+#define POLICY_MAGIC "IDIOMPL1"
+#define MAX_BACKOFF 1024.0
+
+typedef struct {
+    uint64_t key; /* 0: free */
+    double overhead; /* seconds a launch costs beside its kernel (measured, else the default) */
+    double kernel_per_work; /* seconds of kernel per unit of work (measured, else default) */
+    int measured;           /* launches that measured the two above */
+    double declined; /* host seconds spent declining since the data was last on the device */
+    double backoff;  /* the rental's threshold, as a multiple of the upload it would pay */
+    int long_windows; /* a window of this site paid for its upload (here or in a run before) */
+    /* The window opened by the last upload this site paid: what it saved so far. */
+    int in_window;
+    double window_saved;
+    double window_paid;
+} site;
+
+static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
+static site sites[SITES];
+static int loaded;          /* the remembered sites were read */
+static char program_key[64]; /* the file they are remembered in, or "" */
+static int dirty;
+
+static double env_double(const char *name, double fallback) {
+    const char *text = getenv(name);
+    if (text == NULL || *text == '\0') {
+        return fallback;
+    }
+    char *end = NULL;
+    double value = strtod(text, &end);
+    return end != NULL && *end == '\0' && value >= 0.0 ? value : fallback;
+}
+
+/* The model's constants (idiom_policy.h), each overridable from the environment. */
+static double host_per_work(void) {
+    return env_double("IDIOM_HOST_NS_PER_WORK", 0.5) * 1e-9;
+}
+static double default_overhead(void) {
+    return env_double("IDIOM_LAUNCH_US", 20.0) * 1e-6;
+}
+static double seconds_per_byte(void) {
+    return 1.0 / (env_double("IDIOM_TRANSFER_GBS", 8.0) * 1e9);
+}
+
+static site *find(uint64_t key, int create) {
+    key = key != 0 ? key : 1;
+    for (unsigned i = 0; i < SITES; i++) {
+        site *s = &sites[(key + i) % SITES];
+        if (s->key == key) {
+            return s;
+        }
+        if (s->key == 0) {
+            if (!create) {
+                return NULL;
+            }
+            memset(s, 0, sizeof *s);
+            s->key = key;
+            s->overhead = -1.0;
+            s->kernel_per_work = -1.0;
+            s->backoff = 1.0;
+            return s;
+        }
+    }
+    return NULL; /* full: the site is decided by the defaults alone */
+}
+
+/* ---- remembered per program and device ------------------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    double overhead;
+    double kernel_per_work;
+    double backoff;
+    int32_t measured;
+    int32_t long_windows;
+} stored_site;
+
+static int policy_path(char *out, size_t size) {
+    char dir[4096];
+    return program_key[0] != '\0' && idiom__cache_folder(dir, sizeof dir, "policy") &&
+           snprintf(out, size, "%s/%s", dir, program_key) < (int)size;
+}
+
+/* The program's key: its executable (path, size, modification time) and the device. */
+static void make_program_key(const char *device) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    struct stat st;
+    if (n <= 0 || device == NULL) {
+        return;
+    }
+    exe[n] = '\0';
+    if (stat(exe, &st) != 0) {
+        return;
+    }
+    uint64_t h = idiom__fnv1a(IDIOM_FNV_START, exe, (uint64_t)n);
+    int64_t identity[2] = {(int64_t)st.st_size, (int64_t)st.st_mtime};
+    h = idiom__fnv1a(h, identity, sizeof identity);
+    h = idiom__fnv1a(h, device, strlen(device));
+    snprintf(program_key, sizeof program_key, "%016llx", (unsigned long long)h);
+}
+
+static void load(void) {
+    char path[4300];
+    if (!policy_path(path, sizeof path)) {
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return;
+    }
+    char magic[8];
+    stored_site record;
+    if (fread(magic, 1, sizeof magic, f) == sizeof magic &&
+        memcmp(magic, POLICY_MAGIC, sizeof magic) == 0) {
+        while (fread(&record, sizeof record, 1, f) == 1) {
+            site *s = find(record.key, 1);
+            /* A record out of range is a damaged file: what it says is not used. */
+            if (s == NULL || !(record.overhead >= 0.0 && record.overhead < 1.0) ||
+                !(record.kernel_per_work >= 0.0 && record.kernel_per_work < 1.0) ||
+                !(record.backoff >= 1.0 && record.backoff <= MAX_BACKOFF)) {
+                continue;
+            }
+            s->overhead = record.overhead;
+            s->kernel_per_work = record.kernel_per_work;
+            s->measured = record.measured > 0 ? 1 : 0;
+            s->backoff = record.backoff;
+            s->long_windows = record.long_windows != 0;
+        }
+    }
+    fclose(f);
+}
+
+static void save(void) {
+    char path[4300];
+    char tmp[4400];
+    if (!dirty || !policy_path(path, sizeof path) ||
+        snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+        return;
+    }
+    int fd = mkstemp(tmp); /* temp file + rename: a reader sees an old file or a new one */
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (f == NULL) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return;
+    }
+    int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8;
+    for (unsigned i = 0; i < SITES && ok; i++) {
+        const site *s = &sites[i];
+        if (s->key == 0) {
+            continue;
+        }
+        stored_site record = {s->key, s->overhead, s->kernel_per_work, s->backoff, s->measured,
+                              s->long_windows};
+        ok = fwrite(&record, sizeof record, 1, f) == 1;
+    }
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+    }
+}
+
+static void save_at_exit(void) {
+    pthread_mutex_lock(&policy_lock);
+    save();
+    pthread_mutex_unlock(&policy_lock);
+}
+
+/* ---- the decision ------------------------------------------------------------------------ */
+
+static double overhead_of(const site *s) {
+    return s != NULL && s->overhead >= 0.0 ? s->overhead : default_overhead();
+}
+
+static double kernel_of(const site *s, int64_t work) {
+    double per_work = s != NULL && s->kernel_per_work >= 0.0 ? s->kernel_per_work : 0.0;
+    return per_work * (double)work;
+}
+
+static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_cost *cost) {
+    if (!loaded) {
+        loaded = 1;
+        make_program_key(device);
+        load();
+        atexit(save_at_exit);
+    }
+    site *s = find(key, 1);
+    double host = (double)cost->work * host_per_work() +
+                  (double)cost->declining_bytes * seconds_per_byte();
+    double each = overhead_of(s) + kernel_of(s, cost->work) +
+                  (double)cost->every_call_bytes * seconds_per_byte();
+    double once = (double)cost->upload_bytes * seconds_per_byte();
+    idiom_choice choice = {0, "declined: the host is faster", host, each + once};
+    if (cost->work >= idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK)) {
+        choice.device = 1;
+        choice.reason = "large";
+    } else if (each >= host) {
+        /* Even with its data there, a launch costs more than the loop. */
+    } else if (once <= 0.0) {
+        choice.device = 1;
+        choice.reason = "data on the device";
+    } else if (s != NULL && s->long_windows && s->backoff <= 1.0) {
+        choice.device = 1;
+        choice.reason = "its data stayed on the device before";
+    } else if (s != NULL && s->declined + (host - each) >= once * s->backoff) {
+        choice.device = 1;
+        choice.reason = "declined enough to pay the upload";
+    } else if (s != NULL) {
+        s->declined += host - each;
+        choice.reason = "declined: the upload is not paid yet";
+    }
+    if (choice.device && s != NULL) {
+        if (once > 0.0) { /* a new window: what the last one saved decides the next rental */
+            if (s->in_window && s->window_saved < s->window_paid) {
+                s->backoff = s->backoff * 2.0 < MAX_BACKOFF ? s->backoff * 2.0 : MAX_BACKOFF;
+                s->long_windows = 0;
+            }
+            s->in_window = 1;
+            s->window_paid = once;
+            s->window_saved = 0.0;
+            s->declined = 0.0;
+        }
+        s->window_saved += host - each;
+        if (s->in_window && s->window_saved >= s->window_paid && !s->long_windows) {
+            s->long_windows = 1;
+            s->backoff = 1.0;
+        }
+        dirty = 1;
+    }
+    return choice;
+}
+
+idiom_choice idiom__policy_choose(uint64_t key, const char *device,
+                                  const idiom_launch_cost *cost) {
+    pthread_mutex_lock(&policy_lock);
+    idiom_choice choice = choose(key, device, cost);
+    pthread_mutex_unlock(&policy_lock);
+    return choice;
+}
+
+static void measured(uint64_t key, int64_t work, double seconds, double kernel_seconds) {
+    site *s = find(key, 0);
+    if (s == NULL || seconds < 0.0 || kernel_seconds < 0.0 || work <= 0) {
+        return;
+    }
+    double overhead = seconds > kernel_seconds ? seconds - kernel_seconds : 0.0;
+    double per_work = kernel_seconds / (double)work;
+    if (!s->measured) {
+        s->overhead = overhead;
+        s->kernel_per_work = per_work;
+    } else { /* a moving average: the first launches (builds, warm-up) fade out */
+        s->overhead = 0.75 * s->overhead + 0.25 * overhead;
+        s->kernel_per_work = 0.75 * s->kernel_per_work + 0.25 * per_work;
+    }
+    s->measured++;
+    dirty = 1;
+}
+
+void idiom__policy_measured(uint64_t key, int64_t work, double seconds, double kernel) {
+    pthread_mutex_lock(&policy_lock);
+    measured(key, work, seconds, kernel);
+    pthread_mutex_unlock(&policy_lock);
+}

@@ -1,0 +1,54 @@
+/* The cost model of IDIOM_DEVICE=auto (idiom_policy.c); not part of the ABI.
+ *
+ * A launch is worth making where the device does its work in less host time than the loop:
+ *
+ *   host  = work * IDIOM_HOST_NS_PER_WORK              (default 0.5 ns per iteration)
+ *           + bytes newer on the device that the loop reads or writes / bandwidth
+ *   each  = overhead + kernel + every-call bytes / IDIOM_TRANSFER_GBS
+ *   once  = bytes the device does not hold yet, of buffers that stay there, / bandwidth
+ *   (bandwidth: IDIOM_TRANSFER_GBS, default 8 GB/s)
+ *
+ * `overhead` (the host time of a launch beside its kernel, default IDIOM_LAUNCH_US = 20 us)
+ * and `kernel` (per unit of work) are measured on the site's first launches whose data was
+ * already on the device, and refined by every such launch after. A launch goes to the device
+ * when its work reaches IDIOM_GPU_MIN_WORK (large enough alone), or when each < host and the
+ * data is there (once = 0). When the data is not there, the upload is paid only for a window:
+ * the launches that follow on the same device data. The site rents first: it declines, adding
+ * up what it lost (host - each), until that reaches the upload (times its backoff), then
+ * uploads; from then on its launches find their data there, until the host touches it. A window
+ * that closes before it saved its upload doubles the site's backoff; one that saved it marks
+ * the site as having long windows, and such a site uploads at its first call the next time.
+ * This loses at most about twice the best choice made knowing the future (the ski rental).
+ */
+#ifndef IDIOM_POLICY_H
+#define IDIOM_POLICY_H
+
+#include <stdint.h>
+
+#include "idiom_internal.h"
+
+typedef struct {
+    int64_t work;             /* the launch's iterations, as the guard counted them */
+    int64_t upload_bytes;     /* bytes of buffers that stay on the device, not there yet */
+    int64_t every_call_bytes; /* bytes copied in and back at every launch (not resident) */
+    int64_t declining_bytes;  /* bytes newer on the device that the loop would need back */
+} idiom_launch_cost;
+
+typedef struct {
+    int device;         /* 1: launch; 0: decline */
+    const char *reason; /* a static string, for IDIOM_STATS and IDIOM_VERBOSE */
+    double host;        /* the model's estimates, in seconds */
+    double launch;
+} idiom_choice;
+
+/* The choice for a launch of site `key` on `device` (its name: with the program, the key of
+   what is remembered). Counts the choice in the site's rental. */
+IDIOM_HIDDEN idiom_choice idiom__policy_choose(uint64_t key, const char *device,
+                                               const idiom_launch_cost *cost);
+
+/* A launch of site `key` that moved (almost) nothing took `seconds` of host time, `kernel` of
+   them on the device. */
+IDIOM_HIDDEN void idiom__policy_measured(uint64_t key, int64_t work, double seconds,
+                                         double kernel);
+
+#endif /* IDIOM_POLICY_H */

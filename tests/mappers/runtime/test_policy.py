@@ -1,0 +1,207 @@
+"""IDIOM_DEVICE=auto's cost model (mappers/runtime/idiom_policy.h), on PoCL.
+
+`IDIOM_AUTO_DEVICE=cpu` makes `auto` weigh the CPU OpenCL device as it weighs a GPU. The
+model's constants are set so that its choices do not depend on how fast this machine is: a
+loop iteration costs 1 us on the host (a launch of 10,000 iterations is 10 ms, far above any
+launch's own cost) and 80 kB take 25 ms to upload, so a window of data kept on the device
+pays its upload after three launches. Each scenario runs in a child process: the model's
+state (its sites, what it loaded) lives as long as the process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mappers.accelerate import Accelerated
+from mappers.runtime.build import shared_runtime
+from tests.mappers.differential import build_pair, same_outputs
+
+DONE, DECLINED = 0, 1
+
+CHILD = r"""
+import ctypes, json, sys
+import numpy as np
+sys.path.insert(0, {tests!r})
+from test_runtime import ARG_IN, ARG_OUT, ARG_SCALAR, IdiomArg, _cl_run, _load, _ptr
+lib = _load({library!r})
+lib.idiom_host_access.argtypes = []
+lib.idiom_residency_on()
+RESIDENT = 1
+SCALE = b'''
+__kernel void scale_{{tag}}(__global const float *a, long a_at, __global float *b, long b_at,
+                          int n) {{
+  __global const float *x = (__global const float *)((__global const char *)a + a_at);
+  __global float *y = (__global float *)((__global char *)b + b_at);
+  int i = get_global_id(0);
+  if (i < n) y[i] = 2.0f * x[i];
+}}
+'''
+n = 10000
+a = np.arange(n, dtype=np.float32)
+b = np.zeros(n, np.float32)
+count = ctypes.c_int32(n)
+scalar = IdiomArg(ARG_SCALAR, 0, ctypes.addressof(count), 4)
+args = [IdiomArg(ARG_IN, RESIDENT, _ptr(a), a.nbytes),
+        IdiomArg(ARG_OUT, RESIDENT, _ptr(b), b.nbytes), scalar]
+def launch(work, tag="main"):
+    status = _cl_run(lib, SCALE.replace(b"{{tag}}", tag.encode()), "scale_" + tag, [n], args,
+                     work=work)
+    if status != 0:  # the original loop, as a rewritten program runs it
+        lib.idiom_host_access()
+        b[:] = 2 * a
+    return status
+statuses = []
+for step in {plan!r}:
+    if step == "host":
+        lib.idiom_host_access()
+        statuses.append("ok" if np.array_equal(b, 2 * a) else "wrong")
+        b[:] = 0
+    else:
+        tag, work = step
+        statuses.append(launch(work, tag))
+lib.idiom_host_access()
+print(json.dumps(statuses))
+"""
+
+
+def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Runs CHILD over `plan` (launches (tag, work), "host" for a host access that checks
+    the results); the statuses and the cl_run records it wrote."""
+    stats = tmp_path / "stats.jsonl"
+    stats.unlink(missing_ok=True)
+    env = {
+        **os.environ,
+        "IDIOM_DEVICE": "auto",
+        "IDIOM_AUTO_DEVICE": "cpu",
+        "IDIOM_SAFETY_NET": "0",
+        "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
+        "IDIOM_STATS": str(stats),
+        "IDIOM_HOST_NS_PER_WORK": "1000",
+        "IDIOM_TRANSFER_GBS": "0.0032",
+        **extra,
+    }
+    code = CHILD.format(tests=str(Path(__file__).parent), library=str(shared_runtime()), plan=plan)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in stats.read_text().splitlines()]
+    return json.loads(result.stdout), [r for r in records if r["entry"] == "cl_run"]
+
+
+def _reasons(records: list[dict[str, Any]]) -> list[str]:
+    return [r["policy"] for r in records]
+
+
+WINDOW = [("main", 10000)] * 5 + ["host"]
+
+
+def test_a_window_rents_then_uploads_and_stays(tmp_path: Path) -> None:
+    statuses, records = _run(tmp_path, WINDOW)
+    assert statuses == [DECLINED, DECLINED, DONE, DONE, DONE, "ok"]
+    assert _reasons(records) == [
+        "declined: the upload is not paid yet",
+        "declined: the upload is not paid yet",
+        "declined enough to pay the upload",
+        "data on the device",
+        "data on the device",
+    ]
+    uploads = [r["upload_bytes"] for r in records[2:]]
+    assert uploads[0] >= 40000  # a at least (b is an output: it need not go up)
+    assert uploads[1:] == [0, 0]
+    # Running the loop on the host costs its iterations, and then also copying back the
+    # 40 kB of b that the device wrote.
+    estimates = [r["host_estimate_seconds"] for r in records]
+    assert estimates == pytest.approx([0.01] * 3 + [0.01 + 40000 / 3.2e6] * 2)
+
+
+def test_a_site_whose_window_paid_uploads_at_once_and_remembers_it(tmp_path: Path) -> None:
+    statuses, records = _run(tmp_path, [*WINDOW, ("main", 10000), "host"])
+    assert statuses[-2:] == [DONE, "ok"]
+    assert _reasons(records)[-1] == "its data stayed on the device before"
+    (remembered,) = (tmp_path / "cache" / "policy").iterdir()
+    # The next run of the same program on the same device starts from what this one learnt.
+    statuses, records = _run(tmp_path, [("main", 10000), "host"])
+    assert statuses == [DONE, "ok"]
+    assert _reasons(records) == ["its data stayed on the device before"]
+    # A damaged file is not trusted: the rental starts again.
+    remembered.write_bytes(b"IDIOMPL1" + b"\xff" * 40)
+    statuses, records = _run(tmp_path, [("main", 10000), "host"])
+    assert statuses == [DECLINED, "ok"]
+    assert _reasons(records) == ["declined: the upload is not paid yet"]
+
+
+def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
+    plan = [("large", 2_000_000), "host", ("tiny", 5), "host"]
+    statuses, records = _run(tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000")
+    assert statuses == [DONE, "ok", DECLINED, "ok"]
+    assert _reasons(records) == ["large", "declined: the host is faster"]
+
+
+def test_without_a_device_auto_never_launches(tmp_path: Path) -> None:
+    vendors = tmp_path / "vendors"
+    vendors.mkdir()  # no OpenCL platform at all
+    statuses, records = _run(tmp_path, WINDOW, OCL_ICD_VENDORS=str(vendors))
+    assert statuses == [DECLINED] * 5 + ["ok"]
+    assert all("policy" not in r for r in records)
+
+
+# ---- a program: a time loop of sweeps under auto ---------------------------------------------
+
+CORPUS = Path(__file__).resolve().parents[3] / "corpus"
+
+
+@pytest.fixture(scope="module")
+def sweeps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    folder = tmp_path_factory.mktemp("sweeps")
+    return build_pair(CORPUS / "stencil_2d5_global.c", folder)
+
+
+def _sweep_run(
+    pair: tuple[Path, Path, Accelerated], tmp_path: Path, **extra: str
+) -> list[dict[str, Any]]:
+    stats = tmp_path / "sweeps.jsonl"
+    stats.unlink(missing_ok=True)
+    env = {
+        "IDIOM_DEVICE": "auto",
+        "IDIOM_AUTO_DEVICE": "cpu",
+        "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
+        "IDIOM_STATS": str(stats),
+        **extra,
+    }
+    same_outputs(pair, ["256", "40"], env)
+    return [json.loads(line) for line in stats.read_text().splitlines()]
+
+
+def test_a_time_loop_moves_to_the_device_and_the_next_run_starts_there(
+    sweeps: tuple[Path, Path, Accelerated], tmp_path: Path
+) -> None:
+    # 64,516 points a sweep at 100 ns each: 6.5 ms on the host, far above a launch on
+    # data kept on the device; the alternating buffers stay there for the whole loop.
+    records = _sweep_run(sweeps, tmp_path, IDIOM_HOST_NS_PER_WORK="100")
+    reasons = [r["policy"] for r in records if r["entry"] == "cl_run"]
+    assert len(reasons) == 40
+    assert reasons[0] == "declined enough to pay the upload"
+    assert reasons.count("data on the device") >= 38
+    records = _sweep_run(sweeps, tmp_path, IDIOM_HOST_NS_PER_WORK="100")
+    reasons = [r["policy"] for r in records if r["entry"] == "cl_run"]
+    assert reasons[0] == "its data stayed on the device before"
+    assert all(r["status"] == DONE for r in records if r["entry"] == "cl_run")
+
+
+def test_a_time_loop_stays_on_the_host_where_launches_cost_more(
+    sweeps: tuple[Path, Path, Accelerated], tmp_path: Path
+) -> None:
+    # At 0.05 ns a point a sweep costs the host 3 us: no launch pays, resident or not.
+    records = _sweep_run(sweeps, tmp_path, IDIOM_HOST_NS_PER_WORK="0.05")
+    launches = [r for r in records if r["entry"] == "cl_run"]
+    assert len(launches) == 40
+    assert {r["status"] for r in launches} == {DECLINED}
