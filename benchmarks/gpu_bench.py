@@ -329,6 +329,7 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
     """Per (entry, kernel, device): calls done, seconds inside the runtime, kernel seconds."""
     groups: dict[tuple[str, str, str], dict[str, float]] = {}
     durations: dict[tuple[str, str, str], list[float]] = {}
+    host_costs: dict[tuple[str, str, str], list[float]] = {}
     for call in calls:
         if call.get("status") != 0:
             continue
@@ -346,6 +347,9 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
             },
         )
         durations.setdefault(key, []).append(float(call.get("seconds", 0.0)))  # type: ignore[arg-type]
+        host_cost = _host_cost(call)
+        if host_cost is not None:
+            host_costs.setdefault(key, []).append(host_cost)
         group["build_seconds"] += float(call.get("build_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         kernel = float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         group["calls"] += 1
@@ -357,9 +361,29 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
         group["download_bytes"] += int(call.get("download_bytes", 0) or 0)  # type: ignore[call-overload]
     for key, values in groups.items():  # the typical call: first calls build programs
         values["median_call_seconds"] = statistics.median(durations[key])
-    return [
+        if key in host_costs:
+            values["median_host_seconds_resident"] = statistics.median(host_costs[key])
+    summary: list[dict[str, object]] = [
         {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
     ]
+    reasons: dict[str, int] = {}
+    for call in calls:  # auto's choices (IDIOM_STATS "policy"), launched or declined
+        if "policy" in call:
+            reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
+    if reasons:
+        summary.append({"entry": "policy", **reasons})
+    return summary
+
+
+def _host_cost(call: dict[str, object]) -> float | None:
+    """The host time of a launch beside its kernel, where nothing was uploaded (its data
+    already on the device), else None."""
+    if call.get("entry") != "cl_run" or call.get("upload_bytes") != 0:
+        return None
+    kernel = call.get("kernel_seconds")
+    if not isinstance(kernel, float | int):
+        return None
+    return float(call.get("seconds", 0.0)) - float(kernel)  # type: ignore[arg-type]
 
 
 def main() -> None:

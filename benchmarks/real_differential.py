@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -179,6 +180,7 @@ def _row(
         "original_verified": original["verified"],
         "accelerated_verified": accelerated["verified"],
         "tail": "" if accelerated["verified"] else accelerated["tail"],
+        **{k: accelerated[k] for k in ("policy", "median_host_us_resident") if k in accelerated},
     }
 
 
@@ -207,7 +209,25 @@ def _task(
         "launches": sum(1 for c in calls if "kernel" in c),
         "faults": sum(1 for c in calls if c.get("entry") == "host_fault"),
         "device": ", ".join(devices) or "-",
+        **_launch_figures(calls),
     }
+
+
+def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
+    """auto's choices by reason, and the median host time of a launch beside its kernel where
+    its data was already on the device (nothing uploaded)."""
+    reasons: dict[str, int] = {}
+    host: list[float] = []
+    for call in calls:
+        if "policy" in call:
+            reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
+        kernel = call.get("kernel_seconds")
+        if call.get("status") == 0 and call.get("upload_bytes") == 0 and kernel is not None:
+            host.append(float(call["seconds"]) - float(kernel))  # type: ignore[arg-type]
+    figures: dict[str, object] = {"policy": reasons} if reasons else {}
+    if host:
+        figures["median_host_us_resident"] = round(1e6 * statistics.median(host), 1)
+    return figures
 
 
 def _read_stats(path: Path) -> list[dict[str, object]]:

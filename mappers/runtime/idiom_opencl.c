@@ -594,22 +594,20 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
     int resident_mode = idiom__resident_on();
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
     idiom__resident_lock(); /* held to the end: entries, kernels, scratch buffers are shared */
-    cl_kernel kernel = idiom__kernel_for(program, kernel_name, &err);
+    cl_uint wanted = 0;
+    cl_kernel kernel = idiom__kernel_for(program, kernel_name, &wanted, &err);
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
         cl_warn(err, "clCreateKernel", kernel_name, slot);
         goto out;
     }
     /* A kernel object keeps the arguments of its last launch: check that this one sets them
        all, as a fresh kernel would have. */
-    cl_uint wanted = 0;
     cl_uint given = 0;
     for (int32_t i = 0; i < nargs; i++) {
         given += is_buffer(args[i].kind) && (args[i].flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
     }
-    err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof wanted, &wanted, NULL);
-    if (err != CL_SUCCESS || wanted != given) {
-        cl_warn(err != CL_SUCCESS ? err : CL_INVALID_KERNEL_ARGS, "setting the arguments",
-                kernel_name, slot);
+    if (wanted != given) {
+        cl_warn(CL_INVALID_KERNEL_ARGS, "setting the arguments", kernel_name, slot);
         goto out;
     }
     err = prepare_residency(slot, s, nargs, args, resident_mode, traffic);
@@ -651,9 +649,29 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
         cl_warn(err, "clEnqueueNDRangeKernel", kernel_name, slot);
         goto out;
     }
-    /* Wait for the kernel and check it really completed before touching host memory. */
+    /* The resident outputs' partial pages are queued for copying back before the wait, so
+       that one round trip to the device waits for the kernel and them. Should the kernel
+       fail, those bytes are ones it writes (the original code, run next, writes them all)
+       or the host's own (an entry's bytes that no kernel wrote equal the host's). */
+    for (int32_t i = 0; i < nargs; i++) {
+        idiom_arg *arg = &args[i];
+        if ((arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) && arg->bytes > 0 &&
+            mems[i] == NULL) {
+            uintptr_t lo = (uintptr_t)arg->ptr;
+            err = idiom__resident_wrote(s, lo, lo + (uintptr_t)arg->bytes, traffic);
+            if (err != CL_SUCCESS) {
+                cl_warn(err, "copying an output back", kernel_name, slot);
+                goto out;
+            }
+        }
+    }
+    /* Wait for the kernel and check it really completed before touching host memory: the
+       queue is in order, so waiting for the copies queued after it waits for it too. */
     cl_int exec = CL_COMPLETE;
-    err = clWaitForEvents(1, &done);
+    err = idiom__resident_settle();
+    if (err == CL_SUCCESS) {
+        err = clWaitForEvents(1, &done);
+    }
     if (err == CL_SUCCESS) {
         err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
     }
@@ -670,12 +688,7 @@ static int32_t launch(const device_slot *slot, int s, cl_program program,
             continue;
         }
         uintptr_t lo = (uintptr_t)arg->ptr;
-        if (mems[i] == NULL) { /* resident: copied back when the host needs it */
-            err = idiom__resident_wrote(s, lo, lo + (uintptr_t)arg->bytes, traffic);
-            if (err != CL_SUCCESS) {
-                cl_warn(err, "copying an output back", kernel_name, slot);
-                goto out;
-            }
+        if (mems[i] == NULL) { /* resident: copied back when the host needs it (above) */
             continue;
         }
         double start = idiom__now();
@@ -724,7 +737,10 @@ out:
 /* What the launch would cost on slot `s`: which of its buffers stay there and are there
    already (idiom_policy.h). Called under cl_lock. */
 static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const idiom_arg *args) {
-    idiom_launch_cost cost = {work, 0, 0, 0};
+    /* A negative work marks a check (idiom_runtime.h). */
+    int check = work < 0;
+    idiom_launch_cost cost = {check ? (work == INT64_MIN ? INT64_MAX : -work) : work, 0, 0, 0,
+                              check};
     int resident_mode = idiom__resident_on();
     idiom__resident_lock();
     for (int32_t i = 0; i < nargs; i++) {
@@ -797,7 +813,8 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
                             timing);
     if (status == IDIOM_DONE && mode == IDIOM_MODE_AUTO &&
         timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
-        idiom__policy_measured(site, work, idiom__now() - start, timing->kernel);
+        idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
+                               timing->kernel);
     }
     return status;
 }

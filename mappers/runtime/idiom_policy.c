@@ -21,7 +21,11 @@
 #include <unistd.h>
 
 #define SITES 256
-#define POLICY_MAGIC "IDIOMPL1"
+#define POLICY_MAGIC "IDIOMPL2"
+/* A check's work times this is the work of the launch it checks for, until one is seen: a
+   range check reads a row's two pointers, the product it guards about as many entries as
+   a row of a typical sparse matrix holds. */
+#define DEFAULT_CHAIN_RATIO 16.0
 #define MAX_BACKOFF 1024.0
 
 typedef struct {
@@ -29,6 +33,7 @@ typedef struct {
     double overhead; /* seconds a launch costs beside its kernel (measured, else the default) */
     double kernel_per_work; /* seconds of kernel per unit of work (measured, else default) */
     int measured;           /* launches that measured the two above */
+    double chain_ratio; /* a check's: the work of the launch after it over its own; 0: unseen */
     double declined; /* host seconds spent declining since the data was last on the device */
     double backoff;  /* the rental's threshold, as a multiple of the upload it would pay */
     int long_windows; /* a window of this site paid for its upload (here or in a run before) */
@@ -54,15 +59,29 @@ static double env_double(const char *name, double fallback) {
     return end != NULL && *end == '\0' && value >= 0.0 ? value : fallback;
 }
 
-/* The model's constants (idiom_policy.h), each overridable from the environment. */
+/* The model's constants (idiom_policy.h), each overridable from the environment; read once,
+   with the remembered sites (getenv scans the whole environment, at every launch else). */
+static double host_per_work_s;
+static double default_overhead_s;
+static double seconds_per_byte_s;
+static double large_work;
+
+static void read_constants(void) {
+    host_per_work_s = env_double("IDIOM_HOST_NS_PER_WORK", 0.5) * 1e-9;
+    default_overhead_s = env_double("IDIOM_LAUNCH_US", 20.0) * 1e-6;
+    double gbs = env_double("IDIOM_TRANSFER_GBS", 8.0);
+    seconds_per_byte_s = gbs > 0.0 ? 1.0 / (gbs * 1e9) : 1.0;
+    large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
+}
+
 static double host_per_work(void) {
-    return env_double("IDIOM_HOST_NS_PER_WORK", 0.5) * 1e-9;
+    return host_per_work_s;
 }
 static double default_overhead(void) {
-    return env_double("IDIOM_LAUNCH_US", 20.0) * 1e-6;
+    return default_overhead_s;
 }
 static double seconds_per_byte(void) {
-    return 1.0 / (env_double("IDIOM_TRANSFER_GBS", 8.0) * 1e9);
+    return seconds_per_byte_s;
 }
 
 static site *find(uint64_t key, int create) {
@@ -94,6 +113,7 @@ typedef struct {
     double overhead;
     double kernel_per_work;
     double backoff;
+    double chain_ratio;
     int32_t measured;
     int32_t long_windows;
 } stored_site;
@@ -141,13 +161,15 @@ static void load(void) {
             /* A record out of range is a damaged file: what it says is not used. */
             if (s == NULL || !(record.overhead >= 0.0 && record.overhead < 1.0) ||
                 !(record.kernel_per_work >= 0.0 && record.kernel_per_work < 1.0) ||
-                !(record.backoff >= 1.0 && record.backoff <= MAX_BACKOFF)) {
+                !(record.backoff >= 1.0 && record.backoff <= MAX_BACKOFF) ||
+                !(record.chain_ratio >= 0.0 && record.chain_ratio < 1e9)) {
                 continue;
             }
             s->overhead = record.overhead;
             s->kernel_per_work = record.kernel_per_work;
             s->measured = record.measured > 0 ? 1 : 0;
             s->backoff = record.backoff;
+            s->chain_ratio = record.chain_ratio;
             s->long_windows = record.long_windows != 0;
         }
     }
@@ -176,8 +198,8 @@ static void save(void) {
         if (s->key == 0) {
             continue;
         }
-        stored_site record = {s->key, s->overhead, s->kernel_per_work, s->backoff, s->measured,
-                              s->long_windows};
+        stored_site record = {s->key,         s->overhead, s->kernel_per_work, s->backoff,
+                              s->chain_ratio, s->measured, s->long_windows};
         ok = fwrite(&record, sizeof record, 1, f) == 1;
     }
     ok = fclose(f) == 0 && ok;
@@ -203,21 +225,51 @@ static double kernel_of(const site *s, int64_t work) {
     return per_work * (double)work;
 }
 
+/* The check this thread launched last, whose next launch tells its chain ratio. */
+static _Thread_local uint64_t pending_check;
+static _Thread_local int64_t pending_work;
+
+/* A launch after a check: the check's ratio learnt (a moving average). */
+static void learn_chain(int64_t work) {
+    site *check = pending_check != 0 ? find(pending_check, 0) : NULL;
+    if (check != NULL && pending_work > 0) {
+        double ratio = (double)work / (double)pending_work;
+        check->chain_ratio =
+            check->chain_ratio > 0.0 ? 0.75 * check->chain_ratio + 0.25 * ratio : ratio;
+        dirty = 1;
+    }
+    pending_check = 0;
+}
+
+/* The work the host would do if the launch declined: a check's stands for the launch after
+   it (the original loop runs in place of both). */
+static double host_work(const site *s, const idiom_launch_cost *cost) {
+    if (!cost->check) {
+        return (double)cost->work;
+    }
+    double ratio = s != NULL && s->chain_ratio > 0.0 ? s->chain_ratio : DEFAULT_CHAIN_RATIO;
+    return (double)cost->work * ratio;
+}
+
 static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_cost *cost) {
     if (!loaded) {
         loaded = 1;
+        read_constants();
         make_program_key(device);
         load();
         atexit(save_at_exit);
     }
+    if (!cost->check) {
+        learn_chain(cost->work);
+    }
     site *s = find(key, 1);
-    double host = (double)cost->work * host_per_work() +
+    double host = host_work(s, cost) * host_per_work() +
                   (double)cost->declining_bytes * seconds_per_byte();
     double each = overhead_of(s) + kernel_of(s, cost->work) +
                   (double)cost->every_call_bytes * seconds_per_byte();
     double once = (double)cost->upload_bytes * seconds_per_byte();
     idiom_choice choice = {0, "declined: the host is faster", host, each + once};
-    if (cost->work >= idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK)) {
+    if (host_work(s, cost) >= large_work) {
         choice.device = 1;
         choice.reason = "large";
     } else if (each >= host) {
@@ -234,6 +286,10 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     } else if (s != NULL) {
         s->declined += host - each;
         choice.reason = "declined: the upload is not paid yet";
+    }
+    if (cost->check) { /* a chain: its next launch, if it comes, tells the ratio */
+        pending_check = choice.device ? key : 0;
+        pending_work = cost->work;
     }
     if (choice.device && s != NULL) {
         if (once > 0.0) { /* a new window: what the last one saved decides the next rental */

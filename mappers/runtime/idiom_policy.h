@@ -19,6 +19,11 @@
  * that closes before it saved its upload doubles the site's backoff; one that saved it marks
  * the site as having long windows, and such a site uploads at its first call the next time.
  * This loses at most about twice the best choice made knowing the future (the ski rental).
+ *
+ * A check (a kernel finding the range of indices a sparse product or a histogram will use)
+ * does little work itself, but declining it runs the original loop in place of the launch it
+ * checks for: its work is weighed as its own times the ratio of that launch's work to it,
+ * measured on the launch that follows it (16 until then).
  */
 #ifndef IDIOM_POLICY_H
 #define IDIOM_POLICY_H
@@ -32,6 +37,7 @@ typedef struct {
     int64_t upload_bytes;     /* bytes of buffers that stay on the device, not there yet */
     int64_t every_call_bytes; /* bytes copied in and back at every launch (not resident) */
     int64_t declining_bytes;  /* bytes newer on the device that the loop would need back */
+    int check;                /* the launch checks what a launch after it will use */
 } idiom_launch_cost;
 
 typedef struct {

@@ -601,6 +601,7 @@ typedef struct kernel_entry {
     cl_program program;
     char *name;
     cl_kernel kernel;
+    cl_uint arguments; /* its parameters' count, asked once */
 } kernel_entry;
 
 typedef struct {
@@ -614,15 +615,22 @@ static pooled pool[POOL_SLOTS];
 static int pool_count;
 static size_t pool_bytes;
 
-cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err) {
+cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_uint *arguments,
+                            cl_int *err) {
     for (kernel_entry *e = kernels; e != NULL; e = e->next) {
         if (e->program == program && strcmp(e->name, name) == 0) {
             *err = CL_SUCCESS;
+            *arguments = e->arguments;
             return e->kernel;
         }
     }
     cl_kernel kernel = clCreateKernel(program, name, err);
     if (kernel == NULL || *err != CL_SUCCESS) {
+        return NULL;
+    }
+    *err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof *arguments, arguments, NULL);
+    if (*err != CL_SUCCESS) {
+        clReleaseKernel(kernel);
         return NULL;
     }
     kernel_entry *e = calloc(1, sizeof *e);
@@ -637,6 +645,7 @@ cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err) {
     e->program = program;
     e->name = copy;
     e->kernel = kernel;
+    e->arguments = *arguments;
     e->next = kernels;
     kernels = e;
     return kernel;

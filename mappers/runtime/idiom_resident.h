@@ -103,8 +103,9 @@ IDIOM_HIDDEN int idiom__guard_protect(uintptr_t from, uintptr_t to, int readable
 /* How many faults the handler resolved (IDIOM_STATS). */
 IDIOM_HIDDEN long idiom__guard_faults(void);
 
-/* The kernel object `name` of `program`, created once and kept. */
-IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_int *err);
+/* The kernel object `name` of `program`, created once and kept, and its parameters' count. */
+IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name,
+                                         cl_uint *arguments, cl_int *err);
 
 /* A read-write buffer of exactly `bytes` on `slot`, reused when a launch gave one back. */
 IDIOM_HIDDEN cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err);

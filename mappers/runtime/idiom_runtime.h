@@ -9,7 +9,8 @@
  *                                   large problems only); off = no acceleration at all
  *   IDIOM_BLAS_MIN_WORK=N           BLAS calls below N multiply-adds are declined (default 4096)
  *   IDIOM_GPU_MIN_WORK=N            auto picks the GPU from this much work on, whatever its
- *                                   cost model says (default 1<<22)
+ *                                   cost model says (default 1<<22; read once, as the three
+ *                                   below)
  *   IDIOM_HOST_NS_PER_WORK, IDIOM_LAUNCH_US, IDIOM_TRANSFER_GBS
  *                                   auto's cost model (idiom_policy.h): a loop iteration on the
  *                                   host (0.5 ns), a launch before it is measured (20 us), the
@@ -215,7 +216,9 @@ typedef struct idiom_arg {
 
 /* Launch `kernel` from the OpenCL C `source` (a NUL-terminated string) over the NDRange
  * global[0..dims) (dims 1..3), with work-groups local[0..dims) or NULL for the driver's choice.
- * `work` estimates the operations, for the device choice. Host memory (OUT/INOUT buffers) is
+ * `work` estimates the operations, for the device choice; a negative one, -w, marks a check of
+ * w operations whose results only say whether a launch after it may run (a range of indices):
+ * IDIOM_DEVICE=auto weighs it as the launch it checks for. Host memory (OUT/INOUT buffers) is
  * written only once the kernel has completed successfully. Built programs are cached in memory
  * per (source text, device) and on disk as binaries. */
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,

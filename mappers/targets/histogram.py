@@ -43,6 +43,7 @@ from mappers.targets.kernels import (
     PUBLISH_RANGE,
     KernelArg,
     KernelBody,
+    as_check,
     c_type,
     launch,
     pack_params,
@@ -255,7 +256,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         cells = range_cells(builder)
         found = launch(builder, module, source=self._active_source(active_args),
                        kernel="idiom_active", global_size=[const(I64, _GRID)], local_size=None,
-                       work=self.count,
+                       work=as_check(builder, self.count),
                        args=[_scalar(self.count), _scalar(const(I64, 0)), *active_args,
                              KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         first, last, overflow = read_cells(builder, cells)
@@ -336,7 +337,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         common = [_scalar(end), _scalar(t_first), *args]
         cells = range_cells(builder)
         first = launch(builder, module, source=source, kernel="idiom_bin_range",
-                       global_size=[const(I64, _GRID)], local_size=None, work=self.count,
+                       global_size=[const(I64, _GRID)], local_size=None,
+                       work=as_check(builder, self.count),
                        args=[*common, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         low, high, overflow = read_cells(builder, cells)
         size = const(I64, element_size(self.kind))
@@ -406,7 +408,8 @@ class _Gather:
         iterations = plan.main.loop(update, self.upto)
         source = _range_source("idiom_gather_range", args[2:], plan.params, iterations)
         status = launch(builder, plan.context.module, source=source, kernel="idiom_gather_range",
-                        global_size=[const(I64, _GRID)], local_size=None, work=plan.count,
+                        global_size=[const(I64, _GRID)], local_size=None,
+                        work=as_check(builder, plan.count),
                         args=[*args, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         return _Launched(status, cells)
 

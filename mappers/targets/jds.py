@@ -32,6 +32,7 @@ from mappers.targets.kernels import (
     SCRATCH,
     KernelArg,
     KernelBody,
+    as_check,
     pack_params,
     publish_range,
     range_cells,
@@ -181,9 +182,11 @@ class _JdsPlan(Plan):
         chain = Chain(builder)
 
         def run(name: str, args: list[KernelArg], body: str, *, per_row: bool = False) -> Operand:
+            # Over the grid: a check of the ranges the product (per row) will use.
             size = self.count if per_row else const(I64, GRID)
+            work = self.count if per_row else as_check(builder, self.count)
             return run_kernel(builder, module, name, args=[*common, *args], params=self.params,
-                              body=body, global_size=size, work=self.count)  # fmt: skip
+                              body=body, global_size=size, work=work)  # fmt: skip
 
         diagonals, rows = range_cells(builder), range_cells(builder)
         cells = [cells_arg("diagonals", diagonals), cells_arg("rows", rows)]

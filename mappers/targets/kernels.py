@@ -31,6 +31,7 @@ __all__ = [
     "BufferGroup",
     "KernelArg",
     "KernelBody",
+    "as_check",
     "c_type",
     "fits_int",
     "launch",
@@ -580,6 +581,13 @@ def publish_range(low: str, high: str, cells: str) -> str:
       atomic_max(&{cells}[1], (int){high});
     }}
   }}"""
+
+
+def as_check(builder: Builder, work: Operand) -> Operand:
+    """The `work` argument of a check: a launch whose results only say whether a launch
+    after it may run (a range of indices). Negated, so that the runtime's cost model weighs
+    it as the launch it checks for (idiom_runtime.h)."""
+    return builder.binary("sub", const(I64, 0), work)
 
 
 def range_cells(builder: Builder) -> Operand:

@@ -42,6 +42,7 @@ from mappers.targets.kernels import (
     BufferGroup,
     KernelArg,
     KernelBody,
+    as_check,
     buffer_arg,
     c_type,
     launch,
@@ -584,7 +585,7 @@ class _CsrPlan(Plan):
         status = run_kernel(builder, self.context.module, "idiom_csr_positions",
                             args=[*common, cells_arg("range", positions)], params=self.params,
                             body=self._positions(), global_size=const(I64, GRID),
-                            work=self.count)  # fmt: skip
+                            work=as_check(builder, self.count))  # fmt: skip
         p_first, p_count, p_bad = read_range(builder, positions, inclusive=False)
         chain.then([succeeded(builder, status, p_bad)])
         return (p_first, p_count), (p_first, p_count)
@@ -639,7 +640,7 @@ class _CsrPlan(Plan):
         status = run_kernel(builder, module, "idiom_csr_columns",
                             args=[*common, *columns.args, cells_arg("range", found)],
                             params=self.params, body=self._columns(), global_size=grid,
-                            work=value_range[1])  # fmt: skip
+                            work=as_check(builder, value_range[1]))  # fmt: skip
         c_first, c_count, c_bad = read_range(builder, found, inclusive=True)
         values = slice_of(builder, "V", gather.values, gather.matrix.type, first=value_range[0],
                           count=value_range[1], base=base)  # fmt: skip

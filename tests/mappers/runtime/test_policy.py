@@ -205,3 +205,13 @@ def test_a_time_loop_stays_on_the_host_where_launches_cost_more(
     launches = [r for r in records if r["entry"] == "cl_run"]
     assert len(launches) == 40
     assert {r["status"] for r in launches} == {DECLINED}
+
+
+def test_a_check_is_weighed_as_the_launch_after_it(tmp_path: Path) -> None:
+    # A negative work marks a check: its 100 iterations stand for 16 times as many until
+    # the launch after it (10,000) shows the ratio, 100.
+    plan = [("check", -100), ("main", 10000), ("check", -100), "host"]
+    statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="1000")
+    assert statuses == [DONE, DONE, DONE, "ok"]
+    estimates = [r["host_estimate_seconds"] for r in records]
+    assert estimates == pytest.approx([100 * 16e-6, 0.01, 100 * 100e-6], rel=1e-3)
