@@ -48,6 +48,14 @@ MODES: dict[str, dict[str, str]] = {
     "auto": {"IDIOM_DEVICE": "auto"},
     "off": {"IDIOM_DEVICE": "off"},
 }
+LAUNCH_FIGURES = (
+    "policy",
+    "median_host_us_resident",
+    "upload_bytes",
+    "download_bytes",
+    "host_accesses",
+    "seconds_in_runtime",
+)
 VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
 
 
@@ -180,7 +188,7 @@ def _row(
         "original_verified": original["verified"],
         "accelerated_verified": accelerated["verified"],
         "tail": "" if accelerated["verified"] else accelerated["tail"],
-        **{k: accelerated[k] for k in ("policy", "median_host_us_resident") if k in accelerated},
+        **{k: accelerated[k] for k in LAUNCH_FIGURES if k in accelerated},
     }
 
 
@@ -215,16 +223,30 @@ def _task(
 
 def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
     """auto's choices by reason, and the median host time of a launch beside its kernel where
-    its data was already on the device (nothing uploaded)."""
+    its data was already on the device (at most the partial pages at its arrays' ends
+    uploaded)."""
     reasons: dict[str, int] = {}
     host: list[float] = []
     for call in calls:
         if "policy" in call:
             reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
         kernel = call.get("kernel_seconds")
-        if call.get("status") == 0 and call.get("upload_bytes") == 0 and kernel is not None:
+        uploaded = call.get("upload_bytes")
+        resident = isinstance(uploaded, int) and uploaded <= 65536
+        if call.get("status") == 0 and resident and kernel is not None:
             host.append(float(call["seconds"]) - float(kernel))  # type: ignore[arg-type]
     figures: dict[str, object] = {"policy": reasons} if reasons else {}
+    moved = {
+        key: sum(int(c.get(key, 0) or 0) for c in calls)  # type: ignore[call-overload]
+        for key in ("upload_bytes", "download_bytes")
+    }
+    if any(moved.values()):
+        figures.update(moved)
+        figures["host_accesses"] = sum(1 for c in calls if c.get("entry") == "host_access")
+        figures["seconds_in_runtime"] = round(
+            sum(float(c.get("seconds", 0.0)) for c in calls),  # type: ignore[arg-type]
+            3,
+        )
     if host:
         figures["median_host_us_resident"] = round(1e6 * statistics.median(host), 1)
     return figures
