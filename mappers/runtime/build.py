@@ -47,8 +47,15 @@ _SOURCES = (
     "idiom_cache.c",
     "idiom_rows.c",
     "idiom_policy.c",
+    "idiom_memo.c",
 )
-_HEADERS = ("idiom_runtime.h", "idiom_internal.h", "idiom_resident.h", "idiom_policy.h")
+_HEADERS = (
+    "idiom_runtime.h",
+    "idiom_internal.h",
+    "idiom_resident.h",
+    "idiom_policy.h",
+    "idiom_memo.h",
+)
 _SHARED_NAME = "libidiom_runtime.so"
 _ARCHIVE_NAME = "libidiom_runtime.a"
 # No -Werror: a newer compiler's new warning must not stop a user's build (tests use it).

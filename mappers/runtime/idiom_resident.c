@@ -31,6 +31,8 @@ typedef struct entry {
     uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
     uint64_t generation;          /* the last launch that used it */
     int guard;                    /* GUARD_*: how its whole pages are protected now */
+    uint64_t id;                  /* unique over the process: a new entry is a new copy */
+    uint64_t version;             /* how many times its claimed bytes changed since made */
 } entry;
 
 /* The safety net (idiom_guard.c): the whole pages of a claim are
@@ -48,6 +50,7 @@ static entry *entries;
 atomic_int idiom_device_entries;
 static uint64_t resident_bytes;
 static uint64_t generations;
+static uint64_t entry_ids;
 static atomic_int switched_on;
 /* The thread holding resident_mutex, so that the fault handler can tell a fault of the
    runtime itself (a bug: it must never touch a protected page) from one of the program. */
@@ -330,6 +333,7 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
     idiom__trace("device copy of %zu bytes at %p (%d merged on the device)",
                  (size_t)(claim_hi - claim_lo), (void *)claim_lo, count);
     e->generation = generation;
+    e->id = ++entry_ids;
     e->next = entries;
     entries = e;
     resident_bytes += bytes;
@@ -352,6 +356,35 @@ static uintptr_t overlap(uintptr_t lo, uintptr_t hi, uintptr_t other_lo, uintptr
     return from < to ? to - from : 0;
 }
 
+/* [a, b) clipped to [lo, hi), as a pair (empty: both lo). */
+static void clip(uintptr_t a, uintptr_t b, uintptr_t lo, uintptr_t hi, uintptr_t out[2]) {
+    out[0] = a > lo ? a : lo;
+    out[1] = b < hi ? b : hi;
+    if (out[0] >= out[1]) {
+        out[0] = out[1] = lo;
+    }
+}
+
+int idiom__resident_stamp(int slot, uintptr_t lo, uintptr_t hi, idiom_stamp *stamp) {
+    entry *e = holding(slot, lo, hi);
+    if (e == NULL) {
+        return 0;
+    }
+    stamp->id = e->id;
+    stamp->version = e->version;
+    uintptr_t from = e->claim_lo;
+    uintptr_t to = e->claim_lo; /* without the safety net no page is guarded: no edges */
+    if (idiom__guard_enabled()) {
+        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+        if (from >= to) { /* no whole page: the claim is all edge */
+            from = to = e->claim_hi;
+        }
+    }
+    clip(e->claim_lo, from, lo, hi, stamp->edges[0]);
+    clip(to, e->claim_hi, lo, hi, stamp->edges[1]);
+    return 1;
+}
+
 void idiom__resident_coverage(int slot, uintptr_t lo, uintptr_t hi, int64_t *held,
                               int64_t *newer) {
     *held = 0;
@@ -370,6 +403,7 @@ cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffi
         uintptr_t from = e->claim_lo > lo ? e->claim_lo : lo;
         uintptr_t to = e->claim_hi < hi ? e->claim_hi : hi;
         if (from < to) {
+            e->version++;
             double start = idiom__now();
             cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_TRUE, from - e->lo, to - from,
                                               (const void *)from, 0, NULL, NULL);
@@ -386,6 +420,7 @@ cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic
     if (e == NULL || lo >= hi) {
         return CL_SUCCESS;
     }
+    e->version++;
     if (idiom__guard_enabled()) { /* the partial pages go back now; the whole ones stay */
         uintptr_t from = 0;
         uintptr_t to = 0;

@@ -57,6 +57,21 @@ IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_com
 /* The buffer of the entry of `slot` holding [lo, hi), and lo's byte offset in it; NULL if none. */
 IDIOM_HIDDEN cl_mem idiom__resident_find(int slot, uintptr_t lo, uintptr_t hi, size_t *offset);
 
+/* What says a device copy of some bytes is still the copy it was: the entry holding them
+   (id), how often its claimed bytes changed (version), and the parts of the bytes on partial
+   pages, which the host may write unseen ([edges[k][0], edges[k][1]), possibly empty). */
+typedef struct {
+    uint64_t id;
+    uint64_t version;
+    uintptr_t edges[2][2];
+} idiom_stamp;
+
+/* The stamp of [lo, hi) on `slot`: 1 where one entry holds it, else 0. Two equal stamps,
+   with equal host bytes on the edges, mean the device's copy of the bytes did not change in
+   between, nor the host's: a write of the host to a whole page would have dropped the entry
+   (the safety net; without it, the compiler's host accesses do). */
+IDIOM_HIDDEN int idiom__resident_stamp(int slot, uintptr_t lo, uintptr_t hi, idiom_stamp *stamp);
+
 /* How many bytes of [lo, hi) entries of `slot` claim (`held`: claims do not overlap), and how
    many of them, on any device, are newer there than on the host (`newer`: what the host would
    have to copy back to run the loop itself). */

@@ -42,6 +42,8 @@
  *                 buffer writes and reads; null when no launch began), "build_seconds"
  *                 (building or loading the program in this call, 0 when it was in memory),
  *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
+ *                 "replayed" (1: a check whose inputs had not changed, not launched: its
+ *                 outputs written again, idiom_memo.h),
  *                 under auto, once it chose: "policy" (why it launched or declined),
  *                 "host_estimate_seconds", "launch_estimate_seconds" (its model's figures)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";
