@@ -251,6 +251,17 @@ static double host_work(const site *s, const idiom_launch_cost *cost) {
     return (double)cost->work * ratio;
 }
 
+/* The site's window ended (its data left the device): one that did not save its upload
+   doubles the next rental. */
+static void close_window(site *s) {
+    if (s->window_saved < s->window_paid) {
+        s->backoff = s->backoff * 2.0 < MAX_BACKOFF ? s->backoff * 2.0 : MAX_BACKOFF;
+        s->long_windows = 0;
+    }
+    s->in_window = 0;
+    dirty = 1;
+}
+
 static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_cost *cost) {
     if (!loaded) {
         loaded = 1;
@@ -268,8 +279,13 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     double each = overhead_of(s) + kernel_of(s, cost->work) +
                   (double)cost->every_call_bytes * seconds_per_byte();
     double once = (double)cost->upload_bytes * seconds_per_byte();
+    if (once > 0.0 && s != NULL && s->in_window) {
+        close_window(s); /* its data is gone: what the window saved decides the next rental */
+    }
     idiom_choice choice = {0, "declined: the host is faster", host, each + once};
-    if (host_work(s, cost) >= large_work) {
+    if (host_work(s, cost) >= large_work && (s == NULL || s->backoff <= 1.0)) {
+        /* Large enough alone, unless a window of this site closed before it saved its
+           upload: from then on it rents as the others do. */
         choice.device = 1;
         choice.reason = "large";
     } else if (each >= host) {
@@ -292,11 +308,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         pending_work = cost->work;
     }
     if (choice.device && s != NULL) {
-        if (once > 0.0) { /* a new window: what the last one saved decides the next rental */
-            if (s->in_window && s->window_saved < s->window_paid) {
-                s->backoff = s->backoff * 2.0 < MAX_BACKOFF ? s->backoff * 2.0 : MAX_BACKOFF;
-                s->long_windows = 0;
-            }
+        if (once > 0.0) { /* a new window */
             s->in_window = 1;
             s->window_paid = once;
             s->window_saved = 0.0;

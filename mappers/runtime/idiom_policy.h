@@ -11,8 +11,8 @@
  * `overhead` (the host time of a launch beside its kernel, default IDIOM_LAUNCH_US = 20 us)
  * and `kernel` (per unit of work) are measured on the site's first launches whose data was
  * already on the device, and refined by every such launch after. A launch goes to the device
- * when its work reaches IDIOM_GPU_MIN_WORK (large enough alone), or when each < host and the
- * data is there (once = 0). When the data is not there, the upload is paid only for a window:
+ * when its work reaches IDIOM_GPU_MIN_WORK (large enough alone, until a window of its site
+ * closed early), or when each < host and the data is there (once = 0). When the data is not there, the upload is paid only for a window:
  * the launches that follow on the same device data. The site rents first: it declines, adding
  * up what it lost (host - each), until that reaches the upload (times its backoff), then
  * uploads; from then on its launches find their data there, until the host touches it. A window

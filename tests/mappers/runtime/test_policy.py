@@ -215,3 +215,15 @@ def test_a_check_is_weighed_as_the_launch_after_it(tmp_path: Path) -> None:
     assert statuses == [DONE, DONE, DONE, "ok"]
     estimates = [r["host_estimate_seconds"] for r in records]
     assert estimates == pytest.approx([100 * 16e-6, 0.01, 100 * 100e-6], rel=1e-3)
+
+
+def test_a_large_launch_whose_window_closed_early_rents_afterwards(tmp_path: Path) -> None:
+    # Large (above IDIOM_GPU_MIN_WORK) and uploading (25 ms), then the host touches the
+    # data: the window saved less than its upload (10 ms of host loop), so the next large
+    # launch rents.
+    plan = [("big", 2_000_000), "host", ("big", 2_000_000), "host"]
+    statuses, records = _run(
+        tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000", IDIOM_HOST_NS_PER_WORK="5"
+    )
+    assert statuses == [DONE, "ok", DECLINED, "ok"]
+    assert _reasons(records) == ["large", "declined: the upload is not paid yet"]
