@@ -349,9 +349,10 @@ static program_entry *known_program(int s, const char *source, uint64_t *hash) {
     return NULL;
 }
 
-/* The launch site of `source`, for auto's cost model: the hash of its text, remembered by
-   pointer (a pointer reused for another text only misleads the model, never a launch). */
-static uint64_t site_of(const char *source) {
+/* The launch site of `kernel` in `source`, for auto's cost model: the hash of the text,
+   remembered by pointer (a pointer reused for another text only misleads the model, never a
+   launch), and of the kernel's name (one program may hold several kernels). */
+static uint64_t site_of(const char *source, const char *kernel) {
     enum { MEMO = 64 };
     static struct {
         const char *source;
@@ -362,7 +363,7 @@ static uint64_t site_of(const char *source) {
         memo[at].source = source;
         memo[at].hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
     }
-    return memo[at].hash;
+    return idiom__fnv1a(memo[at].hash, kernel, strlen(kernel));
 }
 
 static cl_program get_program(int s, const char *source, const char *kernel,
@@ -817,7 +818,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         pthread_mutex_unlock(&cl_lock);
         return IDIOM_DECLINED;
     }
-    uint64_t site = site_of(source);
+    uint64_t site = site_of(source, kernel);
     if (mode == IDIOM_MODE_AUTO) { /* before anything is built for it */
         idiom_launch_cost cost = launch_cost(s, work, nargs, args);
         timing->choice = idiom__policy_choose(site, slots[s].name, &cost);

@@ -33,6 +33,8 @@ typedef struct {
     double overhead; /* seconds a launch costs beside its kernel (measured, else the default) */
     double kernel_per_work; /* seconds of kernel per unit of work (measured, else default) */
     int measured;           /* launches that measured the two above */
+    int launched;           /* launches seen by measured(), the first not measured */
+    int64_t host_faster;    /* declines as "the host is faster", for probes */
     double chain_ratio; /* a check's: the work of the launch after it over its own; 0: unseen */
     double declined; /* host seconds spent declining since the data was last on the device */
     double backoff;  /* the rental's threshold, as a multiple of the upload it would pay */
@@ -251,6 +253,14 @@ static double host_work(const site *s, const idiom_launch_cost *cost) {
     return (double)cost->work * ratio;
 }
 
+/* Whether this decline as "the host is faster" of a site with its data on the device launches
+   once more to measure again: the 16th, 64th, 256th, ... (a measured launch cost may have
+   been an accident; each probe costs at most one launch's loss). */
+static int probe_due(site *s) {
+    int64_t n = ++s->host_faster;
+    return n >= 16 && (n & (n - 1)) == 0 && (n & INT64_C(0x5555555555555555)) != 0;
+}
+
 /* The site's window ended (its data left the device): one that did not save its upload
    doubles the next rental. */
 static void close_window(site *s) {
@@ -288,6 +298,9 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
            upload: from then on it rents as the others do. */
         choice.device = 1;
         choice.reason = "large";
+    } else if (each >= host && once <= 0.0 && s != NULL && probe_due(s)) {
+        choice.device = 1; /* the figures that keep it on the host may be stale */
+        choice.reason = "probe: measuring again";
     } else if (each >= host) {
         /* Even with its data there, a launch costs more than the loop. */
     } else if (once <= 0.0) {
@@ -334,7 +347,10 @@ idiom_choice idiom__policy_choose(uint64_t key, const char *device,
 
 static void measured(uint64_t key, int64_t work, double seconds, double kernel_seconds) {
     site *s = find(key, 0);
-    if (s == NULL || seconds < 0.0 || kernel_seconds < 0.0 || work <= 0) {
+    /* A kernel's first launch pays for loading it on the device (hundreds of milliseconds
+       for some drivers): a figure that would keep the site on the host for good. */
+    if (s == NULL || s->launched++ == 0 || seconds < 0.0 || kernel_seconds < 0.0 ||
+        work <= 0) {
         return;
     }
     double overhead = seconds > kernel_seconds ? seconds - kernel_seconds : 0.0;

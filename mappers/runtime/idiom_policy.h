@@ -9,8 +9,10 @@
  *   (bandwidth: IDIOM_TRANSFER_GBS, default 8 GB/s)
  *
  * `overhead` (the host time of a launch beside its kernel, default IDIOM_LAUNCH_US = 20 us)
- * and `kernel` (per unit of work) are measured on the site's first launches whose data was
- * already on the device, and refined by every such launch after. A launch goes to the device
+ * and `kernel` (per unit of work) are measured on the site's launches that moved little data
+ * (its first excepted: it loads the kernel), a moving average. A site (a kernel of a program)
+ * that declines as "the host is faster" with its data on the device launches again at its
+ * 16th, 64th, 256th, ... such decline to measure again. A launch goes to the device
  * when its work reaches IDIOM_GPU_MIN_WORK (large enough alone, until a window of its site
  * closed early), or when each < host and the data is there (once = 0). When the data is not there, the upload is paid only for a window:
  * the launches that follow on the same device data. The site rents first: it declines, adding

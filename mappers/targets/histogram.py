@@ -30,7 +30,7 @@ copied for the other two (checked apart from the bins like every read).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mappers.plan.access import Access, apart, apart_from_fixed, element_size
@@ -50,6 +50,7 @@ from mappers.targets.kernels import (
     param_prelude,
     range_cells,
     read_cells,
+    status_when,
 )
 from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from mappers.targets.sparse import (
@@ -292,7 +293,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                 builder, t_first=t_first, end=end, buffers=copies, packed=packed, ranges=ranges
             )
 
-        status = _when(builder, go, restricted)
+        status = status_when(builder, go, restricted)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return status
 
@@ -319,7 +320,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         x = slice_of(builder, "X", gather.x, gather.read.type, first=x_first, count=x_count)
         assert x.group.low is not None and x.group.high is not None
         ranges = [*ranges, (x.group.low, x.group.high)]
-        return _when(builder, ok, lambda: self._bins(builder, t_first=t_first,
+        return status_when(builder, ok, lambda: self._bins(builder, t_first=t_first,
                                                        args=[*args, *x.args], end=end,
                                                        ranges=ranges))  # fmt: skip
 
@@ -366,7 +367,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                           global_size=[const(I64, _GRID)], local_size=None, work=self.count,
                           args=[*common, bins_arg, _scalar(low64)])  # fmt: skip
 
-        return _when(builder, builder.all_of(checks), add)
+        return status_when(builder, builder.all_of(checks), add)
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
@@ -463,22 +464,6 @@ def _span(
         high = builder.select(builder.compare("sgt", a_high, high), a_high, high)
     assert low is not None and high is not None
     return low, high
-
-
-def _when(builder: Builder, condition: Operand, then: Callable[[], Operand]) -> Operand:
-    """The status `then` emits when `condition` holds, else 1 (nothing done)."""
-    run, skip, merge = (builder.fresh(part).lstrip("%") for part in ("run", "skip", "merge"))
-    builder.branch_if(condition, run, skip)
-    builder.label(run)
-    status = then()
-    ran = builder.fresh("ran").lstrip("%")  # `then` may have ended in a block of its own
-    builder.branch(ran)
-    builder.label(ran)
-    builder.branch(merge)
-    builder.label(skip)
-    builder.branch(merge)
-    builder.label(merge)
-    return builder.emit("i32", f"phi i32 [ {status.ref}, %{ran} ], [ 1, %{skip} ]")
 
 
 def _tests_before(region: Region, block: Block) -> list[tuple[Value, bool]]:

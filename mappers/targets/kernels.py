@@ -15,7 +15,7 @@ it, with the offset and strides measured at run time (mappers/plan/access.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mappers.plan.access import Access, apart, element_size, measure
@@ -40,6 +40,7 @@ __all__ = [
     "publish_range",
     "range_cells",
     "read_cells",
+    "status_when",
 ]
 
 _C_TYPES = {
@@ -581,6 +582,22 @@ def publish_range(low: str, high: str, cells: str) -> str:
       atomic_max(&{cells}[1], (int){high});
     }}
   }}"""
+
+
+def status_when(builder: Builder, condition: Operand, then: Callable[[], Operand]) -> Operand:
+    """The status `then` emits when `condition` holds, else 1 (nothing done)."""
+    run, skip, merge = (builder.fresh(part).lstrip("%") for part in ("run", "skip", "merge"))
+    builder.branch_if(condition, run, skip)
+    builder.label(run)
+    status = then()
+    ran = builder.fresh("ran").lstrip("%")  # `then` may have ended in a block of its own
+    builder.branch(ran)
+    builder.label(ran)
+    builder.branch(merge)
+    builder.label(skip)
+    builder.branch(merge)
+    builder.label(merge)
+    return builder.emit("i32", f"phi i32 [ {status.ref}, %{ran} ], [ 1, %{skip} ]")
 
 
 def as_check(builder: Builder, work: Operand) -> Operand:

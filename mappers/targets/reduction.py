@@ -33,6 +33,7 @@ from mappers.targets.kernels import (
     launch,
     pack_params,
     param_prelude,
+    status_when,
 )
 from matcher.demangle import demangle_names
 from matcher.detect import Instance
@@ -353,16 +354,21 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
         final_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         final_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
-        status_final = launch(
+        # The total of the partials, only where the partials were made.
+        status_final = status_when(
             builder,
-            module,
-            source=source,
-            kernel="idiom_reduce_final",
-            global_size=[const(I64, LOCAL)],
-            local_size=[LOCAL],
-            work=self.count,  # the reduction's work: the device choice must be the first's
-            args=final_args,
-            defining=first_args,
+            builder.compare("eq", status_first, const("i32", 0)),
+            lambda: launch(
+                builder,
+                module,
+                source=source,
+                kernel="idiom_reduce_final",
+                global_size=[const(I64, LOCAL)],
+                local_size=[LOCAL],
+                work=self.count,  # the reduction's work: the device choice must be the first's
+                args=final_args,
+                defining=first_args,
+            ),
         )
         self.results = [
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
@@ -412,15 +418,20 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         final_args = [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
         final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
-        status_final = launch(
+        # The total of the partials, only where the partials were made.
+        status_final = status_when(
             builder,
-            module,
-            source=final.source,
-            kernel=final.name,
-            global_size=[const(I64, LOCAL)],
-            local_size=[LOCAL],
-            work=self.count,  # the reduction's work: the device choice must be the first's
-            args=final_args,
+            builder.compare("eq", status_first, const("i32", 0)),
+            lambda: launch(
+                builder,
+                module,
+                source=final.source,
+                kernel=final.name,
+                global_size=[const(I64, LOCAL)],
+                local_size=[LOCAL],
+                work=self.count,  # the reduction's work: the device choice must be the first's
+                args=final_args,
+            ),
         )
         self.results = [
             builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
