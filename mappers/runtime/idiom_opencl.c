@@ -575,10 +575,11 @@ static cl_int prepare_residency(const device_slot *slot, int s, int32_t nargs,
             const idiom_arg *arg = &args[i];
             if (is_buffer(arg->kind) && arg->bytes > 0 && (arg->flags & IDIOM_ARG_RESIDENT)) {
                 uintptr_t lo = (uintptr_t)arg->ptr;
+                /* An output's edges too: the kernel may not write every byte of its range,
+                   and the bytes it does not write go back to the host with the rest. */
                 err = idiom__resident_acquire(s, slot->context, slot->queue, slot->budget,
                                               generation, lo, lo + (uintptr_t)arg->bytes,
-                                              pass == 0 && arg->kind != IDIOM_ARG_OUT,
-                                              traffic);
+                                              pass == 0, traffic);
             }
         }
     }

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ALIGN ((uintptr_t)128) /* divides any page size; >= every element's alignment */
 
@@ -33,6 +34,11 @@ typedef struct entry {
     int guard;                    /* GUARD_*: how its whole pages are protected now */
     uint64_t id;                  /* unique over the process: a new entry is a new copy */
     uint64_t version;             /* how many times its claimed bytes changed since made */
+    /* The bytes on the claim's partial pages as host and device last both held them (NULL:
+       unknown): an upload of equal bytes is skipped (upload_edges). */
+    unsigned char *edges;
+    int edges_pending; /* copied back from the device: known once the copy is waited for */
+    struct entry *next_pending;
 } entry;
 
 /* The safety net (idiom_guard.c): the whole pages of a claim are
@@ -41,6 +47,9 @@ typedef struct entry {
 enum { GUARD_OFF, GUARD_READ, GUARD_NONE };
 static int set_guard(entry *e, int guard);
 static cl_int upload_edges(entry *e, idiom_traffic *traffic);
+static void snapshot_edges(entry *e);
+static void edges_copied_back(entry *e);
+static void take_pending_edges(int landed);
 static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
 
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -85,8 +94,11 @@ uint64_t idiom__resident_generation(void) {
 }
 
 /* Copies back the entry's newer bytes, releases its buffer and unlinks it. */
+static void forget_edges(entry *e);
+
 static cl_int drop(entry **link, idiom_traffic *traffic) {
     entry *e = *link;
+    forget_edges(e);
     cl_int err = CL_SUCCESS;
     if (set_guard(e, GUARD_OFF) != 0) {
         idiom__warn_once("cannot lift the protection of %zu bytes the device holds; the "
@@ -328,12 +340,16 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
             e->newer_hi = empty || old->newer_hi > e->newer_hi ? old->newer_hi : e->newer_hi;
         }
         clReleaseMemObject(old->mem); /* freed once the copy that reads it is done */
+        forget_edges(old);
         free(old);
     }
     idiom__trace("device copy of %zu bytes at %p (%d merged on the device)",
                  (size_t)(claim_hi - claim_lo), (void *)claim_lo, count);
     e->generation = generation;
     e->id = ++entry_ids;
+    /* Made from the host's bytes (and the device's, which are never newer on the partial
+       pages: those go back at once): host and device agree on the edges. */
+    snapshot_edges(e);
     e->next = entries;
     entries = e;
     resident_bytes += bytes;
@@ -429,6 +445,7 @@ cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic
         if (err == CL_SUCCESS) {
             err = copy_back(e, to > lo ? to : lo, hi, traffic);
         }
+        edges_copied_back(e);
         lo = lo > from ? lo : from;
         hi = hi < to ? hi : to;
         if (err != CL_SUCCESS || lo >= hi) {
@@ -469,7 +486,9 @@ static cl_command_queue unsettled = NULL;
 cl_int idiom__resident_settle(void) {
     cl_command_queue queue = unsettled;
     unsettled = NULL;
-    return queue != NULL ? clFinish(queue) : CL_SUCCESS;
+    cl_int err = queue != NULL ? clFinish(queue) : CL_SUCCESS;
+    take_pending_edges(err == CL_SUCCESS);
+    return err;
 }
 
 /* Queues the copy of the device's bytes [lo, hi) of the entry to the host (nothing when
@@ -507,20 +526,96 @@ static cl_int copy_up(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traff
     return err;
 }
 
+/* The claim's partial pages: [claim_lo, *from) and [*to, claim_hi), either maybe empty. */
+static void edge_ranges(const entry *e, uintptr_t *from, uintptr_t *to) {
+    idiom__guard_interior(e->claim_lo, e->claim_hi, from, to);
+    if (*from >= *to) { /* no whole page: the claim is all edge */
+        *from = *to = e->claim_hi;
+    }
+}
+
+static size_t edge_bytes(const entry *e, uintptr_t from, uintptr_t to) {
+    return (from - e->claim_lo) + (e->claim_hi - to);
+}
+
+/* The host's bytes on the edges now equal the snapshot. */
+static int edges_unchanged(const entry *e, uintptr_t from, uintptr_t to) {
+    size_t head = from - e->claim_lo;
+    return e->edges != NULL && memcmp(e->edges, (const void *)e->claim_lo, head) == 0 &&
+           memcmp(e->edges + head, (const void *)to, e->claim_hi - to) == 0;
+}
+
+/* Host and device hold the same bytes on the edges now: remember them. */
+static void snapshot_edges(entry *e) {
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    edge_ranges(e, &from, &to);
+    size_t head = from - e->claim_lo;
+    if (e->edges == NULL) {
+        e->edges = malloc(edge_bytes(e, from, to) + 1);
+    }
+    if (e->edges != NULL) {
+        memcpy(e->edges, (const void *)e->claim_lo, head);
+        memcpy(e->edges + head, (const void *)to, e->claim_hi - to);
+    }
+}
+
+/* Entries whose edges are being copied back, snapshot once the copies are waited for. */
+static entry *pending_edges;
+
+static void forget_edges(entry *e) {
+    free(e->edges);
+    e->edges = NULL;
+    for (entry **link = &pending_edges; e->edges_pending && *link != NULL;
+         link = &(*link)->next_pending) {
+        if (*link == e) {
+            *link = e->next_pending;
+            break;
+        }
+    }
+    e->edges_pending = 0;
+}
+
+static void edges_copied_back(entry *e) {
+    free(e->edges); /* unknown until the copies land */
+    e->edges = NULL;
+    if (!e->edges_pending) {
+        e->edges_pending = 1;
+        e->next_pending = pending_edges;
+        pending_edges = e;
+    }
+}
+
+static void take_pending_edges(int landed) {
+    for (entry *e = pending_edges; e != NULL; e = e->next_pending) {
+        if (landed) {
+            snapshot_edges(e);
+        }
+        e->edges_pending = 0;
+    }
+    pending_edges = NULL;
+}
+
 /* The claim's bytes on its partial first and last pages, from the host: no protection tells
-   whether the host wrote them since the last launch. */
+   whether the host wrote them since the last launch. Bytes equal to those host and device
+   last both held are not sent again (an array only read, or written by the last kernel and
+   copied back, keeps its edges). */
 static cl_int upload_edges(entry *e, idiom_traffic *traffic) {
     if (!idiom__guard_enabled()) {
         return CL_SUCCESS;
     }
     uintptr_t from = 0;
     uintptr_t to = 0;
-    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
-    if (from >= to) { /* no whole page: the claim is all edge */
-        return copy_up(e, e->claim_lo, e->claim_hi, traffic);
+    edge_ranges(e, &from, &to);
+    if (!e->edges_pending && edges_unchanged(e, from, to)) {
+        return CL_SUCCESS;
     }
     cl_int err = copy_up(e, e->claim_lo, from, traffic);
-    return err == CL_SUCCESS ? copy_up(e, to, e->claim_hi, traffic) : err;
+    err = err == CL_SUCCESS ? copy_up(e, to, e->claim_hi, traffic) : err;
+    if (err == CL_SUCCESS && !e->edges_pending) {
+        snapshot_edges(e); /* what was just queued is what the host holds now */
+    }
+    return err;
 }
 
 cl_int idiom__resident_guard(idiom_traffic *traffic) {
@@ -626,7 +721,6 @@ int32_t idiom_device_copies(void) {
  * holds) and reused: kernels per (program, name), scratch buffers by exact size, up to
  * POOL_BYTES in all. */
 
-#include <string.h>
 
 #define POOL_SLOTS 64
 #define POOL_BYTES ((size_t)256 << 20)

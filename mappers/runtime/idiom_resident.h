@@ -49,7 +49,9 @@ IDIOM_HIDDEN cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traf
  * to make room; others are when the device's `budget` of bytes would be exceeded.
  * This relies on every claimed byte of an entry that is not newer there being equal to the
  * host's: see idiom__resident_refresh. When the launch `reads` the range, a kept entry gets
- * the host's bytes on the claim's partial pages again (idiom_guard.c). */
+ * the host's bytes on the claim's partial pages again (idiom_guard.c), where they changed since
+ * host and device last agreed on them; the launch says so for its outputs too, since the
+ * bytes of their ranges a kernel does not write go back to the host with the others. */
 IDIOM_HIDDEN cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue queue,
                                             uint64_t budget, uint64_t generation, uintptr_t lo,
                                             uintptr_t hi, int reads, idiom_traffic *traffic);

@@ -115,6 +115,20 @@ def test_a_time_loop_copies_its_arrays_once(builds: tuple[Path, Path], tmp_path:
     assert sum(r["download_bytes"] for r in accesses) == 2 * 7984
 
 
+def test_partial_pages_are_sent_again_only_when_the_host_changed_them(
+    builds: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # With the safety net, the bytes on an array's partial first and last pages are not
+    # protected: the host may write them unseen. They are compared with what host and device
+    # last both held, and sent only when they differ: in this time loop, never again.
+    _, accelerated = builds
+    stats = tmp_path / "net.jsonl"
+    _run(accelerated, "1000 20 3 0 0 0", ON_POCL, stats)
+    uploads = [r["upload_bytes"] for r in _stats(stats) if r.get("kernel") == "idiom_stencil"]
+    assert len(uploads) == 20
+    assert all(b < 512 for b in uploads[1:]), uploads  # the packed parameters only
+
+
 RUNTIME_SCRIPT = textwrap.dedent(
     """
     import ctypes, json, sys
