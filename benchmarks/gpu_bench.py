@@ -376,9 +376,12 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def _host_cost(call: dict[str, object]) -> float | None:
-    """The host time of a launch beside its kernel, where nothing was uploaded (its data
-    already on the device), else None."""
-    if call.get("entry") != "cl_run" or call.get("upload_bytes") != 0:
+    """The host time of a launch beside its kernel, where its data was already on the
+    device (at most the partial pages at the ends of its arrays uploaded), else None."""
+    uploaded = call.get("upload_bytes")
+    if call.get("entry") != "cl_run" or not isinstance(uploaded, int) or uploaded > 65536:
+        return None
+    if call.get("replayed"):  # a check not launched: no launch to count
         return None
     kernel = call.get("kernel_seconds")
     if not isinstance(kernel, float | int):

@@ -55,6 +55,7 @@ LAUNCH_FIGURES = (
     "download_bytes",
     "host_accesses",
     "seconds_in_runtime",
+    "by_kernel",
 )
 VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
 
@@ -221,6 +222,31 @@ def _task(
     }
 
 
+def _by_kernel(calls: list[dict[str, object]]) -> dict[str, dict[str, object]]:
+    """Per kernel (and for the host accesses): calls, launched, replayed checks, seconds
+    inside the runtime, kernel seconds, bytes each way, and auto's choices."""
+    kernels: dict[str, dict[str, object]] = {}
+    for call in calls:
+        name = str(call.get("kernel") or call.get("entry"))
+        row = kernels.setdefault(
+            name,
+            {"calls": 0, "done": 0, "replayed": 0, "seconds": 0.0, "kernel_seconds": 0.0,
+             "upload_bytes": 0, "download_bytes": 0, "policy": {}},
+        )  # fmt: skip
+        row["calls"] = int(row["calls"]) + 1  # type: ignore[call-overload]
+        row["done"] = int(row["done"]) + (call.get("status") == 0)  # type: ignore[call-overload]
+        row["replayed"] = int(row["replayed"]) + bool(call.get("replayed"))  # type: ignore[call-overload]
+        for key in ("seconds", "kernel_seconds"):
+            row[key] = round(float(row[key]) + float(call.get(key) or 0.0), 6)  # type: ignore[arg-type]
+        for key in ("upload_bytes", "download_bytes"):
+            row[key] = int(row[key]) + int(call.get(key) or 0)  # type: ignore[call-overload]
+        if "policy" in call:
+            reasons = row["policy"]
+            assert isinstance(reasons, dict)
+            reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
+    return kernels
+
+
 def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
     """auto's choices by reason, and the median host time of a launch beside its kernel where
     its data was already on the device (at most the partial pages at its arrays' ends
@@ -233,7 +259,8 @@ def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
         kernel = call.get("kernel_seconds")
         uploaded = call.get("upload_bytes")
         resident = isinstance(uploaded, int) and uploaded <= 65536
-        if call.get("status") == 0 and resident and kernel is not None:
+        launched = call.get("status") == 0 and not call.get("replayed")
+        if launched and resident and kernel is not None:
             host.append(float(call["seconds"]) - float(kernel))  # type: ignore[arg-type]
     figures: dict[str, object] = {"policy": reasons} if reasons else {}
     moved = {
@@ -247,6 +274,7 @@ def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
             sum(float(c.get("seconds", 0.0)) for c in calls),  # type: ignore[arg-type]
             3,
         )
+        figures["by_kernel"] = _by_kernel(calls)
     if host:
         figures["median_host_us_resident"] = round(1e6 * statistics.median(host), 1)
     return figures
