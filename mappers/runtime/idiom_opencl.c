@@ -820,8 +820,10 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         return IDIOM_DECLINED;
     }
     uint64_t site = site_of(source, kernel);
+    int measurable = 0; /* its data all there: the launch's own cost can be measured */
     if (mode == IDIOM_MODE_AUTO) { /* before anything is built for it */
         idiom_launch_cost cost = launch_cost(s, work, nargs, args);
+        measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;
         timing->choice = idiom__policy_choose(site, slots[s].name, &cost);
         if (!timing->choice.device) {
             pthread_mutex_unlock(&cl_lock);
@@ -841,7 +843,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     double start = idiom__now();
     int32_t status = launch(&slots[s], s, program, site, work < 0, kernel, dims, global, local,
                             nargs, args, timing);
-    if (status == IDIOM_DONE && mode == IDIOM_MODE_AUTO && !timing->replayed &&
+    if (status == IDIOM_DONE && measurable && !timing->replayed &&
         timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
         idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
                                timing->kernel);

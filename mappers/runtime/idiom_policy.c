@@ -36,6 +36,11 @@ typedef struct {
     int launched;           /* launches seen by measured(), the first not measured */
     int64_t host_faster;    /* declines as "the host is faster", for probes */
     double chain_ratio; /* a check's: the work of the launch after it over its own; 0: unseen */
+    uint64_t next_site; /* a check's: the site of the launch after it; 0: unseen */
+    /* Its last choice: declined, what the launch would have gained, the upload it lacked. */
+    int last_declined;
+    double last_gain;
+    double last_once;
     double declined; /* host seconds spent declining since the data was last on the device */
     double backoff;  /* the rental's threshold, as a multiple of the upload it would pay */
     int long_windows; /* a window of this site paid for its upload (here or in a run before) */
@@ -232,15 +237,50 @@ static _Thread_local uint64_t pending_check;
 static _Thread_local int64_t pending_work;
 
 /* A launch after a check: the check's ratio learnt (a moving average). */
-static void learn_chain(int64_t work) {
+static void learn_chain(uint64_t key, int64_t work) {
     site *check = pending_check != 0 ? find(pending_check, 0) : NULL;
     if (check != NULL && pending_work > 0) {
         double ratio = (double)work / (double)pending_work;
         check->chain_ratio =
             check->chain_ratio > 0.0 ? 0.75 * check->chain_ratio + 0.25 * ratio : ratio;
+        check->next_site = key;
         dirty = 1;
     }
     pending_check = 0;
+}
+
+/* Whether this decline as "the host is faster" of a site with its data on the device launches
+   once more to measure again: the 16th, 64th, 256th, ... (a measured launch cost may have
+   been an accident; each probe costs at most one launch's loss). */
+static int probe_due(site *s) {
+    int64_t n = ++s->host_faster;
+    return n >= 16 && (n & (n - 1)) == 0 && (n & INT64_C(0x5555555555555555)) != 0;
+}
+
+/* A check about to launch, whose launch after it declined last time for want of its upload:
+   the chain rents as that launch does (the check's turn counts as the launch's), and the check
+   goes only once that launch has lost enough to pay its upload; otherwise the check's own
+   upload and launch would be wasted. A launch after it that found the host faster keeps the
+   check on the host too (but for the check's probes). */
+static void follow_chain(site *s, idiom_choice *choice) {
+    site *next = s->next_site != 0 ? find(s->next_site, 0) : NULL;
+    if (next == NULL || !next->last_declined) {
+        return;
+    }
+    if (next->last_once > 0.0 && next->last_gain > 0.0) {
+        next->declined += next->last_gain;
+        if (next->declined >= next->last_once * next->backoff) {
+            choice->reason = "the launch it checks for has paid its upload";
+            return;
+        }
+        choice->reason = "declined: the launch it checks for has not paid its upload";
+    } else if (probe_due(s)) {
+        choice->reason = "probe: the launch it checks for may pay now";
+        return;
+    } else {
+        choice->reason = "declined: the launch it checks for runs on the host";
+    }
+    choice->device = 0;
 }
 
 /* The work the host would do if the launch declined: a check's stands for the launch after
@@ -251,14 +291,6 @@ static double host_work(const site *s, const idiom_launch_cost *cost) {
     }
     double ratio = s != NULL && s->chain_ratio > 0.0 ? s->chain_ratio : DEFAULT_CHAIN_RATIO;
     return (double)cost->work * ratio;
-}
-
-/* Whether this decline as "the host is faster" of a site with its data on the device launches
-   once more to measure again: the 16th, 64th, 256th, ... (a measured launch cost may have
-   been an accident; each probe costs at most one launch's loss). */
-static int probe_due(site *s) {
-    int64_t n = ++s->host_faster;
-    return n >= 16 && (n & (n - 1)) == 0 && (n & INT64_C(0x5555555555555555)) != 0;
 }
 
 /* The site's window ended (its data left the device): one that did not save its upload
@@ -281,7 +313,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         atexit(save_at_exit);
     }
     if (!cost->check) {
-        learn_chain(cost->work);
+        learn_chain(key, cost->work);
     }
     site *s = find(key, 1);
     double host = host_work(s, cost) * host_per_work() +
@@ -316,9 +348,17 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         s->declined += host - each;
         choice.reason = "declined: the upload is not paid yet";
     }
+    if (cost->check && choice.device && s != NULL) {
+        follow_chain(s, &choice);
+    }
     if (cost->check) { /* a chain: its next launch, if it comes, tells the ratio */
         pending_check = choice.device ? key : 0;
         pending_work = cost->work;
+    }
+    if (s != NULL) {
+        s->last_declined = !choice.device;
+        s->last_gain = host - each;
+        s->last_once = once;
     }
     if (choice.device && s != NULL) {
         if (once > 0.0) { /* a new window */
@@ -345,6 +385,10 @@ idiom_choice idiom__policy_choose(uint64_t key, const char *device,
     return choice;
 }
 
+static double settle(double estimate, double seen) {
+    return seen < estimate ? seen : estimate + 0.1 * (seen - estimate);
+}
+
 static void measured(uint64_t key, int64_t work, double seconds, double kernel_seconds) {
     site *s = find(key, 0);
     /* A kernel's first launch pays for loading it on the device (hundreds of milliseconds
@@ -358,9 +402,10 @@ static void measured(uint64_t key, int64_t work, double seconds, double kernel_s
     if (!s->measured) {
         s->overhead = overhead;
         s->kernel_per_work = per_work;
-    } else { /* a moving average: the first launches (builds, warm-up) fade out */
-        s->overhead = 0.75 * s->overhead + 0.25 * overhead;
-        s->kernel_per_work = 0.75 * s->kernel_per_work + 0.25 * per_work;
+    } else { /* the lowest seen, drifting up slowly: an accident (a page fault, a
+                 driver's allocation) does not keep a site on the host */
+        s->overhead = settle(s->overhead, overhead);
+        s->kernel_per_work = settle(s->kernel_per_work, per_work);
     }
     s->measured++;
     dirty = 1;

@@ -48,21 +48,31 @@ a = np.arange(n, dtype=np.float32)
 b = np.zeros(n, np.float32)
 count = ctypes.c_int32(n)
 scalar = IdiomArg(ARG_SCALAR, 0, ctypes.addressof(count), 4)
-args = [IdiomArg(ARG_IN, RESIDENT, _ptr(a), a.nbytes),
-        IdiomArg(ARG_OUT, RESIDENT, _ptr(b), b.nbytes), scalar]
+c = np.arange(n, dtype=np.float32)
+d = np.zeros(n, np.float32)
+pairs = {{"main": (a, b), "product": (c, d)}}
 def launch(work, tag="main"):
+    x, y = pairs.get(tag, (a, b))
+    args = [IdiomArg(ARG_IN, RESIDENT, _ptr(x), x.nbytes),
+            IdiomArg(ARG_OUT, RESIDENT, _ptr(y), y.nbytes), scalar]
     status = _cl_run(lib, SCALE.replace(b"{{tag}}", tag.encode()), "scale_" + tag, [n], args,
                      work=work)
     if status != 0:  # the original loop, as a rewritten program runs it
         lib.idiom_host_access()
-        b[:] = 2 * a
+        y[:] = 2 * x
     return status
 statuses = []
 for step in {plan!r}:
     if step == "host":
         lib.idiom_host_access()
-        statuses.append("ok" if np.array_equal(b, 2 * a) else "wrong")
+        good = np.array_equal(b, 2 * a) and (not d.any() or np.array_equal(d, 2 * c))
+        statuses.append("ok" if good else "wrong")
         b[:] = 0
+        d[:] = 0
+    elif step[0] == "chain":  # a check, and the launch it checks for only where it ran
+        _, check_work, work = step
+        first = launch(-check_work, "check")
+        statuses.append([first, launch(work, "product") if first == 0 else None])
     else:
         tag, work = step
         statuses.append(launch(work, tag))
@@ -227,3 +237,22 @@ def test_a_large_launch_whose_window_closed_early_rents_afterwards(tmp_path: Pat
     )
     assert statuses == [DONE, "ok", DECLINED, "ok"]
     assert _reasons(records) == ["large", "declined: the upload is not paid yet"]
+
+
+def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
+    # Each round: a check (1,000 iterations, standing for 16,000 until the product shows
+    # the ratio, 5), the product (5,000) where the check ran, then the host takes the data
+    # back. Uploads take 12.5 ms, the loop 1 us an iteration. Round 1: the check pays its
+    # upload at once (16 ms lost), the product declines (5 ms lost). Round 2: the check
+    # would go, but counts its turn for the product (10 ms lost, short of 12.5) and
+    # declines. Round 3: the product has lost enough: both launch.
+    plan = [("chain", 1000, 5000), "host"] * 3
+    statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="0.0064")
+    assert statuses == [[DONE, DECLINED], "ok", [DECLINED, None], "ok", [DONE, DONE], "ok"]
+    assert [(r["kernel"], r["policy"]) for r in records] == [
+        ("scale_check", "declined enough to pay the upload"),
+        ("scale_product", "declined: the upload is not paid yet"),
+        ("scale_check", "declined: the launch it checks for has not paid its upload"),
+        ("scale_check", "the launch it checks for has paid its upload"),
+        ("scale_product", "declined enough to pay the upload"),
+    ]
