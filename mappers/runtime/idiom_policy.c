@@ -37,6 +37,7 @@ typedef struct {
     int64_t host_faster;    /* declines as "the host is faster", for probes */
     double chain_ratio; /* a check's: the work of the launch after it over its own; 0: unseen */
     uint64_t next_site; /* a check's: the site of the launch after it; 0: unseen */
+    int is_check;
     /* Its last choice: declined, what the launch would have gained, the upload it lacked. */
     int last_declined;
     double last_gain;
@@ -243,7 +244,7 @@ static void learn_chain(uint64_t key, int64_t work) {
         double ratio = (double)work / (double)pending_work;
         check->chain_ratio =
             check->chain_ratio > 0.0 ? 0.75 * check->chain_ratio + 0.25 * ratio : ratio;
-        check->next_site = key;
+        check->next_site = key; /* maybe another check: follow_chain walks on */
         dirty = 1;
     }
     pending_check = 0;
@@ -264,6 +265,9 @@ static int probe_due(site *s) {
    check on the host too (but for the check's probes). */
 static void follow_chain(site *s, idiom_choice *choice) {
     site *next = s->next_site != 0 ? find(s->next_site, 0) : NULL;
+    for (int hops = 0; next != NULL && next->is_check && hops < 4; hops++) {
+        next = next->next_site != 0 ? find(next->next_site, 0) : NULL; /* checks in a row */
+    }
     if (next == NULL || !next->last_declined) {
         return;
     }
@@ -312,10 +316,11 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         load();
         atexit(save_at_exit);
     }
-    if (!cost->check) {
-        learn_chain(key, cost->work);
-    }
+    learn_chain(key, cost->work);
     site *s = find(key, 1);
+    if (s != NULL) {
+        s->is_check = cost->check;
+    }
     double host = host_work(s, cost) * host_per_work() +
                   (double)cost->declining_bytes * seconds_per_byte();
     double each = overhead_of(s) + kernel_of(s, cost->work) +
