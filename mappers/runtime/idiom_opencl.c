@@ -177,23 +177,13 @@ static int no_gpu_for_auto(void) {
     return SLOT_DECLINED;
 }
 
-/* The device slot for this launch, -1 after a warning, or SLOT_DECLINED when `auto` has no
- * device to use. `auto` uses a GPU only (IDIOM_AUTO_DEVICE=cpu makes it consider the CPU
- * device instead, for tests): measured on a 2-core machine, PoCL kernels copying their data at
- * every call ran bandwidth-bound loops 2 to 15 times slower than the compiled originals
- * (docs/acceleration.md); IDIOM_DEVICE=cpu still forces it. Whether a launch is worth it is
- * the cost model's question (auto_worth_it). Called under cl_lock. */
+/* The device slot IDIOM_DEVICE=cpu or gpu names, or -1 after a warning. (`auto` goes through
+ * auto_choice: it uses a GPU only, IDIOM_AUTO_DEVICE=cpu making it consider the CPU device
+ * instead, for tests: measured on a 2-core machine, PoCL kernels copying their data at every
+ * call ran bandwidth-bound loops 2 to 15 times slower than the compiled originals,
+ * docs/acceleration.md.) Called under cl_lock. */
 static int choose_slot(idiom_mode mode) {
-    int auto_slot = idiom__auto_device_is_cpu() ? SLOT_CPU : SLOT_GPU;
-    if (mode == IDIOM_MODE_AUTO &&
-        (auto_found_no_gpu ||
-         (!discovered && auto_slot == SLOT_GPU && !idiom__gpu_node_present()))) {
-        return no_gpu_for_auto();
-    }
     discover();
-    if (mode == IDIOM_MODE_AUTO) {
-        return slots[auto_slot].present ? auto_slot : no_gpu_for_auto();
-    }
     if (!slots[SLOT_CPU].present && !slots[SLOT_GPU].present) {
         idiom__warn_once("no OpenCL device (%s); running the original code", discovery_problem);
         return -1;
@@ -793,6 +783,32 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
     return cost;
 }
 
+/* auto's slot for this launch, or SLOT_DECLINED: the cost model decides before the OpenCL
+   platforms are loaded, so that a program whose launches all decline never pays for loading
+   them; the first launch's model counts that cost (idiom_policy.h), measured here. Called
+   under cl_lock. */
+static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_arg *args,
+                       cl_timing *timing, int *measurable) {
+    int s = idiom__auto_device_is_cpu() ? SLOT_CPU : SLOT_GPU;
+    if (auto_found_no_gpu || (!discovered && s == SLOT_GPU && !idiom__gpu_node_present())) {
+        return no_gpu_for_auto();
+    }
+    idiom_launch_cost cost = launch_cost(s, work, nargs, args);
+    *measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;
+    timing->choice = idiom__policy_choose(site, slot_kind(s), &cost);
+    if (!timing->choice.device) {
+        return SLOT_DECLINED;
+    }
+    if (!discovered) {
+        double start = idiom__now();
+        discover();
+        if (slots[s].present && ensure_context(s)) {
+            idiom__policy_platform_ready(idiom__now() - start);
+        }
+    }
+    return slots[s].present ? s : no_gpu_for_auto();
+}
+
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
                       const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
                       idiom_arg *args, const char **device, cl_timing *timing) {
@@ -814,21 +830,13 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         }
     }
     pthread_mutex_lock(&cl_lock);
-    int s = choose_slot(mode);
+    uint64_t site = site_of(source, kernel);
+    int measurable = 0; /* its data all there: the launch's own cost can be measured */
+    int s = mode == IDIOM_MODE_AUTO ? auto_choice(site, work, nargs, args, timing, &measurable)
+                                    : choose_slot(mode);
     if (s == SLOT_DECLINED) {
         pthread_mutex_unlock(&cl_lock);
         return IDIOM_DECLINED;
-    }
-    uint64_t site = site_of(source, kernel);
-    int measurable = 0; /* its data all there: the launch's own cost can be measured */
-    if (mode == IDIOM_MODE_AUTO) { /* before anything is built for it */
-        idiom_launch_cost cost = launch_cost(s, work, nargs, args);
-        measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;
-        timing->choice = idiom__policy_choose(site, slots[s].name, &cost);
-        if (!timing->choice.device) {
-            pthread_mutex_unlock(&cl_lock);
-            return IDIOM_DECLINED;
-        }
     }
     cl_program program = NULL;
     if (s >= 0 && ensure_context(s)) {
