@@ -70,8 +70,6 @@ static double env_double(const char *name, double fallback) {
 /* The model's constants (idiom_policy.h), each overridable from the environment; read once,
    with the remembered sites (getenv scans the whole environment, at every launch else). */
 static double host_per_work_s;
-static double platform_s;  /* loading the OpenCL platforms and opening the device */
-static int platform_ready; /* loaded: no launch pays for it any more */
 static double default_overhead_s;
 static double seconds_per_byte_s;
 static double large_work;
@@ -82,11 +80,7 @@ static void read_constants(void) {
     double gbs = env_double("IDIOM_TRANSFER_GBS", 8.0);
     seconds_per_byte_s = gbs > 0.0 ? 1.0 / (gbs * 1e9) : 1.0;
     large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
-    platform_s = env_double("IDIOM_PLATFORM_MS", 300.0) * 1e-3;
 }
-
-/* The record that keeps platform_s in the file (in its overhead field). */
-#define PLATFORM_KEY UINT64_MAX
 
 static double host_per_work(void) {
     return host_per_work_s;
@@ -171,12 +165,6 @@ static void load(void) {
     if (fread(magic, 1, sizeof magic, f) == sizeof magic &&
         memcmp(magic, POLICY_MAGIC, sizeof magic) == 0) {
         while (fread(&record, sizeof record, 1, f) == 1) {
-            if (record.key == PLATFORM_KEY) {
-                if (record.overhead >= 0.0 && record.overhead < 10.0) {
-                    platform_s = record.overhead;
-                }
-                continue;
-            }
             site *s = find(record.key, 1);
             /* A record out of range is a damaged file: what it says is not used. */
             if (s == NULL || !(record.overhead >= 0.0 && record.overhead < 1.0) ||
@@ -213,8 +201,6 @@ static void save(void) {
         return;
     }
     int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8;
-    stored_site platform = {PLATFORM_KEY, platform_s, 0.0, 1.0, 0.0, 0, 0};
-    ok = ok && fwrite(&platform, sizeof platform, 1, f) == 1;
     for (unsigned i = 0; i < SITES && ok; i++) {
         const site *s = &sites[i];
         if (s->key == 0) {
@@ -339,9 +325,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
                   (double)cost->declining_bytes * seconds_per_byte();
     double each = overhead_of(s) + kernel_of(s, cost->work) +
                   (double)cost->every_call_bytes * seconds_per_byte();
-    /* The first launch of the process loads the platforms too. */
-    double once = (double)cost->upload_bytes * seconds_per_byte() +
-                  (platform_ready ? 0.0 : platform_s);
+    double once = (double)cost->upload_bytes * seconds_per_byte();
     if (once > 0.0 && s != NULL && s->in_window) {
         close_window(s); /* its data is gone: what the window saved decides the next rental */
     }
@@ -435,15 +419,5 @@ static void measured(uint64_t key, int64_t work, double seconds, double kernel_s
 void idiom__policy_measured(uint64_t key, int64_t work, double seconds, double kernel) {
     pthread_mutex_lock(&policy_lock);
     measured(key, work, seconds, kernel);
-    pthread_mutex_unlock(&policy_lock);
-}
-
-void idiom__policy_platform_ready(double seconds) {
-    pthread_mutex_lock(&policy_lock);
-    if (!platform_ready) {
-        platform_ready = 1;
-        platform_s = seconds;
-        dirty = 1;
-    }
     pthread_mutex_unlock(&policy_lock);
 }

@@ -6,7 +6,6 @@
  *           + bytes newer on the device that the loop reads or writes / bandwidth
  *   each  = overhead + kernel + every-call bytes / IDIOM_TRANSFER_GBS
  *   once  = bytes the device does not hold yet, of buffers that stay there, / bandwidth
- *           + loading the OpenCL platforms, for the process's first launch
  *   (bandwidth: IDIOM_TRANSFER_GBS, default 8 GB/s)
  *
  * `overhead` (the host time of a launch beside its kernel, default IDIOM_LAUNCH_US = 20 us)
@@ -54,11 +53,6 @@ typedef struct {
    program, the key of what is remembered). Counts the choice in the site's rental. */
 IDIOM_HIDDEN idiom_choice idiom__policy_choose(uint64_t key, const char *device,
                                                const idiom_launch_cost *cost);
-
-/* The OpenCL platforms were loaded and the device opened, in `seconds`: the first launch's
-   cost, which the model counts in the upload of the first launch of a process
-   (IDIOM_PLATFORM_MS, 300 ms, until a run measured it; remembered with the sites). */
-IDIOM_HIDDEN void idiom__policy_platform_ready(double seconds);
 
 /* A launch of site `key` that moved (almost) nothing took `seconds` of host time, `kernel` of
    them on the device. */

@@ -95,7 +95,6 @@ def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list
         "IDIOM_STATS": str(stats),
         "IDIOM_HOST_NS_PER_WORK": "1000",
         "IDIOM_TRANSFER_GBS": "0.0032",
-        "IDIOM_PLATFORM_MS": "0",  # loading OpenCL: its own test
         **extra,
     }
     code = CHILD.format(tests=str(Path(__file__).parent), library=str(shared_runtime()), plan=plan)
@@ -187,7 +186,6 @@ def _sweep_run(
         "IDIOM_AUTO_DEVICE": "cpu",
         "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
         "IDIOM_STATS": str(stats),
-        "IDIOM_PLATFORM_MS": "0",
         **extra,
     }
     same_outputs(pair, ["256", "40"], env)
@@ -260,14 +258,3 @@ def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
         ("scale_product", "declined enough to pay the upload"),
     ]
 
-
-def test_the_first_launch_pays_for_loading_the_platforms(tmp_path: Path) -> None:
-    # Loading OpenCL counts in the first launch's upload (said to take 1 s here, with 25 ms
-    # of data, at 10 ms lost a turn): the site declines 102 times before it launches.
-    plan = [("main", 10000)] * 110 + ["host"]
-    statuses, records = _run(tmp_path, plan, IDIOM_PLATFORM_MS="1000")
-    assert statuses[:103] == [DECLINED] * 102 + [DONE]
-    assert records[0]["launch_estimate_seconds"] > 1.0
-    # What loading really took (PoCL: well under a second) is remembered for the next run.
-    statuses, records = _run(tmp_path, [("main", 10000), "host"], IDIOM_PLATFORM_MS="1000")
-    assert records[0]["launch_estimate_seconds"] < 0.5
