@@ -257,4 +257,3 @@ def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
         ("scale_check", "the launch it checks for has paid its upload"),
         ("scale_product", "declined enough to pay the upload"),
     ]
-
