@@ -23,6 +23,12 @@ profiling). With `--translated`, the same program built with its kernels transla
 the IR (`IDIOM_KERNELS=translated`) runs beside it: generated against translated kernels
 on the same input. From a copy kernel run through the same runtime (`copy` below) it derives
 each kernel's share of the device's copy bandwidth, data resident (kernel time only).
+Under `--device auto` each program's calls also give auto's choices (`policy`) and the
+median host time of a launch whose data was on the device.
+
+Real programs go the same way through `benchmarks/real_differential.py`: `build --classes B`
+here, `run --modes auto --stats` there, each NAS benchmark verified by itself, original
+against accelerated, the device named, with auto's choices and per-kernel figures.
 """
 
 from __future__ import annotations
