@@ -1,11 +1,11 @@
 /* The cost model of IDIOM_DEVICE=auto: whether a launch goes to the device or declines (the
  * original loop then runs on the host). See idiom_policy.h for the model.
  *
- * A launch site is a kernel (its source's hash). Each site keeps what its launches measured
+ * A launch site is a kernel of a program (the hash of its source and its name). Each site keeps what its launches measured
  * (the host time a launch costs beside its kernel, the kernel's time per unit of work) and the
  * state of its rental: the host time it spent declining while its data was not on the device.
- * Sites are remembered per program and device in the cache folder ("policy"), so that a second
- * run of the same program starts from what the first one learnt.
+ * Sites are remembered per program and kind of device in the cache folder ("policy"), so that
+ * a second run of the same program starts from what the first one learnt.
  *
  * One mutex guards it all (launches from several threads, and the save at exit).
  */
@@ -132,7 +132,7 @@ static int policy_path(char *out, size_t size) {
            snprintf(out, size, "%s/%s", dir, program_key) < (int)size;
 }
 
-/* The program's key: its executable (path, size, modification time) and the device. */
+/* The program's key: its executable (path, size, modification time) and the device kind. */
 static void make_program_key(const char *device) {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
