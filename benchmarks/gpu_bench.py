@@ -333,6 +333,9 @@ def _ceiling(stats_file: Path, accelerated_s: float, *, cold: bool) -> float | N
 
 def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
     """Per (entry, kernel, device): calls done, seconds inside the runtime, kernel seconds."""
+    sys.path.insert(0, str(ROOT))
+    from measure.launches import host_seconds_on_device_data, policy_counts  # noqa: PLC0415
+
     groups: dict[tuple[str, str, str], dict[str, float]] = {}
     durations: dict[tuple[str, str, str], list[float]] = {}
     host_costs: dict[tuple[str, str, str], list[float]] = {}
@@ -353,7 +356,7 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
             },
         )
         durations.setdefault(key, []).append(float(call.get("seconds", 0.0)))  # type: ignore[arg-type]
-        host_cost = _host_cost(call)
+        host_cost = host_seconds_on_device_data(call)
         if host_cost is not None:
             host_costs.setdefault(key, []).append(host_cost)
         group["build_seconds"] += float(call.get("build_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
@@ -372,27 +375,10 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
     summary: list[dict[str, object]] = [
         {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
     ]
-    reasons: dict[str, int] = {}
-    for call in calls:  # auto's choices (IDIOM_STATS "policy"), launched or declined
-        if "policy" in call:
-            reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
+    reasons = policy_counts(calls)  # auto's choices, launched or declined
     if reasons:
         summary.append({"entry": "policy", **reasons})
     return summary
-
-
-def _host_cost(call: dict[str, object]) -> float | None:
-    """The host time of a launch beside its kernel, where its data was already on the
-    device (at most the partial pages at the ends of its arrays uploaded), else None."""
-    uploaded = call.get("upload_bytes")
-    if call.get("entry") != "cl_run" or not isinstance(uploaded, int) or uploaded > 65536:
-        return None
-    if call.get("replayed"):  # a check not launched: no launch to count
-        return None
-    kernel = call.get("kernel_seconds")
-    if not isinstance(kernel, float | int):
-        return None
-    return float(call.get("seconds", 0.0)) - float(kernel)  # type: ignore[arg-type]
 
 
 def main() -> None:

@@ -251,17 +251,11 @@ def _launch_figures(calls: list[dict[str, object]]) -> dict[str, object]:
     """auto's choices by reason, and the median host time of a launch beside its kernel where
     its data was already on the device (at most the partial pages at its arrays' ends
     uploaded)."""
-    reasons: dict[str, int] = {}
-    host: list[float] = []
-    for call in calls:
-        if "policy" in call:
-            reasons[str(call["policy"])] = reasons.get(str(call["policy"]), 0) + 1
-        kernel = call.get("kernel_seconds")
-        uploaded = call.get("upload_bytes")
-        resident = isinstance(uploaded, int) and uploaded <= 65536
-        launched = call.get("status") == 0 and not call.get("replayed")
-        if launched and resident and kernel is not None:
-            host.append(float(call["seconds"]) - float(kernel))  # type: ignore[arg-type]
+    sys.path.insert(0, str(ROOT))
+    from measure.launches import host_seconds_on_device_data, policy_counts  # noqa: PLC0415
+
+    reasons = policy_counts(calls)
+    host = [h for h in map(host_seconds_on_device_data, calls) if h is not None]
     figures: dict[str, object] = {"policy": reasons} if reasons else {}
     moved = {
         key: sum(int(c.get(key, 0) or 0) for c in calls)  # type: ignore[call-overload]

@@ -23,7 +23,6 @@ typedef struct {
     uintptr_t lo, hi;
     idiom_stamp stamp;
     unsigned char *edges; /* the host's bytes on the stamp's edges, one after the other */
-    size_t edge_bytes;
 } stamped_input;
 
 typedef struct {
@@ -34,7 +33,6 @@ typedef struct {
     stamped_input inputs[MAX_INPUTS];
     int input_count;
     unsigned char *outputs; /* every OUT/INOUT small buffer's bytes, in argument order */
-    size_t output_len;
     uint64_t last_used;
 } record;
 
@@ -243,7 +241,6 @@ static int copy_edges(stamped_input *input) {
     memcpy(input->edges, (const void *)input->stamp.edges[0][0], edge_len(&input->stamp, 0));
     memcpy(input->edges + edge_len(&input->stamp, 0), (const void *)input->stamp.edges[1][0],
            edge_len(&input->stamp, 1));
-    input->edge_bytes = len;
     return 1;
 }
 
@@ -275,6 +272,5 @@ void idiom__memo_keep(const idiom_memo_launch *launch, int resident_mode, idiom_
     rec->key_len = key->len;
     key->data = NULL;
     rec->outputs = outputs.data;
-    rec->output_len = outputs.len;
     rec->last_used = ++uses;
 }

@@ -46,8 +46,7 @@ typedef struct program_entry {
     struct program_entry *next;
     uint64_t hash;
     int slot;
-    const char *seen_at; /* the pointer it was last asked by: the same one skips the hash */
-    char *source;        /* a copy: the key is the text, whatever pointer it came from */
+    char *source;       /* a copy: the key is the text, whatever pointer it came from */
     cl_program program; /* NULL when the build failed (already reported) */
 } program_entry;
 
@@ -316,53 +315,35 @@ static void print_build_log(const device_slot *slot, cl_program program, const c
     free(log);
 }
 
-/* The built program of `source` on slot `s`, or NULL after a report. Called under cl_lock: a
-   build happens once per (source, device), whichever thread asks first. `build_seconds` gets
-   the time spent building or loading it, 0 when it was in memory. */
-/* The program entry of `source` on slot `s` already made, or NULL. The rewritten program
-   passes each kernel's source as a constant: the pointer it used last time finds the entry
-   without hashing the text (tens of kilobytes for some). */
-static program_entry *known_program(int s, const char *source, uint64_t *hash) {
-    for (program_entry *e = programs; e != NULL; e = e->next) {
-        if (e->seen_at == source && e->slot == s && strcmp(e->source, source) == 0) {
-            *hash = e->hash;
-            return e;
-        }
-    }
-    *hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
-    for (program_entry *e = programs; e != NULL; e = e->next) {
-        if (e->hash == *hash && e->slot == s && strcmp(e->source, source) == 0) {
-            e->seen_at = source;
-            return e;
-        }
-    }
-    return NULL;
-}
-
-/* The launch site of `kernel` in `source`, for auto's cost model: the hash of the text,
-   remembered by pointer (a pointer reused for another text only misleads the model, never a
-   launch), and of the kernel's name (one program may hold several kernels). */
-static uint64_t site_of(const char *source, const char *kernel) {
+/* The hash of `source`, remembered by pointer: the rewritten program passes each kernel's
+   source as a constant, tens of kilobytes for some, and hashing it at every launch cost more
+   than the rest of the lookup. A pointer reused for another text gives a stale hash: the
+   program lookup below then misses (the text is compared too) and builds again, never
+   launching the wrong kernel. Called under cl_lock. */
+static uint64_t source_hash(const char *source) {
     enum { MEMO = 64 };
     static struct {
         const char *source;
         uint64_t hash;
-    } memo[MEMO]; /* under cl_lock */
+    } memo[MEMO];
     size_t at = ((uintptr_t)source >> 4) % MEMO;
     if (memo[at].source != source) {
         memo[at].source = source;
         memo[at].hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));
     }
-    return idiom__fnv1a(memo[at].hash, kernel, strlen(kernel));
+    return memo[at].hash;
 }
 
-static cl_program get_program(int s, const char *source, const char *kernel,
+/* The built program of `source` (`hash`: source_hash's) on slot `s`, or NULL after a report.
+   Called under cl_lock: a build happens once per (source, device), whichever thread asks
+   first. `build_seconds` gets the time spent building or loading it, 0 when in memory. */
+static cl_program get_program(int s, const char *source, uint64_t hash, const char *kernel,
                               double *build_seconds) {
     *build_seconds = 0.0;
-    uint64_t hash = 0;
-    program_entry *known = known_program(s, source, &hash);
-    if (known != NULL) {
-        return known->program;
+    for (program_entry *e = programs; e != NULL; e = e->next) {
+        if (e->hash == hash && e->slot == s && strcmp(e->source, source) == 0) {
+            return e->program;
+        }
     }
     double start = idiom__now();
     program_entry *entry = calloc(1, sizeof *entry);
@@ -375,7 +356,6 @@ static cl_program get_program(int s, const char *source, const char *kernel,
     }
     entry->hash = hash;
     entry->slot = s;
-    entry->seen_at = source;
     entry->source = copy;
 
     device_slot *slot = &slots[s];
@@ -823,7 +803,9 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         }
     }
     pthread_mutex_lock(&cl_lock);
-    uint64_t site = site_of(source, kernel);
+    uint64_t hash = source_hash(source);
+    /* auto's launch site: a kernel of a program (one program may hold several kernels) */
+    uint64_t site = idiom__fnv1a(hash, kernel, strlen(kernel));
     int measurable = 0; /* its data all there: the launch's own cost can be measured */
     int s = mode == IDIOM_MODE_AUTO ? auto_choice(site, work, nargs, args, timing, &measurable)
                                     : choose_slot(mode);
@@ -834,7 +816,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     cl_program program = NULL;
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
-        program = get_program(s, source, kernel, &timing->build);
+        program = get_program(s, source, hash, kernel, &timing->build);
     }
     pthread_mutex_unlock(&cl_lock);
     if (program == NULL) {

@@ -82,15 +82,6 @@ static void read_constants(void) {
     large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
 }
 
-static double host_per_work(void) {
-    return host_per_work_s;
-}
-static double default_overhead(void) {
-    return default_overhead_s;
-}
-static double seconds_per_byte(void) {
-    return seconds_per_byte_s;
-}
 
 static site *find(uint64_t key, int create) {
     key = key != 0 ? key : 1;
@@ -225,7 +216,7 @@ static void save_at_exit(void) {
 /* ---- the decision ------------------------------------------------------------------------ */
 
 static double overhead_of(const site *s) {
-    return s != NULL && s->overhead >= 0.0 ? s->overhead : default_overhead();
+    return s != NULL && s->overhead >= 0.0 ? s->overhead : default_overhead_s;
 }
 
 static double kernel_of(const site *s, int64_t work) {
@@ -321,11 +312,11 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     if (s != NULL) {
         s->is_check = cost->check;
     }
-    double host = host_work(s, cost) * host_per_work() +
-                  (double)cost->declining_bytes * seconds_per_byte();
+    double host = host_work(s, cost) * host_per_work_s +
+                  (double)cost->declining_bytes * seconds_per_byte_s;
     double each = overhead_of(s) + kernel_of(s, cost->work) +
-                  (double)cost->every_call_bytes * seconds_per_byte();
-    double once = (double)cost->upload_bytes * seconds_per_byte();
+                  (double)cost->every_call_bytes * seconds_per_byte_s;
+    double once = (double)cost->upload_bytes * seconds_per_byte_s;
     if (once > 0.0 && s != NULL && s->in_window) {
         close_window(s); /* its data is gone: what the window saved decides the next rental */
     }

@@ -47,6 +47,7 @@ typedef struct entry {
 enum { GUARD_OFF, GUARD_READ, GUARD_NONE };
 static int set_guard(entry *e, int guard);
 static cl_int upload_edges(entry *e, idiom_traffic *traffic);
+static void edge_ranges(const entry *e, uintptr_t *from, uintptr_t *to);
 static void snapshot_edges(entry *e);
 static void edges_copied_back(entry *e);
 static void take_pending_edges(int landed);
@@ -391,10 +392,7 @@ int idiom__resident_stamp(int slot, uintptr_t lo, uintptr_t hi, idiom_stamp *sta
     uintptr_t from = e->claim_lo;
     uintptr_t to = e->claim_lo; /* without the safety net no page is guarded: no edges */
     if (idiom__guard_enabled()) {
-        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
-        if (from >= to) { /* no whole page: the claim is all edge */
-            from = to = e->claim_hi;
-        }
+        edge_ranges(e, &from, &to);
     }
     clip(e->claim_lo, from, lo, hi, stamp->edges[0]);
     clip(to, e->claim_hi, lo, hi, stamp->edges[1]);
@@ -547,6 +545,9 @@ static int edges_unchanged(const entry *e, uintptr_t from, uintptr_t to) {
 
 /* Host and device hold the same bytes on the edges now: remember them. */
 static void snapshot_edges(entry *e) {
+    if (!idiom__guard_enabled()) { /* nothing to compare: upload_edges sends nothing */
+        return;
+    }
     uintptr_t from = 0;
     uintptr_t to = 0;
     edge_ranges(e, &from, &to);
