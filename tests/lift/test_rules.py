@@ -460,7 +460,9 @@ def test_slide_tiling(template: Template, window: str, data: st.DataObject) -> N
     s=st.integers(1, 4),
     u=st.integers(1, 10),
     tiles=st.integers(0, 3),
-    seed=st.lists(st.integers(-5, 5), min_size=40, max_size=40),
+    # Enough values for the longest input, u + tiles * step = 10 + 3 * (10 - 1 + 4) = 49: a
+    # shorter list cut the input short of whole tiles (n=1, s=3, u=10, tiles=3 needs 46).
+    seed=st.lists(st.integers(-5, 5), min_size=49, max_size=49),
 )
 def test_slide_tiling_applies_exactly_where_tiles_fit(
     n: int, s: int, u: int, tiles: int, seed: list[int]
@@ -478,6 +480,7 @@ def test_slide_tiling_applies_exactly_where_tiles_fit(
     assert tiled is not None
     assert u >= n
     xs = seed[: u + tiles * step]
+    assert len(xs) == u + tiles * step
     result = ir.Lambda(program.params, tiled)
     assert run(result, [xs]) == run(program, [xs])
     kind = [p.type for p in program.params]
