@@ -106,6 +106,12 @@ _KNOWN = {
         "Hand-written sparse matrix-vector product (COO).",
         "A loop adding each coordinate-format entry's product with the vector into its row.",
     ),
+    "Map": (
+        "ElementWiseLoop",
+        "Hand-written element-wise operation on arrays (map).",
+        "A loop nest computing each element of one or more arrays from the elements of "
+        "others at the same iteration (y = a x + y, two vectors updated in one loop).",
+    ),
 }
 
 

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)   // expect: Reduction in main
             s += y[i] * y[i];
         norm = sqrt(s);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / norm;
     }
     double cs = 0.0;

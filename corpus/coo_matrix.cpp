@@ -51,10 +51,10 @@ int main(int argc, char **argv)
     }
     std::vector<float> x(n, 1.0f), y(n);
     for (int it = 0; it < iters; it++) {
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             y[i] = 0.25f * x[i];
         a.multiply_add(x.data(), y.data());
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / (1.0f + 0.001f * (float)(i % 5));
     }
     double cs = 0.0;

@@ -33,7 +33,7 @@ static void kernel_correlation(double data[N][M], double corr[M][M], double mean
         stddev[j] = stddev[j] <= 1.0e-10 ? 1.0 : stddev[j];
     }
 
-    for (int k = 0; k < N; k++)
+    for (int k = 0; k < N; k++)   // expect: Map in kernel_correlation
         for (int j = 0; j < M; j++) {
             data[k][j] -= mean[j];
             data[k][j] /= stddev[j];

@@ -46,7 +46,7 @@ void Matrix::correlate_columns(Matrix& corr, std::vector<double>& mean, std::vec
         const double root = std::sqrt(ss / dn);
         sd[j] = root > 1.0e-10 ? root : 1.0;
     }
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; k < n; ++k)   // expect: Map in Matrix::correlate_columns
         for (int j = 0; j < m; ++j)
             (*this)(k, j) = ((*this)(k, j) - mean[j]) / sd[j];
 

@@ -30,7 +30,7 @@ void correlation(int n, int m, double *data, double *mean, double *stddev, doubl
     }
 
     double root_n = sqrt((double)n);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++)   // expect: Map in correlation
         for (int j = 0; j < m; j++)
             data[k * m + j] = (data[k * m + j] - mean[j]) / (root_n * stddev[j]);
 

@@ -29,7 +29,7 @@ void correlation_rows(int n, int m, float denom, float **data, float *mean, floa
             sd[j] = 1.0f;
     }
 
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++)   // expect: Map in correlation_rows
         for (int j = 0; j < m; j++)
             data[k][j] = (data[k][j] - mean[j]) / sd[j];
 

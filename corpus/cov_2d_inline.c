@@ -22,7 +22,7 @@ static void kernel_covariance(double data[N][M], double cov[M][M], double mean[M
         mean[j] /= (double)N;
     }
 
-    for (int k = 0; k < N; k++)
+    for (int k = 0; k < N; k++)   // expect: Map in kernel_covariance
         for (int j = 0; j < M; j++)
             data[k][j] -= mean[j];
 

@@ -32,7 +32,7 @@ void covariance(const Matrix& data, Matrix& cov)
         for (int k = 0; k < n; ++k)            // expect: Reduction in covariance
             s += data(k, j);
         const double mean = s / n;
-        for (int k = 0; k < n; ++k)
+        for (int k = 0; k < n; ++k)   // expect: Map in covariance
             centred(k, j) = data(k, j) - mean;
     }
 

@@ -16,7 +16,7 @@ void covariance(int n, int m, double float_n, double *data, double *mean, double
         mean[j] = s / float_n;
     }
 
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++)   // expect: Map in covariance
         for (int j = 0; j < m; j++)
             data[k * m + j] -= mean[j];
 

@@ -15,7 +15,7 @@ void covariance_rows(int n, int m, float denom, float **data, float *mean, float
         mean[j] = s / (float)n;
     }
 
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++)   // expect: Map in covariance_rows
         for (int j = 0; j < m; j++)
             data[k][j] -= mean[j];
 

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)   // expect: Reduction in main
             s += y[i] * y[i];
         lambda = sqrt(s);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / lambda;
     }
 

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     const double dt = 0.2;
     for (int s = 0; s < steps; s++) {
         L.multiply(u, lu);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             u[i] -= dt * lu[i];
     }
 

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
             r2 += d * d;
         }
         res = sqrt(r2);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] += (b[i] - ax[i]) / diag[i];
     }
 

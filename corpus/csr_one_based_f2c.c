@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         for (integer i = 0; i < n; i++)   // expect: Reduction in main
             yy += y[i] * y[i];
         nrm = sqrt(yy);
-        for (integer i = 0; i < n; i++)
+        for (integer i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / nrm;
     }
 

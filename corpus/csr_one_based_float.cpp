@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     const float dt = 0.1f;
     for (int st = 0; st < steps; st++) {
         L.multiply(u.data(), lu.data());
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             u[i] -= dt * lu[i];
     }
 

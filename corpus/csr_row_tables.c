@@ -41,7 +41,7 @@ double ddot(int n, const double *a, const double *b)
 /* waxpby: w = alpha x + beta y */
 void waxpby(int n, double alpha, const double *x, double beta, const double *y, double *w)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++)   // expect: Map in waxpby
         w[i] = alpha * x[i] + beta * y[i];
 }
 

@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)   // expect: Reduction in main
             r2 += (b[i] - ax[i]) * (b[i] - ax[i]);
         res = std::sqrt(r2);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] += 0.8 * (b[i] - ax[i]) / diag[i];
     }
 

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
             r2 += d * d;
         }
         res = sqrt(r2);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] += (rhs[i] - ax[i]) / 4.02;
     }
 

@@ -57,10 +57,10 @@ int main(int argc, char **argv)
     /* x <- 0.85 A x + 0.15 src, twice per sweep through the pair (x, y) */
     for (int it = 0; it < iters; it++) {
         ell_spmv_cols(n, w, val, col, x, y);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             y[i] = 0.85f * y[i] + 0.15f * src[i];
         ell_spmv_cols(n, w, val, col, y, x);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = 0.85f * x[i] + 0.15f * src[i];
     }
 

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     for (int it = 0; it < iters; it++) {
         ell_mv(n, w, val, col, x, r);
         double rr = 0.0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++) {   // expect: Map in main
             r[i] = b[i] - r[i];
             x[i] += omega * r[i];
         }

@@ -46,7 +46,7 @@ static EllMatrix laplace2d(int m)
                          iy < m - 1 ? r + m : -1};
             A.col[p] = r;
             A.val[p] = 4.0;
-            for (int q = 0; q < 4; q++) {
+            for (int q = 0; q < 4; q++) {   // expect: Map in laplace2d
                 A.col[p + 1 + q] = nb[q] >= 0 ? nb[q] : r;
                 A.val[p + 1 + q] = nb[q] >= 0 ? -1.0 : 0.0;
             }
@@ -82,14 +82,14 @@ int main(int argc, char **argv)
     for (; it < maxit && rr > 1e-20 * rr0; it++) {
         A.apply(p, ap);
         double alpha = rr / dot(n, p, ap);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++) {   // expect: Map in main
             x[i] += alpha * p[i];
             r[i] -= alpha * ap[i];
         }
         double rr_new = dot(n, r, r);
         double beta = rr_new / rr;
         rr = rr_new;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             p[i] = r[i] + beta * p[i];
     }
 

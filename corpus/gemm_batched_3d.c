@@ -53,7 +53,7 @@ int main(int argc, char **argv)
                 for (int p = 0; p < np; p++)       // expect: Reduction in main
                     total += A[r][q][p];
         scale = target / total;
-        for (int r = 0; r < nr; r++)
+        for (int r = 0; r < nr; r++)   // expect: Map in main
             for (int q = 0; q < nq; q++)
                 for (int p = 0; p < np; p++)
                     A[r][q][p] *= scale;

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
             for (int p = 0; p < NP; p++)           // expect: Reduction in main
                 total += A[i][p];
         scale = (double)NR * NQ * NP / total;
-        for (int i = 0; i < NR * NQ; i++)
+        for (int i = 0; i < NR * NQ; i++)   // expect: Map in main
             for (int p = 0; p < NP; p++)
                 A[i][p] *= scale;
     }

@@ -8,7 +8,7 @@
 void sgemm_kij(int m, int n, int p, float alpha, const float *a, int lda,
                const float *b, int ldb, float beta, float *c, int ldc)
 {
-    for (int i = 0; i < m; i++)
+    for (int i = 0; i < m; i++)   // expect: Map in sgemm_kij
         for (int j = 0; j < n; j++)
             c[i * ldc + j] *= beta;
 

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
         }
         lambda = xy;
         float inv = 1.0f / sqrtf(yy);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             x[j] = y[j] * inv;
     }
 

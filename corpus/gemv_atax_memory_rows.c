@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     const double w = 0.5;
     for (int it = 0; it < iters; it++) {
         kernel_atax(n, m, A, x, y, tmp);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             x[j] = x[j] + w * (rhs[j] - y[j]);
     }
 

@@ -57,9 +57,9 @@ int main(int argc, char **argv)
         for (int j = 0; j < m; j++)
             Ku[j] = 0.0;
         kernel_bicg(n, m, K, Ku, Kv, v, u);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             u[i] = sqrt(u[i] * (1.0 / n) / Kv[i]);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             v[j] = sqrt(v[j] * (1.0 / m) / Ku[j]);
     }
 

@@ -93,7 +93,7 @@ int main(int argc, char** argv)
             for (std::size_t c = 0; c < panels.size(); ++c)
                 panel_bicg(panels[c], pt.data(), p.data() + first[c], s.data() + first[c], q.data());
             double alpha = rho / dot(pt, q);
-            for (int i = 0; i < n; ++i) {
+            for (int i = 0; i < n; ++i) {   // expect: Map in main
                 x[i] += alpha * p[i];
                 r[i] -= alpha * q[i];
                 rt[i] -= alpha * s[i];
@@ -101,7 +101,7 @@ int main(int argc, char** argv)
             double rho_next = dot(rt, r);
             double beta = rho_next / rho;
             rho = rho_next;
-            for (int i = 0; i < n; ++i) {
+            for (int i = 0; i < n; ++i) {   // expect: Map in main
                 p[i] = r[i] + beta * p[i];
                 pt[i] = rt[i] + beta * pt[i];
             }

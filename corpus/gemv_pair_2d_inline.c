@@ -47,9 +47,9 @@ int main(int argc, char **argv)
        drift a little between the sweeps. */
     for (int rep = 0; rep < reps; rep++) {
         kernel_bicg(n, m, 0.5, A, s, q, p, r);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             p[j] = p[j] * 0.999 + 0.001;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             r[i] = r[i] * 0.998 + 0.0015;
     }
 

@@ -75,9 +75,9 @@ int main(int argc, char** argv)
             sa += auth[j];
         hub_scale = sh;
         auth_scale = sa;
-        for (int i = 0; i < rows; ++i)
+        for (int i = 0; i < rows; ++i)   // expect: Map in main
             hub[i] = hub_next[i] / sh;
-        for (int j = 0; j < cols; ++j)
+        for (int j = 0; j < cols; ++j)   // expect: Map in main
             auth_prev[j] = auth[j] / sa;
     }
 

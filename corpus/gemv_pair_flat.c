@@ -67,9 +67,9 @@ int main(int argc, char **argv)
             ns += s[j] * s[j];
         sig_q = sqrt(nq);
         sig_s = sqrt(ns);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             r[i] = q[i] / sig_q;
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             p[j] = s[j] / sig_s;
     }
 

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
         kernel_gesummv(n, m, 1.5, 0.75, A, B, tmp, x, y);
         if (rep == 0)
             first = y[0];
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             x[j] = x[j] * 0.999 + 0.0005 * (double)(j % 3);
     }
 

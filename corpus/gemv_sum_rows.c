@@ -70,7 +70,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)            // expect: Reduction in main
             sy += y[i];
         scale = sy;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / sy;
     }
 

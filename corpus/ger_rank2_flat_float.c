@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         sger2(m, n, a, lda, u1, v1, u2, v2);
         /* flip the second pair's sign so that repetitions stay bounded */
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++)   // expect: Map in main
             v2[j] = -v2[j];
     }
     double total = 0.0, pad = 0.0;

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         b[i] = std::cos(0.05 * (double)i);
     for (int it = 0; it < iters; it++) {   /* x <- x + (b - A x) / 6 */
         A.apply(x, ax);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] += (b[i] - ax[i]) / 6.0;
     }
 

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)   // expect: Reduction in main
             ss += y[i] * y[i];
         lambda = sqrt(ss);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = y[i] / lambda;
     }
 

@@ -12,7 +12,7 @@ void center_columns(int n, int m, double *data)
         for (int k = 0; k < n; k++)            // expect: Reduction in center_columns
             s += data[k * m + j];
         double mean = s / (double)n;
-        for (int k = 0; k < n; k++)
+        for (int k = 0; k < n; k++)   // expect: Map in center_columns
             data[k * m + j] -= mean;
     }
 }
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)            // expect: Reduction in main
             ss += data[k * m + j] * data[k * m + j];
         double scale = ss > 0.0 ? 1.0 / __builtin_sqrt(ss / (double)(n - 1)) : 1.0;
-        for (int k = 0; k < n; k++)
+        for (int k = 0; k < n; k++)   // expect: Map in main
             unit[k * m + j] = data[k * m + j] * scale;
     }
 

@@ -89,14 +89,14 @@ int main(int argc, char **argv)
     double res = 0.0;
     for (int it = 0; it < iters; it++) {
         rowtab_mv(&A, x, r);
-        for (int i = 0; i < nrow; i++)
+        for (int i = 0; i < nrow; i++)   // expect: Map in main
             r[i] = b[i] - r[i];
         double rr = 0.0;
         for (int i = 0; i < nrow; i++)   // expect: Reduction in main
             rr += r[i] * r[i];
         res = sqrt(rr);
         rowtab_mv_t(&A, r, g);
-        for (int k = 0; k < ncol; k++)
+        for (int k = 0; k < ncol; k++)   // expect: Map in main
             x[k] += omega * g[k];
     }
 

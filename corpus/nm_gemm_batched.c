@@ -18,7 +18,7 @@ void rows_add_product(int nr, int nq, int np, double A[][64][NP], double W[NP][N
                 for (int s = 0; s < np; s++)
                     sum[p] += A[r][q][s] * W[s][p];
             }
-            for (int p = 0; p < np; p++)
+            for (int p = 0; p < np; p++)   // expect: Map in rows_add_product
                 A[r][q][p] += sum[p];
         }
 }
@@ -52,7 +52,7 @@ void rows_square_back(int nr, int nq, int np, double *A, const double *W, double
                     t += W[s * np + p] * A[(r * nq + q) * np + s];
                 sum[p] = t;
             }
-            for (int p = 0; p < np; p++)
+            for (int p = 0; p < np; p++)   // expect: Map in rows_square_back
                 A[(r * nq + q) * np + p] = sum[p] * sum[p];
         }
 }

@@ -14,7 +14,7 @@ void lu_nopiv(int n)
     for (int k = 0; k < n - 1; k++) {         // expect-none: GEMM
         for (int i = k + 1; i < n; i++) {
             a[i][k] /= a[k][k];
-            for (int j = k + 1; j < n; j++)
+            for (int j = k + 1; j < n; j++)   // expect: Map in lu_nopiv
                 a[i][j] -= a[i][k] * a[k][j];
         }
     }

@@ -22,7 +22,7 @@ void self_ikj(int n, double C[n][n], const double B[n][n])
     for (int i = 0; i < n; i++) {              // expect-none: GEMM
         for (int k = 0; k < n; k++) {          // expect-none: GEMV
             double c = C[i][k];
-            for (int j = 0; j < n; j++)
+            for (int j = 0; j < n; j++)   // expect: Map in self_ikj
                 C[i][j] += c * B[k][j];
         }
     }

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     for (int rep = 0; rep < reps; rep++) {
         running_update(n, m, A, p, s, q);
         reads_update(n, m, A, r, s, q);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             p[j] = 0.5 * p[j] + 0.5 * s[j] / ((double)n * m * (rep + 1));
     }
 

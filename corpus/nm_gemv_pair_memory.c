@@ -30,7 +30,7 @@ void atax_reads_update(int n, int m, int lda, const double *A, double *tmp, doub
         tmp[i] = 0.0;
         for (int j = 0; j < m; j++)            // expect: Reduction in atax_reads_update
             tmp[i] = tmp[i] + A[i * lda + j] * y[j];
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in atax_reads_update
             y[j] = y[j] + A[i * lda + j] * tmp[i];
     }
 }
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         for (int j = 0; j < m; j++)            // expect: Reduction in main
             yy += y[j] * y[j];
         grow = sqrt(yy);
-        for (int j = 0; j < m; j++)
+        for (int j = 0; j < m; j++)   // expect: Map in main
             y[j] = y[j] / grow;
 
         z[0] = 1.0;

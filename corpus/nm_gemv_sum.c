@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         product_combine(n, A, B, x, y1);
         reads_output(n, 1.5, 0.5, A, B, x, tmp, y2);
         carried_sum(n, 1.5, 0.5, A, B, x, y3);
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++)   // expect: Map in main
             x[j] = 0.99 * x[j] + 0.01 * (double)(j % 3);
     }
 

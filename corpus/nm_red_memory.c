@@ -29,9 +29,9 @@ int capped_total(const double *a, int n, double lim, double *tot)
 void normalise(int n, const double (*x)[4], double (*y)[4], double acc[4])
 {
     for (int i = 0; i < n; i++) {                 // expect-none: Reduction
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < 4; m++)   // expect: Map in normalise
             acc[m] += x[i][m];
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < 4; m++)   // expect: Map in normalise
             y[i][m] = x[i][m] / acc[m];
     }
 }

@@ -13,7 +13,7 @@ double shift;
 /* exact_counted: q_v(x) = c0 + x (c1 + x (c2 + x c3)), and one more evaluation counted */
 void exact_counted(double x, double q[NV])
 {
-    for (int v = 0; v < NV; v++)
+    for (int v = 0; v < NV; v++)   // expect: Map in exact_counted
         q[v] = coef[v][0] + x * (coef[v][1] + x * (coef[v][2] + x * coef[v][3]));
     evaluations++;
 }
@@ -22,7 +22,7 @@ void exact_counted(double x, double q[NV])
 void exact_inside(double x, double y, double q[NV])
 {
     if (x * x + y * y < 1.0) {
-        for (int v = 0; v < NV; v++)
+        for (int v = 0; v < NV; v++)   // expect: Map in exact_inside
             q[v] = coef[v][0] + x * (coef[v][1] + y * (coef[v][2] + x * coef[v][3]));
     }
 }
@@ -30,7 +30,7 @@ void exact_inside(double x, double y, double q[NV])
 /* exact_first: the first k components only */
 void exact_first(double x, double q[NV], int k)
 {
-    for (int v = 0; v < k; v++)
+    for (int v = 0; v < k; v++)   // expect: Map in exact_first
         q[v] = coef[v][0] + x * (coef[v][1] + x * (coef[v][2] + x * coef[v][3]));
 }
 
@@ -38,14 +38,14 @@ void exact_first(double x, double q[NV], int k)
 void exact_shifted(double x, double q[NV])
 {
     double s = x + shift;
-    for (int v = 0; v < NV; v++)
+    for (int v = 0; v < NV; v++)   // expect: Map in exact_shifted
         q[v] = coef[v][0] + s * (coef[v][1] + s * (coef[v][2] + s * coef[v][3]));
 }
 
 /* exact: the components at x (used correctly by main's checks) */
 void exact(double x, double q[NV])
 {
-    for (int v = 0; v < NV; v++)
+    for (int v = 0; v < NV; v++)   // expect: Map in exact
         q[v] = coef[v][0] + x * (coef[v][1] + x * (coef[v][2] + x * coef[v][3]));
 }
 

@@ -19,7 +19,7 @@ public:
     void sample(double x, double (&q)[4])
     {
         const double s = 0.5 * (x + last_);
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < 4; m++)   // expect: Map in Profile::sample
             q[m] = c_[m][0] + s * (c_[m][1] + s * c_[m][2]);
         last_ = x;
     }
@@ -29,7 +29,7 @@ public:
     {
         if (x > cutoff_)
             return;
-        for (int m = 0; m < 4; m++)
+        for (int m = 0; m < 4; m++)   // expect: Map in Profile::clipped
             q[m] = c_[m][0] + x * (c_[m][1] + x * c_[m][2]);
     }
 

@@ -21,7 +21,7 @@ double res[NB][NB][5];
 /* Pressure of each cell from its conserved variables (rho, rho u, rho v, rho w, E). */
 void pressure(int n)
 {
-    for (int k = 0; k < 2; k++) {                 // expect-none: Stencil
+    for (int k = 0; k < 2; k++) {                 // expect-none: Stencil; expect: Map in pressure
         for (int i = 0; i < n; i++)
             press[k][i] = 0.4 * (state[k][i][4]
                                  - 0.5 * (state[k][i][1] * state[k][i][1]
@@ -34,7 +34,7 @@ void pressure(int n)
 /* Speed of each particle. */
 void speed(int n, const struct particle *p, double *s)
 {
-    for (int i = 0; i < n; i++)                   // expect-none: Stencil
+    for (int i = 0; i < n; i++)                   // expect-none: Stencil; expect: Map in speed
         s[i] = sqrt(p[i].vx * p[i].vx + p[i].vy * p[i].vy);
 }
 
@@ -42,7 +42,7 @@ void speed(int n, const struct particle *p, double *s)
    backwards. */
 void block_apply(int jlo, int jhi, int ilo, int ihi, double w)
 {
-    for (int j = jhi - 1; j >= jlo; j--) {        // expect-none: Stencil
+    for (int j = jhi - 1; j >= jlo; j--) {        // expect-none: Stencil; expect: Map in block_apply
         for (int i = ihi - 1; i >= ilo; i--) {
             for (int m = 0; m < 5; m++)
                 res[j][i][m] = w * (blocks[j][i][0][m] * vecs[j][i][0]
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
         block_apply(r % 2, nb, 0, nb - r % 2, 0.5 + 0.1 * r);
         curvature(n, p, c);
         smooth_down(n, a, b);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             a[i] = b[i] + 0.01 * c[i];
     }
 

@@ -90,7 +90,7 @@ void capped_push(const float *src, float *dst, int cap)
    one cell, written into the fields of one record. */
 void moments(const float *g, float *macro)
 {
-    for (int y = 0; y < NY; y++) {                // expect-none: Stencil
+    for (int y = 0; y < NY; y++) {                // expect-none: Stencil; expect: Map in moments
         for (int x = 0; x < NX; x++) {
             int cell = y * NX + x;
             const float *p = g + cell * REC;

@@ -12,7 +12,7 @@ double s[NMAX][NMAX];
 /* s = (a + a^T) / 2 on the leading n x n block. */
 void symmetrise(int n)
 {
-    for (int i = 0; i < n; i++) {             // expect-none: Stencil
+    for (int i = 0; i < n; i++) {             // expect-none: Stencil; expect: Map in symmetrise
         for (int j = 0; j < n; j++)
             s[i][j] = 0.5 * (a[i][j] + a[j][i]);
     }
@@ -21,7 +21,7 @@ void symmetrise(int n)
 /* y[i] = x[i] + x[n-1-i]: each element plus its mirror image. */
 void mirror_sum(int n, const double *x, double *y)
 {
-    for (int i = 0; i < n; i++)               // expect-none: Stencil
+    for (int i = 0; i < n; i++)               // expect-none: Stencil; expect: Map in mirror_sum
         y[i] = x[i] + x[n - 1 - i];
 }
 
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         symmetrise(n);
         mirror_sum(n, x, y);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = 0.5 * y[i];
     }
 

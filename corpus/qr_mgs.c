@@ -15,13 +15,13 @@ void mgs(int m, int n)
         for (int i = 0; i < m; i++)   // expect: Reduction in mgs
             norm += A[i][k] * A[i][k];
         R[k][k] = sqrt(norm);
-        for (int i = 0; i < m; i++)
+        for (int i = 0; i < m; i++)   // expect: Map in mgs
             Q[i][k] = A[i][k] / R[k][k];
         for (int j = k + 1; j < n; j++) {
             R[k][j] = 0.0;
             for (int i = 0; i < m; i++)   // expect: Reduction in mgs
                 R[k][j] += Q[i][k] * A[i][j];
-            for (int i = 0; i < m; i++)
+            for (int i = 0; i < m; i++)   // expect: Map in mgs
                 A[i][j] -= Q[i][k] * R[k][j];
         }
     }

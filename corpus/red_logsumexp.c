@@ -28,7 +28,7 @@ double softmax(const double *x, double *p, long n)
 {
     double m = max_elem(x, n);
     double lse = m + log(sum_exp_shift(x, n, m));
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++)   // expect: Map in softmax
         p[i] = exp(x[i] - lse);
     return lse;
 }

@@ -15,7 +15,7 @@ double leg[6];
 /* exact: the NV components of the manufactured solution at (x, y), into q */
 void exact(double x, double y, double q[NV])
 {
-    for (int v = 0; v < NV; v++)
+    for (int v = 0; v < NV; v++)   // expect: Map in exact
         q[v] = coef[v][0] + x * (coef[v][1] + x * (coef[v][3] + x * coef[v][6])) +
                y * (coef[v][2] + y * (coef[v][4] + y * coef[v][7])) + x * y * coef[v][5];
 }

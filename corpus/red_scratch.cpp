@@ -19,7 +19,7 @@ public:
     std::array<double, 5> state(double x) const
     {
         std::array<double, 5> q;
-        for (int m = 0; m < 5; m++)
+        for (int m = 0; m < 5; m++)   // expect: Map in Manufactured::state
             q[m] = c_[m][0] + x * (c_[m][1] + x * (c_[m][2] + x * c_[m][3])) +
                    c_[m][1] * std::sin(3.0 * x + m);
         return q;

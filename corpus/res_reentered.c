@@ -16,7 +16,7 @@ void solve(const double *x, double *z, double *r, int n, double *out_norm)
         rho += r[i] * r[i];
     for (int step = 0; step < 3; step++) {
         double scale = 1.0 / (1.0 + sqrt(rho));
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++) {   // expect: Map in solve
             z[i] += scale * r[i];
             r[i] -= 0.5 * scale * r[i];
         }
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)   // expect: Reduction in main
             zz += z[i] * z[i];
         /* normalise z into x: a host loop over x and z only */
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++)   // expect: Map in main
             x[i] = z[i] / sqrt(zz) + 0.01 * (double)(i % 3);
         zeta += norm;
         printf("it %d residual %.10g zz %.10g\n", it, norm, zz);

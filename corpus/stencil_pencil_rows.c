@@ -9,7 +9,7 @@ void build_rows(int ny, int nx, const double *vel, const double *rho, double *lh
                 double *cv, double *rhon, double dtt, double dtt2)
 {
     for (int j = 0; j < ny; j++) {
-        for (int i = 0; i < nx; i++) {
+        for (int i = 0; i < nx; i++) {   // expect: Map in build_rows
             cv[i] = vel[j * nx + i];
             rhon[i] = rho[j * nx + i] > 0.5 ? rho[j * nx + i] : 0.5;
         }

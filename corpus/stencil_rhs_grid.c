@@ -58,7 +58,7 @@ void dissipation_z(void)
 /* The speed of each point from its own components: no neighbour, not a stencil. */
 void compute_speed(void)
 {
-    for (int k = 0; k < grid_points[2]; k++)
+    for (int k = 0; k < grid_points[2]; k++)   // expect: Map in compute_speed
         for (int j = 0; j < grid_points[1]; j++)
             for (int i = 0; i < grid_points[0]; i++)
                 speed[k][j][i] = u[k][j][i][1] / u[k][j][i][0];

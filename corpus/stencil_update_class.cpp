@@ -32,7 +32,7 @@ void add_laplacian(Field &r, const Field &u, double c)
 /* u += dt * r everywhere: each point from its own values only, no neighbour. */
 void advance(Field &u, const Field &r, double dt)
 {
-    for (int i = 0; i < u.rows(); i++)
+    for (int i = 0; i < u.rows(); i++)   // expect: Map in advance
         for (int j = 0; j < u.cols(); j++)
             u(i, j) = u(i, j) + dt * r(i, j);
 }

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         ssymm_lower(m, n, 0.5f, a, lda, b, ldb, 0.25f, c, ldc);
         trace += (double)c[(long)(r % m) * ldc + r % n];
-        for (long t = 0; t < (long)m * ldc; t++)
+        for (long t = 0; t < (long)m * ldc; t++)   // expect: Map in main
             c[t] *= 0.5f;
     }
 

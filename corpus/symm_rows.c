@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     /* C <- (A B + C) / 2: C tends to A B, its values stay between 0.1 and 4 */
     for (int r = 0; r < reps; r++) {
         symm_rows(C, A, B);
-        for (int i = 0; i < NROWS; i++)
+        for (int i = 0; i < NROWS; i++)   // expect: Map in main
             for (int j = 0; j < NCOLS; j++)
                 C[i][j] *= 0.5;
     }

@@ -57,7 +57,7 @@ int main(int argc, char** argv)
 
     double mass_sum = 0.0;
     for (int step = 0; step < steps; ++step) {
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i)   // expect: Map in main
             b[i] = u[i] + dt * f[i];
         back_substitute(U, b, x);
         double mass = 0.0;

@@ -131,13 +131,13 @@ def _fold(
     idiom: str, function: Function, source: str, solutions: Iterable[Solution]
 ) -> list[tuple[Instance, Loop | None]]:
     groups: dict[tuple[int, int], list[Solution]] = {}
-    footprints = Footprints(function) if idiom == "Stencil" else None
+    footprints = Footprints(function) if idiom in ("Stencil", "Map") else None
     in_place: dict[int, list[Value]] = {}  # a stencil's reads of what other points write
     for solution in solutions:
         if footprints is not None:
             reads = in_place_reads(function, solution, footprints)
-            if is_recurrence(reads):
-                continue  # a prefix sum, not a stencil (matcher/sweeps.py)
+            if is_recurrence(reads) or (reads and idiom == "Map"):
+                continue  # a prefix sum, not a stencil; no map reads other points' values
             in_place[id(solution)] = reads
         begin, end = solution.get("begin"), solution.get("end")
         key = (begin.id if begin else -1, end.id if end else -1)
@@ -224,6 +224,7 @@ _SPECIFICITY = {
     "Stencil": 3,
     "Histogram": 2,
     "Reduction": 1,
+    "Map": 0,
 }
 
 

@@ -17,8 +17,12 @@ from idl.errors import IdiomError
 
 __all__ = ["CorpusProgram", "Expectation", "ExpectationError", "read_program"]
 
-_EXPECT = re.compile(r"//\s*expect:\s*(\w+)\s+in\s+([\w:~<>,* ]+?)\s*(\(in place\))?\s*$")
-_EXPECT_NONE = re.compile(r"//\s*expect-none:\s*(\w+)\s*$")
+# A line's markers: one comment at its end, `// expect: ...`, or several separated by
+# semicolons (`// expect-none: Stencil; expect: Map in f`: a loop that is one idiom and
+# not another).
+_MARKERS = re.compile(r"//\s*(expect(?:-none)?:.*?)\s*$")
+_EXPECT = re.compile(r"expect:\s*(\w+)\s+in\s+([\w:~<>,* ]+?)\s*(\(in place\))?$")
+_EXPECT_NONE = re.compile(r"expect-none:\s*(\w+)$")
 _HEADER = re.compile(r"^//\s*(corpus|args|near-miss):\s*(.*?)\s*$")
 _ARGS = re.compile(r"(\w+)=(.*?)(?=\s+\w+=|$)")
 
@@ -54,6 +58,15 @@ class CorpusProgram:
         return tuple(e for e in self.expectations if not e.present)
 
 
+def _expectation(marker: str, path: Path, number: int, line: str) -> Expectation:
+    if match := _EXPECT.fullmatch(marker):
+        in_place = match.group(3) is not None
+        return Expectation(match.group(1), match.group(2), number, True, in_place)
+    if match := _EXPECT_NONE.fullmatch(marker):
+        return Expectation(match.group(1), "", number, False)
+    raise ExpectationError(f"{path}:{number}: unreadable expectation marker: {line.strip()}")
+
+
 def read_program(path: Path) -> CorpusProgram:
     headers: dict[str, str] = {}
     expectations: list[Expectation] = []
@@ -61,14 +74,9 @@ def read_program(path: Path) -> CorpusProgram:
         header = _HEADER.match(line)
         if header and header.group(1) not in headers:
             headers[header.group(1)] = header.group(2)
-        if match := _EXPECT.search(line):
-            expectations.append(
-                Expectation(
-                    match.group(1), match.group(2), number, True, match.group(3) is not None
-                )
-            )
-        elif match := _EXPECT_NONE.search(line):
-            expectations.append(Expectation(match.group(1), "", number, False))
+        if markers := _MARKERS.search(line):
+            for marker in markers.group(1).split(";"):
+                expectations.append(_expectation(marker.strip(), path, number, line))
         elif "expect" in line and "//" in line and re.search(r"//\s*expect", line):
             raise ExpectationError(
                 f"{path}:{number}: unreadable expectation marker: {line.strip()}"

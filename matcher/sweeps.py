@@ -23,21 +23,26 @@ __all__ = ["in_place_reads", "is_recurrence"]
 def in_place_reads(
     function: Function, solution: Solution, footprints: Footprints | None = None
 ) -> list[Value]:
-    """The reads of a Stencil match that may see what other points of the sweep write:
-    of an array the nest stores into, neither apart from every store in every
-    iteration nor at the very address of one of them."""
-    stores = [store for store in slots(solution, "write", "store") if store is not None]
-    written = set(slots(solution, "write", "array"))
+    """The reads of a Stencil or Map match that may see what other points of the sweep
+    write: of an array the nest stores into, neither apart from every store into that
+    array in every iteration nor at the very address of one of them. (A map may write
+    several arrays: that they are apart from one another is the mapper's run-time
+    check, as for arrays of different names read and written.)"""
+    writes = zip(slots(solution, "write", "store"), slots(solution, "write", "array"), strict=True)
+    stores: dict[Value, list[Value]] = {}
+    for store, array in writes:
+        if store is not None and array is not None:
+            stores.setdefault(array, []).append(store)
     footprints = footprints or Footprints(function)
     reads = zip(slots(solution, "read", "value"), slots(solution, "read", "array"), strict=True)
     return [
         read
         for read, array in reads
         if read is not None
-        and array in written
+        and array in stores
         and not all(
             footprints.never_overlap(read, store) or footprints.same_address(read, store)
-            for store in stores
+            for store in stores[array]
         )
     ]
 

@@ -26,7 +26,7 @@ from mappers.targets.histogram import map_histogram
 from mappers.targets.jds import map_spmv_jds
 from mappers.targets.reduction import map_reduction
 from mappers.targets.sparse import map_spmv_csr, map_spmv_ell
-from mappers.targets.stencil import map_stencil
+from mappers.targets.stencil import map_map, map_stencil
 from mappers.targets.symm import map_symm
 from mappers.targets.syrk import map_syr2k, map_syrk
 from mappers.targets.trmm import map_trmm
@@ -47,6 +47,7 @@ MAPPERS: dict[str, Mapper] = {
     "GER": map_ger,
     "Reduction": map_reduction,
     "Stencil": map_stencil,
+    "Map": map_map,
     "Histogram": map_histogram,
     "SpMV_CSR": map_spmv_csr,
     "SpMV_JDS": map_spmv_jds,

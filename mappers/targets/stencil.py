@@ -37,6 +37,7 @@ from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import StencilExpression, generated_kernels, stencil_expression
 from mappers.targets.kernels import (
+    BufferGroup,
     KernelArg,
     KernelBody,
     fits_int,
@@ -50,11 +51,12 @@ from matcher.ir import Function, Value
 from matcher.solutions import slots
 from matcher.sweeps import in_place_reads
 
-__all__ = ["map_stencil"]
+__all__ = ["map_map", "map_stencil"]
 
 
 class _StencilPlan(Plan):
     target = "OpenCL stencil kernel"
+    kernel_name = "idiom_stencil"
 
     def __init__(self, instance: Instance, context: MapperContext) -> None:
         solution = instance.solution
@@ -70,6 +72,11 @@ class _StencilPlan(Plan):
         if len({store.operands[0].type for store in stores}) > 1:
             raise NotReplaced("the stores of a point are of different types")
         self.stores = _in_order(context.region.function, stores)
+        # The array each store writes, as the match names it (a map may write several).
+        array_of = dict(
+            zip(slots(solution, "write", "store"), slots(solution, "write", "array"), strict=True)
+        )
+        self.arrays = [array_of[store] or store.operands[1] for store in self.stores]
         self.tests = [v for v in slots(solution, "test", "branch") if v is not None]
         if reads := in_place_reads(function, solution):
             where = reads[0].location
@@ -99,9 +106,12 @@ class _StencilPlan(Plan):
         )
         self.body = body
         element = self.stores[0].operands[0].type
-        out_group = body.group(self.stores[0].operands[1], element, written=True)
+        out_groups: list[BufferGroup] = []
         out_indices: dict[Value, str] = {}
-        for store in self.stores:
+        for store, array in zip(self.stores, self.arrays, strict=True):
+            out_group = body.group(array, element, written=True)
+            if out_group not in out_groups:
+                out_groups.append(out_group)
             address = store.operands[1]
             if address not in body.own_points:
                 index = body.index(address, element, out_group)
@@ -109,23 +119,31 @@ class _StencilPlan(Plan):
                 out_indices[address] = body.reads[-1][0]
         self._translate(body)
         self.functional: StencilExpression | None = None
-        if generated_kernels() and not self.tests:  # the functional IR has no branches
+        # The functional IR has no branches, and writes one output.
+        if generated_kernels() and not self.tests and len(out_groups) == 1:
             region = self.context.region
             blocks = [b for b in region.function.blocks if b in region.blocks]
             order = [i for b in blocks for i in b.instructions]
-            self.functional = stencil_expression(body, self.stores, order, out_group, out_indices)
-        checks += [_points_apart(builder, access, self.counts) for access in out_group.accesses]
+            self.functional = stencil_expression(
+                body, self.stores, order, out_groups[0], out_indices
+            )
+        checks += [
+            _points_apart(builder, access, self.counts)
+            for out_group in out_groups
+            for access in out_group.accesses
+        ]
         body.close_groups()
         self.params, whole = body.read_params()
         self.kernels = self._kernels() if self.functional is not None else None
         if self.kernels is None:
             self.functional = None  # the translated kernel
         else:
-            self.target = "OpenCL stencil kernel (generated)"
+            self.target = f"{self.target} (generated)"
         checks.append(whole)
-        checks += body.apart_from_reads(out_group)
-        assert out_group.low is not None and out_group.high is not None
-        checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
+        for out_group in out_groups:  # apart from every other group, written or read
+            checks += body.apart_from_reads(out_group)
+            assert out_group.low is not None and out_group.high is not None
+            checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         return builder.all_of(checks)
 
     def _translate(self, body: KernelBody) -> None:
@@ -161,7 +179,7 @@ class _StencilPlan(Plan):
         lines = [*param_prelude(self.params), *self.body.lines]
         body = "\n".join("  " + line for line in lines)
         return f"""{PRELUDE}
-__kernel void idiom_stencil({", ".join(params)}) {{
+__kernel void {self.kernel_name}({", ".join(params)}) {{
 {chr(10).join(ids)}
   if ({bounds}) return;
 {body}
@@ -205,8 +223,8 @@ __kernel void idiom_stencil({", ".join(params)}) {{
         output = self.functional.output
         try:
             lowered, rewrites = lower(program)
-            wide = generate(lowered, "idiom_stencil", output, declarations)
-            narrow = generate(lowered, "idiom_stencil", output, declarations, "int")
+            wide = generate(lowered, self.kernel_name, output, declarations)
+            narrow = generate(lowered, self.kernel_name, output, declarations, "int")
         except (LiftError, RecursionError):
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
@@ -245,7 +263,7 @@ __kernel void idiom_stencil({", ".join(params)}) {{
             builder,
             self.context.module,
             source=source,
-            kernel="idiom_stencil",
+            kernel=self.kernel_name,
             global_size=rounded,
             local_size=local,
             work=self.points,
@@ -304,5 +322,17 @@ def _round_up(builder: Builder, count: Operand, multiple: int) -> Operand:
     )
 
 
+class _MapPlan(_StencilPlan):
+    """An element-wise map: a stencil of one point, maybe written into several arrays
+    (each its own written buffer, apart from every other buffer: the guard)."""
+
+    target = "OpenCL map kernel"
+    kernel_name = "idiom_map"
+
+
 def map_stencil(instance: Instance, context: MapperContext) -> Plan:
     return _StencilPlan(instance, context)
+
+
+def map_map(instance: Instance, context: MapperContext) -> Plan:
+    return _MapPlan(instance, context)

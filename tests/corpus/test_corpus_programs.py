@@ -28,6 +28,7 @@ KINDS = {
     "SpMV_ELL",
     "SpMV_COO",
     "Stencil",
+    "Map",
 }
 
 

@@ -38,6 +38,7 @@ CALLS = {
     "SpMV_JDS": "idiom_jds_spmv",
     "SpMV_ELL": "idiom_spmv",
     "SpMV_COO": "idiom_histogram",
+    "Map": "idiom_map",
 }
 
 # Idioms that must be replaced, every instance of them, in these programs (others may
@@ -78,6 +79,9 @@ MUST_REPLACE = {
     "symm_flat_float_inline.c": {"SYMM"},  # a constant alpha moved onto the sum's exit edge
     "symm_class.cpp": {"SYMM"},
     "gemm_batched_3d.c": {"GEMM"},  # rows of a batch in place (doitgen)
+    "map_cg_vectors.c": {"Map"},  # two arrays written in one loop
+    "map_vector_class.cpp": {"Map"},
+    "map_grid_2d.c": {"Map"},
     "gemm_batched_flat_float_inline.c": {"GEMM"},
     "gemm_batched_class.cpp": {"GEMM"},  # a std::vector of sums, its data loaded twice
 }

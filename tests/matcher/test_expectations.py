@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from matcher.detect import IN_PLACE, Instance
 from matcher.evaluate import score_program
-from matcher.expectations import read_program
+from matcher.expectations import ExpectationError, read_program
 
 SOURCE = """// corpus: two sweeps
 // args: test=4 bench=8
@@ -36,3 +38,26 @@ def test_in_place_markers_are_read_and_matched(tmp_path: Path) -> None:
     swapped = score_program(program, [_instance(4, in_place=False), _instance(6, in_place=True)])
     assert [e.line for e in swapped.misses] == [4, 6]
     assert [i.line for i in swapped.false_positives] == [4, 6]
+
+
+def test_a_line_may_carry_several_markers(tmp_path: Path) -> None:
+    path = tmp_path / "m.c"
+    path.write_text(
+        "// corpus: one loop, two statements\n// args: test=4 bench=8\n"
+        "void f(double *s, const double *x, int n) {\n"
+        "    for (int i = 0; i < n; i++)   // expect-none: Stencil; expect: Map in f\n"
+        "        s[i] = x[i] * x[i];\n}\n"
+    )
+    program = read_program(path)
+    assert [(e.kind, e.function, e.line) for e in program.expected] == [("Map", "f", 4)]
+    assert [(e.kind, e.line) for e in program.expectations if not e.present] == [("Stencil", 4)]
+
+
+def test_an_unreadable_marker_among_several_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.c"
+    path.write_text(
+        "// corpus: x\n// args: test=4 bench=8\n"
+        "void f(void) {\n    for (;;) {}   // expect: Map in f; expect Stencil\n}\n"
+    )
+    with pytest.raises(ExpectationError, match=r"bad\.c:4: unreadable expectation marker"):
+        read_program(path)
