@@ -46,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
         functions = sorted({o.instance.function for o in report.outcomes})
         found = f"; instances are in {', '.join(functions)}" if functions else ""
         raise IdiomError(f"{args.file}: no idiom instance in {args.function}{found}")
+    # A loop two idioms claim is shown as the more specific one (a Stencil, not the Map
+    # folded into it).
+    claimed = {_lines(o) for o in mine if o.instance.within is None}
+    mine = [o for o in mine if o.instance.within is None or _lines(o) not in claimed]
     if args.line is not None:
         mine = [o for o in mine if _spans(o, args.line)]
         if not mine:
@@ -54,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
             )
     print("\n\n".join(_describe(outcome) for outcome in mine))
     return 0
+
+
+def _lines(outcome: Outcome) -> tuple[int | None, int | None]:
+    return outcome.instance.first_line, outcome.instance.last_line
 
 
 def _spans(outcome: Outcome, line: int) -> bool:

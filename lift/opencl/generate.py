@@ -678,6 +678,17 @@ def _size_names(kind: Type) -> set[str]:
 _VECTOR_TRUE = {"<", "<=", ">", ">=", "==", "!="}  # OpenCL's vector comparisons give -1
 
 
+def _in_double(name: str, args: list[str], width: int | None) -> str:
+    """A float function computed in double and rounded once: OpenCL's float sqrt, exp, ...
+    may be 3 ulp or more off, where C's libm is within about half of one (a time loop
+    calling expf would drift from the original); the double result rounded to float is
+    the correctly rounded one (sqrt) or nearly always so."""
+    if width is None:
+        return f"((float){name}({', '.join(f'(double)({a})' for a in args)}))"
+    widened = ", ".join(f"convert_double{width}({a})" for a in args)
+    return f"convert_float{width}({name}({widened}))"
+
+
 def _op_text(name: str, args: list[str], types: list[Type]) -> str:
     vector = next((t for t in types if isinstance(t, Vector)), None)
     scalar = vector.element if vector is not None else types[0]
@@ -701,6 +712,8 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
     if name in _CALLS:
         if not floating:
             raise LiftError(f"no OpenCL {name} of integers")
+        if scalar == Scalar("f32") and name != "floor":
+            return _in_double(name, args, vector.width if vector is not None else None)
         return f"{name}({', '.join(args)})"
     if name == "select":
         return f"({args[0]} ? {args[1]} : {args[2]})"

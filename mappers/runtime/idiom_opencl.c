@@ -39,6 +39,7 @@ typedef struct {
     char name[256];
     char driver[256];
     char platform_version[256];
+    const char *options; /* the build options: float division and sqrt rounded as C's */
     uint64_t budget; /* bytes that resident copies may take: half the device's memory */
 } device_slot;
 
@@ -148,6 +149,13 @@ static void discover(void) {
                             NULL);
             clGetPlatformInfo(platforms[p], CL_PLATFORM_VERSION,
                               sizeof slot->platform_version - 1, slot->platform_version, NULL);
+            /* OpenCL's float division and sqrt may be 2.5 and 3 ulp off unless asked to
+               round them correctly, as C does; a device that can is asked. */
+            cl_device_fp_config single = 0;
+            clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, NULL);
+            slot->options = (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+                                ? "-cl-fp32-correctly-rounded-divide-sqrt"
+                                : "";
         }
     }
     free(platforms);
@@ -238,7 +246,7 @@ static int ensure_context(int s) {
 static char *cache_key(const char *source, const device_slot *slot, size_t *len) {
     size_t source_len = strlen(source);
     size_t n = source_len + strlen(slot->name) + strlen(slot->driver) +
-               strlen(slot->platform_version) + 4;
+               strlen(slot->platform_version) + strlen(slot->options) + 5;
     char *key = malloc(n);
     if (key != NULL) {
         /* NUL separators: the parts cannot run into each other. */
@@ -248,6 +256,7 @@ static char *cache_key(const char *source, const device_slot *slot, size_t *len)
         p = stpcpy(p, slot->name) + 1;
         p = stpcpy(p, slot->driver) + 1;
         p = stpcpy(p, slot->platform_version) + 1;
+        p = stpcpy(p, slot->options) + 1;
         *len = (size_t)(p - key);
     }
     return key;
@@ -267,7 +276,7 @@ static cl_program cache_load(const device_slot *slot, const char *key, size_t ke
                                                    &bin_status, &err);
     free(binary);
     if (program != NULL && (err != CL_SUCCESS || bin_status != CL_SUCCESS ||
-                            clBuildProgram(program, 1, &slot->device, "", NULL, NULL) !=
+                            clBuildProgram(program, 1, &slot->device, slot->options, NULL, NULL) !=
                                 CL_SUCCESS)) {
         clReleaseProgram(program);
         program = NULL;
@@ -373,7 +382,7 @@ static cl_program get_program(int s, const char *source, uint64_t hash, const ch
                              (int)err, kernel);
             program = NULL;
         } else {
-            err = clBuildProgram(program, 1, &slot->device, "", NULL, NULL);
+            err = clBuildProgram(program, 1, &slot->device, slot->options, NULL, NULL);
             if (err != CL_SUCCESS) {
                 print_build_log(slot, program, kernel, err);
                 clReleaseProgram(program);
@@ -740,7 +749,7 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
     /* A negative work marks a check (idiom_runtime.h). */
     int check = work < 0;
     idiom_launch_cost cost = {check ? (work == INT64_MIN ? INT64_MAX : -work) : work, 0, 0, 0,
-                              check};
+                              0, check};
     int resident_mode = idiom__resident_on();
     idiom__resident_lock();
     for (int32_t i = 0; i < nargs; i++) {
@@ -753,6 +762,7 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
         int64_t newer = 0;
         idiom__resident_coverage(s, lo, lo + (uintptr_t)arg->bytes, &held, &newer);
         cost.declining_bytes += newer;
+        cost.touched_bytes += arg->bytes;
         if (resident_mode && (arg->flags & IDIOM_ARG_RESIDENT)) {
             cost.upload_bytes += arg->bytes - held;
         } else {
@@ -766,6 +776,19 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
 /* auto's slot for this launch, or SLOT_DECLINED: the cost model decides before the OpenCL
    platforms are loaded, so that a program whose launches all decline never pays for loading
    them (0.35 s on the H100 machine). Called under cl_lock. */
+/* Whether a launch finishes the work of the launch before it (IDIOM_ARG_CONTINUES). */
+static int continues(int32_t nargs, const idiom_arg *args) {
+    for (int32_t i = 0; i < nargs; i++) {
+        if (is_buffer(args[i].kind) && (args[i].flags & IDIOM_ARG_CONTINUES)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* auto's last choice on this thread: whether it launched, for a launch that continues it. */
+static _Thread_local int auto_launched_last;
+
 static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_arg *args,
                        cl_timing *timing, int *measurable) {
     int s = idiom__auto_device_is_cpu() ? SLOT_CPU : SLOT_GPU;
@@ -774,7 +797,16 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     }
     idiom_launch_cost cost = launch_cost(s, work, nargs, args);
     *measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;
-    timing->choice = idiom__policy_choose(site, slot_kind(s), &cost);
+    if (continues(nargs, args)) { /* where the launch it finishes went, whatever it costs */
+        timing->choice = (idiom_choice){auto_launched_last,
+                                        auto_launched_last
+                                            ? "finishes the launch before"
+                                            : "declined: the launch it finishes declined",
+                                        0.0, 0.0};
+    } else {
+        timing->choice = idiom__policy_choose(site, slot_kind(s), &cost);
+    }
+    auto_launched_last = timing->choice.device;
     if (!timing->choice.device) {
         return SLOT_DECLINED;
     }

@@ -72,6 +72,7 @@ static double env_double(const char *name, double fallback) {
 static double host_per_work_s;
 static double default_overhead_s;
 static double seconds_per_byte_s;
+static double host_seconds_per_byte;
 static double large_work;
 
 static void read_constants(void) {
@@ -79,6 +80,8 @@ static void read_constants(void) {
     default_overhead_s = env_double("IDIOM_LAUNCH_US", 20.0) * 1e-6;
     double gbs = env_double("IDIOM_TRANSFER_GBS", 8.0);
     seconds_per_byte_s = gbs > 0.0 ? 1.0 / (gbs * 1e9) : 1.0;
+    double host_gbs = env_double("IDIOM_HOST_GBS", 12.0);
+    host_seconds_per_byte = host_gbs > 0.0 ? 1.0 / (host_gbs * 1e9) : 0.0;
     large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
 }
 
@@ -288,6 +291,14 @@ static double host_work(const site *s, const idiom_launch_cost *cost) {
     return (double)cost->work * ratio;
 }
 
+/* The host's time for the loop: its iterations, or the memory it streams where that is
+   more (a check's arrays are not those of the launch it stands for: its work only). */
+static double host_seconds(const site *s, const idiom_launch_cost *cost) {
+    double iterations = host_work(s, cost) * host_per_work_s;
+    double memory = cost->check ? 0.0 : (double)cost->touched_bytes * host_seconds_per_byte;
+    return iterations > memory ? iterations : memory;
+}
+
 /* The site's window ended (its data left the device): one that did not save its upload
    doubles the next rental. */
 static void close_window(site *s) {
@@ -312,8 +323,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     if (s != NULL) {
         s->is_check = cost->check;
     }
-    double host = host_work(s, cost) * host_per_work_s +
-                  (double)cost->declining_bytes * seconds_per_byte_s;
+    double host = host_seconds(s, cost) + (double)cost->declining_bytes * seconds_per_byte_s;
     double each = overhead_of(s) + kernel_of(s, cost->work) +
                   (double)cost->every_call_bytes * seconds_per_byte_s;
     double once = (double)cost->upload_bytes * seconds_per_byte_s;

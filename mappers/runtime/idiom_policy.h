@@ -2,7 +2,10 @@
  *
  * A launch is worth making where the device does its work in less host time than the loop:
  *
- *   host  = work * IDIOM_HOST_NS_PER_WORK              (default 0.5 ns per iteration)
+ *   host  = the larger of work * IDIOM_HOST_NS_PER_WORK  (default 0.5 ns per iteration)
+ *           and the bytes of the arrays the loop reads and writes / IDIOM_HOST_GBS
+ *           (default 12 GB/s: one core streaming; a loop over large arrays is bound by
+ *           memory, not by its iterations; checks are weighed by their work only)
  *           + bytes newer on the device that the loop reads or writes / bandwidth
  *   each  = overhead + kernel + every-call bytes / IDIOM_TRANSFER_GBS
  *   once  = bytes the device does not hold yet, of buffers that stay there, / bandwidth
@@ -39,6 +42,7 @@ typedef struct {
     int64_t upload_bytes;     /* bytes of buffers that stay on the device, not there yet */
     int64_t every_call_bytes; /* bytes copied in and back at every launch (not resident) */
     int64_t declining_bytes;  /* bytes newer on the device that the loop would need back */
+    int64_t touched_bytes;    /* bytes of every array the launch reads or writes */
     int check;                /* the launch checks what a launch after it will use */
 } idiom_launch_cost;
 

@@ -208,10 +208,14 @@ enum {
                                 offset of `ptr` in it; once idiom_residency_on() was called the
                                 runtime may keep the data on the device after the call and
                                 pass a larger buffer holding it (0 offset otherwise) */
+#define IDIOM_ARG_CONTINUES 2 /* an IN buffer that the launch just before it on this thread
+                                 wrote: this launch finishes that one's work (a reduction's
+                                 final fold) and IDIOM_DEVICE=auto sends it where that one went
+                                 (declining it would waste the work already done) */
 
 typedef struct idiom_arg {
     int32_t kind;
-    int32_t flags; /* IDIOM_ARG_RESIDENT or 0 */
+    int32_t flags; /* IDIOM_ARG_RESIDENT, IDIOM_ARG_CONTINUES or 0 */
     void *ptr;
     int64_t bytes;
 } idiom_arg;

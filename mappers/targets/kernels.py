@@ -26,6 +26,7 @@ from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.ir import Value, ValueKind
 
 __all__ = [
+    "CONTINUES",
     "PUBLISH_RANGE",
     "SCRATCH",
     "BufferGroup",
@@ -96,6 +97,8 @@ _CALLS = {
     "tanh": "tanh",
     "tanhf": "tanh",
 }
+# Functions whose float result OpenCL gives exactly, as C does.
+_EXACT_CALLS = {"fabs", "fmin", "fmax", "floor", "ceil", "trunc", "max", "min", "abs"}
 
 
 def c_type(type_text: str) -> str:
@@ -113,7 +116,7 @@ class KernelArg:
     kind: int  # IDIOM_ARG_*
     value: Operand | None = None  # a scalar's value, or a buffer's host start (ptr)
     bytes: Operand | None = None  # a buffer's size in bytes
-    flags: int = 0  # IDIOM_ARG_RESIDENT for a buffer that may stay on the device
+    flags: int = 0  # RESIDENT for a buffer that may stay on the device; CONTINUES
     definition: str = ""  # a resident buffer's name, defined from its buffer and offset
 
 
@@ -268,6 +271,11 @@ class KernelBody:
         callee = value.callee or ""
         for prefix, spelling in _CALLS.items():
             if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
+                if value.type == "float" and spelling not in _EXACT_CALLS:
+                    # OpenCL's float functions may be several ulp off where libm's are
+                    # within about half of one: computed in double, rounded once.
+                    widened = ", ".join(f"(double){a}" for a in args)
+                    return f"(float){spelling}({widened})"
                 return f"{spelling}({', '.join(args)})"
         raise NotReplaced(f"no kernel translation for a call to {callee}")
 
@@ -402,6 +410,7 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
+CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 LOCAL = 4  # IDIOM_ARG_LOCAL
 SCRATCH = 5  # IDIOM_ARG_SCRATCH: a zeroed device buffer that the host never sees
 

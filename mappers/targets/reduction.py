@@ -26,6 +26,7 @@ from mappers.targets.functional import (
     reduction_expression,
 )
 from mappers.targets.kernels import (
+    CONTINUES,
     KernelArg,
     KernelBody,
     c_type,
@@ -349,8 +350,8 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             args=first_args,
         )
         final_args = [KernelArg("", 3, groups, const(I64, 8))]
-        final_args += [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
-        final_args += [_host(flags, GROUPS * 4, 0)]
+        final_args += [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
+        final_args += [_partials(flags, GROUPS * 4)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
         final_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         final_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
@@ -415,7 +416,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         )
         final_per = _ceiling(builder, groups, const(I64, LOCAL))
         final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
-        final_args = [_host(p, GROUPS * s, 0) for p, s in zip(partials, sizes, strict=True)]
+        final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
         final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
         # The total of the partials, only where the partials were made.
@@ -519,6 +520,12 @@ def _ceiling(builder: Builder, count: Operand, divisor: Operand) -> Operand:
 
 def _host(pointer: Operand, size: int, kind: int) -> KernelArg:
     return KernelArg("", kind, pointer, const(I64, size))
+
+
+def _partials(pointer: Operand, size: int) -> KernelArg:
+    """The first kernel's partial results, read by the final fold: the fold continues that
+    launch, and goes where it went (IDIOM_ARG_CONTINUES)."""
+    return KernelArg("", 0, pointer, const(I64, size), flags=CONTINUES)
 
 
 def map_reduction(instance: Instance, context: MapperContext) -> Plan:

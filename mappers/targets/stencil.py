@@ -329,6 +329,29 @@ class _MapPlan(_StencilPlan):
     target = "OpenCL map kernel"
     kernel_name = "idiom_map"
 
+    def __init__(self, instance: Instance, context: MapperContext) -> None:
+        super().__init__(instance, context)
+        points = _constant_points(self.loops)
+        if points is not None and points < _FEWEST_CONSTANT_POINTS:
+            # The five components of a record inside a larger loop: a launch site there
+            # costs its residency bookkeeping on every trip around it and never pays.
+            raise NotReplaced(f"the nest has {points} points, a constant: too few for a kernel")
+
+
+# A map over a constant number of points fewer than this is left alone.
+_FEWEST_CONSTANT_POINTS = 4096
+
+
+def _constant_points(loops: list[LoopView]) -> int | None:
+    """The number of points of a nest whose bounds are all constants, else None."""
+    points = 1
+    for loop in loops:
+        begin, end = loop.iter_begin.constant, loop.iter_end.constant
+        if not isinstance(begin, int) or not isinstance(end, int) or loop.step == 0:
+            return None
+        points *= max(0, -(-(end - begin) // loop.step))
+    return points
+
 
 def map_stencil(instance: Instance, context: MapperContext) -> Plan:
     return _StencilPlan(instance, context)

@@ -4,21 +4,37 @@ accelerate), and a run of either binary with extra environment."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
+from idl.files import DEFAULT_FOLDER
 from mappers.accelerate import Accelerated, accelerate
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 from measure.compare import first_difference
 
 
-def build_pair(program: Path, folder: Path) -> tuple[Path, Path, Accelerated]:
+def build_pair(
+    program: Path, folder: Path, idiom_dirs: tuple[str, ...] = ()
+) -> tuple[Path, Path, Accelerated]:
     """The original and the accelerated binary of `program` in `folder`, and the report."""
     original, accelerated = folder / "original", folder / "accelerated"
     driver = find_tool("clang++" if program.suffix in CXX_SUFFIXES else "clang")
     subprocess.run([driver, "-O2", str(program), "-o", str(original), "-lm"], check=True)
-    report = accelerate([program], accelerated, CompileOptions())
+    report = accelerate([program], accelerated, CompileOptions(), idiom_dirs)
     return original, accelerated, report
+
+
+def library_without_maps(folder: Path) -> tuple[str, ...]:
+    """The shipped idiom library less the Map idiom, as idiom folders: for test programs
+    whose element-wise loops stand for the host code between launches (residency tests),
+    so that they stay on the host."""
+    library = folder / "idioms"
+    library.mkdir(exist_ok=True)
+    for path in DEFAULT_FOLDER.glob("*.idl"):
+        if path.name != "map.idl":
+            shutil.copy(path, library / path.name)
+    return (str(library),)
 
 
 def run_binary(

@@ -25,7 +25,7 @@ from mappers.residency import placement
 from mappers.rewrite.irtext import verify
 from matcher.frontend import CompileOptions, find_tool
 from measure.compare import first_difference
-from tests.mappers.differential import build_pair, run_binary
+from tests.mappers.differential import build_pair, library_without_maps, run_binary
 
 PROGRAMS = Path(__file__).parents[1] / "programs"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
@@ -48,7 +48,8 @@ EVERYTHING = {
 def probe(tmp_path_factory: pytest.TempPathFactory) -> list[list[str]]:
     folder = tmp_path_factory.mktemp("probe")
     ir = folder / "probe.ll"
-    accelerate([PROGRAMS / "host_ranges_probe.c"], ir, CompileOptions(), emit_llvm=True)
+    idioms = library_without_maps(folder)  # its loops are the host loops probed
+    accelerate([PROGRAMS / "host_ranges_probe.c"], ir, CompileOptions(), idioms, emit_llvm=True)
     binary = folder / "probe"
     command = [find_tool("clang"), "-O2", "-Wno-override-module", str(ir)]
     command += [str(PROGRAMS / "probe_runtime.c"), "-o", str(binary)]
@@ -79,8 +80,10 @@ def test_ranges_stay_within_the_arrays(probe: list[list[str]]) -> None:
 
 @pytest.fixture(scope="module")
 def steps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("between_steps")
+    # The loops between the steps are the host's: no map of them runs on the device.
     original, accelerated, report = build_pair(
-        PROGRAMS / "between_steps.c", tmp_path_factory.mktemp("between_steps")
+        PROGRAMS / "between_steps.c", folder, library_without_maps(folder)
     )
     assert report.replaced == 2  # the stencil and the reduction
     return original, accelerated

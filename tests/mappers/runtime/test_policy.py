@@ -51,9 +51,11 @@ scalar = IdiomArg(ARG_SCALAR, 0, ctypes.addressof(count), 4)
 c = np.arange(n, dtype=np.float32)
 d = np.zeros(n, np.float32)
 pairs = {{"main": (a, b), "product": (c, d)}}
+CONTINUES = 2
 def launch(work, tag="main"):
     x, y = pairs.get(tag, (a, b))
-    args = [IdiomArg(ARG_IN, RESIDENT, _ptr(x), x.nbytes),
+    flags = RESIDENT | (CONTINUES if tag == "follow" else 0)
+    args = [IdiomArg(ARG_IN, flags, _ptr(x), x.nbytes),
             IdiomArg(ARG_OUT, RESIDENT, _ptr(y), y.nbytes), scalar]
     status = _cl_run(lib, SCALE.replace(b"{{tag}}", tag.encode()), "scale_" + tag, [n], args,
                      work=work)
@@ -156,6 +158,29 @@ def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
     assert _reasons(records) == ["large", "declined: the host is faster"]
 
 
+def test_a_loop_over_large_arrays_is_weighed_by_the_memory_it_streams(tmp_path: Path) -> None:
+    # 10,000 iterations at 0.001 ns are nothing, but the loop streams a and b, 80 kB, which
+    # at 4 MB/s take the host 20 ms: the launch pays its upload at once.
+    extra = {"IDIOM_HOST_NS_PER_WORK": "0.001", "IDIOM_HOST_GBS": "0.004"}
+    statuses, records = _run(tmp_path, WINDOW, **extra)
+    assert records[0]["host_estimate_seconds"] == pytest.approx(0.02)
+    assert statuses[-1] == "ok" and statuses.count(DONE) >= 4
+
+
+def test_a_launch_that_finishes_another_goes_where_that_one_went(tmp_path: Path) -> None:
+    # A reduction's final fold reads the partials its first kernel wrote: declining it alone
+    # would waste the first launch, taking it alone would be pointless.
+    plan = [("tiny", 5), ("follow", 10000), ("large", 2_000_000), ("follow", 5), "host"]
+    statuses, records = _run(tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000")
+    assert statuses == [DECLINED, DECLINED, DONE, DONE, "ok"]
+    assert _reasons(records) == [
+        "declined: the host is faster",
+        "declined: the launch it finishes declined",
+        "large",
+        "finishes the launch before",
+    ]
+
+
 def test_without_a_device_auto_never_launches(tmp_path: Path) -> None:
     vendors = tmp_path / "vendors"
     vendors.mkdir()  # no OpenCL platform at all
@@ -212,8 +237,9 @@ def test_a_time_loop_moves_to_the_device_and_the_next_run_starts_there(
 def test_a_time_loop_stays_on_the_host_where_launches_cost_more(
     sweeps: tuple[Path, Path, Accelerated], tmp_path: Path
 ) -> None:
-    # At 0.05 ns a point a sweep costs the host 3 us: no launch pays, resident or not.
-    records = _sweep_run(sweeps, tmp_path, IDIOM_HOST_NS_PER_WORK="0.05")
+    # At 0.05 ns a point, and memory as fast as it comes, a sweep costs the host 3 us: no
+    # launch pays, resident or not.
+    records = _sweep_run(sweeps, tmp_path, IDIOM_HOST_NS_PER_WORK="0.05", IDIOM_HOST_GBS="1000000")
     launches = [r for r in records if r["entry"] == "cl_run"]
     assert len(launches) == 40
     assert {r["status"] for r in launches} == {DECLINED}
