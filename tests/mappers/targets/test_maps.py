@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mappers.accelerate import Accelerated
+from mappers.accelerate import Accelerated, rewrite_file
+from matcher.frontend import CompileOptions
 from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "map_shapes.c"
@@ -46,3 +47,31 @@ def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
     # magnitude; the calls on overlapping arrays (z as p, r + 1 as p, p + 1 as p, grid as
     # its own input, mag + 1 as mag) never launch.
     assert len(launches) == 17
+
+
+BATCH_AND_TIME_LOOP = """
+void triangle(int rows, int n, const double *x, double *y) {
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j <= i; j++)
+            y[i * n + j] = 2.0 * x[i * n + j];
+}
+
+void relax(int steps, int n, const double *x, double *y) {
+    for (int s = 0; s < steps; s++)
+        for (int j = 0; j < n; j++)
+            y[j] = 0.5 * (y[j] + x[j]);
+}
+"""
+
+
+def test_a_map_that_is_a_slice_of_a_batch_is_left_alone(tmp_path: Path) -> None:
+    """The rows of a triangle are maps the idiom takes one at a time (the row loop's bound
+    moves): a guard at every row would cost more than it saves. A time loop around a map
+    writes the same elements at every step: the map is replaced."""
+    source = tmp_path / "maps.c"
+    source.write_text(BATCH_AND_TIME_LOOP)
+    _, report = rewrite_file(source, CompileOptions())
+    outcomes = {o.instance.function: o for o in report.outcomes if o.instance.idiom == "Map"}
+    assert not outcomes["triangle"].replaced
+    assert outcomes["triangle"].detail.startswith("the nest is all a loop around it does")
+    assert outcomes["relax"].replaced, outcomes["relax"].detail
