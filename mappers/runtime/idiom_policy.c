@@ -327,6 +327,9 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     double each = overhead_of(s) + kernel_of(s, cost->work) +
                   (double)cost->every_call_bytes * seconds_per_byte_s;
     double once = (double)cost->upload_bytes * seconds_per_byte_s;
+    if (once > 0.0) { /* a window opens: what it writes goes back when the host looks */
+        once += (double)cost->written_bytes * seconds_per_byte_s;
+    }
     if (once > 0.0 && s != NULL && s->in_window) {
         close_window(s); /* its data is gone: what the window saved decides the next rental */
     }

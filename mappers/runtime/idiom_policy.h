@@ -9,6 +9,9 @@
  *           + bytes newer on the device that the loop reads or writes / bandwidth
  *   each  = overhead + kernel + every-call bytes / IDIOM_TRANSFER_GBS
  *   once  = bytes the device does not hold yet, of buffers that stay there, / bandwidth
+ *           + bytes of such buffers the launch writes / bandwidth, where that opens a window:
+ *           the host will want them back when it next touches them (NAS SP class B opened
+ *           4000 windows that saved their upload and then copied 6.7 GB back)
  *   (bandwidth: IDIOM_TRANSFER_GBS, default 8 GB/s)
  *
  * `overhead` (the host time of a launch beside its kernel, default IDIOM_LAUNCH_US = 20 us)
@@ -43,6 +46,7 @@ typedef struct {
     int64_t every_call_bytes; /* bytes copied in and back at every launch (not resident) */
     int64_t declining_bytes;  /* bytes newer on the device that the loop would need back */
     int64_t touched_bytes;    /* bytes of every array the launch reads or writes */
+    int64_t written_bytes;    /* bytes of buffers it writes that stay on the device */
     int check;                /* the launch checks what a launch after it will use */
 } idiom_launch_cost;
 
