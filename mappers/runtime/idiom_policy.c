@@ -334,9 +334,11 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         close_window(s); /* its data is gone: what the window saved decides the next rental */
     }
     idiom_choice choice = {0, "declined: the host is faster", host, each + once};
-    if (host_work(s, cost) >= large_work && (s == NULL || s->backoff <= 1.0)) {
-        /* Large enough alone, unless a window of this site closed before it saved its
-           upload: from then on it rents as the others do. */
+    if (host_work(s, cost) >= large_work && (s == NULL || s->backoff <= 1.0) &&
+        host - each >= once) {
+        /* Large enough alone: it pays its own copies (NAS IS class B sent 134 MB of keys
+           that the host changes between its 11 calls), unless a window of this site closed
+           before it saved its upload: from then on it rents as the others do. */
         choice.device = 1;
         choice.reason = "large";
     } else if (each >= host && once <= 0.0 && s != NULL && probe_due(s)) {

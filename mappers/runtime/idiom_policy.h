@@ -19,8 +19,9 @@
  * (its first excepted: it loads the kernel), a moving average. A site (a kernel of a program)
  * that declines as "the host is faster" with its data on the device launches again at its
  * 16th, 64th, 256th, ... such decline to measure again. A launch goes to the device
- * when its work reaches IDIOM_GPU_MIN_WORK (large enough alone, until a window of its site
- * closed early), or when each < host and the data is there (once = 0). When the data is not there, the upload is paid only for a window:
+ * when its work reaches IDIOM_GPU_MIN_WORK and it pays its copies alone (host - each >=
+ * once; large enough alone, until a window of its site closed early), or when each < host
+ * and the data is there (once = 0). When the data is not there, the upload is paid only for a window:
  * the launches that follow on the same device data. The site rents first: it declines, adding
  * up what it lost (host - each), until that reaches the upload (times its backoff), then
  * uploads; from then on its launches find their data there, until the host touches it. A window

@@ -256,16 +256,19 @@ def test_a_check_is_weighed_as_the_launch_after_it(tmp_path: Path) -> None:
     assert estimates == pytest.approx([100 * 16e-6, 0.01, 100 * 100e-6], rel=1e-3)
 
 
-def test_a_large_launch_whose_window_closed_early_rents_afterwards(tmp_path: Path) -> None:
-    # Large (above IDIOM_GPU_MIN_WORK) and uploading (25 ms), then the host touches the
-    # data: the window saved less than its upload (10 ms of host loop), so the next large
-    # launch rents.
-    plan = [("big", 2_000_000), "host", ("big", 2_000_000), "host"]
-    statuses, records = _run(
-        tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000", IDIOM_HOST_NS_PER_WORK="5"
-    )
-    assert statuses == [DONE, "ok", DECLINED, "ok"]
-    assert _reasons(records) == ["large", "declined: the upload is not paid yet"]
+def test_a_large_launch_goes_at_once_only_where_it_pays_its_copies(tmp_path: Path) -> None:
+    # Above IDIOM_GPU_MIN_WORK. At 5 ns an iteration the host's loop takes 10 ms, less than
+    # the window's copies (37.5 ms): it rents. At 50 ns, 100 ms: it pays them alone.
+    plan = [("big", 2_000_000), "host"]
+    cheap, dear = tmp_path / "cheap", tmp_path / "dear"
+    cheap.mkdir()
+    dear.mkdir()
+    statuses, records = _run(cheap, plan, IDIOM_GPU_MIN_WORK="1000000", IDIOM_HOST_NS_PER_WORK="5")
+    assert statuses == [DECLINED, "ok"]
+    assert _reasons(records) == ["declined: the upload is not paid yet"]
+    statuses, records = _run(dear, plan, IDIOM_GPU_MIN_WORK="1000000", IDIOM_HOST_NS_PER_WORK="50")
+    assert statuses == [DONE, "ok"]
+    assert _reasons(records) == ["large"]
 
 
 def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
@@ -273,9 +276,8 @@ def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
     # the ratio, 5), the product (5,000) where the check ran, then the host takes the data
     # back. Uploads and the way back take 12.5 ms, the loop 1 us an iteration. Round 1:
     # the check pays its upload at once (16 ms lost), the product declines (5 ms lost).
-    # Round 2: the check
-    # would go, but counts its turn for the product (10 ms lost, short of 12.5) and
-    # declines. Round 3: the product has lost enough: both launch.
+    # Round 2: the check would go, but counts its turn for the product (10 ms lost, short
+    # of 12.5) and declines. Round 3: the product has lost enough: both launch.
     plan = [("chain", 1000, 5000), "host"] * 3
     # (9.6 MB/s: the upload of a and b, and b's way back, 12.5 ms.)
     statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="0.0096")
