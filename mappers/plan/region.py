@@ -39,7 +39,7 @@ loaded once (`is_fixed_bound`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mappers.plan.granularity import check_launch_granularity
@@ -56,6 +56,7 @@ __all__ = [
     "check_legal",
     "depends_on",
     "fixed_values",
+    "flows_from",
     "guard_conditions",
     "is_fixed_load",
     "load_fixed",
@@ -473,13 +474,21 @@ def depends_on(
 ) -> bool:
     """Whether `source` reaches `value` through operands computed inside the region (and
     not through the values `besides`: another loop's counter that starts from it)."""
+    return flows_from(value, source, region.blocks, besides=besides)
+
+
+def flows_from(
+    value: Value, source: Value, blocks: Collection[Block], *, besides: Iterable[Value] = ()
+) -> bool:
+    """Whether `source` reaches `value` through operands computed in `blocks` (and not
+    through the values `besides`)."""
     seen: set[Value] = set(besides) - {source}
     stack = [value]
     while stack:
         current = stack.pop()
         if current is source:
             return True
-        if current in seen or current.block not in region.blocks:
+        if current in seen or current.block not in blocks:
             continue
         seen.add(current)
         stack.extend(current.operands)

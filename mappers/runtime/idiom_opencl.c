@@ -776,9 +776,6 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
     return cost;
 }
 
-/* auto's slot for this launch, or SLOT_DECLINED: the cost model decides before the OpenCL
-   platforms are loaded, so that a program whose launches all decline never pays for loading
-   them (0.35 s on the H100 machine). Called under cl_lock. */
 /* Whether a launch finishes the work of the launch before it (IDIOM_ARG_CONTINUES). */
 static int continues(int32_t nargs, const idiom_arg *args) {
     for (int32_t i = 0; i < nargs; i++) {
@@ -792,6 +789,9 @@ static int continues(int32_t nargs, const idiom_arg *args) {
 /* auto's last choice on this thread: whether it launched, for a launch that continues it. */
 static _Thread_local int auto_launched_last;
 
+/* auto's slot for this launch, or SLOT_DECLINED: the cost model decides before the OpenCL
+   platforms are loaded, so that a program whose launches all decline never pays for loading
+   them (0.35 s on the H100 machine). Called under cl_lock. */
 static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_arg *args,
                        cl_timing *timing, int *measurable) {
     int s = idiom__auto_device_is_cpu() ? SLOT_CPU : SLOT_GPU;

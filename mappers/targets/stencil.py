@@ -32,7 +32,7 @@ from lift.opencl.generate import Kernel, generate
 from mappers.plan.access import Access, apart_from_fixed, element_size
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
-from mappers.plan.region import Region, check_legal, guard_conditions
+from mappers.plan.region import Region, check_legal, flows_from, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import StencilExpression, generated_kernels, stencil_expression
@@ -47,7 +47,7 @@ from mappers.targets.kernels import (
 )
 from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
-from matcher.ir import Block, Function, Value
+from matcher.ir import Function, Value
 from matcher.solutions import slots
 from matcher.sweeps import in_place_reads
 
@@ -354,24 +354,12 @@ def _slice_of_a_batch(region: Region, stores: list[Value]) -> bool:
     own = [i for b in parent.blocks - region.blocks for i in b.instructions]
     if any(i.opcode in ("store", "call") for i in own):
         return False
-    counters = {i for i in parent.header.instructions if i.opcode == "phi"}
-    return any(_reaches(store.operands[1], counters, parent.blocks) for store in stores)
-
-
-def _reaches(value: Value, origins: set[Value], blocks: frozenset[Block]) -> bool:
-    """Whether `value` is computed, inside `blocks`, from one of `origins`."""
-    seen: set[Value] = set()
-    pending = [value]
-    while pending:
-        current = pending.pop()
-        if current in origins:
-            return True
-        if current in seen or not current.is_instruction or current.block not in blocks:
-            continue
-        seen.add(current)
-        if current.opcode != "phi":
-            pending.extend(current.operands)
-    return False
+    counters = [i for i in parent.header.instructions if i.opcode == "phi"]
+    return any(
+        flows_from(store.operands[1], counter, parent.blocks)
+        for store in stores
+        for counter in counters
+    )
 
 
 # A map over a constant number of points fewer than this is left alone.
