@@ -17,7 +17,9 @@ verification line ("Verification = SUCCESSFUL"); it needs only the standard libr
 Modes: `forced-cpu` (`IDIOM_DEVICE=cpu`, every threshold at 1: every replacement runs
 on the OpenCL CPU device), `forced-gpu` (the same on the GPU), `gpu` (the GPU wherever a
 launch passes the default thresholds), `auto` (the default), and `off`. It prints: program,
-class, mode, device, original time, accelerated time, verification of each, and exits
+class, mode, device, original time, accelerated time (whole runs, process start included),
+the timed section each benchmark reports itself ("Time in seconds": without its set-up,
+which runs on the host in both), verification of each, and exits
 non-zero when an accelerated run fails to verify where the original verifies.
 """
 
@@ -58,6 +60,9 @@ LAUNCH_FIGURES = (
     "by_kernel",
 )
 VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
+# The benchmark's own timer: its timed section, without the set-up before it (NAS CG's
+# makea, several seconds at class B, runs on the host in both programs).
+TIMED = re.compile(r"Time in seconds\s*=\s*([0-9.]+)")
 
 
 def _setparams(npb: Path, scratch: Path) -> Path:
@@ -118,18 +123,23 @@ def build(npb: Path, classes: list[str], benchmarks: list[str], into: Path) -> N
     manifest_path.write_text(json.dumps(manifest, indent=1))
 
 
-def _run_one(binary: Path, env: dict[str, str], timeout: float) -> tuple[float, bool, str]:
+def _run_one(
+    binary: Path, env: dict[str, str], timeout: float
+) -> tuple[float, float | None, bool, str]:
+    """The whole run's seconds, the benchmark's timed section (None if it printed none),
+    whether it verified, and the last lines of its output."""
     started = time.perf_counter()
     try:
         result = subprocess.run(
             [str(binary)], capture_output=True, text=True, env=env, timeout=timeout, check=False
         )
     except subprocess.TimeoutExpired:
-        return time.perf_counter() - started, False, "timed out"
+        return time.perf_counter() - started, None, False, "timed out"
     elapsed = time.perf_counter() - started
     verified = result.returncode == 0 and VERIFIED.search(result.stdout) is not None
+    timed = TIMED.search(result.stdout)
     tail = (result.stdout + result.stderr).strip().splitlines()[-3:]
-    return elapsed, verified, " | ".join(tail)
+    return elapsed, float(timed.group(1)) if timed else None, verified, " | ".join(tail)
 
 
 def run(
@@ -186,6 +196,8 @@ def _row(
         "launches": accelerated["launches"],
         "original_s": original["seconds"],
         "accelerated_s": accelerated["seconds"],
+        "original_timed_s": original["timed_seconds"],
+        "accelerated_timed_s": accelerated["timed_seconds"],
         "original_verified": original["verified"],
         "accelerated_verified": accelerated["verified"],
         "tail": "" if accelerated["verified"] else accelerated["tail"],
@@ -208,11 +220,12 @@ def _task(
     with tempfile.TemporaryDirectory(prefix="idiom-npb-run-") as tmp:
         if stats and mode != "original":
             env = {**env, "IDIOM_STATS": f"{tmp}/stats.jsonl"}
-        seconds, verified, tail = _run_one(binary, env, timeout)
+        seconds, timed, verified, tail = _run_one(binary, env, timeout)
         calls = _read_stats(Path(tmp) / "stats.jsonl")
     devices = sorted({str(c.get("device", "")) for c in calls if c.get("device")})
     return {
         "seconds": round(seconds, 3),
+        "timed_seconds": timed,
         "verified": verified,
         "tail": tail,
         "launches": sum(1 for c in calls if "kernel" in c),
@@ -287,6 +300,7 @@ def _print_row(row: dict[str, object]) -> None:
     print(
         f"{row['benchmark']:3} {row['class']:2} {row['mode']:10} {row['launches']!s:>7} "
         f"{row['original_s']!s:>9} {row['accelerated_s']!s:>9} "
+        f"{row['original_timed_s']!s:>9} {row['accelerated_timed_s']!s:>9} "
         f"{verdict(row['original_verified']):>10} {verdict(row['accelerated_verified']):>10}"
         f"  {row['device']}  {row['tail']}",
         flush=True,
@@ -325,6 +339,7 @@ def main() -> None:
     )
     print(
         f"\n{'prg':3} {'cl':2} {'mode':10} {'launch':>7} {'orig s':>9} {'accel s':>9} "
+        f"{'orig timed':>9} {'acc timed':>9} "
         f"{'original':>10} {'accel':>10}  device"
     )
     for row in rows:

@@ -15,8 +15,9 @@ on the partial pages at its arrays' ends, sent again where the host changed them
 
 def host_seconds_on_device_data(call: Mapping[str, object]) -> float | None:
     """The host time of a launch beside its kernel, where the launch ran and its data was
-    already on the device; None for any other record (a declined launch, a check whose
-    outputs were replayed, an upload, a host access)."""
+    already on the device (all of a call that returned before its kernel ran); None for any
+    other record (a declined launch, a check whose outputs were replayed, an upload, a host
+    access)."""
     uploaded = call.get("upload_bytes")
     kernel = call.get("kernel_seconds")
     seconds = call.get("seconds")
@@ -26,9 +27,12 @@ def host_seconds_on_device_data(call: Mapping[str, object]) -> float | None:
         or call.get("replayed")
         or not isinstance(uploaded, int)
         or uploaded > PARTIAL_PAGES
-        or not isinstance(kernel, float | int)
         or not isinstance(seconds, float | int)
     ):
+        return None
+    if call.get("asynchronous"):
+        return float(seconds)
+    if not isinstance(kernel, float | int):
         return None
     return float(seconds) - float(kernel)
 

@@ -31,6 +31,7 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -60,6 +61,139 @@ void idiom__guard_interior(uintptr_t lo, uintptr_t hi, uintptr_t *from, uintptr_
     uintptr_t last = hi & ~(page_bytes - 1);
     *from = first;
     *to = first < last ? last : first;
+}
+
+void idiom__guard_pages(uintptr_t lo, uintptr_t hi, uintptr_t *from, uintptr_t *to) {
+    idiom__guard_enabled(); /* sets page_bytes */
+    *from = lo & ~(page_bytes - 1);
+    *to = (hi + page_bytes - 1) & ~(page_bytes - 1);
+}
+
+/* ---- pages a claim has to itself ----------------------------------------------------------
+ *
+ * glibc gives an allocation of 128 KiB or more (the threshold grows with the program's frees,
+ * to 32 MiB) a mapping of its own: a 16-byte header (a zero, then the mapping's size with bit
+ * 1 set), the program's bytes, and the rest of the last page unused. Nothing but the program
+ * touches those pages (free reads the header, of this block only, before any lock), so the
+ * partial first and last pages of a range inside one can be protected like whole ones. The
+ * anonymous mapping holding the range is found in /proc/self/maps (the kernel joins
+ * neighbouring mappings into one), then the block's header in it; anything unexpected (the
+ * brk heap, a stack, a file, a header that does not fit) answers no. Found blocks are remembered,
+ * and checked again by their header (where its page is still mapped) before being trusted. */
+
+#define REMEMBERED 32
+
+typedef struct {
+    uintptr_t start, end;
+} span;
+
+/* Blocks found ([start, end), the header at start), and mappings where none was (any range
+   inside one is answered no without reading /proc/self/maps again: a stale no costs a wait,
+   never a result). */
+static span known_blocks[REMEMBERED];
+static span known_not[REMEMBERED];
+static int blocks_next;
+static int not_next;
+
+static void remember(span *list, int *next, uintptr_t start, uintptr_t end) {
+    list[*next % REMEMBERED] = (span){start, end};
+    *next = (*next + 1) % REMEMBERED;
+}
+
+static int header_fits(uintptr_t start, uintptr_t end) {
+    const size_t *header = (const size_t *)start;
+    return header[0] == 0 && header[1] == ((end - start) | 2);
+}
+
+/* The mapping holding lo, from /proc/self/maps: 1 with its bounds when it is anonymous and
+   read-write and holds hi too, -1 with its bounds when it is not, 0 when none was read. */
+static int mapping_of(uintptr_t lo, uintptr_t hi, uintptr_t *start, uintptr_t *end) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) {
+        return 0;
+    }
+    char line[512];
+    int found = 0;
+    while (found == 0 && fgets(line, sizeof line, maps) != NULL) {
+        unsigned long from = 0;
+        unsigned long to = 0;
+        char perms[8] = "";
+        unsigned long offset = 0;
+        char device[16] = "";
+        unsigned long inode = 0;
+        int consumed = 0;
+        if (sscanf(line, "%lx-%lx %7s %lx %15s %lu %n", &from, &to, perms, &offset, device,
+                   &inode, &consumed) < 6 ||
+            !(from <= lo && lo < to)) {
+            continue;
+        }
+        const char *path = line + consumed;
+        *start = from;
+        *end = to;
+        found = hi <= to && strcmp(perms, "rw-p") == 0 && inode == 0 &&
+                        (path[0] == '\n' || path[0] == '\0')
+                    ? 1
+                    : -1;
+    }
+    fclose(maps);
+    return found;
+}
+
+/* The block of the mapping [start, end) holding [lo, hi): the one whose header is on lo's page
+   (the common case: a range from the start of its array), else by walking the headers from
+   start (the mapping may begin with one of another library's). */
+static int block_of(uintptr_t start, uintptr_t end, uintptr_t lo, uintptr_t hi, span *found) {
+    uintptr_t page = lo & ~(page_bytes - 1);
+    if (page >= start && page + 16 <= lo) {
+        size_t size = ((const size_t *)page)[1] & ~(size_t)7;
+        if (size != 0 && size % page_bytes == 0 && size <= end - page && hi <= page + size &&
+            header_fits(page, page + size)) {
+            *found = (span){page, page + size};
+            return 1;
+        }
+    }
+    for (uintptr_t at = start; at + 16 <= end;) {
+        size_t size = ((const size_t *)at)[1] & ~(size_t)7;
+        if (size == 0 || size % page_bytes != 0 || size > end - at ||
+            !header_fits(at, at + size)) {
+            return 0;
+        }
+        if (at + size > lo) {
+            *found = (span){at, at + size};
+            return at + 16 <= lo && hi <= at + size;
+        }
+        at += size;
+    }
+    return 0;
+}
+
+int idiom__guard_private(uintptr_t lo, uintptr_t hi) {
+    idiom__guard_enabled(); /* sets page_bytes */
+    uintptr_t first_page = lo & ~(page_bytes - 1);
+    for (int i = 0; i < REMEMBERED; i++) {
+        const span *b = &known_blocks[i];
+        /* Trusted again only where its header shares lo's page, which the caller can read. */
+        if (b->start == first_page && b->start + 16 <= lo && hi <= b->end &&
+            header_fits(b->start, b->end)) {
+            return 1;
+        }
+        const span *n = &known_not[i];
+        if (n->start <= lo && hi <= n->end) {
+            return 0;
+        }
+    }
+    uintptr_t start = 0;
+    uintptr_t end = 0;
+    int mapping = mapping_of(lo, hi, &start, &end);
+    span found = {0, 0};
+    if (mapping == 1 && block_of(start, end, lo, hi, &found)) {
+        remember(known_blocks, &blocks_next, found.start, found.end);
+        return 1;
+    }
+    if (mapping != 0) {
+        remember(known_not, &not_next, start, end);
+    }
+    return 0;
 }
 
 long idiom__guard_faults(void) {

@@ -59,6 +59,7 @@ typedef struct {
     idiom_traffic traffic;
     idiom_choice choice; /* auto's, when it chose (reason NULL otherwise) */
     int replayed;        /* a check's outputs written again, nothing launched */
+    int asynchronous;    /* returned before the kernel ran (its kernel time unknown) */
 } cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -468,6 +469,84 @@ static double event_seconds(cl_event event) {
     return (double)(end - start) * 1e-9;
 }
 
+/* ---- outputs handed to the launch that continues it --------------------------------------
+ *
+ * A reduction's first kernel writes partial results that only its final fold, the next launch
+ * on this thread, reads (IDIOM_ARG_HANDOFF, then IDIOM_ARG_CONTINUES): they stay in the first
+ * launch's device buffer instead of going to the host and back (two transfers and a wait).
+ * The host's copy of them is then stale: a continuing launch that finds such a pointer handed
+ * off but not to its device, or no longer held, fails (the original code runs) rather than
+ * read it. Called under the residency lock, like every launch. */
+
+#define HANDOFFS 8
+
+typedef struct {
+    int slot;
+    const void *ptr;
+    int64_t bytes;
+    cl_mem mem; /* NULL: released; the host's bytes are stale all the same */
+} handoff;
+
+static _Thread_local handoff handoffs[HANDOFFS];
+static _Thread_local int handoff_count;
+
+/* Gives the held buffers back to the pool; `forget` also drops what says the host's bytes
+   are stale (a launch handing off new ones). */
+static void release_handoffs(int forget) {
+    for (int i = 0; i < handoff_count; i++) {
+        if (handoffs[i].mem != NULL) {
+            idiom__pool_give(handoffs[i].slot, handoffs[i].mem, (size_t)handoffs[i].bytes);
+            handoffs[i].mem = NULL;
+        }
+    }
+    if (forget) {
+        handoff_count = 0;
+    }
+}
+
+/* The buffer handed off for a continuing input, taken (NULL with CL_SUCCESS: none was). */
+static cl_mem take_handoff(int s, const idiom_arg *arg, cl_int *err) {
+    *err = CL_SUCCESS;
+    for (int i = 0; i < handoff_count; i++) {
+        handoff *h = &handoffs[i];
+        if (h->ptr == arg->ptr && h->bytes == arg->bytes) {
+            cl_mem mem = h->slot == s ? h->mem : NULL;
+            h->mem = NULL;
+            *err = mem != NULL ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
+            return mem;
+        }
+    }
+    return NULL;
+}
+
+static void keep_handoff(int s, const idiom_arg *arg, cl_mem mem) {
+    if (handoff_count == HANDOFFS) { /* cannot happen: a reduction hands off a few */
+        idiom__pool_give(s, mem, (size_t)arg->bytes);
+        return;
+    }
+    handoffs[handoff_count++] = (handoff){s, arg->ptr, arg->bytes, mem};
+}
+
+static int handed_off(const idiom_arg *arg) {
+    return arg->kind == IDIOM_ARG_OUT && (arg->flags & IDIOM_ARG_HANDOFF) && arg->bytes > 0;
+}
+
+/* After a launch that completed (or will): its handed-off outputs' buffers are kept for the
+   launch that continues it, instead of going back to the pool. */
+static void keep_handoffs(int s, int32_t nargs, const idiom_arg *args, cl_mem *mems) {
+    int first = 1;
+    for (int32_t i = 0; i < nargs; i++) {
+        if (handed_off(&args[i]) && mems[i] != NULL) {
+            if (first) {
+                release_handoffs(1);
+                first = 0;
+            }
+            keep_handoff(s, &args[i], mems[i]);
+            mems[i] = NULL;
+        }
+    }
+}
+
 /* Sets up buffer argument `i`: a resident one is bound to its entry (acquired beforehand), any
    other gets a buffer of its own, filled from the host unless it is an output. Returns the
    kernel argument index after it. */
@@ -484,7 +563,13 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
             return CL_INVALID_MEM_OBJECT; /* acquired just before: cannot happen */
         }
         offset = (cl_long)at;
+    } else if (arg->kind == IDIOM_ARG_IN && (arg->flags & IDIOM_ARG_CONTINUES) &&
+               (*own = take_handoff(s, arg, &err)) != NULL) {
+        mem = *own; /* the launch before left it on the device */
     } else {
+        if (err != CL_SUCCESS) {
+            return err; /* handed off, not to this device: the host's bytes are stale */
+        }
         /* OpenCL forbids empty buffers: a 0-byte argument gets 1 byte nobody reads. */
         size_t size = arg->bytes > 0 ? (size_t)arg->bytes : 1;
         *own = idiom__pool_take(s, slot->context, size, &err);
@@ -565,12 +650,50 @@ static cl_int prepare_residency(const device_slot *slot, int s, int32_t nargs,
     return err;
 }
 
+static int continues(int32_t nargs, const idiom_arg *args);
+
+/* Asynchronous dispatch is on unless IDIOM_ASYNC is "0" (read once). */
+static int async_enabled(void) {
+    static int enabled = -1;
+    if (enabled < 0) {
+        const char *text = getenv("IDIOM_ASYNC");
+        enabled = text == NULL || text[0] != '0' || text[1] != '\0';
+    }
+    return enabled;
+}
+
+/* Whether the launch may return before its kernel has run: nothing was copied from host
+   memory (the copy could still be reading it when the program changes it), every output stays
+   on the device (handed off, or resident with no partial page to copy back: the host reaches
+   the results only through idiom_host_access or a protected page, which wait for them), and
+   the launch is not being measured. */
+static int may_return_early(int s, int32_t nargs, const idiom_arg *args, const cl_mem *mems,
+                            const idiom_traffic *traffic) {
+    if (!async_enabled() || traffic->uploaded > 0) {
+        return 0;
+    }
+    for (int32_t i = 0; i < nargs; i++) {
+        const idiom_arg *arg = &args[i];
+        if ((arg->kind != IDIOM_ARG_OUT && arg->kind != IDIOM_ARG_INOUT) || arg->bytes <= 0 ||
+            handed_off(arg)) {
+            continue;
+        }
+        uintptr_t lo = (uintptr_t)arg->ptr;
+        if (mems[i] != NULL || idiom__resident_wrote_copies(s, lo, lo + (uintptr_t)arg->bytes)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Runs the kernel on an opened device. Host memory is only written after the kernel has
-   completed: by the reads of non-resident outputs, and later by idiom_host_access(). */
+   completed: by the reads of non-resident outputs, and later by idiom_host_access(). A launch
+   whose outputs all stay on the device returns without waiting (may_return_early): a failure
+   of its kernel surfaces when its results are copied back, and stops the program. */
 static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
                           const char *kernel_name, int32_t dims, const int64_t *global,
                           const int64_t *local, int32_t nargs, idiom_arg *args,
-                          int resident_mode, cl_timing *timing) {
+                          int resident_mode, int measuring, cl_timing *timing) {
     int32_t status = IDIOM_FAILED;
     cl_int err = CL_SUCCESS;
     cl_event done = NULL;
@@ -581,6 +704,9 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
         cl_warn(err, "clCreateKernel", kernel_name, slot);
         goto out;
+    }
+    if (!continues(nargs, args)) {
+        release_handoffs(0); /* nobody will read them */
     }
     /* A kernel object keeps the arguments of its last launch: check that this one sets them
        all, as a fresh kernel would have. */
@@ -624,8 +750,9 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         gsize[d] = (size_t)global[d];
         lsize[d] = local != NULL ? (size_t)local[d] : 1;
     }
+    int early = resident_mode && !measuring && may_return_early(s, nargs, args, mems, traffic);
     err = clEnqueueNDRangeKernel(slot->queue, kernel, (cl_uint)dims, NULL, gsize,
-                                 local != NULL ? lsize : NULL, 0, NULL, &done);
+                                 local != NULL ? lsize : NULL, 0, NULL, early ? NULL : &done);
     if (err != CL_SUCCESS) {
         done = NULL;
         cl_warn(err, "clEnqueueNDRangeKernel", kernel_name, slot);
@@ -646,6 +773,14 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
                 goto out;
             }
         }
+    }
+    if (early) {
+        clFlush(slot->queue); /* started now, not at the next wait */
+        timing->kernel = -1.0;
+        timing->asynchronous = 1;
+        keep_handoffs(s, nargs, args, mems);
+        status = IDIOM_DONE;
+        goto out;
     }
     /* Wait for the kernel and check it really completed before touching host memory: the
        queue is in order, so waiting for the copies queued after it waits for it too. */
@@ -670,7 +805,7 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
             continue;
         }
         uintptr_t lo = (uintptr_t)arg->ptr;
-        if (mems[i] == NULL) { /* resident: copied back when the host needs it (above) */
+        if (mems[i] == NULL || handed_off(arg)) { /* resident, or for the next launch */
             continue;
         }
         double start = idiom__now();
@@ -692,6 +827,7 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         cl_warn(err, "copying an output back", kernel_name, slot);
         goto out;
     }
+    keep_handoffs(s, nargs, args, mems);
     status = IDIOM_DONE;
 out:
     if (status != IDIOM_DONE) {
@@ -719,8 +855,9 @@ out:
    buffers are shared). A check whose inputs did not change since it last ran is not launched:
    its outputs are written again (idiom_memo.h). */
 static int32_t launch(const device_slot *slot, int s, cl_program program, uint64_t site,
-                      int check, const char *kernel_name, int32_t dims, const int64_t *global,
-                      const int64_t *local, int32_t nargs, idiom_arg *args, cl_timing *timing) {
+                      int check, int measuring, const char *kernel_name, int32_t dims,
+                      const int64_t *global, const int64_t *local, int32_t nargs,
+                      idiom_arg *args, cl_timing *timing) {
     int resident_mode = idiom__resident_on();
     idiom_memo_launch memo = {site, kernel_name, s, dims, global, local, nargs, args};
     idiom_memo_key key = {NULL, 0, 0};
@@ -733,7 +870,7 @@ static int32_t launch(const device_slot *slot, int s, cl_program program, uint64
         status = IDIOM_DONE;
     } else {
         status = run_kernel(slot, s, program, kernel_name, dims, global, local, nargs, args,
-                            resident_mode, timing);
+                            resident_mode, measuring, timing);
         if (status == IDIOM_DONE && remember) {
             idiom__memo_keep(&memo, resident_mode, &key);
         }
@@ -858,9 +995,14 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
         return IDIOM_FAILED;
     }
     /* Slots and programs are never freed, so they outlive the lock. */
+    /* auto learns a site's costs from its first launches and its probes, which wait for
+       their kernels; the others may return before theirs has run. */
+    int measuring = measurable && (idiom__policy_measuring(site) ||
+                                   (timing->choice.reason != NULL &&
+                                    strncmp(timing->choice.reason, "probe", 5) == 0));
     double start = idiom__now();
-    int32_t status = launch(&slots[s], s, program, site, work < 0, kernel, dims, global, local,
-                            nargs, args, timing);
+    int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, kernel, dims,
+                            global, local, nargs, args, timing);
     if (status == IDIOM_DONE && measurable && !timing->replayed &&
         timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
         idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
@@ -874,7 +1016,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0};
+    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0};
     int32_t status =
         cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
     if (stats != NULL) {
@@ -891,6 +1033,9 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         idiom__json_int(&j, "device_entries", atomic_load(&idiom_device_entries));
         if (timing.replayed) {
             idiom__json_int(&j, "replayed", 1);
+        }
+        if (timing.asynchronous) {
+            idiom__json_int(&j, "asynchronous", 1);
         }
         if (timing.choice.reason != NULL) {
             idiom__json_string(&j, "policy", timing.choice.reason);

@@ -27,6 +27,9 @@
    a row of a typical sparse matrix holds. */
 #define DEFAULT_CHAIN_RATIO 16.0
 #define MAX_BACKOFF 1024.0
+/* Launches of a site that measure its costs before its launches stop waiting for their
+   kernels (idiom__policy_measuring). */
+#define MEASURED_ENOUGH 4
 
 typedef struct {
     uint64_t key; /* 0: free */
@@ -420,6 +423,14 @@ static void measured(uint64_t key, int64_t work, double seconds, double kernel_s
     }
     s->measured++;
     dirty = 1;
+}
+
+int idiom__policy_measuring(uint64_t key) {
+    pthread_mutex_lock(&policy_lock);
+    site *s = find(key, 0);
+    int wanted = s != NULL && s->measured < MEASURED_ENOUGH;
+    pthread_mutex_unlock(&policy_lock);
+    return wanted;
 }
 
 void idiom__policy_measured(uint64_t key, int64_t work, double seconds, double kernel) {

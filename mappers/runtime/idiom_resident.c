@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,9 @@ typedef struct entry {
     cl_mem mem;
     uintptr_t newer_lo, newer_hi; /* written by kernels, not yet copied back (empty: lo == hi) */
     uint64_t generation;          /* the last launch that used it */
+    /* Its claim has the pages it touches to itself (idiom__guard_private): all of them are
+       protected, partial ones included, and it has no edges to keep equal on both sides. */
+    int private_pages;
     int guard;                    /* GUARD_*: how its whole pages are protected now */
     uint64_t id;                  /* unique over the process: a new entry is a new copy */
     uint64_t version;             /* how many times its claimed bytes changed since made */
@@ -52,6 +56,27 @@ static void snapshot_edges(entry *e);
 static void edges_copied_back(entry *e);
 static void take_pending_edges(int landed);
 static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic);
+
+/* The pages whose protection the entry sets: every page of a private claim, else the whole
+   pages inside the claim. */
+static void guarded_pages(const entry *e, uintptr_t *from, uintptr_t *to) {
+    if (e->private_pages) {
+        idiom__guard_pages(e->claim_lo, e->claim_hi, from, to);
+    } else {
+        idiom__guard_interior(e->claim_lo, e->claim_hi, from, to);
+    }
+}
+
+/* The host bytes the entry answers for: its claim, and for a private claim the rest of its
+   pages too (the host cannot touch them while they are protected). */
+static void span_of(const entry *e, uintptr_t *lo, uintptr_t *hi) {
+    if (e->private_pages) {
+        idiom__guard_pages(e->claim_lo, e->claim_hi, lo, hi);
+    } else {
+        *lo = e->claim_lo;
+        *hi = e->claim_hi;
+    }
+}
 
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
@@ -97,15 +122,20 @@ uint64_t idiom__resident_generation(void) {
 /* Copies back the entry's newer bytes, releases its buffer and unlinks it. */
 static void forget_edges(entry *e);
 
+/* The device holds the only copy of some of the program's results and they cannot reach the
+   host: going on would print wrong answers, so the program stops. */
+static _Noreturn void results_lost(const char *what, cl_int err) {
+    fprintf(stderr, "idiom: %s (OpenCL error %d); the program's results are lost: stopping\n",
+            what, (int)err);
+    abort();
+}
+
 static cl_int drop(entry **link, idiom_traffic *traffic) {
     entry *e = *link;
     forget_edges(e);
     cl_int err = CL_SUCCESS;
     if (set_guard(e, GUARD_OFF) != 0) {
-        idiom__warn_once("cannot lift the protection of %zu bytes the device holds; the "
-                         "program's results there are lost",
-                         (size_t)(e->claim_hi - e->claim_lo));
-        err = CL_INVALID_VALUE;
+        results_lost("cannot lift the protection of the bytes a device holds", 0);
     } else if (e->newer_lo < e->newer_hi) {
         double start = idiom__now();
         size_t bytes = e->newer_hi - e->newer_lo;
@@ -113,10 +143,9 @@ static cl_int drop(entry **link, idiom_traffic *traffic) {
                                   (void *)e->newer_lo, 0, NULL, NULL);
         traffic->seconds += idiom__now() - start;
         traffic->downloaded += (int64_t)bytes;
-        if (err != CL_SUCCESS) {
-            idiom__warn_once("OpenCL error %d copying device results back to the host; the "
-                             "program's results are lost",
-                             (int)err);
+        if (err != CL_SUCCESS) { /* a lost device, or a kernel that failed after its
+                                    launch returned (asynchronous dispatch) */
+            results_lost("OpenCL error copying device results back to the host", err);
         }
     }
     clReleaseMemObject(e->mem);
@@ -131,7 +160,10 @@ cl_int idiom__resident_evict(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic)
     cl_int first = CL_SUCCESS;
     for (entry **link = &entries; *link != NULL;) {
         entry *e = *link;
-        if (e->claim_lo < hi && lo < e->claim_hi) {
+        uintptr_t span_lo = 0;
+        uintptr_t span_hi = 0;
+        span_of(e, &span_lo, &span_hi);
+        if (span_lo < hi && lo < span_hi) {
             cl_int err = drop(link, traffic);
             first = first != CL_SUCCESS ? first : err;
         } else {
@@ -194,9 +226,75 @@ static cl_int make_room(uint64_t bytes, uint64_t budget, uint64_t generation,
     return first;
 }
 
+/* Private entry `e` is about to share a page with another claim: it becomes an entry like any
+   other, its partial pages unprotected and holding the device's newer bytes again (the
+   invariant of edges: never newer on the device). 0, or -1 when it must be dropped instead. */
+static int demote(entry *e, idiom_traffic *traffic) {
+    if (set_guard(e, GUARD_OFF) != 0) {
+        return -1;
+    }
+    e->private_pages = 0;
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    if (e->newer_lo < e->newer_hi) {
+        cl_int err = copy_back(e, e->newer_lo, e->newer_hi < from ? e->newer_hi : from, traffic);
+        if (err == CL_SUCCESS) {
+            err = copy_back(e, e->newer_lo > to ? e->newer_lo : to, e->newer_hi, traffic);
+        }
+        if (err == CL_SUCCESS) {
+            err = idiom__resident_settle();
+        }
+        if (err != CL_SUCCESS) {
+            return -1;
+        }
+        uintptr_t lo = e->newer_lo > from ? e->newer_lo : from;
+        uintptr_t hi = e->newer_hi < to ? e->newer_hi : to;
+        e->newer_lo = lo < hi ? lo : e->lo;
+        e->newer_hi = lo < hi ? hi : e->lo;
+    }
+    free(e->edges); /* sized for no edges: made again for the edges it has now */
+    e->edges = NULL;
+    snapshot_edges(e);
+    return 0;
+}
+
+/* Before an entry claiming [lo, hi) is made: private entries sharing one of its pages are
+   demoted (dropped where that fails), and the answer is whether the new claim may be private
+   itself (no other claim on its pages, and a block of its own). */
+static int settle_neighbours(uintptr_t lo, uintptr_t hi, idiom_traffic *traffic,
+                             cl_int *err) {
+    if (!idiom__guard_enabled()) {
+        return 0;
+    }
+    uintptr_t pages_lo = 0;
+    uintptr_t pages_hi = 0;
+    idiom__guard_pages(lo, hi, &pages_lo, &pages_hi);
+    int alone = 1;
+    for (entry **link = &entries; *link != NULL;) {
+        entry *e = *link;
+        uintptr_t from = 0;
+        uintptr_t to = 0;
+        idiom__guard_pages(e->claim_lo, e->claim_hi, &from, &to);
+        if (!(from < pages_hi && pages_lo < to)) {
+            link = &e->next;
+            continue;
+        }
+        alone = 0;
+        if (e->private_pages && demote(e, traffic) != 0) {
+            cl_int dropped = drop(link, traffic);
+            *err = *err != CL_SUCCESS ? *err : dropped;
+            continue;
+        }
+        link = &e->next;
+    }
+    return alone && idiom__guard_private(lo, hi);
+}
+
 /* Unlinks the entries of `slot` inside [lo, hi) into `taken` (sorted by address), when every
    entry overlapping that range is one of them; returns how many, or -1 (none unlinked). */
-static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int room) {
+static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int room,
+                       idiom_traffic *traffic) {
     int count = 0;
     for (entry *e = entries; e != NULL; e = e->next) {
         if (e->claim_lo < hi && lo < e->claim_hi) {
@@ -217,6 +315,12 @@ static int take_inside(int slot, uintptr_t lo, uintptr_t hi, entry **taken, int 
                 at--;
             }
             taken[at] = e;
+            /* The merged entry's edges may be this one's partial pages: never newer there.
+               Failing that, its protection is lifted below, and its newer partial pages go
+               back with the rest when the merged entry is dropped. */
+            if (e->private_pages) {
+                demote(e, traffic);
+            }
             set_guard(e, GUARD_OFF); /* the merged entry is guarded after the launch */
             resident_bytes -= e->hi - e->lo;
             atomic_fetch_sub(&idiom_device_entries, 1);
@@ -295,12 +399,14 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
     /* Entries of this device inside the claim are copied on the device, without going
        through the host; any other overlap (another device) is evicted first. */
     entry *taken[MERGED_MAX];
-    int count = take_inside(slot, claim_lo, claim_hi, taken, MERGED_MAX);
+    int count = take_inside(slot, claim_lo, claim_hi, taken, MERGED_MAX, traffic);
     cl_int err = CL_SUCCESS;
     if (count < 0) {
         count = 0;
         err = idiom__resident_evict(claim_lo, claim_hi, traffic);
     }
+    int private_pages = err == CL_SUCCESS ? settle_neighbours(claim_lo, claim_hi, traffic, &err)
+                                          : 0;
     size_t bytes = new_hi - new_lo;
     if (err == CL_SUCCESS) {
         err = trim(generation, traffic);
@@ -348,6 +454,7 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
                  (size_t)(claim_hi - claim_lo), (void *)claim_lo, count);
     e->generation = generation;
     e->id = ++entry_ids;
+    e->private_pages = private_pages;
     /* Made from the host's bytes (and the device's, which are never newer on the partial
        pages: those go back at once): host and device agree on the edges. */
     snapshot_edges(e);
@@ -429,13 +536,25 @@ cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffi
     return first;
 }
 
+int idiom__resident_wrote_copies(int slot, uintptr_t lo, uintptr_t hi) {
+    const entry *e = holding(slot, lo, hi);
+    if (e == NULL || lo >= hi || !idiom__guard_enabled() || e->private_pages) {
+        return 0;
+    }
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    return lo < (from < hi ? from : hi) || (to > lo ? to : lo) < hi;
+}
+
 cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     entry *e = holding(slot, lo, hi);
     if (e == NULL || lo >= hi) {
         return CL_SUCCESS;
     }
     e->version++;
-    if (idiom__guard_enabled()) { /* the partial pages go back now; the whole ones stay */
+    if (idiom__guard_enabled() && !e->private_pages) {
+        /* the partial pages go back now; the whole ones stay */
         uintptr_t from = 0;
         uintptr_t to = 0;
         idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
@@ -468,7 +587,7 @@ static int set_guard(entry *e, int guard) {
     }
     uintptr_t from = 0;
     uintptr_t to = 0;
-    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    guarded_pages(e, &from, &to);
     if (idiom__guard_protect(from, to, guard != GUARD_NONE, guard == GUARD_OFF) != 0) {
         return -1;
     }
@@ -526,6 +645,11 @@ static cl_int copy_up(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traff
 
 /* The claim's partial pages: [claim_lo, *from) and [*to, claim_hi), either maybe empty. */
 static void edge_ranges(const entry *e, uintptr_t *from, uintptr_t *to) {
+    if (e->private_pages) { /* no partial page is left unprotected */
+        *from = e->claim_lo;
+        *to = e->claim_hi;
+        return;
+    }
     idiom__guard_interior(e->claim_lo, e->claim_hi, from, to);
     if (*from >= *to) { /* no whole page: the claim is all edge */
         *from = *to = e->claim_hi;
@@ -645,7 +769,7 @@ int idiom__resident_fault(uintptr_t address) {
         entry *e = *link;
         uintptr_t from = 0;
         uintptr_t to = 0;
-        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+        guarded_pages(e, &from, &to);
         if (e->guard != GUARD_OFF && from <= address && address < to) {
             drop(link, &traffic);
             found = 1;

@@ -95,6 +95,10 @@ IDIOM_HIDDEN cl_int idiom__resident_settle(void);
 IDIOM_HIDDEN cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi,
                                           idiom_traffic *traffic);
 
+/* Whether idiom__resident_wrote(slot, lo, hi) would copy bytes back (partial pages that are
+   not protected): a launch that must not wait asks first. */
+IDIOM_HIDDEN int idiom__resident_wrote_copies(int slot, uintptr_t lo, uintptr_t hi);
+
 /* A new launch number, for idiom__resident_acquire. */
 IDIOM_HIDDEN uint64_t idiom__resident_generation(void);
 
@@ -115,6 +119,12 @@ IDIOM_HIDDEN int idiom__guard_enabled(void);
 /* The whole pages inside [lo, hi): [*from, *to), empty when *from == *to. */
 IDIOM_HIDDEN void idiom__guard_interior(uintptr_t lo, uintptr_t hi, uintptr_t *from,
                                         uintptr_t *to);
+/* Every page [lo, hi) touches: [*from, *to). */
+IDIOM_HIDDEN void idiom__guard_pages(uintptr_t lo, uintptr_t hi, uintptr_t *from, uintptr_t *to);
+/* [lo, hi) lies in an allocation that has its pages to itself (a block glibc mapped for it
+   alone): its partial first and last pages may be protected too. The caller holds no
+   protection on lo's page. */
+IDIOM_HIDDEN int idiom__guard_private(uintptr_t lo, uintptr_t hi);
 /* mprotect of [from, to), installing the fault handler before the first protection. */
 IDIOM_HIDDEN int idiom__guard_protect(uintptr_t from, uintptr_t to, int readable, int writable);
 /* How many faults the handler resolved (IDIOM_STATS). */

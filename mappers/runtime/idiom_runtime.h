@@ -38,12 +38,13 @@
  *     ger         "elem", "m", "n", "products" (1 or 2)
  *     cl_run      "kernel", "device" (name or null), "global" (list of sizes),
  *                 "kernel_seconds" (device time from event profiling; null when the kernel
- *                 did not complete, 0 for an empty range), "transfer_seconds" (host time of the
+ *                 did not complete or the call returned before it ran, 0 for an empty range), "transfer_seconds" (host time of the
  *                 buffer writes and reads; null when no launch began), "build_seconds"
  *                 (building or loading the program in this call, 0 when it was in memory),
  *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
  *                 "replayed" (1: a check whose inputs had not changed, not launched: its
- *                 outputs written again, idiom_memo.h),
+ *                 outputs written again, idiom_memo.h), "asynchronous" (1: the call returned
+ *                 before its kernel ran, its results left on the device),
  *                 under auto, once it chose: "policy" (why it launched or declined),
  *                 "host_estimate_seconds", "launch_estimate_seconds" (its model's figures)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";
@@ -213,9 +214,14 @@ enum {
                                  final fold) and IDIOM_DEVICE=auto sends it where that one went
                                  (declining it would waste the work already done) */
 
+#define IDIOM_ARG_HANDOFF 4 /* an OUT buffer that only the next launch on this thread reads, as
+                               an IDIOM_ARG_CONTINUES input: it may stay on the device for
+                               that launch and never reach the host (a reduction's partial
+                               results, which its final fold totals) */
+
 typedef struct idiom_arg {
     int32_t kind;
-    int32_t flags; /* IDIOM_ARG_RESIDENT, IDIOM_ARG_CONTINUES or 0 */
+    int32_t flags; /* IDIOM_ARG_RESIDENT, IDIOM_ARG_CONTINUES, IDIOM_ARG_HANDOFF or 0 */
     void *ptr;
     int64_t bytes;
 } idiom_arg;

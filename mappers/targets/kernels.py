@@ -27,6 +27,7 @@ from matcher.ir import Value, ValueKind
 
 __all__ = [
     "CONTINUES",
+    "HANDOFF",
     "PUBLISH_RANGE",
     "SCRATCH",
     "BufferGroup",
@@ -411,6 +412,7 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
+HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 LOCAL = 4  # IDIOM_ARG_LOCAL
 SCRATCH = 5  # IDIOM_ARG_SCRATCH: a zeroed device buffer that the host never sees
 

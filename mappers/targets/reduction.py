@@ -27,6 +27,7 @@ from mappers.targets.functional import (
 )
 from mappers.targets.kernels import (
     CONTINUES,
+    HANDOFF,
     KernelArg,
     KernelBody,
     c_type,
@@ -333,8 +334,8 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         sizes = [element_size(t) for t in types]
         self.packed = pack_params(builder, self.params)
         first_args = self._common_args()
-        first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
-        first_args += [_host(flags, GROUPS * 4, 1)]
+        first_args += [_handed_off(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
+        first_args += [_handed_off(flags, GROUPS * 4)]
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
         module = self.context.module
@@ -399,7 +400,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
             values[f"{group.name}_len"] = count
         first_args = [by_name[p.name] for p in functional.partials.params]
-        first_args += [_host(p, GROUPS * s, 1) for p, s in zip(partials, sizes, strict=True)]
+        first_args += [_handed_off(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
         first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
         module = self.context.module
         fits = builder.all_of([fits_int(builder, values[name]) for name in first.sizes])
@@ -520,6 +521,12 @@ def _ceiling(builder: Builder, count: Operand, divisor: Operand) -> Operand:
 
 def _host(pointer: Operand, size: int, kind: int) -> KernelArg:
     return KernelArg("", kind, pointer, const(I64, size))
+
+
+def _handed_off(pointer: Operand, size: int) -> KernelArg:
+    """The first kernel's partial results, an output only the final fold reads: they may stay
+    on the device for it (IDIOM_ARG_HANDOFF)."""
+    return KernelArg("", 1, pointer, const(I64, size), flags=HANDOFF)
 
 
 def _partials(pointer: Operand, size: int) -> KernelArg:

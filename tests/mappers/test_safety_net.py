@@ -91,6 +91,41 @@ def test_only_the_partial_pages_travel_again(binary: Path, tmp_path: Path) -> No
     assert 16 <= launches[1]["upload_bytes"] <= 2 * page + 64, launches[1]
 
 
+@pytest.mark.parametrize("case", ["read", "write", "edges", "repeat"])
+@pytest.mark.parametrize("offset", ["0", "1"])
+def test_an_array_in_a_block_of_its_own_has_every_page_protected(
+    binary: Path, tmp_path: Path, case: str, offset: str
+) -> None:
+    """malloc maps a block of 560 KB alone: the partial pages of its array hold nothing else,
+    so they are protected like the others. A launch then copies nothing back (the host faults
+    its way to the results), and a launch on data already there returns before its kernel has
+    run (no kernel time recorded). Each case's values are right all the same."""
+    stats = tmp_path / "stats.jsonl"
+    result = _run(binary, case, "70000", offset, "malloc", stats=stats)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("ok")
+    launches = _records(stats, "kernel", "scale")
+    assert launches[0]["download_bytes"] == 0, launches[0]
+    if case == "repeat":
+        assert len(launches) == 3
+        assert launches[1]["upload_bytes"] == 0 and launches[1]["kernel_seconds"] is None
+    if case == "edges":  # the host's writes on a's partial pages faulted: a goes up again
+        assert launches[1]["upload_bytes"] >= 8 * 70000
+
+
+def test_partial_pages_shared_with_other_data_are_copied_back_at_once(
+    binary: Path, tmp_path: Path
+) -> None:
+    """aligned_alloc's block is not mapped for the array alone: its partial pages go back
+    after the launch that writes them, which therefore waits for its kernel."""
+    stats = tmp_path / "stats.jsonl"
+    result = _run(binary, "repeat", "70000", "1", stats=stats)
+    assert result.returncode == 0, result.stdout + result.stderr
+    launches = _records(stats, "kernel", "scale")
+    assert all(launch["download_bytes"] > 0 for launch in launches)
+    assert all(launch["kernel_seconds"] is not None for launch in launches)
+
+
 THREADED = r"""
 #include <pthread.h>
 #include <stdio.h>

@@ -14,6 +14,11 @@ def test_a_launch_on_device_data_gives_its_host_time() -> None:
     assert host_seconds_on_device_data(call) == pytest.approx(0.0002)
 
 
+def test_a_launch_that_returned_before_its_kernel_is_all_host_time() -> None:
+    call = {**LAUNCH, "upload_bytes": 0, "kernel_seconds": None, "asynchronous": 1}
+    assert host_seconds_on_device_data(call) == pytest.approx(0.0003)
+
+
 @pytest.mark.parametrize(
     "other",
     [

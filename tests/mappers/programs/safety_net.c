@@ -2,8 +2,11 @@
  * directly and touches device-held arrays on the host WITHOUT idiom_host_access, as a program
  * would where the compiler's placement missed an access. Each case prints "ok" or what it saw.
  *
- *   safety_net CASE N OFFSET   CASE: read | write | edges | segv; N doubles; OFFSET doubles
- *                              into a page-aligned block (0: the array starts on a page)
+ *   safety_net CASE N OFFSET [malloc]
+ *
+ * CASE: read | write | edges | repeat | segv; N doubles; OFFSET doubles into a page-aligned
+ * block (0: the array starts on a page), or with `malloc` into a block of malloc's own (of
+ * 128 KiB or more, glibc maps it alone: its partial pages are protected too).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -48,8 +51,10 @@ int main(int argc, char **argv) {
     long n = atol(argv[2]);
     long offset = atol(argv[3]);
     idiom_residency_on();
-    double *block_a = aligned_alloc(4096, (size_t)(8 * (n + offset) + 4096) & ~(size_t)4095);
-    double *block_b = aligned_alloc(4096, (size_t)(8 * (n + offset) + 4096) & ~(size_t)4095);
+    int own_block = argc > 4 && strcmp(argv[4], "malloc") == 0;
+    size_t bytes = (size_t)(8 * (n + offset) + 4096) & ~(size_t)4095;
+    double *block_a = own_block ? malloc(bytes) : aligned_alloc(4096, bytes);
+    double *block_b = own_block ? malloc(bytes) : aligned_alloc(4096, bytes);
     double *a = block_a + offset;
     double *b = block_b + offset;
     for (long i = 0; i < n; i++) {
@@ -72,6 +77,8 @@ int main(int argc, char **argv) {
         a[0] = 1000.0;
         a[n - 1] = 2000.0;
         bad = scale(a, b, n) != 0 || check(b, a, n, "edges");
+    } else if (strcmp(which, "repeat") == 0) { /* launches on data already there */
+        bad = scale(a, b, n) != 0 || scale(a, b, n) != 0;
     } else if (strcmp(which, "segv") == 0) { /* a real fault still ends the program */
         volatile double *nowhere = (volatile double *)(uintptr_t)8;
         printf("%g\n", *nowhere);

@@ -428,6 +428,45 @@ def test_cl_scratch_is_zeroed_on_the_device_at_every_launch(lib: ctypes.CDLL) ->
         np.testing.assert_array_equal(np.sort(seen), [0, 0, 0, 1, 1, 1])
 
 
+HANDOFF_PAIR = b"""
+__kernel void halves(__global const float *a, __global float *partial) {
+    size_t i = get_global_id(0);
+    partial[i] = a[2 * i] + a[2 * i + 1];
+}
+__kernel void total(__global const float *partial, __global float *out, int n) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++) sum += partial[i];
+    out[0] = sum;
+}
+"""
+ARG_HANDOFF, ARG_CONTINUES = 4, 2
+
+
+@pytest.mark.usefixtures("pocl")
+def test_cl_handed_off_output_stays_on_the_device_for_the_launch_that_continues(
+    lib: ctypes.CDLL,
+) -> None:
+    a = np.arange(16, dtype=np.float32)
+    partial = np.full(8, -1.0, dtype=np.float32)
+    out = np.zeros(1, dtype=np.float32)
+    count = ctypes.c_int32(8)
+    first = [_buffer(ARG_IN, a), IdiomArg(ARG_OUT, ARG_HANDOFF, _ptr(partial), partial.nbytes)]
+    then = [IdiomArg(ARG_IN, ARG_CONTINUES, _ptr(partial), partial.nbytes)]
+    then += [_buffer(ARG_OUT, out), _scalar(count)]
+    assert _cl_run(lib, HANDOFF_PAIR, "halves", [8], first) == DONE
+    assert (partial == -1.0).all()  # never copied to the host
+    assert _cl_run(lib, HANDOFF_PAIR, "total", [1], then) == DONE
+    assert out[0] == a.sum()
+    # Taken once: a second continuing launch would read the host's stale bytes, so it fails
+    # (the original code runs).
+    assert _cl_run(lib, HANDOFF_PAIR, "total", [1], then) == FAILED
+    # A continuing input nothing handed off is the host's, as any input.
+    ones = np.ones(8, dtype=np.float32)
+    then[0] = IdiomArg(ARG_IN, ARG_CONTINUES, _ptr(ones), ones.nbytes)
+    assert _cl_run(lib, HANDOFF_PAIR, "total", [1], then) == DONE
+    assert out[0] == 8.0
+
+
 @pytest.mark.usefixtures("pocl")
 def test_cl_three_dimensions_and_inout(lib: ctypes.CDLL) -> None:
     out = np.full((3, 4, 5), -1, dtype=np.int32)

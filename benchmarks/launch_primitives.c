@@ -1,0 +1,212 @@
+/* What the pieces of a launch cost on one OpenCL device, measured apart: the floor under the
+ * runtime's host cost per launch (docs/acceleration.md). Build and run:
+ *
+ *   clang-22 -O2 benchmarks/launch_primitives.c -lOpenCL -o launch_primitives
+ *   ./launch_primitives [gpu|cpu]
+ *
+ * Prints one line per primitive, the median of its repetitions in microseconds:
+ * - an empty kernel enqueued then waited for (a synchronous launch: one round trip);
+ * - an empty kernel enqueued without waiting (what an asynchronous launch costs the host),
+ *   timed over a batch that is waited for once at the end;
+ * - a kernel followed by a small non-blocking read into host memory, both waited for once
+ *   (a launch that copies its outputs' partial pages back);
+ * - clSetKernelArg, clGetEventProfilingInfo, clock_gettime;
+ * - mprotect of one page to PROT_NONE and back;
+ * - a page fault handled by a SIGSEGV handler that lifts the protection (the safety net's
+ *   cost when program code touches a protected page).
+ */
+#define _GNU_SOURCE
+#define CL_TARGET_OPENCL_VERSION 120
+
+#include <CL/cl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPEAT 2001
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a;
+    double y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void report(const char *what, double *samples, int count) {
+    qsort(samples, (size_t)count, sizeof *samples, by_value);
+    printf("%-52s median %9.2f us   p90 %9.2f us\n", what, 1e6 * samples[count / 2],
+           1e6 * samples[count * 9 / 10]);
+}
+
+static void check(cl_int err, const char *what) {
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "launch_primitives: %s failed: OpenCL error %d\n", what, (int)err);
+        exit(2);
+    }
+}
+
+static const char *SOURCE = "__kernel void empty(__global float *a, int n) {\n"
+                            "  size_t i = get_global_id(0);\n"
+                            "  if ((int)i < n) a[i] = a[i] + 1.0f;\n"
+                            "}\n";
+
+static volatile char *fault_page;
+static size_t page_size;
+
+static void on_fault(int signal, siginfo_t *info, void *context) {
+    (void)signal;
+    (void)info;
+    (void)context;
+    mprotect((void *)fault_page, page_size, PROT_READ | PROT_WRITE);
+}
+
+static cl_device_id pick_device(const char *kind) {
+    cl_platform_id platforms[8];
+    cl_uint count = 0;
+    check(clGetPlatformIDs(8, platforms, &count), "clGetPlatformIDs");
+    cl_device_type type = strcmp(kind, "cpu") == 0 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    for (cl_uint p = 0; p < count; p++) {
+        cl_device_id device;
+        if (clGetDeviceIDs(platforms[p], type, 1, &device, NULL) == CL_SUCCESS) {
+            return device;
+        }
+    }
+    fprintf(stderr, "launch_primitives: no %s device\n", kind);
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    const char *kind = argc > 1 ? argv[1] : "gpu";
+    cl_device_id device = pick_device(kind);
+    char name[256];
+    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, NULL);
+    printf("device: %s\n", name);
+    cl_int err = CL_SUCCESS;
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    check(err, "clCreateContext");
+    cl_command_queue queue =
+        clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+    cl_program program = clCreateProgramWithSource(context, 1, &SOURCE, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+    cl_kernel kernel = clCreateKernel(program, "empty", &err);
+    check(err, "clCreateKernel");
+    int n = 1024;
+    cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(float) * (size_t)n, NULL,
+                                   &err);
+    check(err, "clCreateBuffer");
+    check(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), "clSetKernelArg");
+    check(clSetKernelArg(kernel, 1, sizeof n, &n), "clSetKernelArg");
+    size_t global = (size_t)n;
+    static double samples[REPEAT];
+    float host[64];
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+              "enqueue");
+        check(clFinish(queue), "clFinish");
+        samples[r] = now() - start;
+    }
+    report("kernel enqueued, then clFinish", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        cl_event done;
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, &done),
+              "enqueue");
+        check(clWaitForEvents(1, &done), "clWaitForEvents");
+        samples[r] = now() - start;
+        clReleaseEvent(done);
+    }
+    report("kernel with an event, then clWaitForEvents", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+              "enqueue");
+        check(clEnqueueReadBuffer(queue, buffer, CL_FALSE, 0, sizeof host, host, 0, NULL, NULL),
+              "read");
+        check(clFinish(queue), "clFinish");
+        samples[r] = now() - start;
+    }
+    report("kernel and a 256-byte read, then clFinish", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+              "enqueue");
+        samples[r] = now() - start;
+    }
+    check(clFinish(queue), "clFinish");
+    report("kernel enqueued, not waited for", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        cl_event done;
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, &done),
+              "enqueue");
+        samples[r] = now() - start;
+        clReleaseEvent(done);
+    }
+    check(clFinish(queue), "clFinish");
+    report("kernel enqueued with an event, not waited for", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clSetKernelArg(kernel, 1, sizeof n, &n), "clSetKernelArg");
+        samples[r] = now() - start;
+    }
+    report("clSetKernelArg", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL),
+              "read");
+        samples[r] = now() - start;
+    }
+    report("256-byte blocking read alone", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        samples[r] = now() - start;
+    }
+    report("clock_gettime pair", samples, REPEAT);
+
+    page_size = (size_t)sysconf(_SC_PAGESIZE);
+    fault_page = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                      0);
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        mprotect((void *)fault_page, page_size, PROT_NONE);
+        mprotect((void *)fault_page, page_size, PROT_READ | PROT_WRITE);
+        samples[r] = now() - start;
+    }
+    report("mprotect to PROT_NONE and back", samples, REPEAT);
+
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, NULL);
+    for (int r = 0; r < REPEAT; r++) {
+        mprotect((void *)fault_page, page_size, PROT_NONE);
+        double start = now();
+        fault_page[0] = (char)r; /* faults; the handler lifts the protection */
+        samples[r] = now() - start;
+    }
+    report("fault on a protected page, handler unprotects", samples, REPEAT);
+    return 0;
+}
