@@ -478,7 +478,7 @@ static double event_seconds(cl_event event) {
  * off but not to its device, or no longer held, fails (the original code runs) rather than
  * read it. Called under the residency lock, like every launch. */
 
-#define HANDOFFS 8
+#define HANDOFFS 32 /* a reduction hands off a buffer per lane and its flags */
 
 typedef struct {
     int slot;
@@ -519,12 +519,17 @@ static cl_mem take_handoff(int s, const idiom_arg *arg, cl_int *err) {
     return NULL;
 }
 
-static void keep_handoff(int s, const idiom_arg *arg, cl_mem mem) {
-    if (handoff_count == HANDOFFS) { /* cannot happen: a reduction hands off a few */
-        idiom__pool_give(s, mem, (size_t)arg->bytes);
-        return;
+/* Keeps `mem` for the continuing launch; where no room is left, its bytes go to the host
+   instead (0 on success). */
+static cl_int keep_handoff(const device_slot *slot, int s, const idiom_arg *arg, cl_mem mem) {
+    if (handoff_count < HANDOFFS) {
+        handoffs[handoff_count++] = (handoff){s, arg->ptr, arg->bytes, mem};
+        return CL_SUCCESS;
     }
-    handoffs[handoff_count++] = (handoff){s, arg->ptr, arg->bytes, mem};
+    cl_int err = clEnqueueReadBuffer(slot->queue, mem, CL_TRUE, 0, (size_t)arg->bytes, arg->ptr,
+                                     0, NULL, NULL);
+    idiom__pool_give(s, mem, (size_t)arg->bytes);
+    return err;
 }
 
 static int handed_off(const idiom_arg *arg) {
@@ -533,25 +538,71 @@ static int handed_off(const idiom_arg *arg) {
 
 /* After a launch that completed (or will): its handed-off outputs' buffers are kept for the
    launch that continues it, instead of going back to the pool. */
-static void keep_handoffs(int s, int32_t nargs, const idiom_arg *args, cl_mem *mems) {
+static cl_int keep_handoffs(const device_slot *slot, int s, int32_t nargs, const idiom_arg *args,
+                            cl_mem *mems) {
     int first = 1;
-    for (int32_t i = 0; i < nargs; i++) {
+    cl_int err = CL_SUCCESS;
+    for (int32_t i = 0; i < nargs && err == CL_SUCCESS; i++) {
         if (handed_off(&args[i]) && mems[i] != NULL) {
             if (first) {
                 release_handoffs(1);
                 first = 0;
             }
-            keep_handoff(s, &args[i], mems[i]);
+            err = keep_handoff(slot, s, &args[i], mems[i]);
             mems[i] = NULL;
         }
     }
+    return err;
+}
+
+/* ---- small inputs copied through memory of the runtime's own -------------------------------
+ *
+ * A launch's small host inputs (its packed parameters, a row's bounds) are copied to the
+ * device without waiting. Read straight from the program's memory, the copy would make the
+ * launch wait for it (the program may change those bytes, or release the stack holding them,
+ * as soon as the call returns); copied first into a staging area that the runtime keeps until
+ * the queue has run past them, they let the launch return at once. The area is reused after a
+ * clFinish once it is full. Called under the residency lock. */
+
+#define STAGED_MAX 4096          /* bytes: larger inputs are read from the program's memory */
+#define STAGING_BYTES (1 << 20) /* per device */
+
+static struct {
+    unsigned char *base;
+    size_t used;
+} staging[SLOTS];
+
+/* A copy of `bytes` bytes at `data` that stays valid until the device's queue has run past
+   every command queued now, or NULL (then the launch reads the program's memory). */
+static const void *stage(const device_slot *slot, int s, const void *data, size_t bytes) {
+    if (bytes > STAGED_MAX) {
+        return NULL;
+    }
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    if (staging[s].base == NULL) {
+        staging[s].base = malloc(STAGING_BYTES);
+        if (staging[s].base == NULL) {
+            return NULL;
+        }
+    }
+    if (staging[s].used + rounded > STAGING_BYTES) {
+        if (clFinish(slot->queue) != CL_SUCCESS) {
+            return NULL;
+        }
+        staging[s].used = 0;
+    }
+    unsigned char *copy = staging[s].base + staging[s].used;
+    staging[s].used += rounded;
+    memcpy(copy, data, bytes);
+    return copy;
 }
 
 /* Sets up buffer argument `i`: a resident one is bound to its entry (acquired beforehand), any
    other gets a buffer of its own, filled from the host unless it is an output. Returns the
    kernel argument index after it. */
 static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_uint index,
-                          idiom_arg *arg, int resident, cl_mem *own, idiom_traffic *traffic) {
+                          idiom_arg *arg, int resident, cl_mem *own, idiom_traffic *traffic,
+                          int64_t *staged) {
     cl_int err = CL_SUCCESS;
     cl_mem mem = NULL;
     cl_long offset = 0;
@@ -580,10 +631,13 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
         mem = *own;
         if (arg->kind != IDIOM_ARG_OUT && arg->bytes > 0) {
             /* Not blocking: the in-order queue runs it before the kernel, which the launch
-               waits for (and a failed launch waits with clFinish before returning). */
+               waits for (and a failed launch waits with clFinish before returning), unless
+               the bytes were staged: then the launch need not wait for the copy. */
             double start = idiom__now();
-            err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, size, arg->ptr, 0, NULL,
-                                       NULL);
+            const void *from = stage(slot, s, arg->ptr, size);
+            *staged += from != NULL ? arg->bytes : 0;
+            err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, size,
+                                       from != NULL ? from : arg->ptr, 0, NULL, NULL);
             traffic->seconds += idiom__now() - start;
             traffic->uploaded += arg->bytes;
             if (err != CL_SUCCESS) {
@@ -662,14 +716,15 @@ static int async_enabled(void) {
     return enabled;
 }
 
-/* Whether the launch may return before its kernel has run: nothing was copied from host
-   memory (the copy could still be reading it when the program changes it), every output stays
+/* Whether the launch may return before its kernel has run: nothing was copied from the
+   program's memory but staged inputs (a copy could still be reading it when the program
+   changes it), every output stays
    on the device (handed off, or resident with no partial page to copy back: the host reaches
    the results only through idiom_host_access or a protected page, which wait for them), and
    the launch is not being measured. */
 static int may_return_early(int s, int32_t nargs, const idiom_arg *args, const cl_mem *mems,
-                            const idiom_traffic *traffic) {
-    if (!async_enabled() || traffic->uploaded > 0) {
+                            const idiom_traffic *traffic, int64_t staged) {
+    if (!async_enabled() || traffic->uploaded > staged) {
         return 0;
     }
     for (int32_t i = 0; i < nargs; i++) {
@@ -724,11 +779,13 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         goto out;
     }
     cl_uint index = 0;
+    int64_t staged = 0; /* bytes uploaded from the runtime's staging area (stage) */
     for (int32_t i = 0; i < nargs; i++) {
         idiom_arg *arg = &args[i];
         int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
         if (is_buffer(arg->kind)) {
-            err = bind_buffer(slot, s, kernel, index, arg, resident, &mems[i], traffic);
+            err = bind_buffer(slot, s, kernel, index, arg, resident, &mems[i], traffic,
+                              &staged);
             index += (arg->flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
         } else if (arg->kind == IDIOM_ARG_SCALAR) {
             err = clSetKernelArg(kernel, index++, (size_t)arg->bytes, arg->ptr);
@@ -750,7 +807,8 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         gsize[d] = (size_t)global[d];
         lsize[d] = local != NULL ? (size_t)local[d] : 1;
     }
-    int early = resident_mode && !measuring && may_return_early(s, nargs, args, mems, traffic);
+    int early = resident_mode && !measuring &&
+                may_return_early(s, nargs, args, mems, traffic, staged);
     err = clEnqueueNDRangeKernel(slot->queue, kernel, (cl_uint)dims, NULL, gsize,
                                  local != NULL ? lsize : NULL, 0, NULL, early ? NULL : &done);
     if (err != CL_SUCCESS) {
@@ -778,7 +836,11 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         clFlush(slot->queue); /* started now, not at the next wait */
         timing->kernel = -1.0;
         timing->asynchronous = 1;
-        keep_handoffs(s, nargs, args, mems);
+        cl_int kept = keep_handoffs(slot, s, nargs, args, mems);
+        if (kept != CL_SUCCESS) {
+            cl_warn(kept, "keeping results on the device", kernel_name, slot);
+            goto out;
+        }
         status = IDIOM_DONE;
         goto out;
     }
@@ -827,7 +889,11 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         cl_warn(err, "copying an output back", kernel_name, slot);
         goto out;
     }
-    keep_handoffs(s, nargs, args, mems);
+    err = keep_handoffs(slot, s, nargs, args, mems);
+    if (err != CL_SUCCESS) {
+        cl_warn(err, "keeping results on the device", kernel_name, slot);
+        goto out;
+    }
     status = IDIOM_DONE;
 out:
     if (status != IDIOM_DONE) {

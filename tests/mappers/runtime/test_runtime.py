@@ -468,6 +468,30 @@ def test_cl_handed_off_output_stays_on_the_device_for_the_launch_that_continues(
 
 
 @pytest.mark.usefixtures("pocl")
+def test_cl_handoffs_past_the_runtimes_room_go_through_the_host(lib: ctypes.CDLL) -> None:
+    """33 handed-off outputs, one more than the runtime keeps: the last goes to the host,
+    and the continuing launch reads it there."""
+    count = 33
+    names = [f"p{k}" for k in range(count)]
+    first = ", ".join(f"__global float *{n}" for n in names)
+    then = ", ".join(f"__global const float *{n}" for n in names)
+    writes = " ".join(f"{n}[0] = {k}.0f;" for k, n in enumerate(names))
+    total = " + ".join(f"{n}[0]" for n in names)
+    source = (
+        f"__kernel void fill({first}) {{ {writes} }}\n"
+        f"__kernel void add({then}, __global float *out) {{ out[0] = {total}; }}\n"
+    ).encode()
+    cells = [np.full(1, -1.0, dtype=np.float32) for _ in range(count)]
+    out = np.zeros(1, dtype=np.float32)
+    handed = [IdiomArg(ARG_OUT, ARG_HANDOFF, _ptr(c), c.nbytes) for c in cells]
+    taken = [IdiomArg(ARG_IN, ARG_CONTINUES, _ptr(c), c.nbytes) for c in cells]
+    assert _cl_run(lib, source, "fill", [1], handed) == DONE
+    assert [c[0] for c in cells] == [-1.0] * (count - 1) + [count - 1.0]
+    assert _cl_run(lib, source, "add", [1], [*taken, _buffer(ARG_OUT, out)]) == DONE
+    assert out[0] == sum(range(count))
+
+
+@pytest.mark.usefixtures("pocl")
 def test_cl_three_dimensions_and_inout(lib: ctypes.CDLL) -> None:
     out = np.full((3, 4, 5), -1, dtype=np.int32)
     touched = np.array([41], dtype=np.int32)
