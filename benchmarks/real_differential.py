@@ -57,6 +57,7 @@ LAUNCH_FIGURES = (
     "download_bytes",
     "host_accesses",
     "seconds_in_runtime",
+    "faults",
     "by_kernel",
 )
 VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")

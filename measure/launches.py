@@ -14,8 +14,10 @@ on the partial pages at its arrays' ends, sent again where the host changed them
 
 
 def host_seconds_on_device_data(call: Mapping[str, object]) -> float | None:
-    """The host time of a launch beside its kernel, where the launch ran and its data was
-    already on the device (all of a call that returned before its kernel ran); None for any
+    """The host time of a launch beside the device's work, where the launch ran and its data
+    was already on the device: the call's time less the time it waited for the device to
+    run its kernel and what was queued before it (`wait_seconds`; records without it: less
+    its own kernel time), all of a call that returned before its kernel ran; None for any
     other record (a declined launch, a check whose outputs were replayed, an upload, a host
     access)."""
     uploaded = call.get("upload_bytes")
@@ -34,7 +36,8 @@ def host_seconds_on_device_data(call: Mapping[str, object]) -> float | None:
         return float(seconds)
     if not isinstance(kernel, float | int):
         return None
-    return float(seconds) - float(kernel)
+    wait = call.get("wait_seconds")
+    return float(seconds) - float(wait if isinstance(wait, float | int) else kernel)
 
 
 def policy_counts(calls: Iterable[Mapping[str, object]]) -> dict[str, int]:

@@ -60,6 +60,8 @@ typedef struct {
     idiom_choice choice; /* auto's, when it chose (reason NULL otherwise) */
     int replayed;        /* a check's outputs written again, nothing launched */
     int asynchronous;    /* returned before the kernel ran (its kernel time unknown) */
+    double wait; /* host time waiting for the device to finish the kernel and what was queued
+                    before it (a launch after ones that did not wait finishes theirs too) */
 } cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -847,10 +849,12 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     /* Wait for the kernel and check it really completed before touching host memory: the
        queue is in order, so waiting for the copies queued after it waits for it too. */
     cl_int exec = CL_COMPLETE;
+    double waiting = idiom__now();
     err = idiom__resident_settle();
     if (err == CL_SUCCESS) {
         err = clWaitForEvents(1, &done);
     }
+    timing->wait = idiom__now() - waiting;
     if (err == CL_SUCCESS) {
         err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
     }
@@ -1082,7 +1086,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0};
+    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0};
     int32_t status =
         cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
     if (stats != NULL) {
@@ -1103,6 +1107,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         if (timing.asynchronous) {
             idiom__json_int(&j, "asynchronous", 1);
         }
+        idiom__json_seconds(&j, "wait_seconds", timing.wait);
         if (timing.choice.reason != NULL) {
             idiom__json_string(&j, "policy", timing.choice.reason);
             idiom__json_seconds(&j, "host_estimate_seconds", timing.choice.host);

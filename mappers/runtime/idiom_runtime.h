@@ -44,7 +44,9 @@
  *                 "upload_bytes", "download_bytes" (host to device and back, in this call)
  *                 "replayed" (1: a check whose inputs had not changed, not launched: its
  *                 outputs written again, idiom_memo.h), "asynchronous" (1: the call returned
- *                 before its kernel ran, its results left on the device),
+ *                 before its kernel ran, its results left on the device), "wait_seconds"
+ *                 (time spent waiting for the device to run the kernel and the commands
+ *                 queued before it, earlier launches' kernels included),
  *                 under auto, once it chose: "policy" (why it launched or declined),
  *                 "host_estimate_seconds", "launch_estimate_seconds" (its model's figures)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";

@@ -14,6 +14,13 @@ def test_a_launch_on_device_data_gives_its_host_time() -> None:
     assert host_seconds_on_device_data(call) == pytest.approx(0.0002)
 
 
+def test_a_launch_that_waited_for_the_device_gives_the_rest() -> None:
+    """A launch after others that did not wait finishes their kernels too: its host time
+    is what it did beside waiting."""
+    call = {**LAUNCH, "upload_bytes": 0, "seconds": 0.0005, "wait_seconds": 0.00045}
+    assert host_seconds_on_device_data(call) == pytest.approx(0.00005)
+
+
 def test_a_launch_that_returned_before_its_kernel_is_all_host_time() -> None:
     call = {**LAUNCH, "upload_bytes": 0, "kernel_seconds": None, "asynchronous": 1}
     assert host_seconds_on_device_data(call) == pytest.approx(0.0003)
