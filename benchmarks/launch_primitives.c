@@ -7,7 +7,8 @@
  * Prints one line per primitive, the median of its repetitions in microseconds:
  * - an empty kernel enqueued then waited for (a synchronous launch: one round trip);
  * - an empty kernel enqueued without waiting (what an asynchronous launch costs the host),
- *   timed over a batch that is waited for once at the end;
+ *   timed over a batch that is waited for once at the end; the same flushed; a small
+ *   write enqueued without waiting (a staged input);
  * - a kernel followed by a small non-blocking read into host memory, both waited for once
  *   (a launch that copies its outputs' partial pages back);
  * - clSetKernelArg, clGetEventProfilingInfo, clock_gettime;
@@ -162,6 +163,25 @@ int main(int argc, char **argv) {
     }
     check(clFinish(queue), "clFinish");
     report("kernel enqueued with an event, not waited for", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+              "enqueue");
+        check(clFlush(queue), "clFlush");
+        samples[r] = now() - start;
+    }
+    check(clFinish(queue), "clFinish");
+    report("kernel enqueued and flushed, not waited for", samples, REPEAT);
+
+    for (int r = 0; r < REPEAT; r++) {
+        double start = now();
+        check(clEnqueueWriteBuffer(queue, buffer, CL_FALSE, 0, sizeof host, host, 0, NULL, NULL),
+              "write");
+        samples[r] = now() - start;
+    }
+    check(clFinish(queue), "clFinish");
+    report("256-byte write enqueued, not waited for", samples, REPEAT);
 
     for (int r = 0; r < REPEAT; r++) {
         double start = now();

@@ -708,6 +708,63 @@ static cl_int prepare_residency(const device_slot *slot, int s, int32_t nargs,
 
 static int continues(int32_t nargs, const idiom_arg *args);
 
+/* ---- small outputs read back in the launch's one wait --------------------------------------
+ *
+ * A launch with outputs that go back to the host at every call (a reduction's total, a
+ * check's range) used to wait twice: for its kernel, then for each blocking read. Small ones
+ * are instead read, without waiting, into a landing area of the runtime's own, queued behind
+ * the kernel: the one wait for the kernel brings them too, and they are copied into the
+ * program's memory only once the kernel is known to have completed. Called under the
+ * residency lock. */
+
+#define LANDING_BYTES 65536
+
+static unsigned char landing[SLOTS][LANDING_BYTES];
+
+static int read_back(const idiom_arg *arg, const cl_mem mem) {
+    return (arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) && arg->bytes > 0 &&
+           mem != NULL && !handed_off(arg);
+}
+
+/* Queues the reads of the outputs read back at every call into the landing area: 1 when
+   queued (all fit), 0 when they are read after the wait, one by one. */
+static int land_outputs(const device_slot *slot, int s, int32_t nargs, const idiom_arg *args,
+                        const cl_mem *mems, cl_int *err) {
+    size_t total = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        total += read_back(&args[i], mems[i]) ? (size_t)args[i].bytes : 0;
+    }
+    if (total == 0 || total > LANDING_BYTES) {
+        return 0;
+    }
+    size_t at = 0;
+    for (int32_t i = 0; i < nargs && *err == CL_SUCCESS; i++) {
+        if (read_back(&args[i], mems[i])) {
+            *err = clEnqueueReadBuffer(slot->queue, mems[i], CL_FALSE, 0, (size_t)args[i].bytes,
+                                       landing[s] + at, 0, NULL, NULL);
+            at += (size_t)args[i].bytes;
+        }
+    }
+    return 1;
+}
+
+/* After the wait, the kernel completed: the landed outputs go to the program's memory. */
+static cl_int place_landed(int s, int32_t nargs, const idiom_arg *args, const cl_mem *mems,
+                           idiom_traffic *traffic) {
+    size_t at = 0;
+    cl_int err = CL_SUCCESS;
+    for (int32_t i = 0; i < nargs && err == CL_SUCCESS; i++) {
+        if (read_back(&args[i], mems[i])) {
+            memcpy(args[i].ptr, landing[s] + at, (size_t)args[i].bytes);
+            at += (size_t)args[i].bytes;
+            traffic->downloaded += args[i].bytes;
+            uintptr_t lo = (uintptr_t)args[i].ptr;
+            err = idiom__resident_refresh(lo, lo + (uintptr_t)args[i].bytes, traffic);
+        }
+    }
+    return err;
+}
+
 /* Asynchronous dispatch is on unless IDIOM_ASYNC is "0" (read once). */
 static int async_enabled(void) {
     static int enabled = -1;
@@ -848,11 +905,16 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     }
     /* Wait for the kernel and check it really completed before touching host memory: the
        queue is in order, so waiting for the copies queued after it waits for it too. */
+    int landed = land_outputs(slot, s, nargs, args, mems, &err);
+    if (err != CL_SUCCESS) {
+        cl_warn(err, "copying an output back", kernel_name, slot);
+        goto out;
+    }
     cl_int exec = CL_COMPLETE;
     double waiting = idiom__now();
     err = idiom__resident_settle();
-    if (err == CL_SUCCESS) {
-        err = clWaitForEvents(1, &done);
+    if (err == CL_SUCCESS) { /* the landed reads are queued behind the kernel: wait for all */
+        err = landed ? clFinish(slot->queue) : clWaitForEvents(1, &done);
     }
     timing->wait = idiom__now() - waiting;
     if (err == CL_SUCCESS) {
@@ -865,15 +927,16 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         goto out;
     }
     timing->kernel = event_seconds(done);
-    for (int32_t i = 0; i < nargs; i++) {
+    if (landed && (err = place_landed(s, nargs, args, mems, traffic)) != CL_SUCCESS) {
+        cl_warn(err, "copying an output back", kernel_name, slot);
+        goto out;
+    }
+    for (int32_t i = 0; i < nargs && !landed; i++) {
         idiom_arg *arg = &args[i];
-        if ((arg->kind != IDIOM_ARG_OUT && arg->kind != IDIOM_ARG_INOUT) || arg->bytes <= 0) {
+        if (!read_back(arg, mems[i])) { /* resident, handed to the next launch, or an input */
             continue;
         }
         uintptr_t lo = (uintptr_t)arg->ptr;
-        if (mems[i] == NULL || handed_off(arg)) { /* resident, or for the next launch */
-            continue;
-        }
         double start = idiom__now();
         err = clEnqueueReadBuffer(slot->queue, mems[i], CL_TRUE, 0, (size_t)arg->bytes,
                                   arg->ptr, 0, NULL, NULL);
