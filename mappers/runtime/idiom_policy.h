@@ -25,7 +25,8 @@
  * the launches that follow on the same device data. The site rents first: it declines, adding
  * up what it lost (host - each), until that reaches the upload (times its backoff), then
  * uploads; from then on its launches find their data there, until the host touches it. A window
- * that closes before it saved its upload doubles the site's backoff; one that saved it marks
+ * that closes before it saved its upload multiplies the site's backoff by how many times it
+ * fell short (2 to 8); one that saved it marks
  * the site as having long windows, and such a site uploads at its first call the next time.
  * This loses at most about twice the best choice made knowing the future (the ski rental).
  *

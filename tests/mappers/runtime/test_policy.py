@@ -152,6 +152,17 @@ def test_a_site_whose_window_paid_uploads_at_once_and_remembers_it(tmp_path: Pat
     assert _reasons(records) == ["declined: the upload is not paid yet"]
 
 
+def test_windows_that_fall_short_make_the_next_rental_dearer_by_their_shortfall(
+    tmp_path: Path,
+) -> None:
+    # The host takes the data back after every launch: each window saves one launch, 10 ms,
+    # of the 37.5 ms it paid (3.75 times short). The first rental comes after 3 declines;
+    # the next must lose 3.75 times the upload (14 declines), not twice it (8).
+    statuses, records = _run(tmp_path, [("main", 10000), "host"] * 30)
+    launched = [k for k, status in enumerate(statuses[::2]) if status == DONE]
+    assert launched == [3, 18], _reasons(records)
+
+
 def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
     plan = [("large", 2_000_000), "host", ("tiny", 5), "host"]
     statuses, records = _run(tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000")
