@@ -61,6 +61,45 @@ static const char *SOURCE = "__kernel void empty(__global float *a, int n) {\n"
                             "  if ((int)i < n) a[i] = a[i] + 1.0f;\n"
                             "}\n";
 
+/* What a launch does beside enqueueing the kernel (time_launches). */
+enum { EVENT = 1, WAIT_EVENT = 2, READ = 4, FINISH = 8, FLUSH = 16 };
+
+/* Times REPEAT launches of `kernel` (1024 work-items), each doing what `steps` says; the
+   queue is drained after the last, outside the timing. */
+static void time_launches(const char *what, cl_command_queue queue, cl_kernel kernel,
+                          cl_mem buffer, int steps) {
+    static double samples[REPEAT];
+    float host[64];
+    size_t global = 1024;
+    for (int r = 0; r < REPEAT; r++) {
+        cl_event done = NULL;
+        double start = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL,
+                                     (steps & EVENT) ? &done : NULL),
+              "enqueue");
+        if (steps & READ) {
+            check(clEnqueueReadBuffer(queue, buffer, CL_FALSE, 0, sizeof host, host, 0, NULL,
+                                      NULL),
+                  "read");
+        }
+        if (steps & FLUSH) {
+            check(clFlush(queue), "clFlush");
+        }
+        if (steps & WAIT_EVENT) {
+            check(clWaitForEvents(1, &done), "clWaitForEvents");
+        }
+        if (steps & FINISH) {
+            check(clFinish(queue), "clFinish");
+        }
+        samples[r] = now() - start;
+        if (done != NULL) {
+            clReleaseEvent(done);
+        }
+    }
+    check(clFinish(queue), "clFinish");
+    report(what, samples, REPEAT);
+}
+
 static volatile char *fault_page;
 static size_t page_size;
 
@@ -109,70 +148,17 @@ int main(int argc, char **argv) {
     check(err, "clCreateBuffer");
     check(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), "clSetKernelArg");
     check(clSetKernelArg(kernel, 1, sizeof n, &n), "clSetKernelArg");
-    size_t global = (size_t)n;
     static double samples[REPEAT];
     float host[64];
 
-    for (int r = 0; r < REPEAT; r++) {
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
-              "enqueue");
-        check(clFinish(queue), "clFinish");
-        samples[r] = now() - start;
-    }
-    report("kernel enqueued, then clFinish", samples, REPEAT);
-
-    for (int r = 0; r < REPEAT; r++) {
-        cl_event done;
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, &done),
-              "enqueue");
-        check(clWaitForEvents(1, &done), "clWaitForEvents");
-        samples[r] = now() - start;
-        clReleaseEvent(done);
-    }
-    report("kernel with an event, then clWaitForEvents", samples, REPEAT);
-
-    for (int r = 0; r < REPEAT; r++) {
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
-              "enqueue");
-        check(clEnqueueReadBuffer(queue, buffer, CL_FALSE, 0, sizeof host, host, 0, NULL, NULL),
-              "read");
-        check(clFinish(queue), "clFinish");
-        samples[r] = now() - start;
-    }
-    report("kernel and a 256-byte read, then clFinish", samples, REPEAT);
-
-    for (int r = 0; r < REPEAT; r++) {
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
-              "enqueue");
-        samples[r] = now() - start;
-    }
-    check(clFinish(queue), "clFinish");
-    report("kernel enqueued, not waited for", samples, REPEAT);
-
-    for (int r = 0; r < REPEAT; r++) {
-        cl_event done;
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, &done),
-              "enqueue");
-        samples[r] = now() - start;
-        clReleaseEvent(done);
-    }
-    check(clFinish(queue), "clFinish");
-    report("kernel enqueued with an event, not waited for", samples, REPEAT);
-
-    for (int r = 0; r < REPEAT; r++) {
-        double start = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
-              "enqueue");
-        check(clFlush(queue), "clFlush");
-        samples[r] = now() - start;
-    }
-    check(clFinish(queue), "clFinish");
-    report("kernel enqueued and flushed, not waited for", samples, REPEAT);
+    time_launches("kernel enqueued, then clFinish", queue, kernel, buffer, FINISH);
+    time_launches("kernel with an event, then clWaitForEvents", queue, kernel, buffer,
+                  EVENT | WAIT_EVENT);
+    time_launches("kernel and a 256-byte read, then clFinish", queue, kernel, buffer,
+                  READ | FINISH);
+    time_launches("kernel enqueued, not waited for", queue, kernel, buffer, 0);
+    time_launches("kernel enqueued with an event, not waited for", queue, kernel, buffer, EVENT);
+    time_launches("kernel enqueued and flushed, not waited for", queue, kernel, buffer, FLUSH);
 
     for (int r = 0; r < REPEAT; r++) {
         double start = now();

@@ -599,6 +599,20 @@ static const void *stage(const device_slot *slot, int s, const void *data, size_
     return copy;
 }
 
+/* Queues the copy of `arg`'s first `bytes` bytes into `mem`, without waiting: from a staged
+   copy where the bytes are small (counted in `staged`), else from the program's memory. */
+static cl_int upload(const device_slot *slot, int s, cl_mem mem, const idiom_arg *arg,
+                     size_t bytes, idiom_traffic *traffic, int64_t *staged) {
+    double start = idiom__now();
+    const void *from = stage(slot, s, arg->ptr, bytes);
+    *staged += from != NULL ? arg->bytes : 0;
+    cl_int err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, bytes,
+                                      from != NULL ? from : arg->ptr, 0, NULL, NULL);
+    traffic->seconds += idiom__now() - start;
+    traffic->uploaded += arg->bytes;
+    return err;
+}
+
 /* ---- small inputs that did not change since the kernel's last launch ----------------------
  *
  * A kernel's packed parameters (its loop's bounds and strides) are mostly the same from one
@@ -667,13 +681,7 @@ static cl_mem kept_input_buffer(const device_slot *slot, int s, cl_kernel kernel
         k->slot = s;
         k->bytes = bytes;
     }
-    const void *from = stage(slot, s, arg->ptr, bytes);
-    *staged += from != NULL ? arg->bytes : 0;
-    double start = idiom__now();
-    *err = clEnqueueWriteBuffer(slot->queue, k->mem, CL_FALSE, 0, bytes,
-                                from != NULL ? from : arg->ptr, 0, NULL, NULL);
-    traffic->seconds += idiom__now() - start;
-    traffic->uploaded += arg->bytes;
+    *err = upload(slot, s, k->mem, arg, bytes, traffic, staged);
     if (*err != CL_SUCCESS) {
         clReleaseMemObject(k->mem);
         free(k->data);
@@ -726,13 +734,7 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
             /* Not blocking: the in-order queue runs it before the kernel, which the launch
                waits for (and a failed launch waits with clFinish before returning), unless
                the bytes were staged: then the launch need not wait for the copy. */
-            double start = idiom__now();
-            const void *from = stage(slot, s, arg->ptr, size);
-            *staged += from != NULL ? arg->bytes : 0;
-            err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, size,
-                                       from != NULL ? from : arg->ptr, 0, NULL, NULL);
-            traffic->seconds += idiom__now() - start;
-            traffic->uploaded += arg->bytes;
+            err = upload(slot, s, mem, arg, size, traffic, staged);
             if (err != CL_SUCCESS) {
                 return err;
             }
@@ -1221,9 +1223,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     /* Slots and programs are never freed, so they outlive the lock. */
     /* auto learns a site's costs from its first launches and its probes, which wait for
        their kernels; the others may return before theirs has run. */
-    int measuring = measurable && (idiom__policy_measuring(site) ||
-                                   (timing->choice.reason != NULL &&
-                                    strncmp(timing->choice.reason, "probe", 5) == 0));
+    int measuring = measurable && idiom__policy_measuring(site);
     double start = idiom__now();
     int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, kernel, dims,
                             global, local, nargs, args, timing);

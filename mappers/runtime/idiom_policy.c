@@ -42,6 +42,7 @@ typedef struct {
     uint64_t next_site; /* a check's: the site of the launch after it; 0: unseen */
     int is_check;
     /* Its last choice: declined, what the launch would have gained, the upload it lacked. */
+    int probing; /* its last choice launched to measure again (a probe) */
     int last_declined;
     double last_gain;
     double last_once;
@@ -277,6 +278,7 @@ static void follow_chain(site *s, idiom_choice *choice) {
         choice->reason = "declined: the launch it checks for has not paid its upload";
     } else if (probe_due(s)) {
         choice->reason = "probe: the launch it checks for may pay now";
+        s->probing = 1;
         return;
     } else {
         choice->reason = "declined: the launch it checks for runs on the host";
@@ -331,6 +333,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     site *s = find(key, 1);
     if (s != NULL) {
         s->is_check = cost->check;
+        s->probing = 0;
     }
     double host = host_seconds(s, cost) + (double)cost->declining_bytes * seconds_per_byte_s;
     double each = overhead_of(s) + kernel_of(s, cost->work) +
@@ -353,6 +356,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     } else if (each >= host && once <= 0.0 && s != NULL && probe_due(s)) {
         choice.device = 1; /* the figures that keep it on the host may be stale */
         choice.reason = "probe: measuring again";
+        s->probing = 1;
     } else if (each >= host) {
         /* Even with its data there, a launch costs more than the loop. */
     } else if (once <= 0.0) {
@@ -434,7 +438,7 @@ static void measured(uint64_t key, int64_t work, double seconds, double kernel_s
 int idiom__policy_measuring(uint64_t key) {
     pthread_mutex_lock(&policy_lock);
     site *s = find(key, 0);
-    int wanted = s != NULL && s->measured < MEASURED_ENOUGH;
+    int wanted = s != NULL && (s->measured < MEASURED_ENOUGH || s->probing);
     pthread_mutex_unlock(&policy_lock);
     return wanted;
 }

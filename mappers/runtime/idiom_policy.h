@@ -69,8 +69,8 @@ IDIOM_HIDDEN idiom_choice idiom__policy_choose(uint64_t key, const char *device,
 IDIOM_HIDDEN void idiom__policy_measured(uint64_t key, int64_t work, double seconds,
                                          double kernel);
 
-/* Whether site `key` still wants its launches measured (it has few measurements): such a
-   launch waits for its kernel, so that its cost can be timed. */
+/* Whether site `key` wants its launch measured (it has few measurements, or this launch is
+   a probe): such a launch waits for its kernel, so that its cost can be timed. */
 IDIOM_HIDDEN int idiom__policy_measuring(uint64_t key);
 
 #endif /* IDIOM_POLICY_H */

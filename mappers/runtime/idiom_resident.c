@@ -78,6 +78,23 @@ static void span_of(const entry *e, uintptr_t *lo, uintptr_t *hi) {
     }
 }
 
+/* The parts of [lo, hi) (inside e's claim) on the claim's partial pages, which no protection
+   watches: [lo, *head) and [*tail, hi), either maybe empty; [*head, *tail) lies on whole
+   pages. None for a private claim, or without the safety net. */
+static void unguarded_parts(const entry *e, uintptr_t lo, uintptr_t hi, uintptr_t *head,
+                            uintptr_t *tail) {
+    if (!idiom__guard_enabled() || e->private_pages) {
+        *head = lo;
+        *tail = hi;
+        return;
+    }
+    uintptr_t from = 0;
+    uintptr_t to = 0;
+    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
+    *head = from < lo ? lo : from > hi ? hi : from;
+    *tail = to < *head ? *head : to > hi ? hi : to;
+}
+
 static pthread_mutex_t resident_mutex = PTHREAD_MUTEX_INITIALIZER;
 static entry *entries;
 /* Read without the lock by idiom_host_access's fast path, and by the rewritten program's
@@ -234,13 +251,13 @@ static int demote(entry *e, idiom_traffic *traffic) {
         return -1;
     }
     e->private_pages = 0;
-    uintptr_t from = 0;
-    uintptr_t to = 0;
-    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
     if (e->newer_lo < e->newer_hi) {
-        cl_int err = copy_back(e, e->newer_lo, e->newer_hi < from ? e->newer_hi : from, traffic);
+        uintptr_t head = 0;
+        uintptr_t tail = 0;
+        unguarded_parts(e, e->newer_lo, e->newer_hi, &head, &tail);
+        cl_int err = copy_back(e, e->newer_lo, head, traffic);
         if (err == CL_SUCCESS) {
-            err = copy_back(e, e->newer_lo > to ? e->newer_lo : to, e->newer_hi, traffic);
+            err = copy_back(e, tail, e->newer_hi, traffic);
         }
         if (err == CL_SUCCESS) {
             err = idiom__resident_settle();
@@ -248,10 +265,8 @@ static int demote(entry *e, idiom_traffic *traffic) {
         if (err != CL_SUCCESS) {
             return -1;
         }
-        uintptr_t lo = e->newer_lo > from ? e->newer_lo : from;
-        uintptr_t hi = e->newer_hi < to ? e->newer_hi : to;
-        e->newer_lo = lo < hi ? lo : e->lo;
-        e->newer_hi = lo < hi ? hi : e->lo;
+        e->newer_lo = head < tail ? head : e->lo;
+        e->newer_hi = head < tail ? tail : e->lo;
     }
     free(e->edges); /* sized for no edges: made again for the edges it has now */
     e->edges = NULL;
@@ -538,13 +553,13 @@ cl_int idiom__resident_refresh(uintptr_t lo, uintptr_t hi, idiom_traffic *traffi
 
 int idiom__resident_wrote_copies(int slot, uintptr_t lo, uintptr_t hi) {
     const entry *e = holding(slot, lo, hi);
-    if (e == NULL || lo >= hi || !idiom__guard_enabled() || e->private_pages) {
+    if (e == NULL || lo >= hi) {
         return 0;
     }
-    uintptr_t from = 0;
-    uintptr_t to = 0;
-    idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
-    return lo < (from < hi ? from : hi) || (to > lo ? to : lo) < hi;
+    uintptr_t head = 0;
+    uintptr_t tail = 0;
+    unguarded_parts(e, lo, hi, &head, &tail);
+    return lo < head || tail < hi;
 }
 
 cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
@@ -555,16 +570,16 @@ cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic
     e->version++;
     if (idiom__guard_enabled() && !e->private_pages) {
         /* the partial pages go back now; the whole ones stay */
-        uintptr_t from = 0;
-        uintptr_t to = 0;
-        idiom__guard_interior(e->claim_lo, e->claim_hi, &from, &to);
-        cl_int err = copy_back(e, lo, from < hi ? from : hi, traffic);
+        uintptr_t head = 0;
+        uintptr_t tail = 0;
+        unguarded_parts(e, lo, hi, &head, &tail);
+        cl_int err = copy_back(e, lo, head, traffic);
         if (err == CL_SUCCESS) {
-            err = copy_back(e, to > lo ? to : lo, hi, traffic);
+            err = copy_back(e, tail, hi, traffic);
         }
         edges_copied_back(e);
-        lo = lo > from ? lo : from;
-        hi = hi < to ? hi : to;
+        lo = head;
+        hi = tail;
         if (err != CL_SUCCESS || lo >= hi) {
             return err;
         }
