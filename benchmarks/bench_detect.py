@@ -9,7 +9,7 @@ For each C/C++ file (default: every one in `corpus/`), each the median of `--run
   included, answered by the warm server (cli/server.py) that the first command starts;
 - alone: the same invocation with `IDIOM_SERVER=0`, each command in its own process,
   the compiled library read from the disk cache (matcher/library_cache.py); seconds
-  each, so `--alone-runs` of them (default 1);
+  each, so `--alone-runs` of them (default 1; 0 leaves them out);
 - in-process: what `matcher.pipeline.analyse_file` does inside this process once the
   library is loaded (the front end, clang-22 + opt-22, the IR model, every idiom);
 - the ratios to clang, the target being a median of at most 1.5 and a worst of at most 3
@@ -187,6 +187,11 @@ def measure(
 KINDS = ("clang", "served", "alone", "in-process")
 
 
+def median_or_nan(values: list[float]) -> float:
+    """The median, or NaN for a kind not timed (`--alone-runs 0`)."""
+    return statistics.median(values) if values else float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("paths", nargs="*")
@@ -228,7 +233,7 @@ def main() -> None:
     print(f"{'file':30} " + " ".join(f"{c:>10}" for c in columns) + "  slowest pair")
     ratios: dict[str, list[float]] = {kind: [] for kind in KINDS[1:]}
     for path in files:
-        median = {kind: statistics.median(times[kind][path]) for kind in KINDS}
+        median = {kind: median_or_nan(times[kind][path]) for kind in KINDS}
         for kind in KINDS[1:]:
             ratios[kind].append(median[kind] / median["clang"])
         line = f"{path.name:30} " + " ".join(f"{median[k] * 1e3:8.1f}ms" for k in KINDS)
@@ -247,6 +252,8 @@ def main() -> None:
         ("in-process", "analysis in one process / clang"),
     ):
         values = ratios[kind]
+        if kind == "alone" and not args.alone_runs:
+            continue
         print(f"{label}: median {statistics.median(values):.2f}, worst {max(values):.2f}")
         worst_files = sorted(zip(values, files, strict=True), key=lambda v: -v[0])[:3]
         print("  worst files: " + ", ".join(f"{p.name} {r:.2f}" for r, p in worst_files))

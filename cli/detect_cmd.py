@@ -14,7 +14,7 @@ from rich.table import Table
 from cli.common import add_frontend_options, compile_options
 from matcher.pipeline import FileResult, analyse_files
 
-__all__ = ["register", "run", "run_detection"]
+__all__ = ["print_table", "register", "run", "run_detection"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_result_json(r) for r in results], indent=2))
     else:
-        _print_table(results)
+        print_table(results)
     errors = [r for r in results if r.error]
     for result in errors:
         print(f"idiom: {result.error}", file=sys.stderr)
@@ -77,7 +77,7 @@ def _result_json(result: FileResult) -> dict[str, object]:
     }
 
 
-def _print_table(results: list[FileResult]) -> None:
+def print_table(results: list[FileResult]) -> None:
     console = Console(highlight=False)
     table = Table("file", "function", "line", "idiom", "facts", "note")
     count = 0

@@ -26,13 +26,24 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The venv is rebuilt only when pyproject.toml changed since it was made.
+# The project is installed editable as a plain path (.pth), not through setuptools' import
+# hook: the hook's import costs every `idiom` command about 11 ms before it starts
+# (docs/startup.md). A setuptools without that mode gets the hook.
+install_project() {
+  local log=.venv/.idiom-install.log
+  if ! .venv/bin/python -m pip install -q -e '.[dev]' --config-settings editable_mode=compat \
+    >"$log" 2>&1; then
+    .venv/bin/python -m pip install -q -e '.[dev]'
+  fi
+}
+
+# The venv is rebuilt only when pyproject.toml or the way it is installed changed.
 stamp=.venv/.idiom-setup
-wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+wanted=$( (cat pyproject.toml; declare -f install_project) | sha256sum | cut -d' ' -f1)
 if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; then
   echo "setup: preparing the Python environment in .venv/"
   [[ -x .venv/bin/python ]] || python3 -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  install_project
   echo "$wanted" >"$stamp"
 fi

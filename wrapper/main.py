@@ -60,16 +60,16 @@ def run(driver: str, argv: list[str], *, served: bool = False) -> int:
     if call.kind is Kind.PASS:
         return _pass(clang, argv)
     if not served:
-        from cli import server  # noqa: PLC0415 - the standard library only
+        from cli import client  # noqa: PLC0415 - the interpreter's built-in modules only
 
         name = next(key for key, value in _DRIVERS.items() if value == driver)
-        code = server.run_served([name, *argv], entry="wrapper.main")
+        code = client.run_served([name, *argv], entry="wrapper.main")
         if code is not None:
             return code
         try:
             return _run_here(tool, driver, clang, argv, call)
         finally:
-            server.start_wanted()  # for the build's next invocation
+            client.start_wanted()  # for the build's next invocation
     return _run_here(tool, driver, clang, argv, call)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli import server
+from cli import client, server
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "corpus" / "csr_struct.c"
@@ -65,7 +65,7 @@ def running(runtime: Path) -> Iterator[Path]:
 def test_served_detect_prints_what_an_unserved_one_does(
     running: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    assert server.run_served(["detect", str(PROGRAM), "--json"]) == 0
+    assert client.run_served(["detect", str(PROGRAM), "--json"]) == 0
     served = capfd.readouterr().out
     alone = subprocess.run(
         [sys.executable, "-m", "cli.main", "detect", str(PROGRAM), "--json"],
@@ -97,12 +97,12 @@ def test_the_command_takes_the_clients_folder_environment_and_exit_code(
         "  double s = 0;\n  for (int i = 0; i < n; i++) s += x[i] * y[i];\n  return s;\n}\n"
     )
     monkeypatch.chdir(work)
-    assert server.run_served(["detect", "dot.c", "-D", "UNUSED=1"]) == 0
+    assert client.run_served(["detect", "dot.c", "-D", "UNUSED=1"]) == 0
     assert "1 idiom instance(s)" in capfd.readouterr().out
-    assert server.run_served(["detect", "missing.c"]) == 1
+    assert client.run_served(["detect", "missing.c"]) == 1
     assert "missing.c" in capfd.readouterr().err
     monkeypatch.setenv("COLUMNS", "200")
-    assert server.run_served(["idl", "check", "no-such-folder"]) != 0
+    assert client.run_served(["idl", "check", "no-such-folder"]) != 0
     assert "no-such-folder" in capfd.readouterr().err
 
 
@@ -110,11 +110,11 @@ def test_off_or_absent_means_the_command_runs_here(
     runtime: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("IDIOM_SERVER", "0")
-    assert server.run_served(["detect", str(PROGRAM)]) is None
+    assert client.run_served(["detect", str(PROGRAM)]) is None
     assert not list(runtime.rglob("*.sock*")), "off starts nothing"
     monkeypatch.setenv("IDIOM_SERVER", "1")
-    assert server.run_served(["bench", str(PROGRAM)]) is None, "measurements run here"
-    assert server.run_served(["--help"]) is None
+    assert client.run_served(["bench", str(PROGRAM)]) is None, "measurements run here"
+    assert client.run_served(["--help"]) is None
 
 
 def test_a_folder_open_to_others_is_never_used(
@@ -136,10 +136,10 @@ def test_a_changed_tool_file_gives_another_server(
     (tool / "cli").mkdir(parents=True)
     source = tool / "cli" / "x.py"
     source.write_text("A = 1\n")
-    monkeypatch.setattr(server, "_ROOT", tool)
-    before = server._code_key()
+    monkeypatch.setattr(client, "ROOT", str(tool))
+    before = client.code_key()
     source.write_text("A = 22\n")
-    assert server._code_key() != before
+    assert client.code_key() != before
 
 
 def test_one_server_per_socket_and_idle_exit(runtime: Path) -> None:
@@ -228,6 +228,6 @@ def test_the_compiler_wrapper_is_served(
     source = ROOT / "corpus" / "red_dot.c"
     target = tmp_path / "red_dot.o"
     command = ["cc", "-O2", "-c", str(source), "-o", str(target)]
-    assert server.run_served(command, entry="wrapper.main") == 0
+    assert client.run_served(command, entry="wrapper.main") == 0
     assert "Reduction in dot" in capfd.readouterr().err
     assert target.stat().st_size > 0
