@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from idl.program import AtomKind
 
 __all__ = [
+    "COUNTS",
     "OPCODES",
     "ORDINALS",
     "SHORT_OPCODES",
@@ -50,6 +51,9 @@ ORDINALS: tuple[str, ...] = (
     "seventh",
     "eighth",
 )
+
+# Step counts of `has data flow to ... within N steps`, 1-based: COUNTS[n - 1] is n.
+COUNTS: tuple[str, ...] = ("one", "two", "three", "four", "five", "six", "seven", "eight")
 
 # Canonical phrase of each atom without a detail; `{}` stands for a variable.
 _FIXED: dict[AtomKind, str] = {
@@ -113,7 +117,14 @@ def _build_table() -> dict[tuple[str, ...], tuple[AtomKind, str | int | None]]:
     for position, ordinal in enumerate(ORDINALS):
         table[(VAR, "is", ordinal, "argument", "of", VAR)] = (AtomKind.OPERAND, position)
         table[(VAR, "is", ordinal, "successor", "of", VAR)] = (AtomKind.SUCCESSOR, position)
+    for steps in range(1, len(COUNTS) + 1):
+        table[_within_words(steps)] = (AtomKind.DATA_FLOW_WITHIN, steps)
     return table
+
+
+def _within_words(steps: int) -> tuple[str, ...]:
+    noun = "step" if steps == 1 else "steps"
+    return (VAR, "has", "data", "flow", "to", VAR, "within", COUNTS[steps - 1], noun)
 
 
 _TABLE = _build_table()
@@ -124,6 +135,7 @@ _SUGGESTIONS: tuple[str, ...] = (
     "{} is OPCODE instruction",
     "{} is first argument of {}",
     "{} is first successor of {}",
+    "{} has data flow to {} within six steps",
 )
 
 
@@ -162,6 +174,10 @@ def atom_words(kind: AtomKind, detail: str | int | None) -> tuple[str, ...]:
             if not isinstance(detail, int) or not 0 <= detail < len(ORDINALS):
                 raise ValueError(f"no ordinal word for position {detail!r}")
             return (VAR, "is", ORDINALS[detail], noun, "of", VAR)
+        case AtomKind.DATA_FLOW_WITHIN:
+            if not isinstance(detail, int) or not 1 <= detail <= len(COUNTS):
+                raise ValueError(f"no count word for {detail!r} steps")
+            return _within_words(detail)
         case _:
             return tuple(_FIXED[kind].split())
 

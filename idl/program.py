@@ -63,6 +63,7 @@ class AtomKind(StrEnum):
     STRICTLY_POST_DOMINATES = "strictly_post_dominates"  # ({a}, {b})
     CONTROL_FLOW_PASSES_THROUGH = "cf_passes_through"  # ({a}, {b}, {c}) all cf from a to b
     DATA_FLOW_PASSES_THROUGH = "df_passes_through"  # ({a}, {b}, {c}) all df from a to b
+    DATA_FLOW_WITHIN = "df_within"  # ({a}, {b}) b is a or computed from it in `detail` steps
     PURE = "pure"  # ({f}) has attribute pure
     FILLS_SCRATCH = "fills_scratch"  # ({f}) fills a private scratch array
     OUTSIDE_ELEMENT = "outside_element"  # ({a}, {b}) a's constant offset leaves b's element

@@ -43,6 +43,11 @@ Decisions where IDL.md leaves room:
   (`matcher.integers`); the second when both compute one address in every iteration and
   touch as many bytes. Both are symmetric; anything that cannot be taken apart or proved
   makes them false.
+- `{a} has data flow to {b} within N steps` (`df_within`, `detail` N): `b` is `a`, or is
+  reached from `a` in at most N steps from an operand to its user (`has data flow to`
+  N times over, or fewer): an address that a loop counter moves. Found by one bounded
+  search per value and direction, cached on the index (`FunctionIndex.data_flow_within`),
+  where spelling it out as a chain of `has data flow to` made the solver walk every path.
 - `has attribute pure`: a `call` whose attributes include `nounwind` and one of
   `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
   maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic
@@ -215,6 +220,8 @@ def _check_pair(ix: FunctionIndex, kind: AtomKind, detail: Detail, a: Value, b: 
     match kind:
         case AtomKind.DATA_FLOW:
             return a in b.operands
+        case AtomKind.DATA_FLOW_WITHIN:
+            return b in ix.data_flow_within(a, _position(detail), forward=True)
         case AtomKind.OPERAND:
             k = _position(detail)
             return len(b.operands) > k and b.operands[k] is a
@@ -333,6 +340,8 @@ def _projection(ix: FunctionIndex, kind: AtomKind, detail: Detail, first: bool) 
     match kind:
         case AtomKind.DATA_FLOW:
             return ix.with_users if first else ix.with_operands
+        case AtomKind.DATA_FLOW_WITHIN:
+            return ix.values  # within no step, every value reaches itself
         case AtomKind.OPERAND:
             k = _position(detail)
             return ix.operand_at(k) if first else ix.users_at(k)
@@ -362,6 +371,8 @@ def _partners(
     match kind:
         case AtomKind.DATA_FLOW:
             return unique(other.operands) if first else other.users
+        case AtomKind.DATA_FLOW_WITHIN:
+            return tuple(ix.data_flow_within(other, _position(detail), forward=not first))
         case AtomKind.OPERAND:
             k = _position(detail)
             if first:

@@ -73,6 +73,7 @@ class FunctionIndex:
         self._block_dom: dict[tuple[Block, bool, bool], tuple[Block, ...]] = {}
         self._strict_ends: dict[tuple[bool, bool], tuple[Value, ...]] = {}
         self._reach: dict[tuple[bool, bool, Value, Value | None], frozenset[Value]] = {}
+        self._within: dict[tuple[Value, int, bool], frozenset[Value]] = {}
         self._must_pass: dict[tuple[bool, Value, Value], frozenset[Value] | None] = {}
         self._outside: tuple[Value, ...] | None = None
         self._footprints: Footprints | None = None
@@ -262,6 +263,24 @@ class FunctionIndex:
                 self._reach.clear()
             found = _search(start, avoid, self.graph(data=data, forward=forward))
             self._reach[key] = found
+        return found
+
+    def data_flow_within(self, start: Value, steps: int, *, forward: bool) -> frozenset[Value]:
+        """The values `start` reaches in at most `steps` steps of data flow, from operand to
+        user (`forward`) or back (itself included)."""
+        key = (start, steps, forward)
+        found = self._within.get(key)
+        if found is None:
+            if len(self._within) >= _REACH_CACHE_LIMIT:
+                self._within.clear()
+            edges = _users if forward else _operands
+            seen = {start}
+            frontier = [start]
+            for _ in range(steps):
+                frontier = [n for v in frontier for n in edges(v) if n not in seen]
+                seen.update(frontier)
+            found = frozenset(seen)
+            self._within[key] = found
         return found
 
     def must_pass(self, start: Value, end: Value, *, data: bool) -> frozenset[Value] | None:

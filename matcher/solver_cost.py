@@ -72,6 +72,7 @@ _RARE_OPCODE = 0.005
 # Share of the values at (first position, second position) of a two-variable atom.
 _PAIRS: dict[AtomKind, tuple[float, float]] = {
     AtomKind.DATA_FLOW: (0.75, 0.65),
+    AtomKind.DATA_FLOW_WITHIN: (1.0, 1.0),
     AtomKind.CONTROL_FLOW: (0.6, 0.6),
     AtomKind.SPANS_BLOCK: (0.12, 0.12),
     AtomKind.DOMINATES: (0.6, 0.6),
@@ -97,6 +98,7 @@ _TRIPLES: dict[AtomKind, tuple[float, float, float]] = {
 _BOUND: dict[AtomKind, tuple[float, ...]] = {
     AtomKind.SAME: (1, 1),
     AtomKind.DATA_FLOW: (2, 2),
+    AtomKind.DATA_FLOW_WITHIN: (8, 8),
     AtomKind.OPERAND: (1, 2),
     AtomKind.CONTROL_FLOW: (1.5, 1.5),
     AtomKind.SUCCESSOR: (1, 1.5),

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from idl import ast
-from idl.atoms import OPCODES, ORDINALS, SHORT_OPCODES, atom_words
+from idl.atoms import COUNTS, OPCODES, ORDINALS, SHORT_OPCODES, atom_words
 from idl.parser import parse_text
 from idl.printer import print_module
 from idl.program import AtomKind
@@ -62,6 +62,8 @@ def atoms(draw: st.DrawFn) -> ast.Atom:
         detail = draw(st.sampled_from(sorted(OPCODES | SHORT_OPCODES.keys())))
     elif kind in (AtomKind.OPERAND, AtomKind.SUCCESSOR):
         detail = draw(st.integers(0, len(ORDINALS) - 1))
+    elif kind is AtomKind.DATA_FLOW_WITHIN:
+        detail = draw(st.integers(1, len(COUNTS)))
     arity = atom_words(kind, detail).count("{}")
     chosen = draw(st.lists(variables, min_size=arity, max_size=arity))
     return ast.Atom(kind, tuple(chosen), detail)

@@ -50,6 +50,8 @@ def atoms_of_kind(kind: AtomKind) -> list[Atom]:
         return [A("opcode", "a", detail=op) for op in ("phi", "load", "gep", "br", "fadd")]
     if kind in (AtomKind.OPERAND, AtomKind.SUCCESSOR):
         return [A(kind.value, "a", "b", detail=k) for k in (0, 1, 2)]
+    if kind is AtomKind.DATA_FLOW_WITHIN:
+        return [A(kind.value, "a", "b", detail=k) for k in (1, 2, 6)]
     names = arity[_ARITY[kind]]
     return [A(kind.value, *names)]
 
@@ -60,6 +62,7 @@ _ARITY = {
             AtomKind.SAME,
             AtomKind.NOT_SAME,
             AtomKind.DATA_FLOW,
+            AtomKind.DATA_FLOW_WITHIN,
             AtomKind.OPERAND,
             AtomKind.CONTROL_FLOW,
             AtomKind.SUCCESSOR,
@@ -258,6 +261,62 @@ def test_passes_through_atoms() -> None:
     assert holds(f, df, {"a": p, "b": acc1, "c": v})
     assert not holds(f, df, {"a": named(f, "%x"), "b": named(f, "%s"), "c": acc1})
     assert set(candidates(f, df, {"a": p, "b": acc1}, "c")) == {p, g, v, acc1}
+
+
+@pytest.mark.parametrize("function", sample_functions(), ids=lambda f: f.name)
+def test_data_flow_within_is_a_chain_of_data_flow(function: Function) -> None:
+    """`{a} has data flow to {b} within N steps` holds exactly where a chain of at most N
+    `has data flow to` atoms leads from a to b (the form it replaces in the library)."""
+    step = A("data_flow", "a", "b")
+    chained: dict[Value, set[Value]] = {}
+    for origin in function.values:
+        reached, frontier = {origin}, {origin}
+        for steps in range(1, 7):
+            frontier = {
+                user
+                for value in frontier
+                for user in function.values
+                if holds(function, step, {"a": value, "b": user})
+            } - reached
+            reached |= frontier
+            if steps in (1, 6):
+                within = A("df_within", "a", "b", detail=steps)
+                found = {
+                    v for v in function.values if holds(function, within, {"a": origin, "b": v})
+                }
+                assert found == reached, (str(origin), steps)
+        chained[origin] = reached
+    assert any(len(reached) > 2 for reached in chained.values())
+
+
+def test_data_flow_within_counts_steps() -> None:
+    f = function_of(compiled_c(C_NESTED))
+    i = next(v for v in f.instructions if v.opcode == "phi" and v.name.startswith("%i"))
+    store = next(v for v in f.instructions if v.opcode == "store")
+    address = store.operands[1]
+    chain = [address]
+    while chain[-1] is not i:  # back from y[i]'s address to the counter, operand by operand
+        chain.append(next(o for o in chain[-1].operands if i in _sources(o) or o is i))
+    steps = len(chain) - 1
+    assert steps >= 1
+    atom = A("df_within", "a", "b", detail=steps)
+    assert holds(f, atom, {"a": i, "b": address})
+    assert i in candidates(f, atom, {"b": address}, "a")
+    assert address in candidates(f, atom, {"a": i}, "b")
+    if steps > 1:
+        shorter = A("df_within", "a", "b", detail=steps - 1)
+        assert not holds(f, shorter, {"a": i, "b": address})
+    assert not holds(f, atom, {"a": None, "b": address}), "false when a variable is unused"
+
+
+def _sources(value: Value) -> set[Value]:
+    seen, work = {value}, [value]
+    while work:
+        for operand in work.pop().operands:
+            if operand not in seen:
+                seen.add(operand)
+                work.append(operand)
+    return seen
 
 
 def test_pure_calls() -> None:
