@@ -73,6 +73,7 @@ from matcher.solver_plan import (
     CheckStep,
     CollectStep,
     ExistsStep,
+    MemberStep,
     Order,
     PlanNode,
     Step,
@@ -355,7 +356,10 @@ class _Engine:
         check = self.check
         checks = tuple([(check(item), item.variables) for item in step.checks])
         compiled: tuple[Any, ...]
-        if isinstance(step, BindStep):
+        if isinstance(step, MemberStep):
+            sources = step.sources
+            compiled = (step.var, lambda vals: _distinct(vals, sources), checks, sources)
+        elif isinstance(step, BindStep):
             atom = step.atom
             inputs: tuple[int, ...] = ()
             if atom is None:
@@ -384,7 +388,7 @@ class _Engine:
             if step is None:
                 break
             compiled = compiled_steps.get(step) or self._compile(step)
-            if type(step) is BindStep:
+            if type(step) is BindStep or type(step) is MemberStep:
                 if step in nogoods and (known := self._known_failure(step, vals)) is not None:
                     return known
                 var, generate, checks, inputs = compiled
@@ -681,6 +685,11 @@ def _only(slots: tuple[int, ...], values: tuple[Value | None, ...], size: int) -
     for slot, value in zip(slots, values, strict=True):
         only[slot] = value
     return only
+
+
+def _distinct(vals: list[Slot], sources: tuple[int, ...]) -> list[Value | None]:
+    """The values of `sources`, each once, in order (unused included): a `MemberStep`'s."""
+    return list(dict.fromkeys(_value(vals[s]) for s in sources))
 
 
 def _value(slot: Slot) -> Value | None:

@@ -50,6 +50,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from idl.program import AtomKind
 from matcher.solver_cost import VALUES, bound_estimate, projection_estimate
 from matcher.solver_program import CAtom, CCollect, CDisjunction, CompiledProgram, Group
 
@@ -61,6 +62,7 @@ __all__ = [
     "CheckStep",
     "CollectStep",
     "ExistsStep",
+    "MemberStep",
     "Order",
     "PlanNode",
     "Planner",
@@ -112,7 +114,21 @@ class ExistsStep:
     checks: tuple[CheckItem, ...] = ()
 
 
-Step = CheckStep | CollectStep | BindStep | ExistsStep
+@dataclass(frozen=True, eq=False)
+class MemberStep:
+    """A disjunction each of whose ways only says that `var` is the same as one bound
+    variable (`{s} is the same as {w[k].index}` for some k, with every `w[k]` known), in
+    place of a branch on it: `var` takes the distinct values of `sources`, in the order
+    the branch would have given them. The branch would search on once per way, and
+    again for every way that names a value already tried (a subscript that a hundred
+    reads share, each read a way)."""
+
+    var: int
+    sources: tuple[int, ...]
+    checks: tuple[CheckItem, ...]
+
+
+Step = CheckStep | CollectStep | BindStep | ExistsStep | MemberStep
 
 
 class Branch:
@@ -196,6 +212,25 @@ class _State:
             tuple(self.disjunctions),
             tuple(self.collects),
         )
+
+
+def _same_as_one_of(disjunction: CDisjunction, var: int, sources: list[int]) -> bool:
+    """Whether every way of the disjunction (nested disjunctions taken apart) is the one
+    atom `{var} is the same as {source}`; the sources, in order, go into `sources`."""
+    for part in disjunction.parts:
+        if part.collects or part.false:
+            return False
+        if not part.atoms and len(part.disjunctions) == 1:
+            if not _same_as_one_of(part.disjunctions[0], var, sources):
+                return False
+            continue
+        if part.disjunctions or len(part.atoms) != 1:
+            return False
+        atom = part.atoms[0]
+        if atom.atom.kind is not AtomKind.SAME or var not in atom.slots or len(atom.variables) != 2:
+            return False
+        sources.append(atom.slots[1] if atom.slots[0] == var else atom.slots[0])
+    return True
 
 
 def planner_for(
@@ -340,10 +375,29 @@ class Planner:
             assert not state.atoms, "every constrained variable is bound at a solution"
             node.complete = True
         elif isinstance(action, CDisjunction):
+            member = self._member(state, action)
+            if member is not None:
+                node.steps.append(member)
+                return
             node.branch = self._branch_at(state, action)
             node.complete = True
         else:
             node.steps.append(self._bind(state, action))
+
+    def _member(self, state: _State, disjunction: CDisjunction) -> MemberStep | None:
+        """The disjunction as a `MemberStep`, when it is one (see there)."""
+        unbound = disjunction.variables - state.bound
+        if len(unbound) != 1:
+            return None
+        (var,) = unbound
+        sources: list[int] = []
+        if not _same_as_one_of(disjunction, var, sources) or var in sources:
+            return None
+        state.disjunctions.remove(disjunction)
+        state.active |= disjunction.variables
+        state.bound.add(var)
+        state.forget(disjunction.variables, self.program.atoms_of)
+        return MemberStep(var, tuple(sources), self._newly_checked(state, {var}, None))
 
     def _branch_at(self, state: _State, disjunction: CDisjunction) -> Branch:
         """The shared branch for this state (see the module docstring)."""

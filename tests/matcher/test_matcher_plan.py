@@ -27,7 +27,7 @@ from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
 from matcher.solver import may_match, solve
 from matcher.solver_cost import nominal_size
-from matcher.solver_plan import BindStep, planner_for
+from matcher.solver_plan import BindStep, MemberStep, Planner, PlanNode, planner_for
 from matcher.solver_program import compile_program
 
 # Two loads reached through one of several equivalent address forms each: every way
@@ -135,6 +135,58 @@ def test_a_variable_the_same_as_itself_is_generated_from_another_atom() -> None:
     step = planner.step(planner.root(), 0)
     assert isinstance(step, BindStep) and step.atom is not None
     assert step.atom.atom.kind is AtomKind.OPCODE
+
+
+# The indices of two loads' addresses (each through one or two getelementptrs), and a
+# value that is one of them and an integer: a subscript collected from every access, as
+# a Stencil collects it, written as ways each naming one index.
+SUBSCRIPTS = make_program(
+    And(
+        A("opcode", "a", detail="load"),
+        A("opcode", "b", detail="load"),
+        A("operand", "pa", "a", detail=0),
+        A("operand", "pb", "b", detail=0),
+        A("operand", "ia", "pa", detail=1),
+        A("operand", "ib", "pb", detail=1),
+        Or(
+            A("same", "s", "ia"),
+            Or(A("same", "s", "ib"), A("same", "ia", "s")),
+        ),
+        A("integer_type", "s"),
+    ),
+    "Subscripts",
+)
+
+
+def test_a_disjunction_of_sames_binds_its_variable_from_their_values() -> None:
+    compiled = compile_program(SUBSCRIPTS)
+    planner = planner_for(compiled, "selective")
+    found = 0
+    for function in _functions():
+        result = solve(SUBSCRIPTS, function)
+        rows = _rows(SUBSCRIPTS, result.solutions)
+        assert rows == reference_solutions(SUBSCRIPTS, function)
+        for order in ("appearance", "selective"):
+            other = solve(SUBSCRIPTS, function, order=order)
+            assert _rows(SUBSCRIPTS, other.solutions) == rows
+        found += len(rows)
+    assert found > 0
+    steps = [planner.step(node, i) for node in _plan_nodes(planner) for i in range(len(node.steps))]
+    members = [step for step in steps if isinstance(step, MemberStep)]
+    assert len(members) == 1 and len(members[0].sources) == 3
+    assert compiled.names[members[0].var] == "s"
+
+
+def _plan_nodes(planner: Planner) -> list[PlanNode]:
+    """Every plan node built so far, from the root through the branches' children."""
+    nodes: list[PlanNode] = []
+    work = [planner.root()]
+    while work:
+        node = work.pop()
+        nodes.append(node)
+        if node.branch is not None:
+            work += [child for child in node.branch.children if child is not None]
+    return nodes
 
 
 def test_settling_a_disjunction_once_finds_the_same_keys(
