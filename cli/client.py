@@ -4,7 +4,7 @@ every `idiom-cc` compile runs before anything else.
 A served command's whole cost beyond the server's work is this module and the
 interpreter's start, so it imports only modules built into the interpreter (`_socket`,
 `_json`, `_signal`, a SHA-256): `socket`, `json`, `signal` and `hashlib` would cost
-5-10 ms each, mostly in building their enums. The protocol (cli/server.py, "Protocol"):
+5-10 ms each, mostly in building their enums. The protocol, which cli/server.py reads:
 a 4-byte big-endian length sent with the client's descriptors 0, 1 and 2 (SCM_RIGHTS),
 then that many bytes of JSON (`entry`, `argv`, `cwd`, `env`, `umask`); the server
 answers `pid N` once the command's process has the streams, then `exit N`.

@@ -7,12 +7,13 @@ for each request, forks: the child has everything loaded, takes the client's sta
 streams, working folder, environment and umask, runs the command as `idiom` would and
 sends back its exit code. Each command runs in a process of its own, as without the server.
 
-The client (`run_served`, called by `cli.main` before anything heavy is imported) uses
-only the standard library. It connects to the socket of the server of its exact code (the
-socket's name is a hash of the path, size and time of every file of the tool, and of the
-interpreter): after any change to the tool another server is used, and the old one exits
-when idle. When none answers, the command runs in the client's process, as without a
-server, and then a server is started in the background for the next command.
+The client (cli/client.py: `run_served`, called by `cli.main` before anything else is
+imported) uses only modules built into the interpreter. It connects to the socket of the
+server of its exact code (the socket's name is a hash of the path, size and time of every
+file of the tool, and of the interpreter): after any change to the tool another server is
+used, and the old one exits when idle. When none answers, the command runs in the
+client's process, as without a server, and then a server is started in the background for
+the next command.
 
 Safety:
 - the socket lives in a folder private to the user (`$XDG_RUNTIME_DIR/idiom`, else
