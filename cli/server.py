@@ -59,14 +59,6 @@ def socket_path() -> Path | None:
     return None if path is None else Path(path)
 
 
-def _connect(path: Path) -> socket.socket | None:
-    connection = client.connect(str(path))
-    if connection is None:
-        return None
-    # A full socket object around the client's plain one (`detach` leaves it open).
-    return socket.socket(fileno=connection.detach())
-
-
 # ---------------------------------------------------------------------------- server
 
 
@@ -468,7 +460,7 @@ def _command(args: argparse.Namespace) -> int:
     if path is None:
         print("idiom: no private folder for the server's socket", file=sys.stderr)
         return 1
-    connection = _connect(path)
+    connection = client.connect(str(path))
     running = connection is not None
     if connection is not None:
         connection.close()
@@ -498,7 +490,7 @@ def _started(path: Path, seconds: float) -> bool:
     client.start_server(str(path))
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        connection = _connect(path)
+        connection = client.connect(str(path))
         if connection is not None:
             connection.close()
             return True

@@ -273,7 +273,7 @@ class FunctionIndex:
         if found is None:
             if len(self._within) >= _REACH_CACHE_LIMIT:
                 self._within.clear()
-            edges = _users if forward else _operands
+            edges = self.graph(data=True, forward=forward)
             seen = {start}
             frontier = [start]
             for _ in range(steps):
