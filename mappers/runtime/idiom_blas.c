@@ -94,6 +94,28 @@ static int finite_scales(double alpha, double beta) {
     return isfinite(alpha) && isfinite(beta);
 }
 
+static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, int64_t stride,
+                       double largest);
+static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
+                           int64_t a_sr, int64_t a_sk);
+static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
+                         int64_t sc);
+static int far_from_overflow(int32_t elem, double bound);
+
+/* Whether no order of a sum of `terms` products of two factors at most `largest_a` and
+   `largest_b` in magnitude, scaled by alpha, plus beta times a value at most `largest_c`,
+   can overflow: BLAS adds in blocks and with fused multiply-adds where the loop adds in its
+   own order, and where one order overflows and the other does not they disagree (Inf
+   against a number). A product is bounded before and after alpha scales it (alpha may
+   multiply a factor or the sum); C counts only where beta reads it. */
+static int products_far_from_overflow(int32_t elem, double alpha, double largest_a,
+                                      double largest_b, int64_t terms, double beta,
+                                      double largest_c) {
+    double scaled = fmax(1.0, fabs(alpha)) * largest_a * largest_b * (double)terms;
+    return far_from_overflow(elem, scaled + (beta != 0.0 ? fabs(beta) * largest_c : 0.0));
+}
+
+
 static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
                              const void *a, int64_t a_sm, int64_t a_sk, const void *b,
                              int64_t b_sk, int64_t b_sn, double beta, void *c, int64_t c_sm,
@@ -102,8 +124,20 @@ static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, doub
 static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                     int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                     double beta, void *c, int64_t c_sm, int64_t c_sn) {
+    /* every partial sum of alpha A B + beta C, in any order, is within this: O(mk + kn + mn)
+       beside the product's O(mnk) */
+    int64_t min_work = blas_min_work();
+    if (m > 0 && n > 0 && k > 0 && (elem == IDIOM_FLOAT || elem == IDIOM_DOUBLE) &&
+        work_of(m, n, k) >= min_work && idiom__device_mode() != IDIOM_MODE_OFF) {
+        double largest_a = matrix_max(elem, m, k, a, a_sm, a_sk);
+        double largest_b = isfinite(largest_a) ? matrix_max(elem, k, n, b, b_sk, b_sn) : INFINITY;
+        double largest_c = beta != 0.0 ? matrix_max(elem, m, n, c, c_sm, c_sn) : 0.0;
+        if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, k, beta, largest_c)) {
+            return IDIOM_DECLINED;
+        }
+    }
     return gemm_at_least(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm,
-                         c_sn, blas_min_work());
+                         c_sn, min_work);
 }
 
 /* gemm, declining a product of less than `min_work` multiply-adds */
@@ -335,6 +369,23 @@ static int32_t gemv_check(int32_t elem, int64_t m, int64_t n, int64_t a_sm, int6
     return GEMV_READY;
 }
 
+/* A bound on every partial sum of y = alpha A x + beta y in any order (INFINITY where an
+   input is not finite). It scans A, as much memory as the product reads: BLAS's order
+   differs from the loop's, and a matrix of huge entries that cancel along a row overflows
+   in one order and not in the other; nothing cheaper tells. */
+static double gemv_bound(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+                         int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta,
+                         const void *y, int64_t y_s) {
+    if (m <= 0 || n <= 0) {
+        return beta != 0.0 && m > 0 ? fabs(beta) * matrix_max(elem, m, 1, y, y_s, 0) : 0.0;
+    }
+    double largest_x = matrix_max(elem, n, 1, x, x_s, 0);
+    double largest_a = isfinite(largest_x) ? matrix_max(elem, m, n, a, a_sm, a_sn) : INFINITY;
+    double largest_y = beta != 0.0 ? matrix_max(elem, m, 1, y, y_s, 0) : 0.0;
+    return fmax(1.0, fabs(alpha)) * largest_a * largest_x * (double)n +
+           (beta != 0.0 ? fabs(beta) * largest_y : 0.0);
+}
+
 static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
                     int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta, void *y,
                     int64_t y_s) {
@@ -370,12 +421,30 @@ static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void
     return IDIOM_DONE;
 }
 
+/* gemv, declined where some order of its sums may overflow */
+static int32_t gemv_within_bounds(int32_t elem, int64_t m, int64_t n, double alpha,
+                                  const void *a, int64_t a_sm, int64_t a_sn, const void *x,
+                                  int64_t x_s, double beta, void *y, int64_t y_s) {
+    blasint incx = 1;
+    blasint incy = 1;
+    layout la = {0, 1};
+    int32_t ready = gemv_check(elem, m, n, a_sm, a_sn, x_s, y_s, &incx, &incy, &la);
+    if (ready != GEMV_READY) {
+        return ready;
+    }
+    if (!far_from_overflow(elem, gemv_bound(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y,
+                                            y_s))) {
+        return IDIOM_DECLINED;
+    }
+    return gemv(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
+}
+
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s) {
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
-    int32_t status = gemv(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
+    int32_t status = gemv_within_bounds(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemv", status, idiom__now() - start);
@@ -406,7 +475,11 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     int32_t second = gemv_check(elem, m2, n2, a2_sm, a2_sn, x2_s, y2_s, &incx, &incy, &la);
     int32_t status = IDIOM_DECLINED;
     int finite = finite_scales(alpha1, beta1) && finite_scales(alpha2, beta2);
-    if (first != IDIOM_DECLINED && second != IDIOM_DECLINED && finite) {
+    if (first != IDIOM_DECLINED && second != IDIOM_DECLINED && finite &&
+        far_from_overflow(elem, gemv_bound(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s,
+                                           beta1, y1, y1_s)) &&
+        far_from_overflow(elem, gemv_bound(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s,
+                                           beta2, y2, y2_s))) {
         gemv(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s, beta1, y1, y1_s);
         gemv(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s);
         status = IDIOM_DONE;
@@ -458,6 +531,13 @@ static int32_t gemv_sum(int32_t elem, int64_t m1, int64_t n1, const void *a1, in
     }
     /* y2 = alpha * (A1 x1), kept in y1 first where the loop keeps it; then y2 += beta *
        (A2 x2): each element rounded as alpha * t1 + beta * t2 is */
+    /* each sum within its bound, and the combination within alpha and beta of them */
+    double first_sum = gemv_bound(elem, m1, n1, 1.0, a1, a1_sm, a1_sn, x1, x1_s, 0.0, y1, y1_s);
+    double second_sum = gemv_bound(elem, m2, n2, 1.0, a2, a2_sm, a2_sn, x2, x2_s, 0.0, y2, y2_s);
+    double combined = fmax(1.0, fabs(alpha)) * first_sum + fmax(1.0, fabs(beta)) * second_sum;
+    if (!far_from_overflow(elem, combined)) {
+        return IDIOM_DECLINED;
+    }
     if (keeps_first) {
         gemv(elem, m1, n1, 1.0, a1, a1_sm, a1_sn, x1, x1_s, 0.0, y1, y1_s);
         scaled_copy(elem, m1, alpha, y1, y1_s, y2, y2_s);
@@ -526,6 +606,13 @@ static int32_t symm(int32_t elem, int64_t m, int64_t n, double alpha, const void
     layout lc;
     if (!describe(m, m, a_sr, a_sc, &la) || !describe(m, n, b_sr, b_sc, &lb) ||
         !describe(m, n, c_sr, c_sc, &lc) || lb.transposed != lc.transposed) {
+        return IDIOM_DECLINED;
+    }
+    /* A's lower triangle is all that is read, of it and of its mirror */
+    double largest_a = triangle_max(elem, 0, 0, m, a, a_sr, a_sc);
+    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc);
+    double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc);
+    if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, m, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
     enum CBLAS_UPLO uplo = la.transposed ? CblasUpper : CblasLower;
@@ -602,6 +689,12 @@ static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
     if ((n > 1 && a_sn <= 0) || (k > 1 && a_sk <= 0) || !describe(n, k, a_sn, a_sk, &la)) {
         return IDIOM_DECLINED;
     }
+    /* C's triangle (the loop's own terms: lower is column <= row) and all of A */
+    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk);
+    double largest_c = beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc) : 0.0;
+    if (!products_far_from_overflow(elem, alpha, largest_a, largest_a, k, beta, largest_c)) {
+        return IDIOM_DECLINED;
+    }
     enum CBLAS_TRANSPOSE trans = la.transposed ? CblasTrans : CblasNoTrans;
     if (elem == IDIOM_FLOAT) {
         BLAS(cblas_ssyrk)(CblasColMajor, uplo, trans, (blasint)n, (blasint)k, (float)alpha, a,
@@ -666,6 +759,13 @@ static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double a
     }
     if (!describe(n, n, c_sr, c_sc, &lc) || !describe(n, k, a_sn, a_sk, &la) ||
         !describe(n, k, b_sn, b_sk, &lb) || la.transposed != lb.transposed) {
+        return IDIOM_DECLINED;
+    }
+    /* two products a term: 2k of them */
+    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk);
+    double largest_b = matrix_max(elem, n, k, b, b_sn, b_sk);
+    double largest_c = beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc) : 0.0;
+    if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, 2 * k, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
     enum CBLAS_UPLO uplo = (lower != 0) != (lc.transposed != 0) ? CblasLower : CblasUpper;
@@ -1036,6 +1136,27 @@ static void ger_once(int32_t elem, int64_t m, int64_t n, double alpha, const voi
     }
 }
 
+/* Whether the products of a rank-1 or rank-2 update are far from overflow, and, for two,
+   A too: the loop adds A + (p1 + p2) and BLAS (A + p1) + p2, which overflows where A is
+   near the largest number even though the loop's sum is not. One product differs from the
+   loop's only by where alpha multiplies (rounding): no bound on A is needed for it. */
+static int ger_far_from_overflow(int32_t elem, int64_t m, int64_t n, double alpha1,
+                                 const void *x1, int64_t x1_s, const void *y1, int64_t y1_s,
+                                 double alpha2, const void *x2, int64_t x2_s, const void *y2,
+                                 int64_t y2_s, const void *a, int64_t a_sm, int64_t a_sn) {
+    double first = fmax(1.0, fabs(alpha1)) * matrix_max(elem, m, 1, x1, x1_s, 0) *
+                   matrix_max(elem, n, 1, y1, y1_s, 0);
+    if (x2 == NULL) {
+        return far_from_overflow(elem, first);
+    }
+    double second = fmax(1.0, fabs(alpha2)) * matrix_max(elem, m, 1, x2, x2_s, 0) *
+                    matrix_max(elem, n, 1, y2, y2_s, 0);
+    double largest_a = far_from_overflow(elem, first + second)
+                           ? matrix_max(elem, m, n, a, a_sm, a_sn)
+                           : INFINITY;
+    return far_from_overflow(elem, first + second + largest_a);
+}
+
 static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1,
                    int64_t x1_s, const void *y1, int64_t y1_s, double alpha2, const void *x2,
                    int64_t x2_s, const void *y2, int64_t y2_s, void *a, int64_t a_sm,
@@ -1065,6 +1186,10 @@ static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void
         return IDIOM_DECLINED;
     }
     if (products == 2 && (!increment(m, x2_s, &incx2) || !increment(n, y2_s, &incy2))) {
+        return IDIOM_DECLINED;
+    }
+    if (!ger_far_from_overflow(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2,
+                               y2_s, a, a_sm, a_sn)) {
         return IDIOM_DECLINED;
     }
     ger_once(elem, m, n, alpha1, x1, incx1, y1, incy1, a, la);
