@@ -1,6 +1,6 @@
-// corpus: near-miss TRMM, a triangular product that is not the in-place B = alpha*T*B: the product written into another matrix
+// corpus: near-miss TRMM, triangular products that are not the in-place B = alpha*T*B: the product written into another matrix, a scale read through a pointer that the nest itself changes
 // args: test=33 27 bench=1450 1300
-// near-miss: C = U*B into a matrix other than B is no in-place TRMM (its (j, k) nest is a GEMV)
+// near-miss: C = U*B into a matrix other than B is no in-place TRMM (its (j, k) nest is a GEMV); nor is a product whose alpha, read through a pointer, the row loop scales (a different alpha on each row)
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +17,23 @@ void tri_product_out(int m, int n, double A[m][m], double B[m][n], double C[m][n
                 s += A[i][k] * B[k][j];
             C[i][j] = s;
         }
+    }
+}
+
+/* B <- D U B in place with D diagonal, its entries a decaying scale: *scale, read for
+   each element, is multiplied by decay after each row, so every row has its own alpha */
+void tri_product_decaying(int m, int n, double A[m][m], double B[m][n], double *scale,
+                          double decay)
+{
+    // *scale is written by the row loop: no one alpha for the product
+    for (int i = 0; i < m; i++) {              // expect-none: TRMM
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = i; k < m; k++)        // expect: Reduction in tri_product_decaying
+                s += A[i][k] * B[k][j];
+            B[i][j] = *scale * s;
+        }
+        *scale *= decay;
     }
 }
 
@@ -53,6 +70,14 @@ int main(int argc, char **argv)
     printf("m n = %d %d\n", m, n);
     printf("C sum = %.10g  weighted = %.10g\n", sum_c, wsum_c);
     printf("C[0][0] = %.10g  C[m-1][n-1] = %.10g\n", C[0][0], C[m - 1][n - 1]);
+
+    double scale = 0.8;
+    tri_product_decaying(m, n, A, B, &scale, 0.999);
+    const double *b = &B[0][0];
+    double sum_b = 0.0;
+    for (int t = 0; t < m * n; t++)            // expect: Reduction in main
+        sum_b += b[t] * (double)(1 + t % 4);
+    printf("decayed B sum = %.10g  scale = %.10g\n", sum_b, scale);
     free(A); free(B); free(C);
     return 0;
 }

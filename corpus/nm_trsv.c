@@ -1,6 +1,6 @@
-// corpus: near-miss TRSV, row loops that look like a triangular solve T x = b but are not the TRSV idiom: rows visited the wrong way round, a second store of each x[i], b read through a pivoting permutation, a Gauss-Seidel sweep over the full row
+// corpus: near-miss TRSV, row loops that look like a triangular solve T x = b but are not the TRSV idiom: rows visited the wrong way round, a second store of each x[i], b read through a pivoting permutation, a Gauss-Seidel sweep over the full row, a row multiplied by the diagonal's reciprocal
 // args: test=40 3 bench=1200 500
-// near-miss: reading rows not yet solved, storing x[i] twice, b read through an index array, or a full row (Gauss-Seidel) is no TRSV
+// near-miss: reading rows not yet solved, storing x[i] twice, b read through an index array, a full row (Gauss-Seidel), or s * (1 / T[i][i]) (two roundings where BLAS divides once) is no TRSV
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -58,6 +58,20 @@ void gauss_seidel_sweep(int n, double A[n][n], const double *b, double *x)
     }
 }
 
+/* the row's sum multiplied by the reciprocal of the diagonal: s * (1 / T[i][i]) rounds
+   twice where s / T[i][i] (what BLAS computes) rounds once, so the results differ in the
+   last bits; not the solve BLAS does */
+void forward_reciprocal(int n, double T[n][n], const double *b, double *x)
+{
+    // x[i] = s * (1 / T[i][i]): not bitwise s / T[i][i]
+    for (int i = 0; i < n; i++) {              // expect-none: TRSV
+        double s = b[i];
+        for (int j = 0; j < i; j++)            // expect: Reduction in forward_reciprocal
+            s -= T[i][j] * x[j];
+        x[i] = s * (1.0 / T[i][i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 300;
@@ -93,7 +107,7 @@ int main(int argc, char **argv)
         perm[i] = k;
     }
 
-    double s_down = 0.0, s_keep = 0.0, s_copy = 0.0, s_gs = 0.0, s_perm = 0.0;
+    double s_down = 0.0, s_keep = 0.0, s_copy = 0.0, s_gs = 0.0, s_perm = 0.0, s_recip = 0.0;
     for (int r = 0; r < reps; r++) {
         for (int i = 0; i < n; i++)
             x[i] = 0.5;
@@ -111,6 +125,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)            // expect: Reduction in main
             s_perm += x[i] * (double)(1 + i % 5);
 
+        forward_reciprocal(n, A, b, x);
+        for (int i = 0; i < n; i++)            // expect: Reduction in main
+            s_recip += x[i] * (double)(1 + i % 3);
+
         for (int i = 0; i < n; i++)
             x[i] = 0.0;
         for (int sweep = 0; sweep < 3; sweep++)
@@ -123,6 +141,7 @@ int main(int argc, char **argv)
     printf("rows down = %.10g\n", s_down);
     printf("forward kept = %.10g  copy = %.10g\n", s_keep, s_copy);
     printf("permuted = %.10g\n", s_perm);
+    printf("reciprocal = %.10g\n", s_recip);
     printf("gauss-seidel = %.10g\n", s_gs);
     printf("x[0] = %.10g  x[n-1] = %.10g\n", x[0], x[n - 1]);
     free(A); free(b); free(x); free(y); free(perm);

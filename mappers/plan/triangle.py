@@ -7,10 +7,12 @@ The moving bound changes by one from row to row, so the inner loop's trip count 
 affine in the row. LLVM may skip the inner loop with a test of its own that changes with
 the rows (`i > 0` for `k < i`, `i == 0`, or the first row of a loop it rotated); such a
 test is taken only when it is monotone in the row counter (an order of affine values) or
-true on one row at most (an equality). The loop runs on every row but perhaps the first
-or the last, so checking how many times it really runs on the first two and the last
-two rows, and on the row where an equality holds, settles every row
-(RowTriangle.follows).
+true on one row at most (an equality). An unsigned order (`for (unsigned k = i; k < m;
+...)` leaves `i < m` unsigned) is monotone where neither side wraps over the rows
+visited, which the guard checks at run time (RowTriangle.follows). The loop runs on every
+row but perhaps the first or the last, so checking how many times it really runs on the
+first two and the last two rows, and on the row where an equality holds, settles every
+row (RowTriangle.follows).
 """
 
 from __future__ import annotations
@@ -31,11 +33,13 @@ __all__ = ["RowGuard", "RowTriangle", "row_guards", "rows_upwards"]
 class RowGuard:
     """A test that skips the inner loop on a condition that changes with the row:
     `branch` enters the loop through its successor `entering`; `pointwise` for an
-    equality (`i == 0`), true on one row at most, which the guard checks there too."""
+    equality (`i == 0`), true on one row at most, which the guard checks there too;
+    `unsigned` for an unsigned order whose sides the guard checks do not wrap."""
 
     branch: Value
     entering: int
     pointwise: bool = False
+    unsigned: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,52 @@ class RowTriangle:
         step = const(I64, self.row.step if first_follows else 0)
         moved = builder.compare("eq", first[1], builder.binary("add", first[0], step))
         checks.append(builder.binary("or", single, moved))
+        for guard in self.guards:
+            if guard.unsigned:
+                checks += [
+                    builder.binary("or", single, self._no_wrap(builder, side, rows))
+                    for side in guard.branch.operands[0].operands
+                ]
         return builder.all_of(checks)
+
+    def _no_wrap(self, builder: Builder, side: Value, rows: Operand) -> Operand:
+        """i1: `side` of an unsigned test (the row counter plus fixed values, through at
+        most one widening: _affine_unsigned) takes the values v0 + d * t on the rows
+        visited, d in {-1, 0, 1}, without wrapping as an unsigned number. Its value
+        steps by d modulo its width except where it (or the value widened) wraps, a jump
+        of a multiple of 2^32 at most once over fewer than 2^31 rows; the last row's
+        value on the right side of the first's, exactly (rows - 1) |d| away, rules the
+        jump out. An unsigned order of two such sides is then monotone in the row."""
+        last_index = builder.binary("sub", rows, const(I64, 1))
+        values = [
+            self.evaluate_at(builder, side, self.row_value(builder, index))
+            for index in (const(I64, 0), const(I64, 1), last_index)
+        ]
+        first, second, last = values
+        span = last_index if first.type == I64 else builder.cast("trunc", last_index, first.type)
+        zero, one = const(first.type, 0), const(first.type, 1)
+        change = builder.binary("sub", second, first)
+        rising = builder.all_of(
+            [
+                builder.compare("eq", change, one),
+                builder.compare("uge", last, first),
+                builder.compare("eq", builder.binary("sub", last, first), span),
+            ]
+        )
+        falling = builder.all_of(
+            [
+                builder.compare("eq", change, builder.binary("sub", zero, one)),
+                builder.compare("ule", last, first),
+                builder.compare("eq", builder.binary("sub", first, last), span),
+            ]
+        )
+        flat = builder.all_of(
+            [builder.compare("eq", change, zero), builder.compare("eq", last, first)]
+        )
+        few = builder.compare("ult", rows, const(I64, 1 << 31))
+        return builder.binary(
+            "and", few, builder.binary("or", flat, builder.binary("or", rising, falling))
+        )
 
     def _equal_row(self, builder: Builder, guard: RowGuard, rows: Operand) -> Operand:
         """The row (visited index, within the rows) where an equality test's two sides
@@ -163,9 +212,12 @@ def row_guards(region: Region, loops: list[LoopView], inner: LoopView) -> tuple[
         if condition.block not in region.blocks or len(entered) != 1:
             continue
         predicate = _row_predicate(condition, region)
-        if predicate is None:
+        unsigned = predicate is None and _unsigned_order(condition, region)
+        if predicate is None and not unsigned:
             raise NotReplaced("the inner loop is skipped on a test the mapper cannot follow")
-        guards.append(RowGuard(branch, entered[0], pointwise=predicate in ("eq", "ne")))
+        guards.append(
+            RowGuard(branch, entered[0], pointwise=predicate in ("eq", "ne"), unsigned=unsigned)
+        )
     return tuple(guards)
 
 
@@ -203,6 +255,43 @@ def _affine(value: Value, region: Region) -> bool:
         if value.opcode == "sub" and value.operands[1] in varying:
             return False
         return len(varying) <= 1 and all(_affine(o, region) for o in value.operands)
+    return False
+
+
+def _unsigned_order(condition: Value, region: Region) -> bool:
+    """Whether `condition` is an unsigned order of two sides that are each the row
+    counter plus or minus fixed values, through at most one widening and no narrowing
+    (_affine_unsigned), of 32 bits or more: monotone in the row where neither side
+    wraps over the rows visited, which the guard checks (RowTriangle._no_wrap)."""
+    if condition.opcode != "icmp" or condition.predicate not in _UNSIGNED:
+        return False
+    return all(
+        _integer_width(o) >= 32 and _affine_unsigned(o, region, widened=False)
+        for o in condition.operands
+    )
+
+
+def _integer_width(value: Value) -> int:
+    kind = value.type
+    return int(kind[1:]) if kind.startswith("i") and kind[1:].isdigit() else 0
+
+
+def _affine_unsigned(value: Value, region: Region, *, widened: bool) -> bool:
+    """Whether `value` is fixed before the region, or a counter of it plus or minus
+    such values through adds and subs (wrapping or not: the guard checks) and at most
+    one zext or sext (`widened`: one seen already). A counter is a phi of the region;
+    only the row counter is substituted when the test is evaluated (another refuses)."""
+    if value.block not in region.blocks or value.opcode == "phi":
+        return True
+    if value.opcode in ("zext", "sext") and not widened:
+        return _affine_unsigned(value.operands[0], region, widened=True)
+    if value.opcode in ("add", "sub"):
+        varying = [o for o in value.operands if o.block in region.blocks]
+        if value.opcode == "sub" and value.operands[1] in varying:
+            return False
+        return len(varying) <= 1 and all(
+            _affine_unsigned(o, region, widened=widened) for o in value.operands
+        )
     return False
 
 

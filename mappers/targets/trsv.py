@@ -8,7 +8,9 @@ when read, and the guard checks at run time what makes it so:
 
 - the inner loop runs over the rows visited before the current one: j = i0 .. i - 1
   with the rows counting up (lower), or j = i + 1 .. with the rows counting down
-  (upper), none on the first row and one more on each next (mappers/plan/triangle.py);
+  (upper), none on the first row and one more on each next (mappers/plan/triangle.py),
+  counting up or down (j = i - 1 .. i0: the same products, added in another order,
+  which reassociation allows);
 - the x read is the vector written, element for element, and T, read at (i, j), is
   apart from it, its diagonal read at (i, i);
 - b is x itself (the solve in place) or apart from it (copied into x first).
@@ -45,11 +47,14 @@ _ROW, _SUM = 0, 1
 class _Solve:
     """The parts of a TRSV match the plan needs: the accesses by name (x written `c`, x
     read `b`, T `a`, and where the form has them b `start`, T's diagonal `diag`, the
-    division's store `finish`), which bound of the inner loop moves with the rows (its
-    first: upper), and the zero-trip guards of the inner loop (fixed ones)."""
+    division's store `finish`), which bound of the inner loop moves with the rows
+    (`begin_moves`: its first), which triangle that is (`upper`: the rows after the
+    current one, its first bound moving where it counts up, its last where it counts
+    down), and the zero-trip guards of the inner loop (fixed ones)."""
 
     element: str
     addresses: dict[str, Value]
+    begin_moves: bool
     upper: bool
     conditions: list[tuple[Value, bool]]
 
@@ -58,7 +63,7 @@ class _TrsvPlan(Plan):
     target = "BLAS trsv (OpenBLAS)"
 
     def __init__(self, solve: _Solve, triangle: RowTriangle, context: MapperContext) -> None:
-        if triangle.row.step != (-1 if solve.upper else 1) or triangle.inner.step != 1:
+        if triangle.row.step != (-1 if solve.upper else 1) or triangle.inner.step not in (1, -1):
             raise NotReplaced("the rows are not visited in the order that solves each row first")
         self.solve, self.triangle, self.region = solve, triangle, context.region
         self.rows: Operand | None = None
@@ -72,12 +77,18 @@ class _TrsvPlan(Plan):
         self.rows = rows.count
         checks += [
             rows.exact,
-            triangle.follows(builder, rows.count, const(I64, 0), 1, first_follows=self.solve.upper),
+            triangle.follows(
+                builder, rows.count, const(I64, 0), 1, first_follows=self.solve.begin_moves
+            ),
         ]
         tables = self._measure_all(builder, rows.count, builder.all_of(checks))
         checks.extend(table.regular for table in tables)
         if self.solve.upper:
             self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
+        if triangle.inner.step == -1:
+            # T and the x read measured from their last column down: turned like the rows
+            inner = {name: self.accesses[name] for name in ("a", "b")}
+            self.accesses.update(rows_upwards(builder, inner, rows.count, _SUM))
         for name, access in self.accesses.items():
             self.strides[name], whole = access.element_strides(builder)
             checks.append(whole)
@@ -91,16 +102,19 @@ class _TrsvPlan(Plan):
 
     def _measure_all(self, builder: Builder, rows: Operand, entered: Operand) -> list[RowTable]:
         """Every access over the rows (and the inner loop for T and the x read), the inner
-        loop taken over all of T's rows: from its fixed first value (lower), or from the
-        lowest row (upper: its first value on the first row, the top one, less the rows)."""
+        loop taken over all of T's rows: from its fixed first value, or, where that moves
+        with the rows, from its first value on the first row less the rows (counting up:
+        the lowest row of an upper solve) or plus them (counting down: the highest row of
+        a lower one)."""
         triangle, loops = self.triangle, [self.triangle.row, self.triangle.inner]
         saved = dict(builder.known)
         try:
-            if self.solve.upper:
-                top = triangle.row_value(builder, const(I64, 0))
-                begin = triangle.evaluate_at(builder, triangle.inner.iter_begin, top)
+            if self.solve.begin_moves:
+                first = triangle.row_value(builder, const(I64, 0))
+                begin = triangle.evaluate_at(builder, triangle.inner.iter_begin, first)
                 count = rows if begin.type == I64 else builder.cast("trunc", rows, begin.type)
-                builder.known[triangle.inner.iter_begin] = builder.binary("sub", begin, count)
+                moved = "sub" if triangle.inner.step == 1 else "add"
+                builder.known[triangle.inner.iter_begin] = builder.binary(moved, begin, count)
             addresses = self.solve.addresses
             tables = row_tables(
                 builder,
@@ -221,7 +235,8 @@ def map_trsv(instance: Instance, context: MapperContext) -> Plan:
         fixed_loads=True,
         edges=[inner.iter_begin if begin_moves else inner.iter_end],
     )
-    solve = _Solve(element, _addresses(solution), begin_moves, conditions)
+    upper = begin_moves != (inner.step == -1)
+    solve = _Solve(element, _addresses(solution), begin_moves, upper, conditions)
     return _TrsvPlan(solve, RowTriangle(region, loops[_ROW], inner, guards), context)
 
 

@@ -84,6 +84,9 @@ MUST_REPLACE = {
     "map_grid_2d.c": {"Map"},
     "gemm_batched_flat_float_inline.c": {"GEMM"},
     "gemm_batched_class.cpp": {"GEMM"},  # a std::vector of sums, its data loaded twice
+    "trmm_unsigned_flat.c": {"TRMM"},  # unsigned counters, alpha read through a pointer
+    "trmm_sizet_2d_inline.c": {"TRMM"},  # size_t counters, a static kernel inlined
+    "trsv_down_class.cpp": {"TRSV"},  # inner loops counting down
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

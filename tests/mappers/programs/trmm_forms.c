@@ -13,8 +13,11 @@
  *         the triangle by it, NaN where the loop keeps numbers);
  *      5: alpha is infinite (the kernels scaling by alpha must decline);
  *      6: alpha is 1e308 (the kernels scaling by alpha must decline: OpenBLAS scales B by
- *         it first, which may overflow where the loop's order does not). */
+ *         it first, which may overflow where the loop's order does not);
+ *      7: the alpha read through a pointer is B's last element (the kernels reading it
+ *         so must decline: the loop writes it). */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /* unit upper from A^T, the sum kept in B, then scaled: B <- alpha (I + L^T) B */
@@ -163,6 +166,52 @@ void unit_skips_row_two(int m, int n, const double *A, double *B)
         }
 }
 
+/* non-unit upper, unsigned counters, the sum in a register from zero */
+void unsigned_upper(unsigned m, unsigned n, double alpha, const double *A, double *B)
+{
+    for (unsigned i = 0; i < m; i++)
+        for (unsigned j = 0; j < n; j++) {
+            double s = 0.0;
+            for (unsigned k = i; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+/* unit upper, size_t counters, the sum kept in B, then scaled */
+void sizet_unit_stored(size_t m, size_t n, double alpha, const double *A, double *B)
+{
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            for (size_t k = i + 1; k < m; k++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = alpha * B[i * n + j];
+        }
+}
+
+/* non-unit upper, alpha read through a pointer B may alias (loaded on every row) */
+void alpha_pointer(int m, int n, const double *alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int k = i; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = *alpha * s;
+        }
+}
+
+/* unit lower, the rows counting down, the sum kept in B, then scaled by *alpha */
+void alpha_pointer_stored(int m, int n, const double *alpha, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int j = 0; j < n; j++) {
+            for (int k = 0; k < i; k++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = *alpha * B[i * n + j];
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -183,7 +232,8 @@ int main(int argc, char **argv)
     if (!block) return 1;
     double *B = block, *A = block + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
-    for (int kernel = 0; kernel < 12; kernel++) {
+    const double *alpha_read = mode == 7 && m * n > 0 ? B + m * n - 1 : &alpha;
+    for (int kernel = 0; kernel < 16; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -200,6 +250,10 @@ int main(int argc, char **argv)
         case 9: lower_skips_row_one(m, n, read, B); break;
         case 10: shifted_column(m, n, read, B); break;
         case 11: unit_skips_row_two(m, n, read, B); break;
+        case 12: unsigned_upper((unsigned)m, (unsigned)n, alpha, read, B); break;
+        case 13: sizet_unit_stored((size_t)m, (size_t)n, alpha, read, B); break;
+        case 14: alpha_pointer(m, n, alpha_read, read, B); break;
+        case 15: alpha_pointer_stored(m, n, alpha_read, read, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

@@ -91,6 +91,53 @@ void wrong_diagonal(int n, const double *T, const double *b, double *x)
     }
 }
 
+/* lower from b, the inner loop counting down (j = i - 1 .. 0): the same products,
+   subtracted in another order */
+void forward_inner_down(int n, const double *T, const double *b, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double s = b[i];
+        for (int j = i - 1; j >= 0; j--)
+            s -= T[i * n + j] * x[j];
+        x[i] = s / T[i * n + i];
+    }
+}
+
+/* upper in place, the rows and the inner loop both counting down (j = n - 1 .. i + 1) */
+void backward_inner_down(int n, const double *T, double *x)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        double s = x[i];
+        for (int j = n - 1; j > i; j--)
+            s -= T[i * n + j] * x[j];
+        x[i] = s / T[i * n + i];
+    }
+}
+
+/* the inner loop counting down but stopping before column 0: not the solve (the guard
+   must decline) */
+void forward_inner_down_short(int n, const double *T, const double *b, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double s = b[i];
+        for (int j = i - 1; j > 0; j--)
+            s -= T[i * n + j] * x[j];
+        x[i] = s / T[i * n + i];
+    }
+}
+
+/* multiplied by the diagonal's reciprocal: s * (1 / T[i][i]) rounds twice where BLAS
+   divides once, so it is not the solve BLAS computes (not reported) */
+void forward_reciprocal(int n, const double *T, const double *b, double *x)
+{
+    for (int i = 0; i < n; i++) {
+        double s = b[i];
+        for (int j = 0; j < i; j++)
+            s -= T[i * n + j] * x[j];
+        x[i] = s * (1.0 / T[i * n + i]);
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -114,7 +161,7 @@ int main(int argc, char **argv)
     float *fx = fblock, *fb = fblock + n, *fT = fblock + 2 * n + 1;
     const float *ft_read = mode == 1 ? fx : fT;
     const float *fb_read = mode == 2 ? fx + 1 : fb;
-    for (int kernel = 0; kernel < 7; kernel++) {
+    for (int kernel = 0; kernel < 11; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* well conditioned: a diagonal of 2 to 3, the rest at most 1/n */
         for (int i = 0; i < n; i++)
@@ -132,6 +179,10 @@ int main(int argc, char **argv)
         case 4: backward_float(n, ft_read, fb_read, fx); break;
         case 5: lower_downwards(n, t_read, b_read, x); break;
         case 6: wrong_diagonal(n, t_read, b_read, x); break;
+        case 7: forward_inner_down(n, t_read, b_read, x); break;
+        case 8: backward_inner_down(n, t_read, x); break;
+        case 9: forward_inner_down_short(n, t_read, b_read, x); break;
+        case 10: forward_reciprocal(n, t_read, b_read, x); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)

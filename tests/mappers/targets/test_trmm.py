@@ -6,7 +6,9 @@ equal to the original's; the original code where A is B or overlaps it, where al
 on the products alone (declined when mapped), a strictly triangular product and a sum
 stopping a row short, a sum skipped on a row by a test of its own, B read a column to
 the right, a sum skipped on one row by `i != 2` (declined by the guard); an infinity in
-B or in alpha (declined by the runtime)."""
+B or in alpha (declined by the runtime). Unsigned and size_t counters are followed (the
+guard checks that the row tests do not wrap); alpha read through a pointer is loaded
+ahead, the guard declining where B holds it."""
 
 from __future__ import annotations
 
@@ -25,13 +27,19 @@ from tests.mappers.differential import (
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "trmm_forms.c"
 SEPARATE, SAME, OVERLAPPING, ALPHA_ZERO, INFINITE_B, ALPHA_INFINITE, ALPHA_HUGE = range(7)
+ALPHA_IN_B = 7
 FORMS = (
     "unit_trans_stored",
     "unit_upper_stored",
     "unit_lower_down",
     "nonunit_upper",
     "nonunit_lower_trans_down",
+    "unsigned_upper",
+    "sizet_unit_stored",
+    "alpha_pointer",
+    "alpha_pointer_stored",
 )
+ALPHA_THROUGH_POINTER = 2  # alpha_pointer and alpha_pointer_stored read *alpha
 DECLINED_WHEN_MAPPED = frozenset({"forward_recurrence", "unit_alpha_on_products"})
 # replaced, their guards decline the triangle
 DECLINED_AT_RUN_TIME = {
@@ -68,8 +76,10 @@ def test_separate_arrays_are_one_call_each(
     expected = len(FORMS) if m > 0 else 0  # m == 0: the loops, and the calls, do not run
     if m == 1:
         # one row: the test skipping row 1 never matters (lower_skips_row_one), and a sum
-        # a row short is the empty one of a unit diagonal (unit_upper_short)
-        expected += 2
+        # a row short is the empty one of a unit diagonal (unit_upper_short); the sum of a
+        # lower product kept in B and scaled after (alpha_pointer_stored) never runs on
+        # the one row, which the guard does not follow (the original code runs)
+        expected += 2 - 1
     if 0 < m <= 2:
         expected += 1  # no row 2 to skip (unit_skips_row_two)
     assert _trmm_calls(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
@@ -96,3 +106,13 @@ def test_alpha_zero_declines_where_the_loop_multiplies_by_it(
     builds: tuple[Path, Path, Accelerated],
 ) -> None:
     assert _trmm_calls(builds, ["6", "6", "8", str(ALPHA_ZERO)]) == UNSCALED
+
+
+@pytest.mark.parametrize("m, n", [(2, 1), (6, 3), (11, 7)])
+def test_alpha_read_from_b_runs_the_original_code(
+    builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    # the loop writes the element *alpha reads: the guard declines those two kernels
+    calls = _trmm_calls(builds, [str(m), str(n), "4", str(ALPHA_IN_B)])
+    expected = _trmm_calls(builds, [str(m), str(n), "4", str(SEPARATE)])
+    assert calls == expected - ALPHA_THROUGH_POINTER
