@@ -578,11 +578,11 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
     return status;
 }
 
-/* The symmetric product from A's lower triangle (in A's own row and column terms). Row-
-   major storage is the column-major storage of the transpose: there A's lower triangle is
-   the upper one, and C = alpha A B + beta C is C^T = alpha B^T A + beta C^T, A on the
-   right. */
-static int32_t symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
+/* The symmetric product from A's lower triangle (in A's own row and column terms, k < i
+   for A[i][k]) or its upper one (`upper`, k > i). Row-major storage is the column-major
+   storage of the transpose: there A's lower triangle is the upper one, and
+   C = alpha A B + beta C is C^T = alpha B^T A + beta C^T, A on the right. */
+static int32_t symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double alpha, const void *a,
                     int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
                     double beta, void *c, int64_t c_sr, int64_t c_sc) {
     /* BLAS reads nothing under a zero scale, where the loop computes 0 * NaN */
@@ -608,14 +608,14 @@ static int32_t symm(int32_t elem, int64_t m, int64_t n, double alpha, const void
         !describe(m, n, c_sr, c_sc, &lc) || lb.transposed != lc.transposed) {
         return IDIOM_DECLINED;
     }
-    /* A's lower triangle is all that is read, of it and of its mirror */
-    double largest_a = triangle_max(elem, 0, 0, m, a, a_sr, a_sc);
+    /* A's one triangle is all that is read, of it and of its mirror */
+    double largest_a = triangle_max(elem, upper, 0, m, a, a_sr, a_sc);
     double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc);
     double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc);
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, m, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
-    enum CBLAS_UPLO uplo = la.transposed ? CblasUpper : CblasLower;
+    enum CBLAS_UPLO uplo = (upper != 0) != (la.transposed != 0) ? CblasUpper : CblasLower;
     enum CBLAS_SIDE side = lc.transposed ? CblasRight : CblasLeft;
     blasint rows = (blasint)(lc.transposed ? n : m);
     blasint cols = (blasint)(lc.transposed ? m : n);
@@ -629,23 +629,26 @@ static int32_t symm(int32_t elem, int64_t m, int64_t n, double alpha, const void
     return IDIOM_DONE;
 }
 
-int32_t idiom_symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
-                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
-                   double beta, void *c, int64_t c_sr, int64_t c_sc) {
+int32_t idiom_symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double alpha,
+                   const void *a, int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr,
+                   int64_t b_sc, double beta, void *c, int64_t c_sr, int64_t c_sc) {
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
-    int32_t status = symm(elem, m, n, alpha, a, a_sr, a_sc, b, b_sr, b_sc, beta, c, c_sr, c_sc);
+    int32_t status =
+        symm(elem, upper, m, n, alpha, a, a_sr, a_sc, b, b_sr, b_sc, beta, c, c_sr, c_sc);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "symm", status, idiom__now() - start);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
+        idiom__json_int(&j, "upper", upper);
         idiom__stats_emit(&j, stats);
     }
-    idiom__trace("symm %s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on blas: %s",
-                 elem_name(elem), (long long)m, (long long)n, (long long)a_sr, (long long)a_sc,
+    idiom__trace("symm %s %s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on blas: %s",
+                 elem_name(elem), upper ? "upper" : "lower", (long long)m, (long long)n,
+                 (long long)a_sr, (long long)a_sc,
                  (long long)b_sr, (long long)b_sc, (long long)c_sr, (long long)c_sc,
                  idiom__status_name(status));
     return status;

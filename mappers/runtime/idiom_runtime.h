@@ -105,13 +105,13 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
                        int64_t x2_s, double beta2, void *y2, int64_t y2_s, int32_t keeps_first,
                        double alpha, double beta);
 
-/* C(m x n) <- alpha * A * B + beta * C, A (m x m) symmetric, only its lower triangle read:
- * A's (r, t) with t <= r at r*a_sr + t*a_sc, B's (r, c) at r*b_sr + c*b_sc, C's alike.
- * Declines (nothing written) a zero or non-finite alpha or beta, and B and C laid out
- * differently. */
-int32_t idiom_symm(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
-                   int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr, int64_t b_sc,
-                   double beta, void *c, int64_t c_sr, int64_t c_sc);
+/* C(m x n) <- alpha * A * B + beta * C, A (m x m) symmetric, only one triangle read: A's
+ * (r, t) at r*a_sr + t*a_sc, with t <= r (lower) or t >= r (`upper`), B's (r, c) at
+ * r*b_sr + c*b_sc, C's alike. Declines (nothing written) a zero or non-finite alpha or
+ * beta, and B and C laid out differently. */
+int32_t idiom_symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double alpha,
+                   const void *a, int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr,
+                   int64_t b_sc, double beta, void *c, int64_t c_sr, int64_t c_sc);
 
 /* Rows of a batch each replaced by its product with W, in place: nb0 x nb1 rows x, row
  * (r, q) at x + r*x_s0 + q*x_s1 (elements), its k elements x_sk apart; W (k x n) with

@@ -78,6 +78,12 @@ MUST_REPLACE = {
     "symm_2d.c": {"SYMM"},
     "symm_flat_float_inline.c": {"SYMM"},  # a constant alpha moved onto the sum's exit edge
     "symm_class.cpp": {"SYMM"},
+    "symm_upper_2d.c": {"SYMM"},  # A's upper triangle, the rows counting down
+    "symm_upper_flat_float_inline.c": {"SYMM"},
+    "symm_upper_rows.c": {"SYMM"},
+    "symm_right_2d.c": {"SYMM"},  # A on the right: C and B indexed [i][k]
+    "symm_right_flat_float_inline.c": {"SYMM"},
+    "symm_right_class.cpp": {"SYMM"},  # on the right from the upper triangle
     "gemm_batched_3d.c": {"GEMM"},  # rows of a batch in place (doitgen)
     "map_cg_vectors.c": {"Map"},  # two arrays written in one loop
     "map_vector_class.cpp": {"Map"},
@@ -96,6 +102,8 @@ ALWAYS_DECLINED = {
     "nm_gemm_scale_other.c": {"GEMM"},
     # rows in tables, each row its own allocation: not one block the kernel may copy
     "csr_row_tables_float.c": {"SpMV_CSR"},
+    # rows counting towards unfinished rows, or the diagonal in the sum too
+    "nm_symm_forms.c": {"SYMM"},
 }
 
 

@@ -1,9 +1,12 @@
-"""The symmetric matrix product written by rows of A's lower triangle (blas.idl's SYMM,
-mappers/targets/symm.py, `idiom_symm`): scaled or not, float and double, the rows or the columns
-outermost, the element's three terms in any order, every element of the block equal to
-the original's; the original code where C overlaps A or B, under a zero scale, where the
-rows count down (a row would add to rows not finished yet) and where the sum loop takes
-the diagonal too (k <= i: detected, declined by the guard's triangle)."""
+"""The symmetric matrix product written by rows of one triangle of A (blas.idl's SYMM,
+mappers/targets/symm.py, `idiom_symm`): A on the left or on the right, its lower
+triangle with the rows counting up or its upper one with the rows counting down, scaled
+or not, float and double, the rows or the columns outermost, the element's three terms
+in any order, every element of the block equal to the original's; the original code
+where C overlaps A or B, under a zero or non-finite scale, where the rows count the
+wrong way (a row would add to rows not finished yet) and where the sum loop takes the
+diagonal too or stops a row short (k <= i, k >= i, k < j - 1: detected, declined by the
+guard's triangle)."""
 
 from __future__ import annotations
 
@@ -28,8 +31,14 @@ PRODUCTS = {
     "symm_float",
     "symm_columns_outer",
     "symm_terms_reordered",
+    "symm_upper",
+    "symm_upper_float",
+    "symm_right",
+    "symm_right_float",
+    "symm_right_upper",
 }
-DECLINED_AT_RUN_TIME = "symm_diagonal_twice"
+DECLINED_AT_RUN_TIME = {"symm_diagonal_twice", "symm_upper_diagonal_twice", "symm_right_short"}
+UNSCALED = 2  # symm_unscaled and symm_upper_float have neither scale of their own
 
 
 @pytest.fixture(scope="module")
@@ -45,17 +54,19 @@ def test_every_product_is_replaced(builds: tuple[Path, Path, Accelerated]) -> No
     replaced_everywhere(
         builds[2],
         {"SYMM"},
-        PRODUCTS | {DECLINED_AT_RUN_TIME},
-        declined=frozenset({"symm_rows_down"}),
+        PRODUCTS | DECLINED_AT_RUN_TIME,
+        declined=frozenset({"symm_rows_down", "symm_upper_rows_up"}),
     )
 
 
-@pytest.mark.parametrize("m, n", [(0, 3), (3, 0), (1, 1), (2, 5), (7, 3), (33, 17)])
+@pytest.mark.parametrize("m, n", [(0, 3), (3, 0), (1, 1), (4, 1), (2, 5), (7, 3), (5, 9), (33, 17)])
 @pytest.mark.parametrize("seed", [1, 8])
 def test_separate_arrays_are_one_call_each(
     builds: tuple[Path, Path, Accelerated], m: int, n: int, seed: int
 ) -> None:
     expected = len(PRODUCTS) if m > 0 and n > 0 else 0  # an empty product: the loop runs
+    if m > 0 and n == 1:
+        expected += 1  # symm_right_short over one column: no sum, the product itself
     assert _products_done(builds, [str(m), str(n), str(seed), str(SEPARATE)]) == expected
 
 
@@ -70,5 +81,4 @@ def test_overlapping_arrays_run_the_original_code(
 def test_zero_or_non_finite_scales_run_the_original_code(
     builds: tuple[Path, Path, Accelerated], alpha: str, beta: str
 ) -> None:
-    # symm_unscaled has neither scale of its own
-    assert _products_done(builds, ["6", "5", "2", str(SEPARATE), alpha, beta]) == 1
+    assert _products_done(builds, ["6", "5", "2", str(SEPARATE), alpha, beta]) == UNSCALED
