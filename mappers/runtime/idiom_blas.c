@@ -95,19 +95,26 @@ static int finite_scales(double alpha, double beta) {
 }
 
 static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, int64_t stride,
-                       double largest);
+                       double largest, int finite_only);
 static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
-                           int64_t a_sr, int64_t a_sk);
+                           int64_t a_sr, int64_t a_sk, int finite_only);
 static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
-                         int64_t sc);
+                         int64_t sc, int finite_only);
 static int far_from_overflow(int32_t elem, double bound);
+#define EVERY_ELEMENT 0   /* a scan's answer is INFINITY where an element is not finite */
+#define FINITE_ELEMENTS 1 /* ... or the largest of the finite ones */
 
 /* Whether no order of a sum of `terms` products of two factors at most `largest_a` and
    `largest_b` in magnitude, scaled by alpha, plus beta times a value at most `largest_c`,
    can overflow: BLAS adds in blocks and with fused multiply-adds where the loop adds in its
    own order, and where one order overflows and the other does not they disagree (Inf
    against a number). A product is bounded before and after alpha scales it (alpha may
-   multiply a factor or the sum); C counts only where beta reads it. */
+   multiply a factor or the sum); C counts only where beta reads it. The largest values are
+   those of the finite elements: an infinity or a NaN among the inputs of a dense product
+   makes the same terms infinite or NaN in every order (BLAS forms no term the loop does
+   not), so the sums holding them end Inf or NaN alike once the finite terms cannot
+   overflow. (A triangular product differs: BLAS multiplies the zeros outside the
+   triangle too, and 0 * Inf is NaN; TRMM counts every element.) */
 static int products_far_from_overflow(int32_t elem, double alpha, double largest_a,
                                       double largest_b, int64_t terms, double beta,
                                       double largest_c) {
@@ -119,32 +126,22 @@ static int products_far_from_overflow(int32_t elem, double alpha, double largest
 static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
                              const void *a, int64_t a_sm, int64_t a_sk, const void *b,
                              int64_t b_sk, int64_t b_sn, double beta, void *c, int64_t c_sm,
-                             int64_t c_sn, int64_t min_work);
+                             int64_t c_sn, int64_t min_work, int bounded);
+#define BOUNDED 1 /* gemm_at_least checks that no order of the sums may overflow */
 
 static int32_t gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                     int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                     double beta, void *c, int64_t c_sm, int64_t c_sn) {
-    /* every partial sum of alpha A B + beta C, in any order, is within this: O(mk + kn + mn)
-       beside the product's O(mnk) */
-    int64_t min_work = blas_min_work();
-    if (m > 0 && n > 0 && k > 0 && (elem == IDIOM_FLOAT || elem == IDIOM_DOUBLE) &&
-        work_of(m, n, k) >= min_work && idiom__device_mode() != IDIOM_MODE_OFF) {
-        double largest_a = matrix_max(elem, m, k, a, a_sm, a_sk);
-        double largest_b = isfinite(largest_a) ? matrix_max(elem, k, n, b, b_sk, b_sn) : INFINITY;
-        double largest_c = beta != 0.0 ? matrix_max(elem, m, n, c, c_sm, c_sn) : 0.0;
-        if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, k, beta, largest_c)) {
-            return IDIOM_DECLINED;
-        }
-    }
     return gemm_at_least(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm,
-                         c_sn, min_work);
+                         c_sn, blas_min_work(), BOUNDED);
 }
 
-/* gemm, declining a product of less than `min_work` multiply-adds */
+/* gemm, declining a product of less than `min_work` multiply-adds, and, `bounded`, one some
+   order of whose sums may overflow */
 static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha,
                              const void *a, int64_t a_sm, int64_t a_sk, const void *b,
                              int64_t b_sk, int64_t b_sn, double beta, void *c, int64_t c_sm,
-                             int64_t c_sn, int64_t min_work) {
+                             int64_t c_sn, int64_t min_work, int bounded) {
     if (!finite_scales(alpha, beta)) {
         return IDIOM_DECLINED;
     }
@@ -175,6 +172,17 @@ static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, doub
     layout lb;
     if (!describe(m, k, a_sm, a_sk, &la) || !describe(k, n, b_sk, b_sn, &lb)) {
         return IDIOM_DECLINED;
+    }
+    /* every partial sum of alpha A B + beta C, in any order, is within this: O(mk + kn + mn)
+       beside the product's O(mnk) */
+    if (bounded) {
+        double largest_a = matrix_max(elem, m, k, a, a_sm, a_sk, FINITE_ELEMENTS);
+        double largest_b = matrix_max(elem, k, n, b, b_sk, b_sn, FINITE_ELEMENTS);
+        double largest_c =
+            beta != 0.0 ? matrix_max(elem, m, n, c, c_sm, c_sn, FINITE_ELEMENTS) : 0.0;
+        if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, k, beta, largest_c)) {
+            return IDIOM_DECLINED;
+        }
     }
 
     /* With C column-major, C = op(A) op(B) directly. With C row-major, compute
@@ -306,7 +314,7 @@ static int32_t gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_
     for (int64_t b = 0; b < blocks; b++) {
         char *rows = (char *)x + (size_t)(b * x_s0) * size;
         int32_t status = gemm_at_least(elem, block, n, k, 1.0, rows, x_s1, x_sk, w, w_sk, w_sn,
-                                       0.0, scratch, n, 1, 0);
+                                       0.0, scratch, n, 1, 0, !BOUNDED);
         if (status != IDIOM_DONE) { /* the same shape each block: only the first declines */
             free(scratch);
             return IDIOM_DECLINED;
@@ -369,21 +377,20 @@ static int32_t gemv_check(int32_t elem, int64_t m, int64_t n, int64_t a_sm, int6
     return GEMV_READY;
 }
 
-/* A bound on every partial sum of y = alpha A x + beta y in any order (INFINITY where an
-   input is not finite). It scans A, as much memory as the product reads: BLAS's order
-   differs from the loop's, and a matrix of huge entries that cancel along a row overflows
-   in one order and not in the other; nothing cheaper tells. */
+/* A bound on every partial sum of y = alpha A x + beta y in any order, from the finite
+   elements (see products_far_from_overflow). It scans A, as much memory as the product
+   reads: BLAS's order differs from the loop's, and a matrix of huge entries that cancel
+   along a row overflows in one order and not in the other; nothing cheaper tells. */
 static double gemv_bound(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
                          int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta,
                          const void *y, int64_t y_s) {
-    if (m <= 0 || n <= 0) {
-        return beta != 0.0 && m > 0 ? fabs(beta) * matrix_max(elem, m, 1, y, y_s, 0) : 0.0;
-    }
-    double largest_x = matrix_max(elem, n, 1, x, x_s, 0);
-    double largest_a = isfinite(largest_x) ? matrix_max(elem, m, n, a, a_sm, a_sn) : INFINITY;
-    double largest_y = beta != 0.0 ? matrix_max(elem, m, 1, y, y_s, 0) : 0.0;
-    return fmax(1.0, fabs(alpha)) * largest_a * largest_x * (double)n +
-           (beta != 0.0 ? fabs(beta) * largest_y : 0.0);
+    int64_t terms = m > 0 && n > 0 ? n : 0;
+    double largest_x = matrix_max(elem, terms, 1, x, x_s, 0, FINITE_ELEMENTS);
+    double largest_a = terms > 0 ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS) : 0.0;
+    double largest_y =
+        beta != 0.0 && m > 0 ? matrix_max(elem, m, 1, y, y_s, 0, FINITE_ELEMENTS) : 0.0;
+    return fmax(1.0, fabs(alpha)) * largest_a * largest_x * (double)terms +
+           fabs(beta) * largest_y;
 }
 
 static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
@@ -609,9 +616,9 @@ static int32_t symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double al
         return IDIOM_DECLINED;
     }
     /* A's one triangle is all that is read, of it and of its mirror */
-    double largest_a = triangle_max(elem, upper, 0, m, a, a_sr, a_sc);
-    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc);
-    double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc);
+    double largest_a = triangle_max(elem, upper, 0, m, a, a_sr, a_sc, FINITE_ELEMENTS);
+    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc, FINITE_ELEMENTS);
+    double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc, FINITE_ELEMENTS);
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, m, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
@@ -693,8 +700,9 @@ static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
         return IDIOM_DECLINED;
     }
     /* C's triangle (the loop's own terms: lower is column <= row) and all of A */
-    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk);
-    double largest_c = beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc) : 0.0;
+    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
+    double largest_c =
+        beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc, FINITE_ELEMENTS) : 0.0;
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_a, k, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
@@ -765,9 +773,10 @@ static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double a
         return IDIOM_DECLINED;
     }
     /* two products a term: 2k of them */
-    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk);
-    double largest_b = matrix_max(elem, n, k, b, b_sn, b_sk);
-    double largest_c = beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc) : 0.0;
+    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
+    double largest_b = matrix_max(elem, n, k, b, b_sn, b_sk, FINITE_ELEMENTS);
+    double largest_c =
+        beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc, FINITE_ELEMENTS) : 0.0;
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, 2 * k, beta, largest_c)) {
         return IDIOM_DECLINED;
     }
@@ -809,18 +818,21 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
 }
 
 /* The largest magnitude of `count` elements `stride` apart from element `at` of `v`, or
-   `largest` if that is larger; INFINITY when one is not finite. A tight loop of one type,
-   which the compiler vectorises: these scans run beside every solve. */
+   `largest` if that is larger; INFINITY when one is not finite, or, `finite_only`, the
+   largest of the finite ones. A tight loop of one type, which the compiler vectorises:
+   these scans run beside every call. */
 static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, int64_t stride,
-                       double largest) {
+                       double largest, int finite_only) {
     int bad = 0;
     if (elem == IDIOM_FLOAT) {
         const float *line = (const float *)v + at;
         float top = 0.0f;
         for (int64_t t = 0; t < count; t++) {
             float value = fabsf(line[t * stride]);
+            int finite = value <= FLT_MAX;
+            value = finite || !finite_only ? value : 0.0f;
             top = value > top ? value : top;
-            bad |= !(value <= FLT_MAX);
+            bad |= !finite;
         }
         largest = fmax(largest, (double)top);
     } else {
@@ -828,12 +840,14 @@ static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, i
         double top = 0.0;
         for (int64_t t = 0; t < count; t++) {
             double value = fabs(line[t * stride]);
+            int finite = value <= DBL_MAX;
+            value = finite || !finite_only ? value : 0.0;
             top = value > top ? value : top;
-            bad |= !(value <= DBL_MAX);
+            bad |= !finite;
         }
         largest = fmax(largest, top);
     }
-    return bad ? INFINITY : largest;
+    return bad && !finite_only ? INFINITY : largest;
 }
 
 /* The largest magnitude among the elements of T's triangle that a product or a solve
@@ -841,7 +855,7 @@ static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, i
    when `unit`), INFINITY when one is not finite; by rows or by columns, whichever runs
    along memory. */
 static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
-                           int64_t a_sr, int64_t a_sk) {
+                           int64_t a_sr, int64_t a_sk, int finite_only) {
     double largest = unit ? 1.0 : 0.0;
     int64_t u = unit ? 1 : 0;
     int by_rows = llabs(a_sk) <= llabs(a_sr);
@@ -853,7 +867,7 @@ static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
         int64_t at = by_rows ? line * a_sr + from * a_sk : from * a_sr + line * a_sk;
         int64_t stride = by_rows ? a_sk : a_sr;
         if (to > from) {
-            largest = line_max(elem, a, at, to - from, stride, largest);
+            largest = line_max(elem, a, at, to - from, stride, largest, finite_only);
         }
     }
     return largest;
@@ -862,13 +876,14 @@ static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
 /* The largest magnitude in a rows x cols matrix (a vector: cols 1), INFINITY when one
    element is not finite; by rows or by columns, whichever runs along memory. */
 static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
-                         int64_t sc) {
+                         int64_t sc, int finite_only) {
     double largest = 0.0;
     int by_rows = cols == 1 ? 0 : llabs(sc) <= llabs(sr);
     int64_t lines = by_rows ? rows : cols;
     for (int64_t line = 0; line < lines && isfinite(largest); line++) {
         int64_t at = by_rows ? line * sr : line * sc;
-        largest = line_max(elem, v, at, by_rows ? cols : rows, by_rows ? sc : sr, largest);
+        largest =
+            line_max(elem, v, at, by_rows ? cols : rows, by_rows ? sc : sr, largest, finite_only);
     }
     return largest;
 }
@@ -913,8 +928,8 @@ static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_
         return IDIOM_DECLINED;
     }
     /* every partial sum of alpha * T * B, in any order, is within this */
-    double largest_t = triangle_max(elem, upper, unit, m, a, a_sr, a_sk);
-    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc);
+    double largest_t = triangle_max(elem, upper, unit, m, a, a_sr, a_sk, EVERY_ELEMENT);
+    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc, EVERY_ELEMENT);
     if (!far_from_overflow(elem, fabs(alpha) * largest_b * (1.0 + (double)m * largest_t))) {
         return IDIOM_DECLINED;
     }
@@ -1009,12 +1024,12 @@ static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const 
     if (b != NULL) {
         copy_vector(elem, n, b, b_s, x, x_s);
     }
-    double largest_b = matrix_max(elem, n, 1, x, x_s, 0);
+    double largest_b = matrix_max(elem, n, 1, x, x_s, 0, EVERY_ELEMENT);
     trsv_call(elem, upper, unit, n, a, la, x, incx);
     /* b and x far below overflow. (A bound on every partial sum would take max|T| too:
        a scan of T beside each solve, which costs more than the solve; a T whose entries
        are huge against b and x is not caught.) */
-    double largest_x = matrix_max(elem, n, 1, x, x_s, 0);
+    double largest_x = matrix_max(elem, n, 1, x, x_s, 0, EVERY_ELEMENT);
     int safe = far_from_overflow(elem, (largest_b + largest_x) * (double)n);
     if (!safe) {
         copy_vector(elem, n, saved, 1, x, x_s);
@@ -1147,15 +1162,17 @@ static int ger_far_from_overflow(int32_t elem, int64_t m, int64_t n, double alph
                                  const void *x1, int64_t x1_s, const void *y1, int64_t y1_s,
                                  double alpha2, const void *x2, int64_t x2_s, const void *y2,
                                  int64_t y2_s, const void *a, int64_t a_sm, int64_t a_sn) {
-    double first = fmax(1.0, fabs(alpha1)) * matrix_max(elem, m, 1, x1, x1_s, 0) *
-                   matrix_max(elem, n, 1, y1, y1_s, 0);
+    double first = fmax(1.0, fabs(alpha1)) *
+                   matrix_max(elem, m, 1, x1, x1_s, 0, FINITE_ELEMENTS) *
+                   matrix_max(elem, n, 1, y1, y1_s, 0, FINITE_ELEMENTS);
     if (x2 == NULL) {
         return far_from_overflow(elem, first);
     }
-    double second = fmax(1.0, fabs(alpha2)) * matrix_max(elem, m, 1, x2, x2_s, 0) *
-                    matrix_max(elem, n, 1, y2, y2_s, 0);
+    double second = fmax(1.0, fabs(alpha2)) *
+                    matrix_max(elem, m, 1, x2, x2_s, 0, FINITE_ELEMENTS) *
+                    matrix_max(elem, n, 1, y2, y2_s, 0, FINITE_ELEMENTS);
     double largest_a = far_from_overflow(elem, first + second)
-                           ? matrix_max(elem, m, n, a, a_sm, a_sn)
+                           ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS)
                            : INFINITY;
     return far_from_overflow(elem, first + second + largest_a);
 }

@@ -11,7 +11,8 @@
  *      1: the first factor of every product +-0.6 times the largest double, the signs
  *         alternating along each sum, the second factor 1, so that the loop's running
  *         sums stay finite while a blocked sum may not (every call must decline);
- *      2: one infinity in the first matrix (every call reading it must decline);
+ *      2: one infinity in the first matrix (every call does the work: the sums holding
+ *         it end Inf or NaN in every order);
  *      3: values in [-1, 1] but A and C near the largest double (every call but the
  *         rank-1 update must decline). */
 #include <float.h>
