@@ -84,6 +84,7 @@ MUST_REPLACE = {
     "map_grid_2d.c": {"Map"},
     "gemm_batched_flat_float_inline.c": {"GEMM"},
     "gemm_batched_class.cpp": {"GEMM"},  # a std::vector of sums, its data loaded twice
+    "gemm_batched_rows.c": {"GEMM"},  # a table of rows picked by both batch loops
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
