@@ -85,6 +85,7 @@ MUST_REPLACE = {
     "gemm_batched_flat_float_inline.c": {"GEMM"},
     "gemm_batched_class.cpp": {"GEMM"},  # a std::vector of sums, its data loaded twice
     "gemm_batched_rows.c": {"GEMM"},  # a table of rows picked by both batch loops
+    "gemm_batched_accessor.cpp": {"GEMM"},  # at(r, q, p) defined in the class body
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
