@@ -46,6 +46,7 @@ __all__ = [
     "CANONICAL_PASSES",
     "CXX_SUFFIXES",
     "C_SUFFIXES",
+    "HINTED_SIZE",
     "IR_SUFFIXES",
     "CompileOptions",
     "FrontendError",
