@@ -80,7 +80,7 @@ int main(int argc, char **argv)
                     total += x[p];
             }
         scale = target / total;
-        for (std::size_t r = 0; r < nr; ++r)
+        for (std::size_t r = 0; r < nr; ++r)            // expect: Map in main
             for (std::size_t q = 0; q < nq; ++q)
                 for (std::size_t p = 0; p < np; ++p)
                     a.at(r, q, p) *= scale;

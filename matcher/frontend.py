@@ -8,7 +8,10 @@ The canonical pipeline keeps idioms visible to the matcher:
    loads out of loops). `-ffp-contract=off` keeps `a*b+c` as `fmul` + `fadd` instead of
    `llvm.fmuladd`.
 2. `opt-22` runs `CANONICAL_PASSES`: tiny helpers (C++ accessors, macros turned into
-   functions) are inlined under a low threshold, locals are promoted to SSA (sroa),
+   functions) are inlined under a low threshold (functions declared `inline` under
+   LLVM's higher threshold for inline hints, as at -O2; for C++, small loop-free
+   functions defined in a class body too: see `hint_inline_functions`), locals are
+   promoted to SSA (sroa),
    the memory effects of every function are inferred (function-attrs, on the promoted
    code: a helper that only writes through its pointer argument is `memory(argmem:
    write)`, so a load of a global bound is hoisted out of a loop that calls it),
@@ -29,6 +32,7 @@ neither printed as text nor parsed back), for `.ll` the text, for `.bc` the byte
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -42,12 +46,14 @@ __all__ = [
     "CANONICAL_PASSES",
     "CXX_SUFFIXES",
     "C_SUFFIXES",
+    "HINTED_SIZE",
     "IR_SUFFIXES",
     "CompileOptions",
     "FrontendError",
     "canonical_ir",
     "compile_to_ir",
     "find_tool",
+    "hint_inline_functions",
     "record_sources",
     "source_files",
     "source_ir",
@@ -65,6 +71,12 @@ CANONICAL_PASSES = (
     "instcombine<no-verify-fixpoint>,simplifycfg,loop-simplify,lcssa)"
 )
 INLINE_THRESHOLD = 45  # inlines accessors (operator() over std::vector), never a loop nest
+# The most instructions (as clang emits them, before any pass) of a C++ inline function
+# given the inline hint: a three-index accessor over std::vector has 26.
+HINTED_SIZE = 40
+_INLINE_DEFINITION = re.compile(r"^define linkonce_odr [^\n]*?\) (?:[a-z_]+ )*(#\d+) ")
+_LABEL = re.compile(r"^([-\w.$]+):")
+_TARGET = re.compile(r"label %([-\w.$]+)")
 
 
 class FrontendError(IdiomError):
@@ -174,6 +186,8 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
         "-o",
         "-",
     ]
+    if driver == "clang++":
+        return _optimise(path, _hinted_cxx(path, front), passes)
     # clang's diagnostics go to a file: a pipe nobody reads while opt runs could fill
     # up and stop clang (and opt, waiting for its input).
     with tempfile.TemporaryFile() as clang_errors:
@@ -201,6 +215,68 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
         diagnostics = opt_errors.decode(errors="replace").strip()
         raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
     return bitcode
+
+
+def _hinted_cxx(path: Path, front: list[str]) -> bytes:
+    """clang's IR of a C++ file, its small inline functions hinted (`hint_inline_functions`)."""
+    try:
+        result = subprocess.run(front, capture_output=True, check=False)
+    except OSError as error:
+        raise FrontendError(f"{path}: clang-22 failed: {error}") from error
+    if result.returncode != 0:
+        diagnostics = result.stderr.decode(errors="replace").strip()
+        raise FrontendError(f"{path}: clang-22 failed:\n{diagnostics}")
+    text = result.stdout.decode(errors="surrogateescape")
+    return hint_inline_functions(text).encode(errors="surrogateescape")
+
+
+def _optimise(path: Path, text: bytes, passes: list[str]) -> bytes:
+    try:
+        result = subprocess.run(passes, input=text, capture_output=True, check=False)
+    except OSError as error:
+        raise FrontendError(f"{path}: opt-22 failed: {error}") from error
+    if result.returncode != 0:
+        diagnostics = result.stderr.decode(errors="replace").strip()
+        raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
+    return result.stdout
+
+
+def hint_inline_functions(text: str) -> str:
+    """The IR `text` with the inline hint on each C++ inline function (linkonce_odr: defined
+    in a class body, a template, or declared `inline`) of at most HINTED_SIZE instructions
+    and no loop. clang hints only functions declared `inline`; a member function defined in
+    its class body is inline all the same, and an accessor of three indices
+    (`at(r, q, p)`) costs more than INLINE_THRESHOLD. A loop stays out, so that a kernel
+    stays in the function that holds it."""
+    lines = text.split("\n")
+    start = None
+    for number, line in enumerate(lines):
+        if line.startswith("define linkonce_odr "):
+            start = number
+        elif line == "}" and start is not None:
+            if _small_without_loop(lines[start + 1 : number]):
+                lines[start] = _INLINE_DEFINITION.sub(r"\g<0>inlinehint ", lines[start], count=1)
+            start = None
+    return "\n".join(lines)
+
+
+def _small_without_loop(body: list[str]) -> bool:
+    """Whether a function body (its lines between `{` and `}`) has at most HINTED_SIZE
+    instructions and no branch back to its own or an earlier block (clang emits blocks in
+    source order, so a loop's latch branches back to its header)."""
+    seen: set[str] = set()
+    instructions = 0
+    for line in body:
+        label = _LABEL.match(line)
+        if label is not None:
+            seen.add(label.group(1))
+            continue
+        if not line.startswith("  "):
+            continue
+        instructions += 1
+        if instructions > HINTED_SIZE or any(t in seen for t in _TARGET.findall(line)):
+            return False
+    return True
 
 
 def source_ir(path: Path, options: CompileOptions | None = None) -> str | None:

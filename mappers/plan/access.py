@@ -90,7 +90,7 @@ def locate(
 ) -> tuple[Operand, list[Operand]]:
     """Emit the address computed in `blocks` at the first iteration of every loop, and its
     stride in bytes along each loop (the clone one step further, less the first). A row
-    pointer of `rows` is its first row, or the following one along the loop that moves it.
+    pointer of `rows` is its first row, or the following one along a loop that moves it.
     An 8- or 16-bit integer on the way is refused unless the caller checks the last
     iterations (`wraps_checked`)."""
     first_values = {loop.iterator: builder.ref(loop.iter_begin) for loop in loops}
@@ -102,7 +102,10 @@ def locate(
     for level, loop in enumerate(loops):
         moved_values = dict(first_values)
         moved_values[loop.iterator] = iteration_value(builder, loop, 1)
-        moved_values.update((t.load, t.following) for t in rows if t.level == level)
+        for table in rows:
+            following = table.following(level)
+            if following is not None:
+                moved_values[table.load] = following
         moved = Cloner(builder, blocks, moved_values, **affine).value(address)
         strides.append(builder.binary("sub", builder.to_i64(moved), start))
     return first, strides

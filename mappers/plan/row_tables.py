@@ -9,6 +9,11 @@ and the common distance, or learns that there is none (then the original code ru
 `access.locate` then evaluates the address with the row load replaced by that first row,
 one step further along the loop that moves it.
 
+A caller may accept rows picked by two loops (`most_loops=2`: a batch of rows read as
+`A[r*nq + q][p]`): the rows must then lie on a grid, `row(r, q) = row(0, 0) + r * step_r +
+q * step_q`, which `idiom_row_grid_step` checks entry by entry after `idiom_row_step` has
+measured `step_q` along the first rows.
+
 The table's own bytes are read memory like any other: the mapper checks them against its
 written range (`RowTable.entries`). The runtime reads the table only when every matched
 loop runs at least once, so that it reads entries the original reads too.
@@ -33,6 +38,7 @@ _DECLARATIONS = {
     "idiom_row_first": "declare ptr @idiom_row_first(ptr, i64)",
     "idiom_row_step": "declare i64 @idiom_row_step(ptr, i64, i64)",
     "idiom_rows_block": "declare i64 @idiom_rows_block(ptr, i64, ptr, i64, i32, i64, i64)",
+    "idiom_row_grid_step": "declare i64 @idiom_row_grid_step(ptr, i64, i64, i64, i64, i64)",
 }
 
 
@@ -41,11 +47,22 @@ class RowTable:
     """A row pointer loaded inside the region, measured at run time."""
 
     load: Value  # the load of the row pointer
-    level: int  # the loop whose counter picks the row
-    first: Operand  # ptr: the row at that loop's first iteration
-    following: Operand  # ptr: the row one iteration further
+    levels: tuple[int, ...]  # the loops whose counters pick the row, outermost first
+    first: Operand  # ptr: the row at those loops' first iteration
+    followings: tuple[Operand, ...]  # ptr: the row one iteration further along each
     entries: Access  # the table's entries the loop reads
     regular: Operand  # i1: every row lies one step further than the one before
+
+    @property
+    def level(self) -> int:
+        """The innermost loop that moves the row."""
+        return self.levels[-1]
+
+    def following(self, level: int) -> Operand | None:
+        """The row one iteration further along loop `level`; None if it does not move."""
+        if level not in self.levels:
+            return None
+        return self.followings[self.levels.index(level)]
 
 
 def declare_row_tables(module: ModuleText) -> None:
@@ -61,9 +78,11 @@ def row_tables(
     loops: Sequence[LoopView],
     counts: Sequence[Operand],
     entered: Operand,
+    most_loops: int = 1,
 ) -> list[RowTable]:
-    """Measure the row tables the `addresses` of the region load their rows from.
-    `entered` (i1) holds when every matched loop runs at least once."""
+    """Measure the row tables the `addresses` of the region load their rows from, each
+    picked by at most `most_loops` (1 or 2) loops. `entered` (i1) holds when every matched
+    loop runs at least once."""
     tables = []
     for load in _row_loads(region, addresses, builder):
         address = load.operands[0]
@@ -76,18 +95,65 @@ def row_tables(
             for n, counter in enumerate(counters)
             if depends_on(address, counter, region, besides=counters)
         ]
-        if len(levels) != 1:
-            raise NotReplaced(f"the row pointer {load.name} does not move with exactly one loop")
-        level = levels[0]
+        if not 1 <= len(levels) <= most_loops:
+            many = "exactly one loop" if most_loops == 1 else f"one to {most_loops} loops"
+            raise NotReplaced(f"the row pointer {load.name} does not move with {many}")
         entries = measure(builder, region, address, loops=loops, counts=counts, element_type="ptr")
-        rows = builder.select(entered, counts[level], const(I64, 0))
-        table = entries.first
-        first = builder.call("ptr", "idiom_row_first", [table, rows])
-        step = builder.call("i64", "idiom_row_step", [table, entries.strides[level], rows])
-        regular = builder.compare("ne", step, const(I64, _NO_STEP))
-        following = builder.emit("ptr", f"getelementptr i8, {first}, {step}")
-        tables.append(RowTable(load, level, first, following, entries, regular))
+        if len(levels) == 1:
+            table = _line(builder, load, levels[0], entries=entries, counts=counts, entered=entered)
+        else:
+            table = _grid(builder, load, levels, entries=entries, counts=counts, entered=entered)
+        tables.append(table)
     return tables
+
+
+def _line(
+    builder: Builder,
+    load: Value,
+    level: int,
+    *,
+    entries: Access,
+    counts: Sequence[Operand],
+    entered: Operand,
+) -> RowTable:
+    """A table read along one loop: its rows equally spaced."""
+    rows = builder.select(entered, counts[level], const(I64, 0))
+    table = entries.first
+    first = builder.call("ptr", "idiom_row_first", [table, rows])
+    step = builder.call("i64", "idiom_row_step", [table, entries.strides[level], rows])
+    regular = builder.compare("ne", step, const(I64, _NO_STEP))
+    following = builder.emit("ptr", f"getelementptr i8, {first}, {step}")
+    return RowTable(load, (level,), first, (following,), entries, regular)
+
+
+def _grid(
+    builder: Builder,
+    load: Value,
+    levels: Sequence[int],
+    *,
+    entries: Access,
+    counts: Sequence[Operand],
+    entered: Operand,
+) -> RowTable:
+    """A table read along two loops: its rows on a grid, equally spaced along each."""
+    outer, inner = levels
+    zero = const(I64, 0)
+    outer_rows = builder.select(entered, counts[outer], zero)
+    inner_rows = builder.select(entered, counts[inner], zero)
+    table = entries.first
+    first = builder.call("ptr", "idiom_row_first", [table, inner_rows])
+    inner_step = builder.call("i64", "idiom_row_step", [table, entries.strides[inner], inner_rows])
+    outer_step = builder.call(
+        "i64",
+        "idiom_row_grid_step",
+        [table, entries.strides[outer], outer_rows, entries.strides[inner], inner_rows, inner_step],
+    )
+    regular = builder.compare("ne", outer_step, const(I64, _NO_STEP))
+    followings = tuple(
+        builder.emit("ptr", f"getelementptr i8, {first}, {step}")
+        for step in (outer_step, inner_step)
+    )
+    return RowTable(load, (outer, inner), first, followings, entries, regular)
 
 
 def _row_loads(region: Region, addresses: Iterable[Value], builder: Builder) -> list[Value]:

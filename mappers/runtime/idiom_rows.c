@@ -45,6 +45,45 @@ int64_t idiom_row_step(const void *table, int64_t stride, int64_t count) {
     return step;
 }
 
+/* The lowest address and the extent of `count` entries of `size` bytes `stride` apart. */
+static void entries_range(int64_t stride, int64_t count, int64_t *low, int64_t *extent) {
+    int64_t last = stride * (count - 1);
+    *low = last < 0 ? last : 0;
+    *extent = last < 0 ? -last : last;
+}
+
+int64_t idiom_row_grid_step(const void *table, int64_t outer_stride, int64_t outer_count,
+                            int64_t inner_stride, int64_t inner_count, int64_t inner_step) {
+    if (outer_count < 1 || inner_count < 1 || inner_step == IDIOM_NO_ROW_STEP) {
+        return IDIOM_NO_ROW_STEP;
+    }
+    const char *entries = (const char *)table;
+    int64_t outer_low, outer_extent, inner_low, inner_extent;
+    entries_range(outer_stride, outer_count, &outer_low, &outer_extent);
+    entries_range(inner_stride, inner_count, &inner_low, &inner_extent);
+    idiom_host_access_at(entries + outer_low + inner_low,
+                         outer_extent + inner_extent + (int64_t)sizeof(void *));
+    uintptr_t first = (uintptr_t)*(void *const *)entries;
+    int64_t outer_step = 0;
+    if (outer_count > 1) {
+        outer_step = (int64_t)((uintptr_t)*(void *const *)(entries + outer_stride) - first);
+        if (outer_step == IDIOM_NO_ROW_STEP) {
+            return IDIOM_NO_ROW_STEP;
+        }
+    }
+    for (int64_t r = 0; r < outer_count; r++) {
+        uintptr_t start = first + (uintptr_t)r * (uintptr_t)outer_step;
+        for (int64_t q = 0; q < inner_count; q++) {
+            const char *entry = entries + r * outer_stride + q * inner_stride;
+            uintptr_t row = (uintptr_t)*(void *const *)entry;
+            if (row != start + (uintptr_t)q * (uintptr_t)inner_step) {
+                return IDIOM_NO_ROW_STEP;
+            }
+        }
+    }
+    return outer_step;
+}
+
 /* The bytes of `count` entries of `size` bytes, `stride` bytes apart, as the host reads
  * them: copied back first where the device holds a newer copy. */
 static void host_reads(const void *first, int64_t stride, int64_t count, int64_t size) {

@@ -181,6 +181,14 @@ int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n
 #define IDIOM_NO_ROW_STEP INT64_MIN
 void *idiom_row_first(const void *table, int64_t count);
 int64_t idiom_row_step(const void *table, int64_t stride, int64_t count);
+/* A table read along two loops (A[r*nq + q]): `outer_count` x `inner_count` entries, at
+ * `table` + r * outer_stride + q * inner_stride. Given `inner_step` (idiom_row_step along the
+ * first inner run), the distance in bytes between the first rows of successive outer
+ * iterations when every row (r, q) lies at first + r * that + q * inner_step;
+ * IDIOM_NO_ROW_STEP otherwise, when either count < 1 or when inner_step is
+ * IDIOM_NO_ROW_STEP (0 for a single outer iteration). */
+int64_t idiom_row_grid_step(const void *table, int64_t outer_stride, int64_t outer_count,
+                            int64_t inner_stride, int64_t inner_count, int64_t inner_step);
 
 /* The rows of a sparse matrix kept as a table of row pointers and a table of row lengths
  * (HPCCG's ptr_to_vals_in_row, nnz_in_row), `count` rows from the entries `table` and

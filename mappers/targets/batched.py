@@ -18,6 +18,12 @@ row's products. That is the same if what the guard checks at run time holds:
 - W and the sums are apart from the rows read and written (the runtime checks that the
   rows do not overlap one another: unit stride along a row, rows at least a row long
   apart).
+
+The rows may come from a table of row pointers picked by one or both batch loops
+(`A[r*nq + q][p]`, mappers/plan/row_tables.py): the guard then asks the runtime whether
+they lie on a grid, equally spaced along each batch loop, and the batch is the strided
+block they make; the rows and the sums written must be apart from the table's entries.
+Rows elsewhere (allocated one by one, in another order) run the original code.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, sam
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import Region, check_legal, guard_conditions
+from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from matcher.detect import Instance
@@ -72,25 +79,48 @@ class _BatchedPlan(Plan):
             counted = trip_count(builder, loop)
             self.counts[id(loop)] = counted.count
             checks.append(counted.exact)
+        entered = self._entered(builder, checks)
+        tables: list[RowTable] = []
         for name, (address, loops) in self.reads.items():
+            counts = [self.counts[id(loop)] for loop in loops]
+            found = row_tables(
+                builder,
+                self.region,
+                [address],
+                loops=loops,
+                counts=counts,
+                entered=entered,
+                most_loops=2,
+            )
+            tables += found
             self.accesses[name] = measure(
                 builder,
                 self.region,
                 address,
                 loops=loops,
-                counts=[self.counts[id(loop)] for loop in loops],
+                counts=counts,
                 element_type=self.element,
+                rows=found,
             )
             self.strides[name], whole = self.accesses[name].element_strides(builder)
             checks.append(whole)
+        checks += [table.regular for table in tables]
         checks += [self._roles(builder), self._copies_back(builder)]
         rows, written = self.accesses["row"], self.accesses["row_written"]
         others = [self.accesses["w"], self.accesses["sums"]]
-        checks += [disjoint(builder, rows, others), disjoint(builder, written, others)]
-        checks.append(disjoint(builder, self.accesses["sums"], [self.accesses["w"]]))
+        entries = [table.entries for table in tables]
+        checks += [disjoint(builder, rows, others), disjoint(builder, written, others + entries)]
+        checks.append(disjoint(builder, self.accesses["sums"], [self.accesses["w"], *entries]))
         for access in (written, self.accesses["sums"]):
             checks.append(apart_from_fixed(builder, self.region, (access.low, access.high)))
         return builder.all_of(checks)
+
+    def _entered(self, builder: Builder, checks: list[Operand]) -> Operand:
+        """i1: the guard holds so far and every loop runs at least once, so that the
+        original reads every entry of a row table the runtime reads."""
+        zero = const(I64, 0)
+        runs = [builder.compare("sgt", count, zero) for count in self.counts.values()]
+        return builder.all_of([*checks, *runs])
 
     def _roles(self, builder: Builder) -> Operand:
         """i1: the row stays put along the sums' loop, W along the batch, the sums along
@@ -167,6 +197,7 @@ def map_batched_rows(instance: Instance, context: MapperContext) -> Plan:
     )
     batch_loops, product_loops = loops[: depth - 2], loops[depth - 2 :]
     context.module.declare("idiom_gemm_rows", f"declare {_GEMM_ROWS}")
+    declare_row_tables(context.module)
     in_product = [*batch_loops, *product_loops]
     in_copy = [*batch_loops, copy]
     accesses = {

@@ -93,6 +93,8 @@ MUST_REPLACE = {
     "trmm_unsigned_flat.c": {"TRMM"},  # unsigned counters, alpha read through a pointer
     "trmm_sizet_2d_inline.c": {"TRMM"},  # size_t counters, a static kernel inlined
     "trsv_down_class.cpp": {"TRSV"},  # inner loops counting down
+    "gemm_batched_rows.c": {"GEMM"},  # a table of rows picked by both batch loops
+    "gemm_batched_accessor.cpp": {"GEMM"},  # at(r, q, p) defined in the class body
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

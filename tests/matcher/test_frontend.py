@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from matcher.frontend import (
+    HINTED_SIZE,
     CompileOptions,
     FrontendError,
     canonical_ir,
     compile_to_ir,
     find_tool,
+    hint_inline_functions,
 )
 from matcher.ir_builder import IRError, build_module
 
@@ -102,3 +104,37 @@ def test_missing_file_and_unknown_kind(tmp_path: Path) -> None:
 def test_ir_that_llvm_rejects() -> None:
     with pytest.raises(IRError, match="LLVM rejected the IR"):
         build_module("define i32 @f() {\n  ret i64 0\n}\n", "broken.ll")
+
+
+CLASS_WITH_ACCESSORS = """
+#include <vector>
+struct Tensor {
+    int nq, np;
+    std::vector<double> d;
+    double &at(int r, int q, int p) { return d[(r * nq + q) * np + p]; }
+    double total(int n) { double s = 0; for (int i = 0; i < n; i++) s += d[i]; return s; }
+};
+double corner(Tensor &t, int n) { return t.at(1, 2, 3) + t.total(n); }
+"""
+
+
+def test_accessors_defined_in_a_class_body_are_inlined(tmp_path: Path) -> None:
+    """A three-index accessor (above INLINE_THRESHOLD on its own) is inlined as if declared
+    `inline`; a member function with a loop stays a call, its loop in its own function."""
+    source = tmp_path / "t.cpp"
+    source.write_text(CLASS_WITH_ACCESSORS)
+    text = compile_to_ir(source)
+    corner = text[text.index("@_Z6cornerR6Tensori(") :]
+    corner = corner[: corner.index("\n}\n")]
+    assert "@_ZN6Tensor2atEiii" not in corner
+    assert "call" in corner and "@_ZN6Tensor5totalEi" in corner
+
+
+def test_the_hint_skips_loops_and_large_functions() -> None:
+    head = "define linkonce_odr noundef double @f(ptr noundef %0) #1 comdat align 2 {"
+    straight = [head, "entry:", *["  %x = add i32 1, 2"] * 3, "  ret double 0.0", "}"]
+    looping = [head, "entry:", "  br label %l", "l:", "  br label %l", "}"]
+    large = [head, "entry:", *["  %x = add i32 1, 2"] * (HINTED_SIZE + 1), "}"]
+    assert "#1 inlinehint comdat" in hint_inline_functions("\n".join(straight))
+    for body in (looping, large):
+        assert "inlinehint" not in hint_inline_functions("\n".join(body))
