@@ -307,6 +307,16 @@ static int32_t gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_
     int64_t block = flat ? nb0 * nb1 : nb1;
     int64_t blocks = flat ? 1 : nb0;
     size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    /* every sum of every product, in any order, within the rows' and W's largest values */
+    double largest_x = 0.0;
+    for (int64_t b = 0; b < blocks; b++) {
+        const char *rows = (const char *)x + (size_t)(b * x_s0) * size;
+        largest_x = fmax(largest_x, matrix_max(elem, block, k, rows, x_s1, x_sk, FINITE_ELEMENTS));
+    }
+    double largest_w = matrix_max(elem, k, n, w, w_sk, w_sn, FINITE_ELEMENTS);
+    if (!products_far_from_overflow(elem, 1.0, largest_x, largest_w, k, 0.0, 0.0)) {
+        return IDIOM_DECLINED;
+    }
     void *scratch = malloc((size_t)(block * n) * size);
     if (scratch == NULL) {
         return IDIOM_DECLINED;

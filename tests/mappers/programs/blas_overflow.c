@@ -77,6 +77,21 @@ void ger_rank2(int n, const double *u1, const double *v1, const double *u2, cons
             A[i * n + j] += u1[i] * v1[j] + u2[i] * v2[j];
 }
 
+/* each of the n rows of A (n x n) replaced by its product with B, through the row of sums */
+void batched_rows(int n, double *A, const double *B, double *sum)
+{
+    for (int r = 0; r < 1; r++)
+        for (int q = 0; q < n; q++) {
+            for (int p = 0; p < n; p++) {
+                sum[p] = 0.0;
+                for (int s = 0; s < n; s++)
+                    sum[p] += A[(r * n + q) * n + s] * B[s * n + p];
+            }
+            for (int p = 0; p < n; p++)
+                A[(r * n + q) * n + p] = sum[p];
+        }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -113,7 +128,7 @@ int main(int argc, char **argv)
     double *u = malloc((size_t)n * sizeof *u), *v = malloc((size_t)n * sizeof *v);
     if (!A || !B || !C || !x || !y || !u || !v) return 1;
     int values = mode == 1 ? 1 : 0;
-    for (int kernel = 0; kernel < 6; kernel++) {
+    for (int kernel = 0; kernel < 7; kernel++) {
         /* mode 1: A's rows alternate along every sum, B, x and v are ones */
         fill(A, (int)nn, values);
         fill(B, (int)nn, 0);
@@ -136,6 +151,7 @@ int main(int argc, char **argv)
         case 3: gemv_rows(n, 0.5, 1.0, A, x, y); print("gemv", y, n); break;
         case 4: ger_rank1(n, 0.5, u, v, mode == 3 ? A : C); print("ger", mode == 3 ? A : C, (int)nn); break;
         case 5: ger_rank2(n, u, v, x, y, mode == 3 ? A : C); print("ger2", mode == 3 ? A : C, (int)nn); break;
+        case 6: batched_rows(n, A, B, y); print("batched", A, (int)nn); print("sums", y, n); break;
         }
     }
     free(A); free(B); free(C); free(x); free(y); free(u); free(v);
