@@ -349,7 +349,50 @@ def guard_conditions(
             " a condition the guard cannot test"
         )
     _compute_moved_bounds(builder, region)
+    checks.extend(_resolve_reloaded(builder, region))
     return builder.all_of(checks)
+
+
+def _resolve_reloaded(builder: Builder, region: Region) -> list[Operand]:
+    """The region's phis that only take loads of one fixed address (`nc = a.nc` read
+    in each header, carried as `phi [%before, %preheader], [%again, %latch]`): each is
+    the value loaded once ahead of the region, since the mapper checks that no store of
+    the region writes there. Returns the i1 checks that the loads made before the
+    region, which a phi takes on its first trip, read that same value."""
+    checks: list[Operand] = []
+    for block in region.function.blocks:
+        if block not in region.blocks:
+            continue
+        for phi in block.instructions:
+            if phi.opcode != "phi":
+                break
+            resolved = _reloaded_value(builder, region, phi)
+            if resolved is None:
+                continue
+            value, before = resolved
+            builder.known[phi] = value
+            checks.extend(builder.compare("eq", builder.ref(b), value) for b in before)
+    return checks
+
+
+def _reloaded_value(
+    builder: Builder, region: Region, phi: Value
+) -> tuple[Operand, list[Value]] | None:
+    """The value loaded ahead for a phi of loads of one fixed integer or pointer
+    address, and the incoming loads made before the region; None for another phi."""
+    if phi in builder.known or phi.type not in ("i8", "i16", "i32", "i64", "ptr"):
+        return None
+    inside = [v for v in phi.operands if v.block in region.blocks]
+    before = [v for v in phi.operands if v.block not in region.blocks]
+    if not inside or any(not is_fixed_load(v, region) or v not in builder.known for v in inside):
+        return None
+    address = inside[0].operands[0]
+    loads = [*inside, *before]
+    if any(v.opcode != "load" or v.operands[0] is not address or v.type != phi.type for v in loads):
+        return None
+    if any(" volatile " in f" {v.text} " or " atomic " in f" {v.text} " for v in before):
+        return None
+    return builder.known[inside[0]], before
 
 
 def _compute_moved_bounds(builder: Builder, region: Region) -> None:
