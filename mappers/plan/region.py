@@ -354,11 +354,12 @@ def guard_conditions(
 
 
 def _resolve_reloaded(builder: Builder, region: Region) -> list[Operand]:
-    """The region's phis that only take loads of one fixed address (`nc = a.nc` read
-    in each header, carried as `phi [%before, %preheader], [%again, %latch]`): each is
-    the value loaded once ahead of the region, since the mapper checks that no store of
-    the region writes there. Returns the i1 checks that the loads made before the
-    region, which a phi takes on its first trip, read that same value."""
+    """The region's phis that only take loads of one address (`nc = a.nc` read in each
+    header, carried as `phi [%before, %preheader], [%again, %latch]`): each is the value
+    loaded once ahead of the region where one of the loads is in the region, from a
+    fixed address (the mapper checks that no store of the region writes there), or else
+    one of the loads made before it. Returns the i1 checks that every load made before
+    the region, which the phi may take, holds that same value."""
     checks: list[Operand] = []
     for block in region.function.blocks:
         if block not in region.blocks:
@@ -378,21 +379,28 @@ def _resolve_reloaded(builder: Builder, region: Region) -> list[Operand]:
 def _reloaded_value(
     builder: Builder, region: Region, phi: Value
 ) -> tuple[Operand, list[Value]] | None:
-    """The value loaded ahead for a phi of loads of one fixed integer or pointer
-    address, and the incoming loads made before the region; None for another phi."""
+    """The value of a phi of loads of one integer or pointer address, and the loads
+    made before the region it must be compared with; None for another phi."""
     if phi in builder.known or phi.type not in ("i8", "i16", "i32", "i64", "ptr"):
         return None
-    inside = [v for v in phi.operands if v.block in region.blocks]
-    before = [v for v in phi.operands if v.block not in region.blocks]
-    if not inside or any(not is_fixed_load(v, region) or v not in builder.known for v in inside):
+    loads = list(phi.operands)
+    if not loads or any(v.opcode != "load" or v.type != phi.type for v in loads):
         return None
-    address = inside[0].operands[0]
-    loads = [*inside, *before]
-    if any(v.opcode != "load" or v.operands[0] is not address or v.type != phi.type for v in loads):
+    address = loads[0].operands[0]
+    if any(v.operands[0] is not address or not _plain(v) for v in loads):
         return None
-    if any(" volatile " in f" {v.text} " or " atomic " in f" {v.text} " for v in before):
+    inside = [v for v in loads if v.block in region.blocks]
+    before = [v for v in loads if v.block not in region.blocks]
+    if not inside:
+        return builder.ref(before[0]), before[1:]
+    if any(not is_fixed_load(v, region) or v not in builder.known for v in inside):
         return None
     return builder.known[inside[0]], before
+
+
+def _plain(load: Value) -> bool:
+    text = f" {load.text} "
+    return " volatile " not in text and " atomic " not in text
 
 
 def _compute_moved_bounds(builder: Builder, region: Region) -> None:
