@@ -349,7 +349,58 @@ def guard_conditions(
             " a condition the guard cannot test"
         )
     _compute_moved_bounds(builder, region)
+    checks.extend(_resolve_reloaded(builder, region))
     return builder.all_of(checks)
+
+
+def _resolve_reloaded(builder: Builder, region: Region) -> list[Operand]:
+    """The region's phis that only take loads of one address (`nc = a.nc` read in each
+    header, carried as `phi [%before, %preheader], [%again, %latch]`): each is the value
+    loaded once ahead of the region where one of the loads is in the region, from a
+    fixed address (the mapper checks that no store of the region writes there), or else
+    one of the loads made before it. Returns the i1 checks that every load made before
+    the region, which the phi may take, holds that same value."""
+    checks: list[Operand] = []
+    for block in region.function.blocks:
+        if block not in region.blocks:
+            continue
+        for phi in block.instructions:
+            if phi.opcode != "phi":
+                break
+            resolved = _reloaded_value(builder, region, phi)
+            if resolved is None:
+                continue
+            value, before = resolved
+            builder.known[phi] = value
+            checks.extend(builder.compare("eq", builder.ref(b), value) for b in before)
+    return checks
+
+
+def _reloaded_value(
+    builder: Builder, region: Region, phi: Value
+) -> tuple[Operand, list[Value]] | None:
+    """The value of a phi of loads of one integer or pointer address, and the loads
+    made before the region it must be compared with; None for another phi."""
+    if phi in builder.known or phi.type not in ("i8", "i16", "i32", "i64", "ptr"):
+        return None
+    loads = list(phi.operands)
+    if not loads or any(v.opcode != "load" or v.type != phi.type for v in loads):
+        return None
+    address = loads[0].operands[0]
+    if any(v.operands[0] is not address or not _plain(v) for v in loads):
+        return None
+    inside = [v for v in loads if v.block in region.blocks]
+    before = [v for v in loads if v.block not in region.blocks]
+    if not inside:
+        return builder.ref(before[0]), before[1:]
+    if any(not is_fixed_load(v, region) or v not in builder.known for v in inside):
+        return None
+    return builder.known[inside[0]], before
+
+
+def _plain(load: Value) -> bool:
+    text = f" {load.text} "
+    return " volatile " not in text and " atomic " not in text
 
 
 def _compute_moved_bounds(builder: Builder, region: Region) -> None:

@@ -15,6 +15,9 @@ row's products. That is the same if what the guard checks at run time holds:
   as many elements as there are sums;
 - the sums stay put along the batch and the sum loop, W along the batch, the row along
   the sums' loop: each product reads one row and W;
+- where the zeroing of a sum goes through another load of the sums' pointer (a
+  std::vector's data, blas.idl's ReloadedZeroSum), it writes the sum's own element in
+  every iteration (the same first element and strides);
 - W and the sums are apart from the rows read and written (the runtime checks that the
   rows do not overlap one another: unit stride along a row, rows at least a row long
   apart).
@@ -105,7 +108,7 @@ class _BatchedPlan(Plan):
             self.strides[name], whole = self.accesses[name].element_strides(builder)
             checks.append(whole)
         checks += [table.regular for table in tables]
-        checks += [self._roles(builder), self._copies_back(builder)]
+        checks += [self._roles(builder), self._copies_back(builder), self._clears(builder)]
         rows, written = self.accesses["row"], self.accesses["row_written"]
         others = [self.accesses["w"], self.accesses["sums"]]
         entries = [table.entries for table in tables]
@@ -149,6 +152,19 @@ class _BatchedPlan(Plan):
             checks.append(builder.compare("eq", s["copied"][level], const(I64, 0)))
         # one sum per product: sums that all land in one element leave the last one there
         checks.append(builder.compare("ne", s["sums"][p], const(I64, 0)))
+        return builder.all_of(checks)
+
+    def _clears(self, builder: Builder) -> Operand:
+        """i1: the zeroing before each sum writes the sum's own element, where it goes
+        through another load of the sums' pointer (ReloadedZeroSum in blas.idl): then
+        the sum starts from zero. The same first element, the same stride along every
+        loop."""
+        if "cleared" not in self.accesses:
+            return const("i1", "true")
+        cleared, sums = self.accesses["cleared"], self.accesses["sums"]
+        checks = [same_first(builder, cleared, sums)]
+        for along, stride in zip(cleared.strides, sums.strides, strict=True):
+            checks.append(builder.compare("eq", along, stride))
         return builder.all_of(checks)
 
     def call(self, builder: Builder) -> Operand:
@@ -207,6 +223,10 @@ def map_batched_rows(instance: Instance, context: MapperContext) -> Plan:
         "copied": (need(solution, "copy.source.address"), in_copy),
         "row_written": (need(solution, "copy.target.address"), in_copy),
     }
+    init_store = solution.get("init_store")
+    if init_store is not None and init_store.operands[1] is not accesses["sums"][0]:
+        # the zero goes through another load of the sums' pointer: checked in the guard
+        accesses["cleared"] = (init_store.operands[1], in_product)
     return _BatchedPlan(
         accesses, loops, copy, element=element, conditions=conditions, region=region
     )

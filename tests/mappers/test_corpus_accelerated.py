@@ -95,6 +95,8 @@ MUST_REPLACE = {
     "trsv_down_class.cpp": {"TRSV"},  # inner loops counting down
     "gemm_batched_rows.c": {"GEMM"},  # a table of rows picked by both batch loops
     "gemm_batched_accessor.cpp": {"GEMM"},  # at(r, q, p) defined in the class body
+    "gemm_class_bounds.cpp": {"GEMM", "GEMV"},  # bounds read from the objects in the nest
+    "gemm_batched_vector_sums.cpp": {"GEMM"},  # sums zeroed and summed through two loads
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
