@@ -1,5 +1,5 @@
 // corpus: GEMM and GEMV through a C++ matrix class passed by reference whose loop bounds are read from the objects (c.rows(), a.nc): LLVM loads them again inside the nest, carrying a column count from trip to trip as a phi of repeated loads; a product C = A * B in double with dot products in a local sum, then power iterations y = M x in float normalised between calls
-// args: test=5 7 3 bench=1400 1000 20
+// args: test=5 7 3 bench=1100 3000 60
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // direct: gemm_class_bounds.cpp: multiply as one cblas_dgemm, apply as one cblas_sgemv
-// args: test=5 7 3 bench=1400 1000 20
+// args: test=5 7 3 bench=1100 3000 60
 #include <cblas.h>
 #include <cmath>
 #include <cstdio>
