@@ -1,11 +1,11 @@
 // corpus: SYRK, correlation matrix on fixed-size 2D arrays (NOBS, NVAR macros) in a static kernel inlined into main, its row loop running over every row (the diagonal set to 1 by it, the last row's column loop empty): column means, sample standard deviations (a tiny one replaced by 1), the data standardised in place, then the strict upper triangle of data^T * data summed in a local, divided by (NOBS - 1.0), stored and mirrored
-// args: test=1 bench=40
+// args: test=1 bench=5
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define NOBS 480
-#define NVAR 420
+#define NOBS 500
+#define NVAR 800
 
 static double obs[NOBS][NVAR];
 static double corr[NVAR][NVAR];

@@ -1,5 +1,5 @@
 // corpus: SYRK, correlation matrix of an n x m data matrix on flat float arrays with computed indices, the row loop over every row (the diagonal set to 1 by it, the last row's column loop empty): column means, population standard deviations (a tiny one replaced by 1), the data standardised in place and scaled by 1 / sqrt(n), then the strict upper triangle of data^T * data summed in corr itself and mirrored into the lower triangle
-// args: test=50 36 bench=2600 1800
+// args: test=50 36 bench=1500 1000
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

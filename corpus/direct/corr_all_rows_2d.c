@@ -1,12 +1,12 @@
 // direct: corr_all_rows_2d.c: kernel_corr's strict-triangle nest as a cblas_dsyrk call over the whole upper triangle (Trans: obs^T * obs), then the diagonal set to 1, the division by (NOBS - 1.0) and the mirror in a small loop
-// args: test=1 bench=40
+// args: test=1 bench=5
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>
 
-#define NOBS 480
-#define NVAR 420
+#define NOBS 500
+#define NVAR 800
 
 static double obs[NOBS][NVAR];
 static double corr[NVAR][NVAR];

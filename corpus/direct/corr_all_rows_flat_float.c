@@ -1,5 +1,5 @@
 // direct: corr_all_rows_flat_float.c: correlation_f's strict-triangle nest as a cblas_ssyrk call over the whole upper triangle (Trans: data^T * data), then the diagonal set to 1 and the mirror in a small loop
-// args: test=50 36 bench=2600 1800
+// args: test=50 36 bench=1500 1000
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
