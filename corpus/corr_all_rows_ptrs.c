@@ -1,5 +1,5 @@
 // corpus: SYRK, double correlation matrix with double ** row tables (each row allocated on its own, as legacy code builds matrices), the row loop over every row (the diagonal set to 1 by it, the last row's column loop empty): column means, sample standard deviations (a tiny one replaced by 1), the data standardised in place, then the strict upper triangle of data^T * data summed in a local, divided by (n - 1) and mirrored into the lower triangle
-// args: test=44 30 bench=1200 900
+// args: test=44 30 bench=1400 1000
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

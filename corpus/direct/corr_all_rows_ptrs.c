@@ -1,5 +1,5 @@
 // direct: corr_all_rows_ptrs.c: correlation_rows's strict-triangle nest as a cblas_dsyrk call over the whole upper triangle (Trans: x^T * x) when the rows lie equally spaced, then the diagonal set to 1, the division and the mirror in a small loop; the loops otherwise
-// args: test=44 30 bench=1200 900
+// args: test=44 30 bench=1400 1000
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
