@@ -1,7 +1,9 @@
 """The region a match covers, and the static legality rules of IDIOMS.md.
 
 A region is the outermost loop of a match: entered from its preheader's branch
-{precursor}, left through its single exit block (the block of {successor}). Before a
+{precursor}, left through its single exit block (the block of {successor}), from its
+latch or from a branch ahead of it on the latch's own test (loops.idl's EarlyExit: the
+mapper takes it as a test that skips the rest of the last trip). Before a
 mapper emits anything, `check_legal` verifies in code that replacing the region cannot
 change what the program does, apart from the idiom's own stores and results:
 
@@ -105,9 +107,26 @@ def region_of(function: Function, solution: Mapping[str, Value | None]) -> Regio
     assert successor.block is not None
     if loop.exits[0] is not successor.block or successor.position != 0:
         raise NotReplaced("the loop's exit is not the match's successor")
-    if set(successor.block.predecessors) != {loop.latches[0]}:
+    latch = loop.latches[0]
+    others = set(successor.block.predecessors) - {latch}
+    if latch not in successor.block.predecessors or not all(
+        _leaves_as_latch(b, latch, successor.block, loop.blocks) for b in others
+    ):
         raise NotReplaced("the loop's exit block is shared with other paths")
+    if others and any(i.opcode == "phi" for i in successor.block.instructions):
+        raise NotReplaced("the loop leaves early with values live after it")
     return Region(function, loop, precursor, successor.block)
+
+
+def _leaves_as_latch(block: Block, latch: Block, exit: Block, blocks: frozenset[Block]) -> bool:
+    """`block`, in the loop, leaves it to `exit` on the latch's own test (the same value,
+    the same way round): leaving there is leaving at the latch (loops.idl's EarlyExit)."""
+    early, end = block.terminator, latch.terminator
+    if block not in blocks or early.opcode != "br" or len(early.operands) != 1:
+        return False
+    if end.opcode != "br" or len(end.operands) != 1 or early.operands[0] is not end.operands[0]:
+        return False
+    return exit in block.successors and block.successors.index(exit) == latch.successors.index(exit)
 
 
 def check_legal(
@@ -448,8 +467,8 @@ def runs_with(
 ) -> frozenset[Block]:
     """The blocks every iteration of the region runs when the zero-trip guards of
     `conditions` let their loops run and each data loop of `entered` is entered (its
-    bounds test passes): those on every path from the header to the latch once the other
-    edges of those branches are gone."""
+    bounds test passes): those on every path from the header to the latch, or out of the
+    loop early (loops.idl's EarlyExit), once the other edges of those branches are gone."""
     going: dict[Value, int] = {}  # branch: the successor it takes
     for condition, entering_when in conditions:
         for block in region.blocks:
@@ -469,23 +488,24 @@ def runs_with(
         targets = list(block.successors)
         if block.terminator in going:
             targets = [targets[going[block.terminator]]]
-        return [t for t in targets if t in region.blocks and t is not region.header]
+        return [t for t in targets if t is not region.header]
 
-    def reaches_latch(avoiding: Block) -> bool:
+    def ends_without(avoiding: Block) -> bool:
+        """Whether an iteration can end, at the latch or leaving the loop, without
+        running `avoiding`."""
         seen, stack = {region.header}, [region.header]
         while stack:
             for target in successors(stack.pop()):
-                if target is region.latch:
+                if target is avoiding or target in seen:
+                    continue
+                if target is region.latch or target not in region.blocks:
                     return True
-                if target not in seen and target is not avoiding:
-                    seen.add(target)
-                    stack.append(target)
+                seen.add(target)
+                stack.append(target)
         return region.header is region.latch
 
     return frozenset(
-        block
-        for block in region.blocks
-        if block in (region.header, region.latch) or not reaches_latch(block)
+        block for block in region.blocks if block is region.header or not ends_without(block)
     )
 
 

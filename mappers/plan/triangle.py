@@ -175,6 +175,10 @@ class RowTriangle:
         low = builder.select(builder.compare("slt", meet, const(I64, 0)), const(I64, 0), meet)
         return builder.select(builder.compare("sgt", low, last), last, low)
 
+    def enters(self, builder: Builder, row_value: Operand) -> Operand:
+        """i1: every test that skips the inner loop lets it run on the row `row_value`."""
+        return builder.all_of([self._enters(builder, g, row_value) for g in self.guards])
+
     def _runs(self, builder: Builder, row_value: Operand) -> Operand:
         """i64: how many times the inner loop runs on the row `row_value`: 0 where a test
         skips it, its trip count where entered, -1 where that is no count."""

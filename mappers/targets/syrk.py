@@ -20,7 +20,14 @@ from dataclasses import dataclass, replace
 from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.plan.loops import LoopView, RowCounts, loop_at_row, loop_view, trip_count
 from mappers.plan.plan import MapperContext, Plan, need
-from mappers.plan.region import Region, depends_on, guard_conditions
+from mappers.plan.region import (
+    Region,
+    depends_on,
+    fixed_values,
+    guard_conditions,
+    load_fixed,
+    runs_with,
+)
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
 from mappers.plan.triangle import RowGuard, RowTriangle, row_guards
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
@@ -104,7 +111,8 @@ class _Diagonal:
 def _diagonal_store(instance: Instance, region: Region, triangle: _Triangle) -> _Diagonal | None:
     """The store into the diagonal of a strict triangle's row loop, if it has one: the
     only store outside the match's own, in the row loop but in no loop inside it, on
-    every trip (it dominates the latch), of a value fixed for the nest."""
+    every trip (it dominates the latch, and any test that leaves the row loop early, on
+    its last trip: loops.idl's EarlyExit), of a value fixed for the nest."""
     if not triangle.strict:
         return None
     own = {
@@ -121,7 +129,9 @@ def _diagonal_store(instance: Instance, region: Region, triangle: _Triangle) -> 
         return None
     store = others[0]
     fixed = store.operands[0].block not in region.blocks
-    if not fixed or not region.function.dominates(store, region.latch.terminator):
+    exits = [block.terminator for block in region.loop.exiting]
+    dominates = region.function.dominates
+    if not fixed or not all(dominates(store, branch) for branch in exits):
         return None
     return _Diagonal(store, store.operands[0])
 
@@ -174,6 +184,7 @@ class _SyrkPlan(Plan):
     def guard(self, builder: Builder) -> Operand:
         dense, levels = self.dense, self.triangle.levels
         checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
+        checks.append(self._load_under_row_tests(builder, builder.all_of(checks)))
         rows = trip_count(builder, dense.loops[0])
         total = trip_count(builder, dense.loops[levels[_SUM]])
         checks += [rows.exact, total.exact]
@@ -235,6 +246,30 @@ class _SyrkPlan(Plan):
             checks.append(disjoint(builder, target, [*reads, *entries]))
             checks.append(apart_from_fixed(builder, self.region, (target.low, target.high)))
         return builder.all_of(checks)
+
+    def _load_under_row_tests(self, builder: Builder, held: Operand) -> Operand:
+        """i1: the fixed values the region reads only where a test that changes with the
+        row lets the column loop run (a strict triangle's `i + 1 < n`: C++ fields loaded
+        in the column loop's preheader) are loaded ahead of it, when that test holds on
+        the first row. The original then reads them on that row, and as the guard checks
+        that no store of the nest writes them (apart_from_fixed), reads those values on
+        every row. Where the test fails on the first row the column loop never runs (the
+        triangle has one row): nothing to gain, the guard declines."""
+        late = [v for v in fixed_values(self.region) if v in builder.refused]
+        if not late:
+            return const("i1", "true")
+        tests = [(g.branch.operands[0], g.entering == 0) for g in self.guards]
+        under = runs_with(self.region, [*self.dense.conditions, *tests])
+        outside = [v for v in late if v.block not in under]
+        if not self.guards or outside:
+            raise NotReplaced(builder.refused[(outside or late)[0]])
+        column = self.dense.loops[self.triangle.levels[_COLUMN]]
+        triangle = RowTriangle(self.region, self.dense.loops[0], column, self.guards)
+        first = builder.ref(self.dense.loops[0].iter_begin)
+        entered = builder.binary("and", held, triangle.enters(builder, first))
+        for value in late:
+            load_fixed(builder, value, entered)
+        return entered
 
     def _mirror_address(self) -> list[Value]:
         finish = self.dense.finish
