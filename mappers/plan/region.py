@@ -105,7 +105,9 @@ def region_of(function: Function, solution: Mapping[str, Value | None]) -> Regio
     assert successor.block is not None
     if loop.exits[0] is not successor.block or successor.position != 0:
         raise NotReplaced("the loop's exit is not the match's successor")
-    if set(successor.block.predecessors) != {loop.latches[0]}:
+    # (the header may leave to it too: a top-tested loop, blas.idl's TopTestedLoop)
+    predecessors = set(successor.block.predecessors)
+    if loop.latches[0] not in predecessors or not predecessors <= loop.blocks:
         raise NotReplaced("the loop's exit block is shared with other paths")
     return Region(function, loop, precursor, successor.block)
 
