@@ -95,6 +95,12 @@ MUST_REPLACE = {
     "trsv_down_class.cpp": {"TRSV"},  # inner loops counting down
     "gemm_batched_rows.c": {"GEMM"},  # a table of rows picked by both batch loops
     "gemm_batched_accessor.cpp": {"GEMM"},  # at(r, q, p) defined in the class body
+    "trmm_ikj_flat.c": {"TRMM"},  # i-k-j, the row loop top-tested
+    "trmm_ikj_rows_float.c": {"TRMM"},  # i-k-j, row tables, the rows counting down
+    "trmm_ikj_2d_inline.c": {"TRMM"},  # i-k-j, A read transposed, a static kernel inlined
+    "trmm_cols_flat.c": {"TRMM"},  # the columns outermost, A read transposed
+    "trmm_cols_rows_float.c": {"TRMM"},  # the columns outermost, row tables, counting down
+    "trmm_cols_2d_inline.c": {"TRMM"},  # the columns outermost, a static kernel inlined
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -106,6 +112,8 @@ ALWAYS_DECLINED = {
     "csr_row_tables_float.c": {"SpMV_CSR"},
     # rows counting towards unfinished rows, or the diagonal in the sum too
     "nm_symm_forms.c": {"SYMM"},
+    # i-k-j and the columns outermost with the rows counting towards rows already updated
+    "nm_trmm_orders.c": {"TRMM"},
 }
 
 
