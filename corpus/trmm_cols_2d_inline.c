@@ -1,10 +1,10 @@
 // corpus: TRMM, in-place B = alpha*A*B with the columns outermost, A upper triangular (its diagonal used) on fixed-size static 2D arrays: a static kernel inlined into main, repeated, each column of B its own product, the sum in a local from zero
-// args: test=1 bench=8
+// args: test=1 bench=10
 #include <stdio.h>
 #include <stdlib.h>
 
-#define M 700
-#define N 600
+#define M 1000
+#define N 900
 
 static double A[M][M], B[M][N];
 

@@ -1,5 +1,5 @@
 // corpus: TRMM, in-place B = alpha*U*B with the columns outermost, U = L^T upper triangular read from A's lower triangle (diagonal used), flat arrays with leading dimensions (computed indices): each column of B is its own product, its rows counting up, the sum in a local from zero
-// args: test=40 30 bench=1300 1300
+// args: test=40 30 bench=1500 1500
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 // corpus: TRMM, float in-place B = alpha*L*B with the columns outermost, L lower triangular (diagonal used), float ** row tables into one block: each column of B is its own product, its rows counting down, the sum in a local from zero
-// args: test=36 28 bench=1200 1300
+// args: test=36 28 bench=1900 2000
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
 // corpus: TRMM, in-place B = L^T*B in i-k-j order with L unit lower triangular read transposed (A[k][i]) on fixed-size static 2D arrays: a static kernel inlined into main, repeated
-// args: test=1 bench=12
+// args: test=1 bench=2
 #include <stdio.h>
 #include <stdlib.h>
 
-#define M 900
-#define N 800
+#define M 2000
+#define N 1800
 
 static double A[M][M], B[M][N];
 

@@ -1,5 +1,5 @@
 // corpus: TRMM, float in-place B = L*B in i-k-j order with L unit lower triangular, float ** row tables into one block, the rows counting down: row i adds A[i][k] times each row above it, not yet updated
-// args: test=36 28 bench=2200 2400
+// args: test=36 28 bench=2800 4800
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,11 +1,11 @@
 // direct: trmm_cols_2d_inline.c: kernel_trmm_cols's loop nest as a cblas_dtrmm call (Left, Upper, NoTrans, NonUnit)
-// args: test=1 bench=8
+// args: test=1 bench=10
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>
 
-#define M 700
-#define N 600
+#define M 1000
+#define N 900
 
 static double A[M][M], B[M][N];
 

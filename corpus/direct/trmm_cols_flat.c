@@ -1,5 +1,5 @@
 // direct: trmm_cols_flat.c: dtrmm_cols_upper's loop nest as a cblas_dtrmm call (Left, Lower, Trans, NonUnit)
-// args: test=40 30 bench=1300 1300
+// args: test=40 30 bench=1500 1500
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>

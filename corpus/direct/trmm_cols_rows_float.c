@@ -1,5 +1,5 @@
 // direct: trmm_cols_rows_float.c: strmm_cols_lower's loop nest as a cblas_strmm call (Left, Lower, NoTrans, NonUnit), when the rows lie equally spaced
-// args: test=36 28 bench=1200 1300
+// args: test=36 28 bench=1900 2000
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>

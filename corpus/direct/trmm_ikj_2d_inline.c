@@ -1,11 +1,11 @@
 // direct: trmm_ikj_2d_inline.c: kernel_trmm_ikj's loop nest as a cblas_dtrmm call (Left, Lower, Trans, Unit)
-// args: test=1 bench=12
+// args: test=1 bench=2
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>
 
-#define M 900
-#define N 800
+#define M 2000
+#define N 1800
 
 static double A[M][M], B[M][N];
 

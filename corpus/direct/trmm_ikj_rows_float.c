@@ -1,5 +1,5 @@
 // direct: trmm_ikj_rows_float.c: strmm_ikj_lower's loop nest as a cblas_strmm call (Left, Lower, NoTrans, Unit), when the rows lie equally spaced
-// args: test=36 28 bench=2200 2400
+// args: test=36 28 bench=2800 4800
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>
