@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
-from mappers.plan.loops import loop_view, trip_count
+from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import MapperContext, Plan
 from mappers.plan.region import depends_on, guard_conditions
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
@@ -39,7 +39,7 @@ __all__ = ["map_trmm"]
 
 _ELEMENTS = {"float": 0, "double": 1}
 _TRMM = "i32 @idiom_trmm(i32, i32, i32, i64, i64, double, ptr, i64, i64, ptr, i64, i64)"
-_ROW, _COLUMN, _SUM = 0, 1, 2
+_ROW, _COLUMN, _SUM = 0, 1, 2  # the roles, the order of `_TrmmPlan.loops`
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,13 @@ class _TrmmPlan(Plan):
         shape: _Shape,
         guards: tuple[RowGuard, ...],
         context: MapperContext,
+        levels: tuple[int, int, int],
     ) -> None:
         self.dense, self.shape, self.region = dense, shape, context.region
-        self.triangle = RowTriangle(context.region, dense.loops[_ROW], dense.loops[_SUM], guards)
-        row, total = dense.loops[_ROW], dense.loops[_SUM]
+        # the nest's loops by role (row, column, sum), whatever their nesting order
+        self.loops = [dense.loops[level] for level in levels]
+        self.triangle = RowTriangle(context.region, self.loops[_ROW], self.loops[_SUM], guards)
+        row, total = self.loops[_ROW], self.loops[_SUM]
         if row.step != (1 if shape.upper else -1) or total.step != 1:
             raise NotReplaced(
                 "the rows are not visited in the order that reads each row before it is written"
@@ -82,7 +85,7 @@ class _TrmmPlan(Plan):
     def guard(self, builder: Builder) -> Operand:
         dense = self.dense
         checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
-        rows, columns = trip_count(builder, dense.loops[_ROW]), trip_count(builder, dense.loops[1])
+        rows, columns = trip_count(builder, self.loops[_ROW]), trip_count(builder, self.loops[1])
         self.rows, self.columns = rows.count, columns.count
         checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
         addresses = {"c": dense.c, "b": dense.b, "a": dense.a}
@@ -96,12 +99,12 @@ class _TrmmPlan(Plan):
             # first value). The B read then starts where B written does, which the guard
             # checks: the rows of T are the nest's.
             if self.t_first is not None:
-                builder.known[self.dense.loops[_SUM].iter_begin] = self.t_first
+                builder.known[self.loops[_SUM].iter_begin] = self.t_first
             tables = row_tables(
                 builder,
                 self.region,
                 list(addresses.values()),
-                loops=self.dense.loops,
+                loops=self.loops,
                 counts=counts,
                 entered=builder.all_of(checks),
             )
@@ -139,7 +142,7 @@ class _TrmmPlan(Plan):
             builder,
             self.region,
             address,
-            loops=self.dense.loops[:depth],
+            loops=self.loops[:depth],
             counts=counts[:depth],
             element_type=self.dense.element,
             rows=[t for t in tables if t.level < depth],
@@ -209,9 +212,11 @@ class _TrmmPlan(Plan):
         )
 
 
-def _shape(instance: Instance, dense: DenseMatch, context: MapperContext) -> _Shape:
+def _shape(
+    instance: Instance, dense: DenseMatch, context: MapperContext, levels: tuple[int, int, int]
+) -> _Shape:
     solution = instance.solution
-    total, row = dense.loops[_SUM], dense.loops[_ROW].iterator
+    total, row = dense.loops[levels[_SUM]], dense.loops[levels[_ROW]].iterator
     begin_moves = depends_on(total.iter_begin, row, context.region)
     end_moves = depends_on(total.iter_end, row, context.region)
     if begin_moves == end_moves:
@@ -238,27 +243,46 @@ def _shape(instance: Instance, dense: DenseMatch, context: MapperContext) -> _Sh
 def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     context.module.declare("idiom_trmm", f"declare {_TRMM}")
     declare_row_tables(context.module)
-    edges = _moving_bounds(instance, context)
     function = context.region.function
     loops = [loop_view(function, instance.solution, f"loop[{level}].") for level in range(3)]
-    guards = row_guards(context.region, loops, loops[_SUM])
+    levels = _levels(instance, loops, context)
+    edges = _moving_bounds(loops[levels[_SUM]], context)
+    guards = row_guards(context.region, loops, loops[levels[_SUM]])
     dense = dense_match(
         instance,
         context,
         3,
-        roles=lambda *_: (0, 1, 2),
+        roles=lambda *_: (0, 1, 2),  # (no rows cleared before an i-k-j sum)
         edges=edges,
-        settled=(_SUM,),
+        settled=(levels[_SUM],),
         guarded=tuple(guard.branch for guard in guards),
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    return _TrmmPlan(dense, _shape(instance, dense, context), guards, context)
+    shape = _shape(instance, dense, context, levels)
+    return _TrmmPlan(dense, shape, guards, context, levels)
 
 
-def _moving_bounds(instance: Instance, context: MapperContext) -> tuple[Value, ...]:
+def _levels(
+    instance: Instance, loops: list[LoopView], context: MapperContext
+) -> tuple[int, int, int]:
+    """The nesting levels of the row, column and sum loops (blas.idl's TRMM): i-k-j where
+    the innermost loop updates B in place (`new_value`), else the sum innermost with the
+    rows outermost (i-j-k) or inside the columns (j-i-k), the rows being the loop the
+    sum's bounds move with."""
+    if instance.solution.get("new_value") is not None:
+        return (0, 2, 1)
+    total = loops[2]
+    if any(depends_on(b, loops[0].iterator, context.region) for b in _bounds(total)):
+        return (0, 1, 2)
+    return (1, 0, 2)
+
+
+def _bounds(loop: LoopView) -> tuple[Value, Value]:
+    return (loop.iter_begin, loop.iter_end)
+
+
+def _moving_bounds(total: LoopView, context: MapperContext) -> tuple[Value, ...]:
     """The sum loop's bounds computed in the region (the one moving with the rows: the
     guard checks it)."""
-    solution = instance.solution
-    bounds = (solution.get("loop[2].iter_begin"), solution.get("loop[2].iter_end"))
-    return tuple(b for b in bounds if b is not None and b.block in context.region.blocks)
+    return tuple(b for b in _bounds(total) if b.block in context.region.blocks)

@@ -103,6 +103,12 @@ MUST_REPLACE = {
     "corr_all_rows_ptrs.c": {"SYRK"},
     "corr_all_rows_class.cpp": {"SYRK"},  # its fields too, loaded under the row test
     "corr_class.cpp": {"SYRK"},  # fields loaded only where the strict triangle's row runs
+    "trmm_ikj_flat.c": {"TRMM"},  # i-k-j, the row loop top-tested
+    "trmm_ikj_rows_float.c": {"TRMM"},  # i-k-j, row tables, the rows counting down
+    "trmm_ikj_2d_inline.c": {"TRMM"},  # i-k-j, A read transposed, a static kernel inlined
+    "trmm_cols_flat.c": {"TRMM"},  # the columns outermost, A read transposed
+    "trmm_cols_rows_float.c": {"TRMM"},  # the columns outermost, row tables, counting down
+    "trmm_cols_2d_inline.c": {"TRMM"},  # the columns outermost, a static kernel inlined
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -114,6 +120,8 @@ ALWAYS_DECLINED = {
     "csr_row_tables_float.c": {"SpMV_CSR"},
     # rows counting towards unfinished rows, or the diagonal in the sum too
     "nm_symm_forms.c": {"SYMM"},
+    # i-k-j and the columns outermost with the rows counting towards rows already updated
+    "nm_trmm_orders.c": {"TRMM"},
 }
 
 

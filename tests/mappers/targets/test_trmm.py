@@ -116,3 +116,63 @@ def test_alpha_read_from_b_runs_the_original_code(
     calls = _trmm_calls(builds, [str(m), str(n), "4", str(ALPHA_IN_B)])
     expected = _trmm_calls(builds, [str(m), str(n), "4", str(SEPARATE)])
     assert calls == expected - ALPHA_THROUGH_POINTER
+
+
+# Other loop orders (programs/trmm_orders.c): i-k-j (the unit diagonal, B's row i updated
+# in place from the rows not yet updated, the row loop top-tested where LLVM merges the
+# sum's zero-trip test into it) and the columns outermost. The wrong row orders are
+# declined when mapped, the diagonal added in i-k-j by the guard; alpha on the products
+# of an i-k-j sum and a unit columns-outer sum whose last row LLVM moves out of the row
+# loop are not found.
+ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
+ORDER_FORMS = (
+    "ikj_unit_upper",
+    "ikj_unit_lower_down",
+    "ikj_unit_trans_float",
+    "jik_nonunit_trans",
+    "jik_nonunit_lower_down",
+    "jik_nonunit_upper_float",
+)
+ORDERS_SCALED = 2  # jik_nonunit_trans and jik_nonunit_lower_down scale by alpha
+ORDERS_DECLINED_WHEN_MAPPED = frozenset({"ikj_lower_up", "ikj_upper_down", "jik_lower_up"})
+
+
+@pytest.fixture(scope="module")
+def order_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(ORDERS, tmp_path_factory.mktemp("trmm_orders"))
+
+
+def test_other_orders_are_replaced_and_the_wrong_ones_are_not(
+    order_builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced = {*ORDER_FORMS, "ikj_diagonal_added"}
+    replaced_everywhere(order_builds[2], {"TRMM"}, replaced, ORDERS_DECLINED_WHEN_MAPPED)
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (4, 0), (1, 1), (1, 4), (2, 9), (3, 1), (7, 5), (33, 17)])
+@pytest.mark.parametrize("seed", [3, 11])
+def test_other_orders_are_one_call_each(
+    order_builds: tuple[Path, Path, Accelerated], m: int, n: int, seed: int
+) -> None:
+    calls = _trmm_calls(order_builds, [str(m), str(n), str(seed), str(SEPARATE)])
+    # no call where B is empty (the guards want every inner loop entered)
+    expected = 0 if m == 0 or n == 0 else len(ORDER_FORMS)
+    if m == 1:
+        expected -= 1  # ikj_unit_lower_down's sum never runs on the one row (declined)
+    assert calls == expected
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING, INFINITE_B])
+@pytest.mark.parametrize("m, n", [(2, 2), (9, 4)])
+def test_other_orders_decline_a_overlapping_b_and_infinities(
+    order_builds: tuple[Path, Path, Accelerated], mode: int, m: int, n: int
+) -> None:
+    assert _trmm_calls(order_builds, [str(m), str(n), "5", str(mode)]) == 0
+
+
+@pytest.mark.parametrize("mode", [ALPHA_ZERO, ALPHA_INFINITE])
+def test_other_orders_decline_alpha_zero_and_infinite(
+    order_builds: tuple[Path, Path, Accelerated], mode: int
+) -> None:
+    calls = _trmm_calls(order_builds, ["7", "5", "6", str(mode)])
+    assert calls == len(ORDER_FORMS) - ORDERS_SCALED

@@ -1,0 +1,75 @@
+// corpus: TRMM, in-place B = alpha*U*B with the columns outermost, U = L^T upper triangular read from A's lower triangle (diagonal used), flat arrays with leading dimensions (computed indices): each column of B is its own product, its rows counting up, the sum in a local from zero
+// args: test=40 30 bench=1500 1500
+#include <stdio.h>
+#include <stdlib.h>
+
+/* B <- alpha * L^T * B in place, L the lower triangle of the m x m matrix a (leading
+   dimension lda, diagonal included; the strictly upper triangle never read), B m x n with
+   leading dimension ldb, both row-major. Column by column: row i of a column reads the
+   rows below it in that column, which the rows counting up have not updated yet. */
+void dtrmm_cols_upper(int m, int n, double alpha, const double *a, int lda, double *b, int ldb)
+{
+    for (int j = 0; j < n; j++) {              // expect: TRMM in dtrmm_cols_upper
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            for (int k = i; k < m; k++)
+                s += a[k * lda + i] * b[k * ldb + j];
+            b[i * ldb + j] = alpha * s;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int m = argc > 1 ? atoi(argv[1]) : 300;
+    int n = argc > 2 ? atoi(argv[2]) : 250;
+    if (m < 2) m = 2;
+    if (n < 1) n = 1;
+    int lda = m + 2, ldb = n + 4;
+
+    double *a = malloc((size_t)m * (size_t)lda * sizeof *a);
+    double *b = malloc((size_t)m * (size_t)ldb * sizeof *b);
+    if (!a || !b) return 1;
+
+    /* the lower triangle holds small positive entries (at most 1/m), the diagonal between
+       1 and 2; the upper triangle and the padding columns hold values the product must
+       never read */
+    unsigned int seed = 31337u;
+    for (int i = 0; i < m; i++) {
+        for (int k = 0; k < lda; k++) {
+            seed = seed * 1103515245u + 12345u;
+            double r = (double)((seed >> 16) & 1023u) / 1024.0;
+            if (k < i)
+                a[i * lda + k] = (0.25 + 0.75 * r) / (double)m;
+            else if (k == i)
+                a[i * lda + k] = 1.0 + r;
+            else if (k < m)
+                a[i * lda + k] = -8.0 - r;
+            else
+                a[i * lda + k] = 700.0;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < ldb; j++)
+            b[i * ldb + j] = j < n ? 0.5 + (double)((i * 7 + j * 5) % 11) * 0.0625 : -2.0;
+
+    dtrmm_cols_upper(m, n, 0.625, a, lda, b, ldb);
+
+    /* B's columns (weighted, by row and column) and the padding (unchanged) separately */
+    double total = 0.0, weighted = 0.0, pad = 0.0;
+    for (long t = 0; t < (long)m * ldb; t++) {  // expect: Reduction in main
+        long i = t / ldb, j = t % ldb;
+        double in_b = (double)(j < n);
+        total += in_b * b[t];
+        weighted += in_b * b[t] * (double)(1 + (i * 5 + j) % 9);
+        pad += (1.0 - in_b) * b[t];
+    }
+    printf("m n = %d %d\n", m, n);
+    printf("sum = %.10g\n", total);
+    printf("weighted = %.10g\n", weighted);
+    printf("padding = %.10g\n", pad);
+    printf("b[0][0] = %.10g  b[m/2][n-1] = %.10g  b[m-1][0] = %.10g\n",
+           b[0], b[(long)(m / 2) * ldb + n - 1], b[(long)(m - 1) * ldb]);
+    free(a); free(b);
+    return 0;
+}

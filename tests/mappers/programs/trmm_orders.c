@@ -1,0 +1,202 @@
+/* In-place triangular products in other loop orders than rows, columns, sum (blas.idl's
+ * TRMM: i-k-j and the columns outermost) for the differential tests of
+ * mappers/targets/trmm.py:
+ *
+ *   trmm_orders M N SEED MODE
+ *
+ * Every kernel updates B (m x n, ld n) in place from A (m x m, ld m); main prints the
+ * whole block holding B, A and a spare element, so a call writing outside B would show.
+ * MODE 0: B and A separate (each TRMM kernel one call);
+ *      1: A is B itself (the guard must decline);
+ *      2: A is B shifted by one element (decline);
+ *      3: alpha is 0 (the kernels scaling by alpha must decline);
+ *      4: an infinity in B (every call must decline);
+ *      5: alpha is infinite (the kernels scaling by alpha must decline). */
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* i-k-j, unit upper: row i adds the rows below it, not yet updated */
+void ikj_unit_upper(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* i-k-j, unit lower, the rows counting down: row i adds the rows above it */
+void ikj_unit_lower_down(int m, int n, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int k = 0; k < i; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* i-k-j, unit upper from A^T (A's lower triangle read transposed), float */
+void ikj_unit_trans_float(int m, int n, const float *A, float *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int k = i + 1; k < m; k++) {
+            float t = A[k * m + i];
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += t * B[k * n + j];
+        }
+}
+
+/* columns outermost, non-unit upper from A^T, the sum in a register from zero, scaled */
+void jik_nonunit_trans(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            for (int k = i; k < m; k++)
+                s += A[k * m + i] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+/* columns outermost, non-unit lower, the rows counting down, the sum from zero */
+void jik_nonunit_lower_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = m - 1; i >= 0; i--) {
+            double s = 0.0;
+            for (int k = 0; k <= i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s * alpha;
+        }
+}
+
+/* columns outermost, non-unit upper, float, not scaled */
+void jik_nonunit_upper_float(int m, int n, const float *A, float *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            float s = 0.0f;
+            for (int k = i; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* i-k-j with the rows counting up over the rows above, already updated: a recurrence,
+   no TRMM (must not be replaced) */
+void ikj_lower_up(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < i; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* i-k-j with the rows counting down over the rows below, already updated (must not be
+   replaced) */
+void ikj_upper_down(int m, int n, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--)
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* columns outermost, the rows counting up over the rows above, already updated in this
+   column (must not be replaced) */
+void jik_lower_up(int m, int n, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = B[i * n + j];
+            for (int k = 0; k < i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* i-k-j whose sum takes in the diagonal: B[i][j] += A[i][i] * B[i][j] makes
+   (1 + A[i][i]) B[i][j], no TRMM (the guard must decline: the sum runs a row too many) */
+void ikj_diagonal_added(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int k = i; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+}
+
+/* i-k-j with alpha on the products alone: (I + alpha N) B, no TRMM (not found) */
+void ikj_alpha_on_products(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++)
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += alpha * A[i * m + k] * B[k * n + j];
+}
+
+/* columns outermost, unit upper from A^T: LLVM moves the last row's store out of the
+   row loop (the sum is empty there), so the nest is not found */
+void jik_unit_trans(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += A[k * m + i] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+static unsigned long long state;
+
+static double next_value(void)
+{
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)((state >> 33) % 2001) / 1000.0 - 1.0;
+}
+
+int main(int argc, char **argv)
+{
+    int m = argc > 1 ? atoi(argv[1]) : 5;
+    int n = argc > 2 ? atoi(argv[2]) : 4;
+    state = argc > 3 ? (unsigned long long)atoll(argv[3]) : 1;
+    int mode = argc > 4 ? atoi(argv[4]) : 0;
+    double alpha = mode == 3 ? 0.0 : mode == 5 ? 1.0 / 0.0 : 0.75;
+    int total = m * n + m * m + 1;
+    double *block = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    float *fblock = malloc(sizeof(float) * (size_t)(total > 0 ? total : 1));
+    if (!block || !fblock) return 1;
+    double *B = block, *A = block + m * n + 1;
+    float *fB = fblock, *fA = fblock + m * n + 1;
+    const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
+    const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
+    for (int kernel = 0; kernel < 12; kernel++) {
+        for (int t = 0; t < total; t++) block[t] = next_value();
+        for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
+        if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
+        /* float sums of non-negative terms: no cancellation, so that a float result
+           of another summation order stays within the comparison's tolerance */
+        for (int t = 0; t < total; t++) fblock[t] = (float)fabs(block[t]);
+        switch (kernel) {
+        case 0: ikj_unit_upper(m, n, read, B); break;
+        case 1: ikj_unit_lower_down(m, n, read, B); break;
+        case 2: ikj_unit_trans_float(m, n, fread, fB); break;
+        case 3: jik_nonunit_trans(m, n, alpha, read, B); break;
+        case 4: jik_nonunit_lower_down(m, n, alpha, read, B); break;
+        case 5: jik_nonunit_upper_float(m, n, fread, fB); break;
+        case 6: ikj_lower_up(m, n, read, B); break;
+        case 7: ikj_upper_down(m, n, read, B); break;
+        case 8: jik_lower_up(m, n, read, B); break;
+        case 9: ikj_diagonal_added(m, n, read, B); break;
+        case 10: ikj_alpha_on_products(m, n, alpha, read, B); break;
+        case 11: jik_unit_trans(m, n, alpha, read, B); break;
+        }
+        printf("kernel %d\n", kernel);
+        if (kernel == 2 || kernel == 5)
+            for (int t = 0; t < total; t++) printf("[%d] = %.6g\n", t, (double)fblock[t]);
+        else
+            for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);
+    }
+    free(block);
+    free(fblock);
+    return 0;
+}
