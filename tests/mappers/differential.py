@@ -72,6 +72,16 @@ def blas_calls_done(stderr: str, entry: str) -> int:
     )
 
 
+def syrk_calls_and_finishes(
+    pair: tuple[Path, Path, Accelerated], args: list[str]
+) -> tuple[int, int]:
+    """Run `pair` as same_outputs does, BLAS at any size: (SYRK calls that did the work,
+    finishes that ran: divisions, mirrors, diagonals kept and set)."""
+    stderr = same_outputs(pair, args, BLAS_AT_ANY_SIZE)
+    finishes = sum(1 for line in stderr.splitlines() if line.startswith("idiom: syrk finish"))
+    return blas_calls_done(stderr, "syrk"), finishes
+
+
 def replaced_everywhere(
     report: Accelerated,
     idioms: set[str],

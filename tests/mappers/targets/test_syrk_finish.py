@@ -14,11 +14,9 @@ import pytest
 
 from mappers.accelerate import Accelerated
 from tests.mappers.differential import (
-    BLAS_AT_ANY_SIZE,
-    blas_calls_done,
     build_pair,
     replaced_everywhere,
-    same_outputs,
+    syrk_calls_and_finishes,
 )
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "syrk_finished.c"
@@ -47,10 +45,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _calls(builds: tuple[Path, Path, Accelerated], args: list[str]) -> tuple[int, int]:
-    """(SYRK calls that did the work, finishes that ran)."""
-    stderr = same_outputs(builds, args, BLAS_AT_ANY_SIZE)
-    finishes = sum(1 for line in stderr.splitlines() if line.startswith("idiom: syrk finish"))
-    return blas_calls_done(stderr, "syrk"), finishes
+    return syrk_calls_and_finishes(builds, args)
 
 
 def test_every_finishing_nest_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
