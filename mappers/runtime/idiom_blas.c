@@ -391,16 +391,28 @@ static int32_t gemv_check(int32_t elem, int64_t m, int64_t n, int64_t a_sm, int6
    elements (see products_far_from_overflow). It scans A, as much memory as the product
    reads: BLAS's order differs from the loop's, and a matrix of huge entries that cancel
    along a row overflows in one order and not in the other; nothing cheaper tells. */
+static double gemv_bound_from(int32_t elem, int64_t m, int64_t n, double alpha,
+                              double largest_a, const void *x, int64_t x_s, double beta,
+                              const void *y, int64_t y_s) {
+    int64_t terms = m > 0 && n > 0 ? n : 0;
+    double largest_x = matrix_max(elem, terms, 1, x, x_s, 0, FINITE_ELEMENTS);
+    double largest_y =
+        beta != 0.0 && m > 0 ? matrix_max(elem, m, 1, y, y_s, 0, FINITE_ELEMENTS) : 0.0;
+    return fmax(1.0, fabs(alpha)) * (terms > 0 ? largest_a : 0.0) * largest_x * (double)terms +
+           fabs(beta) * largest_y;
+}
+
+/* A's part of gemv_bound: no smaller than its largest finite magnitude (0 when empty). */
+static double gemv_matrix_bound(int32_t elem, int64_t m, int64_t n, const void *a, int64_t a_sm,
+                                int64_t a_sn) {
+    return m > 0 && n > 0 ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS) : 0.0;
+}
+
 static double gemv_bound(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
                          int64_t a_sm, int64_t a_sn, const void *x, int64_t x_s, double beta,
                          const void *y, int64_t y_s) {
-    int64_t terms = m > 0 && n > 0 ? n : 0;
-    double largest_x = matrix_max(elem, terms, 1, x, x_s, 0, FINITE_ELEMENTS);
-    double largest_a = terms > 0 ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS) : 0.0;
-    double largest_y =
-        beta != 0.0 && m > 0 ? matrix_max(elem, m, 1, y, y_s, 0, FINITE_ELEMENTS) : 0.0;
-    return fmax(1.0, fabs(alpha)) * largest_a * largest_x * (double)terms +
-           fabs(beta) * largest_y;
+    double largest_a = gemv_matrix_bound(elem, m, n, a, a_sm, a_sn);
+    return gemv_bound_from(elem, m, n, alpha, largest_a, x, x_s, beta, y, y_s);
 }
 
 static int32_t gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
@@ -476,6 +488,26 @@ int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void 
     return status;
 }
 
+/* Whether both products of a GEMV pair are far from overflow (gemv_bound), A read once
+   where both products read one matrix (a BiCG step's A^T r and A p: the same elements,
+   one product's rows the other's columns). */
+static int pair_far_from_overflow(int32_t elem, int64_t m1, int64_t n1, double alpha1,
+                                  const void *a1, int64_t a1_sm, int64_t a1_sn, const void *x1,
+                                  int64_t x1_s, double beta1, const void *y1, int64_t y1_s,
+                                  int64_t m2, int64_t n2, double alpha2, const void *a2,
+                                  int64_t a2_sm, int64_t a2_sn, const void *x2, int64_t x2_s,
+                                  double beta2, const void *y2, int64_t y2_s) {
+    int same = a1 == a2 && m1 > 0 && n1 > 0 &&
+               ((m1 == m2 && n1 == n2 && a1_sm == a2_sm && a1_sn == a2_sn) ||
+                (m1 == n2 && n1 == m2 && a1_sm == a2_sn && a1_sn == a2_sm));
+    double largest_1 = gemv_matrix_bound(elem, m1, n1, a1, a1_sm, a1_sn);
+    double largest_2 = same ? largest_1 : gemv_matrix_bound(elem, m2, n2, a2, a2_sm, a2_sn);
+    return far_from_overflow(elem, gemv_bound_from(elem, m1, n1, alpha1, largest_1, x1, x1_s,
+                                                   beta1, y1, y1_s)) &&
+           far_from_overflow(elem, gemv_bound_from(elem, m2, n2, alpha2, largest_2, x2, x2_s,
+                                                   beta2, y2, y2_s));
+}
+
 int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const void *a1,
                     int64_t a1_sm, int64_t a1_sn, const void *x1, int64_t x1_s, double beta1,
                     void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
@@ -493,10 +525,8 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     int32_t status = IDIOM_DECLINED;
     int finite = finite_scales(alpha1, beta1) && finite_scales(alpha2, beta2);
     if (first != IDIOM_DECLINED && second != IDIOM_DECLINED && finite &&
-        far_from_overflow(elem, gemv_bound(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s,
-                                           beta1, y1, y1_s)) &&
-        far_from_overflow(elem, gemv_bound(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s,
-                                           beta2, y2, y2_s))) {
+        pair_far_from_overflow(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s, beta1, y1, y1_s,
+                               m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s)) {
         gemv(elem, m1, n1, alpha1, a1, a1_sm, a1_sn, x1, x1_s, beta1, y1, y1_s);
         gemv(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s);
         status = IDIOM_DONE;

@@ -92,6 +92,19 @@ void batched_rows(int n, double *A, const double *B, double *sum)
         }
 }
 
+/* a BiCG step's A^T r and A p over one sweep of A: one matrix read by both products */
+void bicg_pair(int n, const double *A, const double *r, const double *p, double *s, double *q)
+{
+    for (int i = 0; i < n; i++) {
+        double t = 0.0;
+        for (int j = 0; j < n; j++) {
+            s[j] = s[j] + r[i] * A[i * n + j];
+            t += A[i * n + j] * p[j];
+        }
+        q[i] = t;
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -128,7 +141,7 @@ int main(int argc, char **argv)
     double *u = malloc((size_t)n * sizeof *u), *v = malloc((size_t)n * sizeof *v);
     if (!A || !B || !C || !x || !y || !u || !v) return 1;
     int values = mode == 1 ? 1 : 0;
-    for (int kernel = 0; kernel < 7; kernel++) {
+    for (int kernel = 0; kernel < 8; kernel++) {
         /* mode 1: A's rows alternate along every sum, B, x and v are ones */
         fill(A, (int)nn, values);
         fill(B, (int)nn, 0);
@@ -152,6 +165,7 @@ int main(int argc, char **argv)
         case 4: ger_rank1(n, 0.5, u, v, mode == 3 ? A : C); print("ger", mode == 3 ? A : C, (int)nn); break;
         case 5: ger_rank2(n, u, v, x, y, mode == 3 ? A : C); print("ger2", mode == 3 ? A : C, (int)nn); break;
         case 6: batched_rows(n, A, B, y); print("batched", A, (int)nn); print("sums", y, n); break;
+        case 7: bicg_pair(n, A, x, v, u, y); print("s", u, n); print("q", y, n); break;
         }
     }
     free(A); free(B); free(C); free(x); free(y); free(u); free(v);

@@ -23,7 +23,7 @@ from tests.mappers.differential import (
 )
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "blas_overflow.c"
-ENTRIES = ("gemm", "syrk", "syr2k", "gemv", "ger", "gemm_rows")
+ENTRIES = ("gemm", "syrk", "syr2k", "gemv", "ger", "gemm_rows", "gemv2")
 PLAIN, ALTERNATING_HUGE, INFINITE_A, HUGE_C = range(4)
 KERNELS = {
     "gemm_ijk": "GEMM",
@@ -33,6 +33,7 @@ KERNELS = {
     "ger_rank1": "GER",
     "ger_rank2": "GER",
     "batched_rows": "GEMM",
+    "bicg_pair": "GEMV",
 }
 
 
@@ -53,13 +54,29 @@ def test_every_kernel_is_replaced(builds: tuple[Path, Path, Accelerated]) -> Non
 @pytest.mark.parametrize("n", [1, 7, 40])
 def test_modest_values_are_computed_by_blas(builds: tuple[Path, Path, Accelerated], n: int) -> None:
     done = _calls_done(builds, [str(n), "3", str(PLAIN)])
-    assert done == {"gemm": 1, "syrk": 1, "syr2k": 1, "gemv": 1, "ger": 2, "gemm_rows": 1}
+    assert done == {
+        "gemm": 1,
+        "syrk": 1,
+        "syr2k": 1,
+        "gemv": 1,
+        "ger": 2,
+        "gemm_rows": 1,
+        "gemv2": 1,
+    }
 
 
 @pytest.mark.parametrize("n", [8, 41])
 def test_sums_near_overflow_decline(builds: tuple[Path, Path, Accelerated], n: int) -> None:
     done = _calls_done(builds, [str(n), "3", str(ALTERNATING_HUGE)])
-    assert done == {"gemm": 0, "syrk": 0, "syr2k": 0, "gemv": 0, "ger": 0, "gemm_rows": 0}
+    assert done == {
+        "gemm": 0,
+        "syrk": 0,
+        "syr2k": 0,
+        "gemv": 0,
+        "ger": 0,
+        "gemm_rows": 0,
+        "gemv2": 0,
+    }
 
 
 @pytest.mark.parametrize("n", [8, 41])
@@ -68,7 +85,15 @@ def test_an_infinity_among_modest_values_is_computed_by_blas(
 ) -> None:
     # every order of a sum holding the infinity ends Inf or NaN alike
     done = _calls_done(builds, [str(n), "3", str(INFINITE_A)])
-    assert done == {"gemm": 1, "syrk": 1, "syr2k": 1, "gemv": 1, "ger": 2, "gemm_rows": 1}
+    assert done == {
+        "gemm": 1,
+        "syrk": 1,
+        "syr2k": 1,
+        "gemv": 1,
+        "ger": 2,
+        "gemm_rows": 1,
+        "gemv2": 1,
+    }
 
 
 @pytest.mark.parametrize("n", [8, 41])
@@ -76,4 +101,12 @@ def test_outputs_near_overflow(builds: tuple[Path, Path, Accelerated], n: int) -
     done = _calls_done(builds, [str(n), "3", str(HUGE_C)])
     # beta reads a C near overflow; a rank-1 update adds small products to it (rounding
     # alone differs), a rank-2 update may overflow adding one product before the other
-    assert done == {"gemm": 0, "syrk": 0, "syr2k": 0, "gemv": 0, "ger": 1, "gemm_rows": 0}
+    assert done == {
+        "gemm": 0,
+        "syrk": 0,
+        "syr2k": 0,
+        "gemv": 0,
+        "ger": 1,
+        "gemm_rows": 0,
+        "gemv2": 0,
+    }
