@@ -48,6 +48,7 @@ _SOURCES = (
     "idiom_rows.c",
     "idiom_policy.c",
     "idiom_memo.c",
+    "idiom_watch.c",
 )
 _HEADERS = (
     "idiom_runtime.h",
@@ -55,6 +56,7 @@ _HEADERS = (
     "idiom_resident.h",
     "idiom_policy.h",
     "idiom_memo.h",
+    "idiom_watch.h",
 )
 _SHARED_NAME = "libidiom_runtime.so"
 _ARCHIVE_NAME = "libidiom_runtime.a"

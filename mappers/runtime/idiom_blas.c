@@ -15,6 +15,7 @@
 #include <cblas.h>
 
 #include "idiom_internal.h"
+#include "idiom_watch.h"
 
 /* The wheel renames every symbol; its pkg-config file gives the prefix and the build step
    passes it on. */
@@ -100,6 +101,8 @@ static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
                            int64_t a_sr, int64_t a_sk, int finite_only);
 static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
                          int64_t sc, int finite_only);
+static double input_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
+                        int64_t sc, int finite_only);
 static int far_from_overflow(int32_t elem, double bound);
 #define EVERY_ELEMENT 0   /* a scan's answer is INFINITY where an element is not finite */
 #define FINITE_ELEMENTS 1 /* ... or no smaller than the largest of the finite ones */
@@ -176,8 +179,8 @@ static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, doub
     /* every partial sum of alpha A B + beta C, in any order, is within this: O(mk + kn + mn)
        beside the product's O(mnk) */
     if (bounded) {
-        double largest_a = matrix_max(elem, m, k, a, a_sm, a_sk, FINITE_ELEMENTS);
-        double largest_b = matrix_max(elem, k, n, b, b_sk, b_sn, FINITE_ELEMENTS);
+        double largest_a = input_max(elem, m, k, a, a_sm, a_sk, FINITE_ELEMENTS);
+        double largest_b = input_max(elem, k, n, b, b_sk, b_sn, FINITE_ELEMENTS);
         double largest_c =
             beta != 0.0 ? matrix_max(elem, m, n, c, c_sm, c_sn, FINITE_ELEMENTS) : 0.0;
         if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, k, beta, largest_c)) {
@@ -224,11 +227,13 @@ int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, 
     idiom_host_access(); /* BLAS reads and writes host memory: bring device results back */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status =
         gemm(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm, c_sn);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemm", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
@@ -313,7 +318,7 @@ static int32_t gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_
         const char *rows = (const char *)x + (size_t)(b * x_s0) * size;
         largest_x = fmax(largest_x, matrix_max(elem, block, k, rows, x_s1, x_sk, FINITE_ELEMENTS));
     }
-    double largest_w = matrix_max(elem, k, n, w, w_sk, w_sn, FINITE_ELEMENTS);
+    double largest_w = input_max(elem, k, n, w, w_sk, w_sn, FINITE_ELEMENTS);
     if (!products_far_from_overflow(elem, 1.0, largest_x, largest_w, k, 0.0, 0.0)) {
         return IDIOM_DECLINED;
     }
@@ -342,11 +347,13 @@ int32_t idiom_gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_t
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status =
         gemm_rows(elem, nb0, nb1, x, x_s0, x_s1, x_sk, k, w, w_sk, w_sn, n, sums, sums_s);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemm_rows", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", nb0 * nb1);
         idiom__json_int(&j, "n", n);
@@ -405,7 +412,7 @@ static double gemv_bound_from(int32_t elem, int64_t m, int64_t n, double alpha,
 /* A's part of gemv_bound: no smaller than its largest finite magnitude (0 when empty). */
 static double gemv_matrix_bound(int32_t elem, int64_t m, int64_t n, const void *a, int64_t a_sm,
                                 int64_t a_sn) {
-    return m > 0 && n > 0 ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS) : 0.0;
+    return m > 0 && n > 0 ? input_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS) : 0.0;
 }
 
 static double gemv_bound(int32_t elem, int64_t m, int64_t n, double alpha, const void *a,
@@ -473,10 +480,12 @@ int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void 
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = gemv_within_bounds(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemv", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
@@ -516,6 +525,7 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     blasint incx = 1;
     blasint incy = 1;
     layout la = {0, 1};
@@ -534,6 +544,7 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemv2", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m1);
         idiom__json_int(&j, "n", n1);
@@ -604,6 +615,7 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = IDIOM_DECLINED;
     /* the sums start from zero, unscaled (mappers/targets/blas.py passes them so) */
     if (alpha1 == 1.0 && beta1 == 0.0 && alpha2 == 1.0 && beta2 == 0.0) {
@@ -613,6 +625,7 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "gemv_sum", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m1);
         idiom__json_int(&j, "n", n1);
@@ -657,7 +670,7 @@ static int32_t symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double al
     }
     /* A's one triangle is all that is read, of it and of its mirror */
     double largest_a = triangle_max(elem, upper, 0, m, a, a_sr, a_sc, FINITE_ELEMENTS);
-    double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc, FINITE_ELEMENTS);
+    double largest_b = input_max(elem, m, n, b, b_sr, b_sc, FINITE_ELEMENTS);
     double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc, FINITE_ELEMENTS);
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, m, beta, largest_c)) {
         return IDIOM_DECLINED;
@@ -682,11 +695,13 @@ int32_t idiom_symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double alp
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status =
         symm(elem, upper, m, n, alpha, a, a_sr, a_sc, b, b_sr, b_sc, beta, c, c_sr, c_sc);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "symm", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
@@ -740,7 +755,7 @@ static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
         return IDIOM_DECLINED;
     }
     /* C's triangle (the loop's own terms: lower is column <= row) and all of A */
-    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
+    double largest_a = input_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
     double largest_c =
         beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc, FINITE_ELEMENTS) : 0.0;
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_a, k, beta, largest_c)) {
@@ -762,10 +777,12 @@ int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alp
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = syrk(elem, lower, n, k, alpha, a, a_sn, a_sk, beta, c, c_sr, c_sc);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "syrk", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
@@ -813,8 +830,8 @@ static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double a
         return IDIOM_DECLINED;
     }
     /* two products a term: 2k of them */
-    double largest_a = matrix_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
-    double largest_b = matrix_max(elem, n, k, b, b_sn, b_sk, FINITE_ELEMENTS);
+    double largest_a = input_max(elem, n, k, a, a_sn, a_sk, FINITE_ELEMENTS);
+    double largest_b = input_max(elem, n, k, b, b_sn, b_sk, FINITE_ELEMENTS);
     double largest_c =
         beta != 0.0 ? triangle_max(elem, !lower, 0, n, c, c_sr, c_sc, FINITE_ELEMENTS) : 0.0;
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, 2 * k, beta, largest_c)) {
@@ -838,11 +855,13 @@ int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status =
         syr2k(elem, lower, n, k, alpha, a, a_sn, a_sk, b, b_sn, b_sk, beta, c, c_sr, c_sc);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "syr2k", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
@@ -951,6 +970,53 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
     return largest;
 }
 
+/* matrix_max of an operand the call only reads, remembered while the program does not write
+   its bytes (idiom_watch.c): a solver's products read one matrix again and again, and for a
+   GEMV the scan reads as much memory as the product. */
+typedef struct {
+    int32_t elem;
+    int64_t rows, cols, sr, sc;
+    const void *v;
+    int finite_only;
+} operand;
+
+static double operand_max(const void *context) {
+    const operand *o = context;
+    return matrix_max(o->elem, o->rows, o->cols, o->v, o->sr, o->sc, o->finite_only);
+}
+
+/* The byte offsets from v of the first element of a rows x cols operand and of the end of
+   its last one; 0 when they overflow. rows and cols are >= 1. */
+static int operand_span(const operand *o, int64_t *first, int64_t *end) {
+    int64_t size = o->elem == IDIOM_FLOAT ? (int64_t)sizeof(float) : (int64_t)sizeof(double);
+    int64_t along_rows = 0;
+    int64_t along_cols = 0;
+    if (__builtin_mul_overflow(o->rows - 1, o->sr, &along_rows) ||
+        __builtin_mul_overflow(o->cols - 1, o->sc, &along_cols)) {
+        return 0;
+    }
+    int64_t low = (along_rows < 0 ? along_rows : 0) + (along_cols < 0 ? along_cols : 0);
+    int64_t high = (along_rows > 0 ? along_rows : 0) + (along_cols > 0 ? along_cols : 0);
+    return !__builtin_mul_overflow(low, size, first) &&
+           !__builtin_mul_overflow(high + 1, size, end);
+}
+
+static double input_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
+                        int64_t sc, int finite_only) {
+    /* one operand whatever way round it is read (a BiCG step reads A and A^T) */
+    int swap = llabs(sc) > llabs(sr) || (llabs(sc) == llabs(sr) && cols > rows);
+    operand o = {elem, swap ? cols : rows, swap ? rows : cols, swap ? sc : sr, swap ? sr : sc, v, finite_only};
+    int64_t first = 0;
+    int64_t end = 0;
+    if (rows <= 0 || cols <= 0 || !operand_span(&o, &first, &end)) {
+        return matrix_max(elem, rows, cols, v, sr, sc, finite_only);
+    }
+    int64_t shape[6] = {elem, o.rows, o.cols, o.sr, o.sc, finite_only};
+    uint64_t tag = idiom__fnv1a(IDIOM_FNV_START, shape, sizeof shape);
+    const char *base = v;
+    return idiom__watched_value(base + first, base + end, tag, operand_max, &o);
+}
+
 /* Whether a bound on every magnitude a computation meets, in any order of its operations,
    lies far enough below the type's overflow for no order to overflow: where one order
    overflows and another does not, the loop and BLAS disagree (Inf against a number). An
@@ -1020,10 +1086,12 @@ int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = trmm(elem, upper, unit, m, n, alpha, a, a_sr, a_sk, b, b_sr, b_sc);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "trmm", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
@@ -1107,10 +1175,12 @@ int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const v
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = trsv(elem, upper, unit, n, a, a_sr, a_sc, b, b_s, x, x_s);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "trsv", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "upper", upper);
@@ -1288,11 +1358,13 @@ int32_t idiom_ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void 
     idiom_host_access(); /* as in idiom_gemm */
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
+    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
     int32_t status = ger(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2, y2_s, a,
                          a_sm, a_sn);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "ger", status, idiom__now() - start);
+        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
