@@ -103,6 +103,8 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
                          int64_t sc, int finite_only);
 static double input_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
                         int64_t sc, int finite_only);
+static double input_triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
+                                 const void *a, int64_t a_sr, int64_t a_sk, int finite_only);
 static int far_from_overflow(int32_t elem, double bound);
 #define EVERY_ELEMENT 0   /* a scan's answer is INFINITY where an element is not finite */
 #define FINITE_ELEMENTS 1 /* ... or no smaller than the largest of the finite ones */
@@ -669,7 +671,7 @@ static int32_t symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double al
         return IDIOM_DECLINED;
     }
     /* A's one triangle is all that is read, of it and of its mirror */
-    double largest_a = triangle_max(elem, upper, 0, m, a, a_sr, a_sc, FINITE_ELEMENTS);
+    double largest_a = input_triangle_max(elem, upper, 0, m, a, a_sr, a_sc, FINITE_ELEMENTS);
     double largest_b = input_max(elem, m, n, b, b_sr, b_sc, FINITE_ELEMENTS);
     double largest_c = matrix_max(elem, m, n, c, c_sr, c_sc, FINITE_ELEMENTS);
     if (!products_far_from_overflow(elem, alpha, largest_a, largest_b, m, beta, largest_c)) {
@@ -970,18 +972,25 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
     return largest;
 }
 
-/* matrix_max of an operand the call only reads, remembered while the program does not write
-   its bytes (idiom_watch.c): a solver's products read one matrix again and again, and for a
-   GEMV the scan reads as much memory as the product. */
+/* matrix_max or triangle_max of an operand the call only reads, remembered while the program
+   does not write its bytes (idiom_watch.c): a solver's products and solves read one matrix
+   again and again, and for a GEMV or a TRSV the scan reads as much memory as the call. */
 typedef struct {
     int32_t elem;
     int64_t rows, cols, sr, sc;
     const void *v;
     int finite_only;
+    int32_t triangle; /* NO_TRIANGLE, or the `upper` of triangle_max */
+    int32_t unit;
 } operand;
+#define NO_TRIANGLE (-1)
 
 static double operand_max(const void *context) {
     const operand *o = context;
+    if (o->triangle != NO_TRIANGLE) {
+        return triangle_max(o->elem, o->triangle, o->unit, o->rows, o->v, o->sr, o->sc,
+                            o->finite_only);
+    }
     return matrix_max(o->elem, o->rows, o->cols, o->v, o->sr, o->sc, o->finite_only);
 }
 
@@ -1001,20 +1010,33 @@ static int operand_span(const operand *o, int64_t *first, int64_t *end) {
            !__builtin_mul_overflow(high + 1, size, end);
 }
 
-static double input_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
-                        int64_t sc, int finite_only) {
-    /* one operand whatever way round it is read (a BiCG step reads A and A^T) */
-    int swap = llabs(sc) > llabs(sr) || (llabs(sc) == llabs(sr) && cols > rows);
-    operand o = {elem, swap ? cols : rows, swap ? rows : cols, swap ? sc : sr, swap ? sr : sc, v, finite_only};
+/* operand_max(o), through idiom__watched_value over o's bytes (a triangle's whole square) */
+static double watched_max(const operand *o) {
     int64_t first = 0;
     int64_t end = 0;
-    if (rows <= 0 || cols <= 0 || !operand_span(&o, &first, &end)) {
-        return matrix_max(elem, rows, cols, v, sr, sc, finite_only);
+    if (o->rows <= 0 || o->cols <= 0 || !operand_span(o, &first, &end)) {
+        return operand_max(o);
     }
-    int64_t shape[6] = {elem, o.rows, o.cols, o.sr, o.sc, finite_only};
+    int64_t shape[8] = {o->elem, o->rows, o->cols, o->sr, o->sc, o->finite_only, o->triangle,
+                        o->unit};
     uint64_t tag = idiom__fnv1a(IDIOM_FNV_START, shape, sizeof shape);
-    const char *base = v;
-    return idiom__watched_value(base + first, base + end, tag, operand_max, &o);
+    const char *base = o->v;
+    return idiom__watched_value(base + first, base + end, tag, operand_max, o);
+}
+
+static double input_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
+                        int64_t sc, int finite_only) {
+    /* one operand whichever way round it is read (a BiCG step reads A and A^T) */
+    int swap = llabs(sc) > llabs(sr) || (llabs(sc) == llabs(sr) && cols > rows);
+    operand o = {elem, swap ? cols : rows, swap ? rows : cols, swap ? sc : sr, swap ? sr : sc,
+                 v, finite_only, NO_TRIANGLE, 0};
+    return watched_max(&o);
+}
+
+static double input_triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
+                                 const void *a, int64_t a_sr, int64_t a_sk, int finite_only) {
+    operand o = {elem, m, m, a_sr, a_sk, a, finite_only, upper != 0, unit != 0};
+    return watched_max(&o);
 }
 
 /* Whether a bound on every magnitude a computation meets, in any order of its operations,
@@ -1057,7 +1079,7 @@ static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_
         return IDIOM_DECLINED;
     }
     /* every partial sum of alpha * T * B, in any order, is within this */
-    double largest_t = triangle_max(elem, upper, unit, m, a, a_sr, a_sk, EVERY_ELEMENT);
+    double largest_t = input_triangle_max(elem, upper, unit, m, a, a_sr, a_sk, EVERY_ELEMENT);
     double largest_b = matrix_max(elem, m, n, b, b_sr, b_sc, EVERY_ELEMENT);
     if (!far_from_overflow(elem, fabs(alpha) * largest_b * (1.0 + (double)m * largest_t))) {
         return IDIOM_DECLINED;
@@ -1156,12 +1178,16 @@ static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const 
         copy_vector(elem, n, b, b_s, x, x_s);
     }
     double largest_b = matrix_max(elem, n, 1, x, x_s, 0, EVERY_ELEMENT);
+    /* the products' factor from T: its triangle off the diagonal (the diagonal divides) */
+    double largest_t = input_triangle_max(elem, upper, 1, n, a, a_sr, a_sc, EVERY_ELEMENT);
     trsv_call(elem, upper, unit, n, a, la, x, incx);
-    /* b and x far below overflow. (A bound on every partial sum would take max|T| too:
-       a scan of T beside each solve, which costs more than the solve; a T whose entries
-       are huge against b and x is not caught.) */
+    /* Every partial sum b[i] - sum T[i][k] x[k], in any order, is within |b| + n |T| |x|,
+       and every quotient within |x|: all far below overflow. x is BLAS's, the loop's own
+       differs from it by rounding only while neither overflows. */
     double largest_x = matrix_max(elem, n, 1, x, x_s, 0, EVERY_ELEMENT);
-    int safe = far_from_overflow(elem, (largest_b + largest_x) * (double)n);
+    double sums = largest_b + (double)n * largest_t * largest_x;
+    int safe = far_from_overflow(elem, (largest_b + largest_x) * (double)n) &&
+               far_from_overflow(elem, sums);
     if (!safe) {
         copy_vector(elem, n, saved, 1, x, x_s);
     }

@@ -10,7 +10,11 @@
  *      2: b is x shifted by one element (decline: neither x itself nor apart from it);
  *      3: a zero on T's diagonal (the runtime must decline: results not finite);
  *      4: x and b near overflow (the runtime must decline: some order of the sums may
- *         overflow where the loop's does not, or the reverse). */
+ *         overflow where the loop's does not, or the reverse);
+ *      5: x and b modest, T huge off the diagonal: N >= 64, the first and last 32 rows
+ *         solve to 1, and every other row's products with them are 16 terms of +DBL_MAX/10
+ *         then 16 of -DBL_MAX/10, which overflow added in the loop's order and cancel
+ *         added in blocks (the runtime must decline). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -146,6 +150,23 @@ static double next_value(void)
     return (double)((state >> 33) % 2001) / 1000.0 - 1.0;
 }
 
+/* MODE 5's T, x and b (lower solves read the first 32 columns, upper ones the last 32) */
+static void huge_off_diagonal(int n, double *T, double *x, double *b)
+{
+    const double h = 1.79e307;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 32; k++) {
+            int first = i < 32, last = i >= n - 32;
+            T[i * n + k] = i == k ? 1.0 : first ? 0.0 : k < 16 ? h : -h;
+            T[i * n + n - 1 - k] = i == n - 1 - k ? 1.0 : last ? 0.0 : k < 16 ? h : -h;
+        }
+    }
+    for (int k = 0; k < 32; k++) {
+        x[k] = b[k] = 1.0;
+        x[n - 1 - k] = b[n - 1 - k] = 1.0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 5;
@@ -170,6 +191,8 @@ int main(int argc, char **argv)
         if (mode == 3 && n > 1) T[(n / 2) * n + n / 2] = 0.0;
         if (mode == 4) /* right-hand sides near overflow */
             for (int t = 0; t < 2 * n; t++) block[t] *= 1e308;
+        if (mode == 5 && n >= 64)
+            huge_off_diagonal(n, T, x, b);
         for (int t = 0; t < total; t++) fblock[t] = (float)block[t];
         switch (kernel) {
         case 0: forward(n, t_read, b_read, x); break;

@@ -3,7 +3,8 @@ or not, the sum in a register or kept in x, from b or in place. One BLAS call ea
 separate arrays, every element of the block equal to the original's; the original code
 where T is x, where b overlaps x without being it, where the diagonal read is not T's,
 where a zero on the diagonal makes a result infinite (the runtime declines, x as it
-was), for a solve whose rows run the wrong way (no TRSV) and an inner loop counting
+was), where T's entries are huge and cancel (some order of the sums overflows: the runtime
+bounds them with T's largest magnitude, and declines), for a solve whose rows run the wrong way (no TRSV) and an inner loop counting
 down that misses a column (declined by the guard). Inner loops counting down are
 solves; a row multiplied by the diagonal's reciprocal is not reported (not what BLAS
 computes)."""
@@ -24,7 +25,7 @@ from tests.mappers.differential import (
 )
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "trsv_forms.c"
-SEPARATE, T_IS_X, B_OVERLAPS_X, ZERO_ON_DIAGONAL, NEAR_OVERFLOW = range(5)
+SEPARATE, T_IS_X, B_OVERLAPS_X, ZERO_ON_DIAGONAL, NEAR_OVERFLOW, HUGE_T = range(6)
 FORMS = (
     "forward",
     "backward_in_place",
@@ -74,3 +75,12 @@ def test_overlaps_and_infinite_results_run_the_original_code(
     builds: tuple[Path, Path, Accelerated], mode: int, calls: int, n: int
 ) -> None:
     assert _trsv_calls(builds, [str(n), "4", str(mode)]) == calls
+
+
+@pytest.mark.parametrize("n", [64, 97])
+def test_huge_entries_of_t_that_cancel_run_the_original_code(
+    builds: tuple[Path, Path, Accelerated], n: int
+) -> None:
+    # the loop's order overflows to -inf where BLAS's blocks cancel: bounding b and x alone
+    # let every solve through, and the outputs differed
+    assert _trsv_calls(builds, [str(n), "4", str(HUGE_T)]) == 0
