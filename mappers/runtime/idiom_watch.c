@@ -133,8 +133,6 @@ static int works_on_a_page(void) {
 }
 
 static int open_watch(void) {
-    long size = sysconf(_SC_PAGESIZE);
-    page_bytes = size > 0 ? (uintptr_t)size : 4096;
     uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
     if (uffd < 0) {
         return 0;
@@ -150,20 +148,37 @@ static int open_watch(void) {
         uffd = pagemap = -1;
         return 0;
     }
-    owner = getpid();
     return 1;
 }
 
-/* Whether remembered values may be used in this process (called with the lock held). */
-static int watch_available(void) {
+/* Whether the kernel watches memory for this process; opened when a first range is to be
+   watched, so a program that never calls twice on one operand holds no descriptor more. */
+static int watch_open(void) {
     static int opened = -1;
     if (opened < 0) {
-        const char *text = getenv("IDIOM_WATCH");
-        opened = text != NULL && strcmp(text, "0") == 0 ? 0 : open_watch();
+        opened = open_watch();
         idiom__trace("watching read-only operands for writes: %s",
                      opened ? "userfaultfd (asynchronous write protection)" : "unavailable");
     }
-    return opened && getpid() == owner;
+    return opened;
+}
+
+/* Whether the table may be used (called with the lock held): not where IDIOM_WATCH=0, nor in
+   a forked child, whose table and descriptors are its parent's (the userfaultfd and
+   /proc/self/pagemap opened by the parent describe the parent's memory). */
+static int table_usable(void) {
+    static int allowed = -1;
+    if (allowed < 0) {
+        const char *text = getenv("IDIOM_WATCH");
+        allowed = text == NULL || strcmp(text, "0") != 0;
+        owner = getpid();
+        long size = sysconf(_SC_PAGESIZE);
+        page_bytes = size > 0 ? (uintptr_t)size : 4096;
+        if (!allowed) {
+            idiom__trace("watching read-only operands for writes: unavailable (IDIOM_WATCH=0)");
+        }
+    }
+    return allowed && getpid() == owner;
 }
 
 static size_t head_bytes(const watched *w) { return w->from - w->lo; }
@@ -208,6 +223,9 @@ static void unwatch(watched *w, watch_state next) {
 
 /* Protects w's pages and copies its edges: from here on, a write to its bytes is seen. */
 static int arm(watched *w) {
+    if (!watch_open()) {
+        return 0;
+    }
     settle_overlapping(w, w->from, w->to, 0);
     if (w->edges == NULL) {
         w->edges = malloc(head_bytes(w) + tail_bytes(w) + 1);
@@ -261,7 +279,7 @@ double idiom__watched_value(const void *lo, const void *hi, uint64_t tag,
         return compute(context);
     }
     pthread_mutex_lock(&lock);
-    if (!watch_available()) {
+    if (!table_usable()) {
         pthread_mutex_unlock(&lock);
         return compute(context);
     }
