@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.plan.loops import LoopView, loop_view, trip_count
-from mappers.plan.plan import MapperContext, Plan
+from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import depends_on, guard_conditions
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
 from mappers.plan.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
@@ -248,6 +248,7 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     levels = _levels(instance, loops, context)
     edges = _moving_bounds(loops[levels[_SUM]], context)
     guards = row_guards(context.region, loops, loops[levels[_SUM]])
+    skip_store = _skip_store(instance)
     dense = dense_match(
         instance,
         context,
@@ -256,11 +257,34 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
         edges=edges,
         settled=(levels[_SUM],),
         guarded=tuple(guard.branch for guard in guards),
+        also_stores=(skip_store,) if skip_store is not None else (),
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
     shape = _shape(instance, dense, context, levels)
     return _TrmmPlan(dense, shape, guards, context, levels)
+
+
+def _skip_store(instance: Instance) -> Value | None:
+    """The store the row loop leaves to on the row whose sum is empty (blas.idl's
+    TRMMSkipStore), checked to be the sum's store with the sum empty: the sum's element
+    and B's element as read (an LCSSA phi taking nothing else), scaled by alpha exactly
+    where the sum's store is. The call then writes that row as the store does."""
+    solution = instance.solution
+    store = solution.get("skip_store")
+    if store is None:
+        return None
+    value, address = store.operands[0], store.operands[1]
+    old = value if solution.get("skip.alpha") is None else need(solution, "skip.old")
+    for start, phi in ((need(solution, "acc_init"), old), (need(solution, "c.address"), address)):
+        if phi.opcode != "phi" or [incoming for incoming, _ in phi.incoming] != [start]:
+            raise NotReplaced("the last row's store merges values other than the sum's start")
+    stored, final = need(solution, "c.store").operands[0], need(solution, "final")
+    if (stored is not final) != (solution.get("skip.alpha") is not None):
+        raise NotReplaced("alpha scales one of the last row's two stores only")
+    if stored is not final and need(solution, "alpha") is not solution.get("skip.alpha"):
+        raise NotReplaced("the last row's store scales by another value")
+    return store
 
 
 def _levels(

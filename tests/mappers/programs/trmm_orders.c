@@ -133,8 +133,8 @@ void ikj_alpha_on_products(int m, int n, double alpha, const double *A, double *
                 B[i * n + j] += alpha * A[i * m + k] * B[k * n + j];
 }
 
-/* columns outermost, unit upper from A^T: LLVM moves the last row's store out of the
-   row loop (the sum is empty there), so the nest is not found */
+/* columns outermost, unit upper from A^T, scaled: the sum is empty on the last row, and
+   LLVM leaves the row loop at its top there for a copy of the store */
 void jik_unit_trans(int m, int n, double alpha, const double *A, double *B)
 {
     for (int j = 0; j < n; j++)
@@ -143,6 +143,44 @@ void jik_unit_trans(int m, int n, double alpha, const double *A, double *B)
             for (int k = i + 1; k < m; k++)
                 s += A[k * m + i] * B[k * n + j];
             B[i * n + j] = alpha * s;
+        }
+}
+
+/* columns outermost, unit lower, the rows counting down (the empty sum on row 0, the
+   last visited), float, not scaled */
+void jik_unit_lower_down_float(int m, int n, const float *A, float *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = m - 1; i >= 0; i--) {
+            float s = B[i * n + j];
+            for (int k = 0; k < i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* columns outermost, unit upper with the rows counting down: each row reads rows below
+   it already updated in this column, a recurrence (must not be replaced) */
+void jik_unit_upper_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = m - 1; i >= 0; i--) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+/* columns outermost, unit upper, alpha on the products alone: (I + alpha N) B, no TRMM */
+void jik_unit_alpha_on_products(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += alpha * A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
         }
 }
 
@@ -169,7 +207,7 @@ int main(int argc, char **argv)
     float *fB = fblock, *fA = fblock + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
     const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
-    for (int kernel = 0; kernel < 12; kernel++) {
+    for (int kernel = 0; kernel < 15; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -189,9 +227,12 @@ int main(int argc, char **argv)
         case 9: ikj_diagonal_added(m, n, read, B); break;
         case 10: ikj_alpha_on_products(m, n, alpha, read, B); break;
         case 11: jik_unit_trans(m, n, alpha, read, B); break;
+        case 12: jik_unit_lower_down_float(m, n, fread, fB); break;
+        case 13: jik_unit_upper_down(m, n, alpha, read, B); break;
+        case 14: jik_unit_alpha_on_products(m, n, alpha, read, B); break;
         }
         printf("kernel %d\n", kernel);
-        if (kernel == 2 || kernel == 5)
+        if (kernel == 2 || kernel == 5 || kernel == 12)
             for (int t = 0; t < total; t++) printf("[%d] = %.6g\n", t, (double)fblock[t]);
         else
             for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

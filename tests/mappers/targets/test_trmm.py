@@ -120,10 +120,11 @@ def test_alpha_read_from_b_runs_the_original_code(
 
 # Other loop orders (programs/trmm_orders.c): i-k-j (the unit diagonal, B's row i updated
 # in place from the rows not yet updated, the row loop top-tested where LLVM merges the
-# sum's zero-trip test into it) and the columns outermost. The wrong row orders are
+# sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
+# leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
+# The wrong row orders and alpha on a unit columns-outer sum's products alone are
 # declined when mapped, the diagonal added in i-k-j by the guard; alpha on the products
-# of an i-k-j sum and a unit columns-outer sum whose last row LLVM moves out of the row
-# loop are not found.
+# of an i-k-j sum is not found.
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -132,9 +133,20 @@ ORDER_FORMS = (
     "jik_nonunit_trans",
     "jik_nonunit_lower_down",
     "jik_nonunit_upper_float",
+    "jik_unit_trans",
+    "jik_unit_lower_down_float",
 )
-ORDERS_SCALED = 2  # jik_nonunit_trans and jik_nonunit_lower_down scale by alpha
-ORDERS_DECLINED_WHEN_MAPPED = frozenset({"ikj_lower_up", "ikj_upper_down", "jik_lower_up"})
+# jik_nonunit_trans, jik_nonunit_lower_down and jik_unit_trans scale by alpha
+ORDERS_SCALED = 3
+ORDERS_DECLINED_WHEN_MAPPED = frozenset(
+    {
+        "ikj_lower_up",
+        "ikj_upper_down",
+        "jik_lower_up",
+        "jik_unit_upper_down",
+        "jik_unit_alpha_on_products",
+    }
+)
 
 
 @pytest.fixture(scope="module")
