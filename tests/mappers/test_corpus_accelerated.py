@@ -109,6 +109,9 @@ MUST_REPLACE = {
     "trmm_cols_flat.c": {"TRMM"},  # the columns outermost, A read transposed
     "trmm_cols_rows_float.c": {"TRMM"},  # the columns outermost, row tables, counting down
     "trmm_cols_2d_inline.c": {"TRMM"},  # the columns outermost, a static kernel inlined
+    # the columns outermost with a unit diagonal (the row loop left at its top on the last row)
+    "trmm_cols_unit_flat.c": {"TRMM"},
+    "trmm_cols_unit_2d_float.c": {"TRMM"},  # float, counting down, a static kernel inlined
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -122,6 +125,8 @@ ALWAYS_DECLINED = {
     "nm_symm_forms.c": {"SYMM"},
     # i-k-j and the columns outermost with the rows counting towards rows already updated
     "nm_trmm_orders.c": {"TRMM"},
+    # the columns outermost with a unit diagonal: a recurrence, alpha on the products alone
+    "nm_trmm_cols_unit.c": {"TRMM"},
 }
 
 
