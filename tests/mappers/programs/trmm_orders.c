@@ -184,6 +184,55 @@ void jik_unit_alpha_on_products(int m, int n, double alpha, const double *A, dou
         }
 }
 
+/* i-k-j, non-unit upper: row i times the diagonal first, then the rows below added */
+void ikj_nonunit_upper(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, non-unit lower, the rows counting down, the diagonal on the left, float */
+void ikj_nonunit_lower_down_float(int m, int n, const float *A, float *B)
+{
+    for (int i = m - 1; i >= 0; i--) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = A[i * m + i] * B[i * n + j];
+        for (int k = 0; k < i; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, the row multiplied by A's first column instead of its diagonal: no TRMM (the
+   guard must decline: not T's (i, i) past the first row) */
+void ikj_first_column_first(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, the diagonal applied after the updates: D (I + N) B, no TRMM (not found) */
+void ikj_diagonal_after(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -207,7 +256,7 @@ int main(int argc, char **argv)
     float *fB = fblock, *fA = fblock + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
     const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
-    for (int kernel = 0; kernel < 15; kernel++) {
+    for (int kernel = 0; kernel < 19; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -230,9 +279,13 @@ int main(int argc, char **argv)
         case 12: jik_unit_lower_down_float(m, n, fread, fB); break;
         case 13: jik_unit_upper_down(m, n, alpha, read, B); break;
         case 14: jik_unit_alpha_on_products(m, n, alpha, read, B); break;
+        case 15: ikj_nonunit_upper(m, n, read, B); break;
+        case 16: ikj_nonunit_lower_down_float(m, n, fread, fB); break;
+        case 17: ikj_first_column_first(m, n, read, B); break;
+        case 18: ikj_diagonal_after(m, n, read, B); break;
         }
         printf("kernel %d\n", kernel);
-        if (kernel == 2 || kernel == 5 || kernel == 12)
+        if (kernel == 2 || kernel == 5 || kernel == 12 || kernel == 16)
             for (int t = 0; t < total; t++) printf("[%d] = %.6g\n", t, (double)fblock[t]);
         else
             for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

@@ -122,9 +122,11 @@ def test_alpha_read_from_b_runs_the_original_code(
 # in place from the rows not yet updated, the row loop top-tested where LLVM merges the
 # sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
 # leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
+# i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum.
 # The wrong row orders and alpha on a unit columns-outer sum's products alone are
-# declined when mapped, the diagonal added in i-k-j by the guard; alpha on the products
-# of an i-k-j sum is not found.
+# declined when mapped, the diagonal added in i-k-j and a row multiplied by A's first
+# column instead of the diagonal by the guard; alpha on the products of an i-k-j sum and
+# the diagonal applied after the updates are not found.
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -135,6 +137,8 @@ ORDER_FORMS = (
     "jik_nonunit_upper_float",
     "jik_unit_trans",
     "jik_unit_lower_down_float",
+    "ikj_nonunit_upper",
+    "ikj_nonunit_lower_down_float",
 )
 # jik_nonunit_trans, jik_nonunit_lower_down and jik_unit_trans scale by alpha
 ORDERS_SCALED = 3
@@ -157,7 +161,7 @@ def order_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
 def test_other_orders_are_replaced_and_the_wrong_ones_are_not(
     order_builds: tuple[Path, Path, Accelerated],
 ) -> None:
-    replaced = {*ORDER_FORMS, "ikj_diagonal_added"}
+    replaced = {*ORDER_FORMS, "ikj_diagonal_added", "ikj_first_column_first"}
     replaced_everywhere(order_builds[2], {"TRMM"}, replaced, ORDERS_DECLINED_WHEN_MAPPED)
 
 
@@ -170,7 +174,9 @@ def test_other_orders_are_one_call_each(
     # no call where B is empty (the guards want every inner loop entered)
     expected = 0 if m == 0 or n == 0 else len(ORDER_FORMS)
     if m == 1:
-        expected -= 1  # ikj_unit_lower_down's sum never runs on the one row (declined)
+        # the sums of ikj_unit_lower_down and ikj_nonunit_lower_down_float never run on
+        # the one row (declined)
+        expected -= 2
     assert calls == expected
 
 
