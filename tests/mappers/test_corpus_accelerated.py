@@ -112,6 +112,9 @@ MUST_REPLACE = {
     # the columns outermost with a unit diagonal (the row loop left at its top on the last row)
     "trmm_cols_unit_flat.c": {"TRMM"},
     "trmm_cols_unit_2d_float.c": {"TRMM"},  # float, counting down, a static kernel inlined
+    # i-k-j with T's diagonal applied to the row in a loop of its own before the sum
+    "trmm_ikj_nonunit_2d.c": {"TRMM"},
+    "trmm_ikj_nonunit_flat_float.c": {"TRMM"},  # float, counting down, a static kernel inlined
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -125,8 +128,8 @@ ALWAYS_DECLINED = {
     "nm_symm_forms.c": {"SYMM"},
     # i-k-j and the columns outermost with the rows counting towards rows already updated
     "nm_trmm_orders.c": {"TRMM"},
-    # the columns outermost with a unit diagonal: a recurrence, alpha on the products alone
-    "nm_trmm_cols_unit.c": {"TRMM"},
+    # a columns-outer recurrence, alpha on the products alone, a row times A's first column
+    "nm_trmm_diagonal.c": {"TRMM"},
 }
 
 

@@ -1,6 +1,6 @@
-// corpus: near-miss TRMM, loop nests written like the columns-outermost unit triangular product and the i-k-j one that do not compute B = alpha*T*B
+// corpus: near-miss TRMM, loop nests written like the columns-outermost unit triangular product and the i-k-j one with the diagonal in a loop of its own that do not compute B = alpha*T*B
 // args: test=29 21 bench=700 600
-// near-miss: the columns outermost with a unit diagonal over the rows below while the rows count down (each row reads rows of its column already updated: a recurrence) and with alpha on the products alone ((I + alpha N) B, B's own element unscaled) are found as TRMM and declined before run time; i-k-j with the row multiplied by the diagonal after the updates (D (I + N) B, the diagonal scaling the added rows too) is not found
+// near-miss: the columns outermost with a unit diagonal over the rows below while the rows count down (each row reads rows of its column already updated: a recurrence) and with alpha on the products alone ((I + alpha N) B, B's own element unscaled) are found as TRMM and declined before run time; i-k-j with each row multiplied by A's first column instead of its diagonal is replaced and its guard declines (not T's (i, i)); i-k-j with the row multiplied by the diagonal after the updates (D (I + N) B, the diagonal scaling the added rows too) is not found
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,6 +28,19 @@ void cols_unit_alpha_on_products(int m, int n, double alpha, const double *A, do
                 s += alpha * A[i * m + k] * B[k * n + j];
             B[i * n + j] = s;
         }
+    }
+}
+
+/* i-k-j, each row multiplied by A's first column before the updates, not by T's
+   diagonal: A[i][0] B[i] + the rows below */
+void ikj_first_column_first(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {              // expect: TRMM in ikj_first_column_first
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
     }
 }
 
@@ -62,7 +75,7 @@ int main(int argc, char **argv)
             A[i * m + k] = k == i ? 0.875 + (double)(i % 3) * 0.0625
                                   : (double)((i * 3 + k * 5) % 13 + 1) / (26.0 * m);
 
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++)
                 B[i * n + j] = 0.75 + (double)((i * 5 + j * 3 + pass) % 9) * 0.0625;
@@ -70,6 +83,8 @@ int main(int argc, char **argv)
             cols_unit_rows_below_counting_down(m, n, 0.5, A, B);
         else if (pass == 1)
             cols_unit_alpha_on_products(m, n, 0.25, A, B);
+        else if (pass == 2)
+            ikj_first_column_first(m, n, A, B);
         else
             ikj_diagonal_after_updates(m, n, A, B);
         double total = 0.0, weighted = 0.0;
