@@ -1,5 +1,5 @@
 // corpus: TRMM, in-place B = U*B in i-k-j order with U upper triangular (A's diagonal used) on fixed-size static 2D arrays: a static kernel inlined into main, repeated, each row of B first multiplied by its diagonal element, then the rows below it added, the rows counting up
-// args: test=1 bench=3
+// args: test=1 bench=4
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 // corpus: TRMM, float in-place B = L*B in i-k-j order with L lower triangular (A's diagonal used), flat arrays with leading dimensions (computed indices): the kernel its own function, each row of B first multiplied by its diagonal element (on the left), then the rows above it added, the rows counting down
-// args: test=45 38 bench=1700 1600
+// args: test=45 38 bench=2600 2400
 #include <stdio.h>
 #include <stdlib.h>
 

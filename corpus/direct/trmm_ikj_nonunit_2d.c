@@ -1,5 +1,5 @@
 // direct: trmm_ikj_nonunit_2d.c: dtrmm_ikj_upper's loop nest as a cblas_dtrmm call (Left, Upper, NoTrans, NonUnit)
-// args: test=1 bench=3
+// args: test=1 bench=4
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>

@@ -1,5 +1,5 @@
 // direct: trmm_ikj_nonunit_flat_float.c: strmm_ikj_lower's loop nest as a cblas_strmm call (Left, Lower, NoTrans, NonUnit)
-// args: test=45 38 bench=1700 1600
+// args: test=45 38 bench=2600 2400
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>

@@ -32,6 +32,7 @@ __all__ = [
     "map_gemm",
     "map_gemv",
     "nonzero_scales",
+    "row_pass",
     "row_set_loop",
     "scalar_operand",
     "scalars_nonzero",
@@ -326,20 +327,29 @@ def row_set_loop(
     ]
     if len(others) != 1:
         return None
-    store = others[0]
-    inside = [child for child in region.loop.children if store.block in child.blocks]
-    if len(inside) != 1 or inside[0].children:
+    view = row_pass(region, others[0], before, after=False)
+    return (view, others[0]) if view is not None else None
+
+
+def row_pass(region: Region, store: Value, other: LoopView, *, after: bool) -> LoopView | None:
+    """The loop holding `store`, if it is a loop of its own directly inside the row loop
+    (no loop in it) that runs, within each trip of the row loop, before the loop `other`
+    (or after it, `after`) and not on both sides of it."""
+    children = region.loop.children
+    inside = [child for child in children if store.block in child.blocks]
+    theirs = [child for child in children if child.header is other.iterator.block]
+    if len(inside) != 1 or inside[0].children or len(theirs) != 1:
         return None
     try:
         view = natural_loop_view(region.function, inside[0])
     except NotReplaced:
         return None
-    k_header = before.iterator.block
-    assert k_header is not None
-    exits = set(inside[0].exits)
-    if not _reaches(region, exits, k_header) or _reaches(region, {k_header}, inside[0].header):
+    first, second = (theirs[0], inside[0]) if after else (inside[0], theirs[0])
+    if not _reaches(region, set(first.exits), second.header) or _reaches(
+        region, {second.header}, first.header
+    ):
         return None
-    return view, store
+    return view
 
 
 def _scaling_factor(region: Region, stored: Value, address: Value) -> Value | None:

@@ -34,6 +34,7 @@ from mappers.rewrite.irtext import Operand
 from mappers.targets.blas import (
     DenseMatch,
     dense_match,
+    row_pass,
     row_set_loop,
     scalar_operand,
     scalars_nonzero,
@@ -59,8 +60,9 @@ class _Shape:
     unit: bool
     edge: Value
     finish_alpha: Value | None
-    finish_address: Value | None
-    diagonal: _Diagonal | None = None
+    finish_address: Value | None  # the rows-outer form's scaling, in the column loop
+    diagonal: _RowPass | None = None
+    scaling: _RowPass | None = None  # i-k-j's, a loop after the sum's
 
     @property
     def strict(self) -> bool:
@@ -69,14 +71,15 @@ class _Shape:
 
 
 @dataclass(frozen=True)
-class _Diagonal:
-    """i-k-j with T's diagonal: a loop in the row loop, before the sum, that multiplies
-    B's row by the diagonal's element (`for j: B[i][j] *= A[i][i]`), which the guard
-    checks is T's (i, i) and the row the sum then adds to."""
+class _RowPass:
+    """i-k-j's loop in the row loop that multiplies B's row by one value: T's diagonal
+    element before the sum (`for j: B[i][j] *= A[i][i]`; `factor` the address it is read
+    from, which the guard checks is T's (i, i)), or alpha after it (`factor` None). The
+    guard checks that it scales the row the sum adds to."""
 
     loop: LoopView
     store: Value
-    factor: Value  # the address the diagonal's element is read from
+    factor: Value | None
 
 
 class _TrmmPlan(Plan):
@@ -138,8 +141,9 @@ class _TrmmPlan(Plan):
             builder.known.clear()
             builder.known.update(saved)
         checks.extend(table.regular for table in tables)
-        if self.shape.diagonal is not None:
-            checks.append(self._applies_diagonal(builder, self.shape.diagonal, tables))
+        for row_pass in (self.shape.diagonal, self.shape.scaling):
+            if row_pass is not None:
+                checks.append(self._scales_row(builder, row_pass, tables))
         if not self.shape.upper:
             self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
         for name, access in self.accesses.items():
@@ -173,23 +177,21 @@ class _TrmmPlan(Plan):
             rows=[t for t in tables if t.level < depth],
         )
 
-    def _applies_diagonal(
-        self, builder: Builder, diagonal: _Diagonal, tables: list[RowTable]
-    ) -> Operand:
-        """i1: the diagonal's loop multiplies, on each row, exactly the elements of B the
-        sum then adds to (the same first element, count and strides, measured as the
-        loops run) by T's (i, i): A's address with the sum's counter at the diagonal
-        (_diagonal_k), on the first, second and last rows (both affine in the row: the
-        clones accept nothing else, so three rows settle every row, a wrap of a narrow
-        index showing)."""
+    def _scales_row(self, builder: Builder, row_pass: _RowPass, tables: list[RowTable]) -> Operand:
+        """i1: the row pass multiplies, on each row, exactly the elements of B the sum
+        adds to (the same first element, count and strides, measured as the loops run),
+        and where it reads T's diagonal, T's (i, i): A's address with the sum's counter
+        at the diagonal (_diagonal_k), on the first, second and last rows (both affine in
+        the row: the clones accept nothing else, so three rows settle every row, a wrap
+        of a narrow index showing)."""
         assert self.rows is not None and self.columns is not None
-        counted = trip_count(builder, diagonal.loop)
+        counted = trip_count(builder, row_pass.loop)
         row, c = self.loops[_ROW], self.accesses["c"]
         scaled = measure(
             builder,
             self.region,
-            diagonal.store.operands[1],
-            loops=[row, diagonal.loop],
+            row_pass.store.operands[1],
+            loops=[row, row_pass.loop],
             counts=[self.rows, counted.count],
             element_type=self.dense.element,
             rows=[t for t in tables if t.level == 0],
@@ -202,9 +204,10 @@ class _TrmmPlan(Plan):
             builder.compare("eq", scaled.strides[1], c.strides[_COLUMN]),
         ]
         last = builder.binary("sub", self.rows, const(I64, 1))
-        for index in (const(I64, 0), const(I64, 1), last):
+        for index in (const(I64, 0), const(I64, 1), last) if row_pass.factor is not None else ():
+            assert row_pass.factor is not None
             value = self.triangle.row_value(builder, index)
-            read = self._evaluate(builder, diagonal.factor, {row.iterator: value})
+            read = self._evaluate(builder, row_pass.factor, {row.iterator: value})
             env = {row.iterator: value, self.loops[_SUM].iterator: self._diagonal_k(builder, index)}
             checks.append(self._same_address(builder, read, self._evaluate(builder, self.dense.a, env)))
         return builder.all_of(checks)
@@ -305,7 +308,8 @@ def _shape(
     dense: DenseMatch,
     context: MapperContext,
     levels: tuple[int, int, int],
-    diagonal: _Diagonal | None,
+    diagonal: _RowPass | None,
+    scaling: _RowPass | None,
 ) -> _Shape:
     solution = instance.solution
     total, row = dense.loops[levels[_SUM]], dense.loops[levels[_ROW]].iterator
@@ -329,8 +333,9 @@ def _shape(
         unit=unit,
         edge=total.iter_begin if begin_moves else total.iter_end,
         finish_alpha=finish_alpha,
-        finish_address=finish_store.operands[1] if finish_store is not None else None,
+        finish_address=None if finish_store is None or scaling else finish_store.operands[1],
         diagonal=diagonal,
+        scaling=scaling,
     )
 
 
@@ -343,8 +348,8 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     edges = _moving_bounds(loops[levels[_SUM]], context)
     guards = row_guards(context.region, loops, loops[levels[_SUM]])
     skip_store = _skip_store(instance)
-    diagonal = _diagonal(instance, context, loops[levels[_SUM]]) if levels == (0, 2, 1) else None
-    also = [s for s in (skip_store, diagonal.store if diagonal else None) if s is not None]
+    diagonal, scaling = _row_passes(instance, context, loops[levels[_SUM]], levels)
+    also = [skip_store, *(p.store for p in (diagonal, scaling) if p is not None)]
     dense = dense_match(
         instance,
         context,
@@ -353,22 +358,42 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
         edges=edges,
         settled=(levels[_SUM],),
         guarded=tuple(guard.branch for guard in guards),
-        also_stores=tuple(also),
-        also_loops=(diagonal.loop,) if diagonal is not None else (),
+        also_stores=tuple(s for s in also if s is not None),
+        also_loops=tuple(p.loop for p in (diagonal, scaling) if p is not None),
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    shape = _shape(instance, dense, context, levels, diagonal)
+    shape = _shape(instance, dense, context, levels, diagonal, scaling)
     return _TrmmPlan(dense, shape, guards, context, levels)
 
 
-def _diagonal(instance: Instance, context: MapperContext, total: LoopView) -> _Diagonal | None:
+def _row_passes(
+    instance: Instance, context: MapperContext, total: LoopView, levels: tuple[int, int, int]
+) -> tuple[_RowPass | None, _RowPass | None]:
+    """i-k-j's loops that multiply B's row by T's diagonal before the sum and by alpha
+    after it ({finish_store}), where the region has them."""
+    if levels != (0, 2, 1):
+        return None, None
+    solution = instance.solution
+    scaling, known = None, [need(solution, "c.store")]
+    finish_store = solution.get("finish_store")
+    if finish_store is not None:
+        view = row_pass(context.region, finish_store, total, after=True)
+        if view is None:
+            raise NotReplaced("the row is scaled elsewhere than in a loop after its sum")
+        scaling, known = _RowPass(view, finish_store, None), [*known, finish_store]
+    return _diagonal(instance, context, total, known), scaling
+
+
+def _diagonal(
+    instance: Instance, context: MapperContext, total: LoopView, known: list[Value]
+) -> _RowPass | None:
     """The loop applying T's diagonal to B's row before an i-k-j sum (row_set_loop), if
     the region has one: it stores the element it read times a value read in the row loop
-    (`B[i][j] * A[i][i]`, either way round), with alpha nowhere (the products are A's
+    (`B[i][j] * A[i][i]`, either way round), with alpha nowhere on the products (A's
     elements as they are)."""
     solution = instance.solution
-    found = row_set_loop(context.region, [need(solution, "c.store")], total)
+    found = row_set_loop(context.region, known, total)
     if found is None:
         return None
     view, store = found
@@ -379,7 +404,7 @@ def _diagonal(instance: Instance, context: MapperContext, total: LoopView) -> _D
         for old, factor in (stored.operands, stored.operands[::-1]):
             mine = old.opcode == "load" and old.operands[0] is address
             if mine and factor.opcode == "load" and factor is not old:
-                return _Diagonal(view, store, factor.operands[0])
+                return _RowPass(view, store, factor.operands[0])
     raise NotReplaced("the loop before the sum does not multiply B's row by one element")
 
 

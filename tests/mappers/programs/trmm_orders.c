@@ -233,6 +233,57 @@ void ikj_diagonal_after(int m, int n, const double *A, double *B)
     }
 }
 
+/* i-k-j, unit upper, each row scaled by alpha once its sum is done */
+void ikj_unit_upper_alpha(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= alpha;
+    }
+}
+
+/* i-k-j, non-unit upper, the diagonal first and alpha last, float */
+void ikj_nonunit_alpha_float(int m, int n, float alpha, const float *A, float *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = alpha * B[i * n + j];
+    }
+}
+
+/* i-k-j with the row scaled by alpha before the updates: alpha B + N B, no TRMM (declined
+   when mapped) */
+void ikj_alpha_before(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= alpha;
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j scaling all but the row's last element: no TRMM (the guard must decline) */
+void ikj_alpha_short(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n - 1; j++)
+            B[i * n + j] *= alpha;
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -256,7 +307,7 @@ int main(int argc, char **argv)
     float *fB = fblock, *fA = fblock + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
     const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
-    for (int kernel = 0; kernel < 19; kernel++) {
+    for (int kernel = 0; kernel < 23; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -283,9 +334,13 @@ int main(int argc, char **argv)
         case 16: ikj_nonunit_lower_down_float(m, n, fread, fB); break;
         case 17: ikj_first_column_first(m, n, read, B); break;
         case 18: ikj_diagonal_after(m, n, read, B); break;
+        case 19: ikj_unit_upper_alpha(m, n, alpha, read, B); break;
+        case 20: ikj_nonunit_alpha_float(m, n, (float)alpha, fread, fB); break;
+        case 21: ikj_alpha_before(m, n, alpha, read, B); break;
+        case 22: ikj_alpha_short(m, n, alpha, read, B); break;
         }
         printf("kernel %d\n", kernel);
-        if (kernel == 2 || kernel == 5 || kernel == 12 || kernel == 16)
+        if (kernel == 2 || kernel == 5 || kernel == 12 || kernel == 16 || kernel == 20)
             for (int t = 0; t < total; t++) printf("[%d] = %.6g\n", t, (double)fblock[t]);
         else
             for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

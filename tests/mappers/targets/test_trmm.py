@@ -122,11 +122,14 @@ def test_alpha_read_from_b_runs_the_original_code(
 # in place from the rows not yet updated, the row loop top-tested where LLVM merges the
 # sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
 # leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
-# i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum.
-# The wrong row orders and alpha on a unit columns-outer sum's products alone are
-# declined when mapped, the diagonal added in i-k-j and a row multiplied by A's first
-# column instead of the diagonal by the guard; alpha on the products of an i-k-j sum and
-# the diagonal applied after the updates are not found.
+# i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum,
+# and may scale the row by alpha in a loop after it. The wrong row orders, alpha on a
+# unit columns-outer sum's products alone and an i-k-j row scaled by alpha before its
+# sum are declined when mapped; the diagonal added in i-k-j, a row multiplied by A's
+# first column instead of the diagonal and a scaling loop a column short by the guard;
+# alpha on the products of an i-k-j sum and the diagonal applied after the updates are
+# not found, nor is i-k-j with both the diagonal's loop and alpha's
+# (ikj_nonunit_alpha_float, run for its outputs).
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -139,9 +142,11 @@ ORDER_FORMS = (
     "jik_unit_lower_down_float",
     "ikj_nonunit_upper",
     "ikj_nonunit_lower_down_float",
+    "ikj_unit_upper_alpha",
 )
-# jik_nonunit_trans, jik_nonunit_lower_down and jik_unit_trans scale by alpha
-ORDERS_SCALED = 3
+# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and ikj_unit_upper_alpha
+# scale by alpha
+ORDERS_SCALED = 4
 ORDERS_DECLINED_WHEN_MAPPED = frozenset(
     {
         "ikj_lower_up",
@@ -149,6 +154,7 @@ ORDERS_DECLINED_WHEN_MAPPED = frozenset(
         "jik_lower_up",
         "jik_unit_upper_down",
         "jik_unit_alpha_on_products",
+        "ikj_alpha_before",
     }
 )
 
@@ -161,7 +167,7 @@ def order_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
 def test_other_orders_are_replaced_and_the_wrong_ones_are_not(
     order_builds: tuple[Path, Path, Accelerated],
 ) -> None:
-    replaced = {*ORDER_FORMS, "ikj_diagonal_added", "ikj_first_column_first"}
+    replaced = {*ORDER_FORMS, "ikj_diagonal_added", "ikj_first_column_first", "ikj_alpha_short"}
     replaced_everywhere(order_builds[2], {"TRMM"}, replaced, ORDERS_DECLINED_WHEN_MAPPED)
 
 
