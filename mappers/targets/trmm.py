@@ -141,9 +141,9 @@ class _TrmmPlan(Plan):
             builder.known.clear()
             builder.known.update(saved)
         checks.extend(table.regular for table in tables)
-        for row_pass in (self.shape.diagonal, self.shape.scaling):
-            if row_pass is not None:
-                checks.append(self._scales_row(builder, row_pass, tables))
+        for each in (self.shape.diagonal, self.shape.scaling):
+            if each is not None:
+                checks.append(self._scales_row(builder, each, tables))
         if not self.shape.upper:
             self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
         for name, access in self.accesses.items():
@@ -186,7 +186,7 @@ class _TrmmPlan(Plan):
         of a narrow index showing)."""
         assert self.rows is not None and self.columns is not None
         counted = trip_count(builder, row_pass.loop)
-        row, c = self.loops[_ROW], self.accesses["c"]
+        row, c, total = self.loops[_ROW], self.accesses["c"], self.loops[_SUM].iterator
         scaled = measure(
             builder,
             self.region,
@@ -203,13 +203,15 @@ class _TrmmPlan(Plan):
             builder.compare("eq", scaled.strides[0], c.strides[_ROW]),
             builder.compare("eq", scaled.strides[1], c.strides[_COLUMN]),
         ]
+        if row_pass.factor is None:
+            return builder.all_of(checks)
         last = builder.binary("sub", self.rows, const(I64, 1))
-        for index in (const(I64, 0), const(I64, 1), last) if row_pass.factor is not None else ():
-            assert row_pass.factor is not None
+        for index in (const(I64, 0), const(I64, 1), last):
             value = self.triangle.row_value(builder, index)
             read = self._evaluate(builder, row_pass.factor, {row.iterator: value})
-            env = {row.iterator: value, self.loops[_SUM].iterator: self._diagonal_k(builder, index)}
-            checks.append(self._same_address(builder, read, self._evaluate(builder, self.dense.a, env)))
+            k = self._diagonal_k(builder, index)
+            diagonal = self._evaluate(builder, self.dense.a, {row.iterator: value, total: k})
+            checks.append(self._same_address(builder, read, diagonal))
         return builder.all_of(checks)
 
     def _diagonal_k(self, builder: Builder, index: Operand) -> Operand:
@@ -241,10 +243,11 @@ class _TrmmPlan(Plan):
 
     def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
         """i1: the sum loop runs rows - d times on the first row and one fewer on each next
-        (d = 1 where the sum leaves the diagonal out: unit, or a loop of its own), from a first value that follows
-        the row (upper: the rows after the current one, counting up) or stays put (lower:
-        the rows before it, the rows counting down). Where T starts the B read starts too
-        (checked on the addresses), so T's rows are the nest's."""
+        (d = 1 where the sum leaves the diagonal out: unit, or a loop of its own), from a
+        first value that follows the row (upper: the rows after the current one, counting
+        up) or stays put (lower: the rows before it, the rows counting down). Where T
+        starts the B read starts too (checked on the addresses), so T's rows are the
+        nest's."""
         strict, triangle = self.shape.strict, self.triangle
         d = const(I64, 1 if strict else 0)
         if self.shape.upper:
@@ -308,6 +311,7 @@ def _shape(
     dense: DenseMatch,
     context: MapperContext,
     levels: tuple[int, int, int],
+    *,
     diagonal: _RowPass | None,
     scaling: _RowPass | None,
 ) -> _Shape:
@@ -363,7 +367,7 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    shape = _shape(instance, dense, context, levels, diagonal, scaling)
+    shape = _shape(instance, dense, context, levels, diagonal=diagonal, scaling=scaling)
     return _TrmmPlan(dense, shape, guards, context, levels)
 
 
