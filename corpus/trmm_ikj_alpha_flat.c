@@ -1,5 +1,5 @@
 // corpus: TRMM, in-place B = alpha*U*B in i-k-j order with U unit upper triangular (A's diagonal taken as one, never read), flat arrays with leading dimensions (computed indices): row i adds A[i][k] times the rows below it, then is scaled by alpha in a loop of its own
-// args: test=41 35 bench=2400 2200
+// args: test=41 35 bench=2000 1900
 #include <stdio.h>
 #include <stdlib.h>
 

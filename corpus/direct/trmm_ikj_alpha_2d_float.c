@@ -47,8 +47,8 @@ int main(int argc, char **argv)
         }
 
     printf("m n reps = %d %d %d\n", M, N, reps);
-    printf("sum = %.6g\n", total);
-    printf("weighted = %.6g\n", weighted);
+    printf("sum = %.5g\n", total);
+    printf("weighted = %.5g\n", weighted);
     printf("B[0][0] = %.6g  B[M/2][N/3] = %.6g  B[M-1][N-1] = %.6g\n",
            (double)B[0][0], (double)B[M / 2][N / 3], (double)B[M - 1][N - 1]);
     return 0;

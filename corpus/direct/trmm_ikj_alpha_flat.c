@@ -1,5 +1,5 @@
 // direct: trmm_ikj_alpha_flat.c: dtrmm_ikj_alpha's loop nests as a cblas_dtrmm call (Left, Upper, NoTrans, Unit)
-// args: test=41 35 bench=2400 2200
+// args: test=41 35 bench=2000 1900
 #include <stdio.h>
 #include <stdlib.h>
 #include <cblas.h>
