@@ -32,6 +32,8 @@ __all__ = [
     "map_gemm",
     "map_gemv",
     "nonzero_scales",
+    "row_pass",
+    "row_set_loop",
     "scalar_operand",
     "scalars_nonzero",
 ]
@@ -295,38 +297,59 @@ def gemm_roles(
 
 
 def _clearing(region: Region, update: Value, loops: list[LoopView]) -> Clearing | None:
-    """The loop that sets C's row before the updates, if the region has one: the only
-    other store, alone in a loop directly inside the row loop that runs before the loop
-    over k (the region has no other control flow: check_legal), storing +0.0 or the
-    element it read times a value fixed before the region."""
-    others = [
-        i
-        for block in region.blocks
-        for i in block.instructions
-        if i.opcode == "store" and i is not update
-    ]
-    if len(others) != 1:
+    """The loop that sets C's row before the updates, if the region has one (row_set_loop),
+    storing +0.0 or the element it read times a value fixed before the region."""
+    found = row_set_loop(region, [update], loops[1])
+    if found is None:
         return None
-    store = others[0]
+    view, store = found
     stored = store.operands[0]
     beta = None
     if operand(stored).ref != "0.000000e+00":
         beta = _scaling_factor(region, stored, store.operands[1])
         if beta is None:
             return None
-    inside = [child for child in region.loop.children if store.block in child.blocks]
-    if len(inside) != 1 or inside[0].children:
+    return Clearing(view, store, store.operands[1], beta)
+
+
+def row_set_loop(
+    region: Region, known: Sequence[Value], before: LoopView
+) -> tuple[LoopView, Value] | None:
+    """The loop that sets the row before the loop `before` (over k) adds to it, and its
+    store, if the region has one: the only store other than `known`, alone in a loop
+    directly inside the row loop that runs before `before` (the region has no other
+    control flow: check_legal)."""
+    others = [
+        i
+        for block in region.blocks
+        for i in block.instructions
+        if i.opcode == "store" and i not in known
+    ]
+    if len(others) != 1:
+        return None
+    view = row_pass(region, others[0], before, after=False)
+    return (view, others[0]) if view is not None else None
+
+
+def row_pass(region: Region, store: Value, other: LoopView, *, after: bool) -> LoopView | None:
+    """The loop holding `store`, if it is a loop of its own directly inside the row loop
+    (no loop in it) that runs, within each trip of the row loop, before the loop `other`
+    (or after it, `after`) and not on both sides of it."""
+    children = region.loop.children
+    inside = [child for child in children if store.block in child.blocks]
+    theirs = [child for child in children if child.header is other.iterator.block]
+    if len(inside) != 1 or inside[0].children or len(theirs) != 1:
         return None
     try:
         view = natural_loop_view(region.function, inside[0])
     except NotReplaced:
         return None
-    k_header = loops[1].iterator.block
-    assert k_header is not None
-    exits = set(inside[0].exits)
-    if not _reaches(region, exits, k_header) or _reaches(region, {k_header}, inside[0].header):
+    first, second = (theirs[0], inside[0]) if after else (inside[0], theirs[0])
+    if not _reaches(region, set(first.exits), second.header) or _reaches(
+        region, {second.header}, first.header
+    ):
         return None
-    return Clearing(view, store, store.operands[1], beta)
+    return view
 
 
 def _scaling_factor(region: Region, stored: Value, address: Value) -> Value | None:

@@ -25,13 +25,20 @@ from dataclasses import dataclass
 
 from mappers.plan.access import Access, apart_from_fixed, disjoint, measure, same_first
 from mappers.plan.loops import LoopView, loop_view, trip_count
-from mappers.plan.plan import MapperContext, Plan
+from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import depends_on, guard_conditions
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
 from mappers.plan.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
-from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import Operand
-from mappers.targets.blas import DenseMatch, dense_match, scalar_operand, scalars_nonzero
+from mappers.targets.blas import (
+    DenseMatch,
+    dense_match,
+    row_pass,
+    row_set_loop,
+    scalar_operand,
+    scalars_nonzero,
+)
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -46,14 +53,33 @@ _ROW, _COLUMN, _SUM = 0, 1, 2  # the roles, the order of `_TrmmPlan.loops`
 class _Shape:
     """What the match says statically: which of the sum loop's bounds moves with the rows
     (`upper`: its first value, the rows after the current one), whether T's diagonal is
-    one (`unit`: the sum starts from B's own element), and the scale after a sum kept in
-    memory, with the address it scales."""
+    one (`unit`: the sum starts from B's own element), the scale after a sum kept in
+    memory, with the address it scales, and the loop applying the diagonal in i-k-j."""
 
     upper: bool
     unit: bool
     edge: Value
     finish_alpha: Value | None
-    finish_address: Value | None
+    finish_address: Value | None  # the rows-outer form's scaling, in the column loop
+    diagonal: _RowPass | None = None
+    scaling: _RowPass | None = None  # i-k-j's, a loop after the sum's
+
+    @property
+    def strict(self) -> bool:
+        """The sum leaves the diagonal out: T's is one, or a loop of its own applies it."""
+        return self.unit or self.diagonal is not None
+
+
+@dataclass(frozen=True)
+class _RowPass:
+    """i-k-j's loop in the row loop that multiplies B's row by one value: T's diagonal
+    element before the sum (`for j: B[i][j] *= A[i][i]`; `factor` the address it is read
+    from, which the guard checks is T's (i, i)), or alpha after it (`factor` None). The
+    guard checks that it scales the row the sum adds to."""
+
+    loop: LoopView
+    store: Value
+    factor: Value | None
 
 
 class _TrmmPlan(Plan):
@@ -115,6 +141,9 @@ class _TrmmPlan(Plan):
             builder.known.clear()
             builder.known.update(saved)
         checks.extend(table.regular for table in tables)
+        for each in (self.shape.diagonal, self.shape.scaling):
+            if each is not None:
+                checks.append(self._scales_row(builder, each, tables))
         if not self.shape.upper:
             self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
         for name, access in self.accesses.items():
@@ -148,18 +177,83 @@ class _TrmmPlan(Plan):
             rows=[t for t in tables if t.level < depth],
         )
 
+    def _scales_row(self, builder: Builder, row_pass: _RowPass, tables: list[RowTable]) -> Operand:
+        """i1: the row pass multiplies, on each row, exactly the elements of B the sum
+        adds to (the same first element, count and strides, measured as the loops run),
+        and where it reads T's diagonal, T's (i, i): A's address with the sum's counter
+        at the diagonal (_diagonal_k), on the first, second and last rows (both affine in
+        the row: the clones accept nothing else, so three rows settle every row, a wrap
+        of a narrow index showing)."""
+        assert self.rows is not None and self.columns is not None
+        counted = trip_count(builder, row_pass.loop)
+        row, c, total = self.loops[_ROW], self.accesses["c"], self.loops[_SUM].iterator
+        scaled = measure(
+            builder,
+            self.region,
+            row_pass.store.operands[1],
+            loops=[row, row_pass.loop],
+            counts=[self.rows, counted.count],
+            element_type=self.dense.element,
+            rows=[t for t in tables if t.level == 0],
+        )
+        checks = [
+            counted.exact,
+            builder.compare("eq", counted.count, self.columns),
+            same_first(builder, scaled, c),
+            builder.compare("eq", scaled.strides[0], c.strides[_ROW]),
+            builder.compare("eq", scaled.strides[1], c.strides[_COLUMN]),
+        ]
+        if row_pass.factor is None:
+            return builder.all_of(checks)
+        last = builder.binary("sub", self.rows, const(I64, 1))
+        for index in (const(I64, 0), const(I64, 1), last):
+            value = self.triangle.row_value(builder, index)
+            read = self._evaluate(builder, row_pass.factor, {row.iterator: value})
+            k = self._diagonal_k(builder, index)
+            diagonal = self._evaluate(builder, self.dense.a, {row.iterator: value, total: k})
+            checks.append(self._same_address(builder, read, diagonal))
+        return builder.all_of(checks)
+
+    def _diagonal_k(self, builder: Builder, index: Operand) -> Operand:
+        """The sum counter's value at T's diagonal on the row visited `index`-th, the sum
+        leaving it out (counting up by one, as the plan checks): one before its first
+        value (upper), or one past its last (lower: the count on that row being rows - 1
+        - index, as the triangle's check has it)."""
+        assert self.rows is not None
+        at = self.triangle.at(builder, self.triangle.row_value(builder, index))
+        if self.shape.upper:
+            k = builder.binary("sub", at.first, const(I64, 1))
+        else:
+            count = builder.binary("sub", builder.binary("sub", self.rows, const(I64, 1)), index)
+            k = builder.binary("add", at.first, count)
+        counter = self.loops[_SUM].iterator.type
+        return k if counter == I64 else builder.cast("trunc", k, counter)
+
+    def _evaluate(self, builder: Builder, value: Value, env: dict[Value, Operand]) -> Operand:
+        saved = dict(builder.known)
+        try:
+            return Cloner(builder, self.region.blocks, env, affine=True).value(value)
+        finally:
+            builder.known.clear()
+            builder.known.update(saved)
+
+    @staticmethod
+    def _same_address(builder: Builder, one: Operand, other: Operand) -> Operand:
+        return builder.compare("eq", builder.to_i64(one), builder.to_i64(other))
+
     def _is_triangle(self, builder: Builder, rows: Operand) -> Operand:
         """i1: the sum loop runs rows - d times on the first row and one fewer on each next
-        (d = 1 for a unit diagonal, which it leaves out), from a first value that follows
-        the row (upper: the rows after the current one, counting up) or stays put (lower:
-        the rows before it, the rows counting down). Where T starts the B read starts too
-        (checked on the addresses), so T's rows are the nest's."""
-        unit, triangle = self.shape.unit, self.triangle
-        d = const(I64, 1 if unit else 0)
+        (d = 1 where the sum leaves the diagonal out: unit, or a loop of its own), from a
+        first value that follows the row (upper: the rows after the current one, counting
+        up) or stays put (lower: the rows before it, the rows counting down). Where T
+        starts the B read starts too (checked on the addresses), so T's rows are the
+        nest's."""
+        strict, triangle = self.shape.strict, self.triangle
+        d = const(I64, 1 if strict else 0)
         if self.shape.upper:
             first = triangle.row_value(builder, const(I64, 0))
             begin = triangle.evaluate_at(builder, triangle.inner.iter_begin, first)
-            self.t_first = builder.binary("sub", begin, const(begin.type, 1 if unit else 0))
+            self.t_first = builder.binary("sub", begin, const(begin.type, 1 if strict else 0))
         count0 = builder.binary("sub", rows, d)
         return triangle.follows(builder, rows, count0, -1, first_follows=self.shape.upper)
 
@@ -213,7 +307,13 @@ class _TrmmPlan(Plan):
 
 
 def _shape(
-    instance: Instance, dense: DenseMatch, context: MapperContext, levels: tuple[int, int, int]
+    instance: Instance,
+    dense: DenseMatch,
+    context: MapperContext,
+    levels: tuple[int, int, int],
+    *,
+    diagonal: _RowPass | None,
+    scaling: _RowPass | None,
 ) -> _Shape:
     solution = instance.solution
     total, row = dense.loops[levels[_SUM]], dense.loops[levels[_ROW]].iterator
@@ -221,7 +321,8 @@ def _shape(
     end_moves = depends_on(total.iter_end, row, context.region)
     if begin_moves == end_moves:
         raise NotReplaced("the sum loop does not run over a triangle with the rows")
-    unit = dense.has_old  # the sum starts from B's own element
+    # the sum starts from B's own element, as it stands (unit) or times the diagonal
+    unit = dense.has_old and diagonal is None
     finish_alpha = solution.get("finish_alpha")
     if finish_alpha is not None and dense.alpha is not None:
         raise NotReplaced("alpha scales both a factor and the sum")
@@ -236,7 +337,9 @@ def _shape(
         unit=unit,
         edge=total.iter_begin if begin_moves else total.iter_end,
         finish_alpha=finish_alpha,
-        finish_address=finish_store.operands[1] if finish_store is not None else None,
+        finish_address=None if finish_store is None or scaling else finish_store.operands[1],
+        diagonal=diagonal,
+        scaling=scaling,
     )
 
 
@@ -248,6 +351,9 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
     levels = _levels(instance, loops, context)
     edges = _moving_bounds(loops[levels[_SUM]], context)
     guards = row_guards(context.region, loops, loops[levels[_SUM]])
+    skip_store = _skip_store(instance)
+    diagonal, scaling = _row_passes(instance, context, loops[levels[_SUM]], levels)
+    also = [skip_store, *(p.store for p in (diagonal, scaling) if p is not None)]
     dense = dense_match(
         instance,
         context,
@@ -256,11 +362,76 @@ def map_trmm(instance: Instance, context: MapperContext) -> Plan:
         edges=edges,
         settled=(levels[_SUM],),
         guarded=tuple(guard.branch for guard in guards),
+        also_stores=tuple(s for s in also if s is not None),
+        also_loops=tuple(p.loop for p in (diagonal, scaling) if p is not None),
     )
     if dense.element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {dense.element} routine")
-    shape = _shape(instance, dense, context, levels)
+    shape = _shape(instance, dense, context, levels, diagonal=diagonal, scaling=scaling)
     return _TrmmPlan(dense, shape, guards, context, levels)
+
+
+def _row_passes(
+    instance: Instance, context: MapperContext, total: LoopView, levels: tuple[int, int, int]
+) -> tuple[_RowPass | None, _RowPass | None]:
+    """i-k-j's loops that multiply B's row by T's diagonal before the sum and by alpha
+    after it ({finish_store}), where the region has them."""
+    if levels != (0, 2, 1):
+        return None, None
+    solution = instance.solution
+    scaling, known = None, [need(solution, "c.store")]
+    finish_store = solution.get("finish_store")
+    if finish_store is not None:
+        view = row_pass(context.region, finish_store, total, after=True)
+        if view is None:
+            raise NotReplaced("the row is scaled elsewhere than in a loop after its sum")
+        scaling, known = _RowPass(view, finish_store, None), [*known, finish_store]
+    return _diagonal(instance, context, total, known), scaling
+
+
+def _diagonal(
+    instance: Instance, context: MapperContext, total: LoopView, known: list[Value]
+) -> _RowPass | None:
+    """The loop applying T's diagonal to B's row before an i-k-j sum (row_set_loop), if
+    the region has one: it stores the element it read times a value read in the row loop
+    (`B[i][j] * A[i][i]`, either way round), with alpha nowhere on the products (A's
+    elements as they are)."""
+    solution = instance.solution
+    found = row_set_loop(context.region, known, total)
+    if found is None:
+        return None
+    view, store = found
+    if solution.get("alpha") is not None or solution.get("a_factor") is not solution.get("a.value"):
+        raise NotReplaced("alpha scales the products of a sum whose diagonal is a loop of its own")
+    stored, address = store.operands[0], store.operands[1]
+    if stored.opcode == "fmul":
+        for old, factor in (stored.operands, stored.operands[::-1]):
+            mine = old.opcode == "load" and old.operands[0] is address
+            if mine and factor.opcode == "load" and factor is not old:
+                return _RowPass(view, store, factor.operands[0])
+    raise NotReplaced("the loop before the sum does not multiply B's row by one element")
+
+
+def _skip_store(instance: Instance) -> Value | None:
+    """The store the row loop leaves to on the row whose sum is empty (blas.idl's
+    TRMMSkipStore), checked to be the sum's store with the sum empty: the sum's element
+    and B's element as read (an LCSSA phi taking nothing else), scaled by alpha exactly
+    where the sum's store is. The call then writes that row as the store does."""
+    solution = instance.solution
+    store = solution.get("skip_store")
+    if store is None:
+        return None
+    value, address = store.operands[0], store.operands[1]
+    old = value if solution.get("skip.alpha") is None else need(solution, "skip.old")
+    for start, phi in ((need(solution, "acc_init"), old), (need(solution, "c.address"), address)):
+        if phi.opcode != "phi" or [incoming for incoming, _ in phi.incoming] != [start]:
+            raise NotReplaced("the last row's store merges values other than the sum's start")
+    stored, final = need(solution, "c.store").operands[0], need(solution, "final")
+    if (stored is not final) != (solution.get("skip.alpha") is not None):
+        raise NotReplaced("alpha scales one of the last row's two stores only")
+    if stored is not final and need(solution, "alpha") is not solution.get("skip.alpha"):
+        raise NotReplaced("the last row's store scales by another value")
+    return store
 
 
 def _levels(

@@ -109,6 +109,15 @@ MUST_REPLACE = {
     "trmm_cols_flat.c": {"TRMM"},  # the columns outermost, A read transposed
     "trmm_cols_rows_float.c": {"TRMM"},  # the columns outermost, row tables, counting down
     "trmm_cols_2d_inline.c": {"TRMM"},  # the columns outermost, a static kernel inlined
+    # the columns outermost with a unit diagonal (the row loop left at its top on the last row)
+    "trmm_cols_unit_flat.c": {"TRMM"},
+    "trmm_cols_unit_2d_float.c": {"TRMM"},  # float, counting down, a static kernel inlined
+    # i-k-j with T's diagonal applied to the row in a loop of its own before the sum
+    "trmm_ikj_nonunit_2d.c": {"TRMM"},
+    "trmm_ikj_nonunit_flat_float.c": {"TRMM"},  # float, counting down
+    # i-k-j scaled by alpha in a loop after the row's sum
+    "trmm_ikj_alpha_flat.c": {"TRMM"},
+    "trmm_ikj_alpha_2d_float.c": {"TRMM"},  # float, A read transposed, a static kernel inlined
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
@@ -122,6 +131,10 @@ ALWAYS_DECLINED = {
     "nm_symm_forms.c": {"SYMM"},
     # i-k-j and the columns outermost with the rows counting towards rows already updated
     "nm_trmm_orders.c": {"TRMM"},
+    # a columns-outer recurrence, alpha on the products alone, a row times A's first column
+    "nm_trmm_diagonal.c": {"TRMM"},
+    # i-k-j with a scaling loop a column short
+    "nm_trmm_alpha_rows.c": {"TRMM"},
 }
 
 

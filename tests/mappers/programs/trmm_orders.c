@@ -133,8 +133,8 @@ void ikj_alpha_on_products(int m, int n, double alpha, const double *A, double *
                 B[i * n + j] += alpha * A[i * m + k] * B[k * n + j];
 }
 
-/* columns outermost, unit upper from A^T: LLVM moves the last row's store out of the
-   row loop (the sum is empty there), so the nest is not found */
+/* columns outermost, unit upper from A^T, scaled: the sum is empty on the last row, and
+   LLVM leaves the row loop at its top there for a copy of the store */
 void jik_unit_trans(int m, int n, double alpha, const double *A, double *B)
 {
     for (int j = 0; j < n; j++)
@@ -144,6 +144,144 @@ void jik_unit_trans(int m, int n, double alpha, const double *A, double *B)
                 s += A[k * m + i] * B[k * n + j];
             B[i * n + j] = alpha * s;
         }
+}
+
+/* columns outermost, unit lower, the rows counting down (the empty sum on row 0, the
+   last visited), float, not scaled */
+void jik_unit_lower_down_float(int m, int n, const float *A, float *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = m - 1; i >= 0; i--) {
+            float s = B[i * n + j];
+            for (int k = 0; k < i; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* columns outermost, unit upper with the rows counting down: each row reads rows below
+   it already updated in this column, a recurrence (must not be replaced) */
+void jik_unit_upper_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = m - 1; i >= 0; i--) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += A[i * m + k] * B[k * n + j];
+            B[i * n + j] = alpha * s;
+        }
+}
+
+/* columns outermost, unit upper, alpha on the products alone: (I + alpha N) B, no TRMM */
+void jik_unit_alpha_on_products(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = B[i * n + j];
+            for (int k = i + 1; k < m; k++)
+                s += alpha * A[i * m + k] * B[k * n + j];
+            B[i * n + j] = s;
+        }
+}
+
+/* i-k-j, non-unit upper: row i times the diagonal first, then the rows below added */
+void ikj_nonunit_upper(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, non-unit lower, the rows counting down, the diagonal on the left, float */
+void ikj_nonunit_lower_down_float(int m, int n, const float *A, float *B)
+{
+    for (int i = m - 1; i >= 0; i--) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = A[i * m + i] * B[i * n + j];
+        for (int k = 0; k < i; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, the row multiplied by A's first column instead of its diagonal: no TRMM (the
+   guard must decline: not T's (i, i) past the first row) */
+void ikj_first_column_first(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j, the diagonal applied after the updates: D (I + N) B, no TRMM (not found) */
+void ikj_diagonal_after(int m, int n, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+    }
+}
+
+/* i-k-j, unit upper, each row scaled by alpha once its sum is done */
+void ikj_unit_upper_alpha(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= alpha;
+    }
+}
+
+/* i-k-j, non-unit upper, the diagonal first and alpha last, float */
+void ikj_nonunit_alpha_float(int m, int n, float alpha, const float *A, float *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= A[i * m + i];
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = alpha * B[i * n + j];
+    }
+}
+
+/* i-k-j with the row scaled by alpha before the updates: alpha B + N B, no TRMM (declined
+   when mapped) */
+void ikj_alpha_before(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] *= alpha;
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+    }
+}
+
+/* i-k-j scaling all but the row's last element: no TRMM (the guard must decline) */
+void ikj_alpha_short(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = 0; i < m; i++) {
+        for (int k = i + 1; k < m; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n - 1; j++)
+            B[i * n + j] *= alpha;
+    }
 }
 
 static unsigned long long state;
@@ -169,7 +307,7 @@ int main(int argc, char **argv)
     float *fB = fblock, *fA = fblock + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
     const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
-    for (int kernel = 0; kernel < 12; kernel++) {
+    for (int kernel = 0; kernel < 23; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -189,9 +327,20 @@ int main(int argc, char **argv)
         case 9: ikj_diagonal_added(m, n, read, B); break;
         case 10: ikj_alpha_on_products(m, n, alpha, read, B); break;
         case 11: jik_unit_trans(m, n, alpha, read, B); break;
+        case 12: jik_unit_lower_down_float(m, n, fread, fB); break;
+        case 13: jik_unit_upper_down(m, n, alpha, read, B); break;
+        case 14: jik_unit_alpha_on_products(m, n, alpha, read, B); break;
+        case 15: ikj_nonunit_upper(m, n, read, B); break;
+        case 16: ikj_nonunit_lower_down_float(m, n, fread, fB); break;
+        case 17: ikj_first_column_first(m, n, read, B); break;
+        case 18: ikj_diagonal_after(m, n, read, B); break;
+        case 19: ikj_unit_upper_alpha(m, n, alpha, read, B); break;
+        case 20: ikj_nonunit_alpha_float(m, n, (float)alpha, fread, fB); break;
+        case 21: ikj_alpha_before(m, n, alpha, read, B); break;
+        case 22: ikj_alpha_short(m, n, alpha, read, B); break;
         }
         printf("kernel %d\n", kernel);
-        if (kernel == 2 || kernel == 5)
+        if (kernel == 2 || kernel == 5 || kernel == 12 || kernel == 16 || kernel == 20)
             for (int t = 0; t < total; t++) printf("[%d] = %.6g\n", t, (double)fblock[t]);
         else
             for (int t = 0; t < total; t++) printf("[%d] = %.12g\n", t, block[t]);

@@ -120,10 +120,16 @@ def test_alpha_read_from_b_runs_the_original_code(
 
 # Other loop orders (programs/trmm_orders.c): i-k-j (the unit diagonal, B's row i updated
 # in place from the rows not yet updated, the row loop top-tested where LLVM merges the
-# sum's zero-trip test into it) and the columns outermost. The wrong row orders are
-# declined when mapped, the diagonal added in i-k-j by the guard; alpha on the products
-# of an i-k-j sum and a unit columns-outer sum whose last row LLVM moves out of the row
-# loop are not found.
+# sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
+# leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
+# i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum,
+# and may scale the row by alpha in a loop after it. The wrong row orders, alpha on a
+# unit columns-outer sum's products alone and an i-k-j row scaled by alpha before its
+# sum are declined when mapped; the diagonal added in i-k-j, a row multiplied by A's
+# first column instead of the diagonal and a scaling loop a column short by the guard;
+# alpha on the products of an i-k-j sum and the diagonal applied after the updates are
+# not found, nor is i-k-j with both the diagonal's loop and alpha's
+# (ikj_nonunit_alpha_float, run for its outputs).
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -132,9 +138,25 @@ ORDER_FORMS = (
     "jik_nonunit_trans",
     "jik_nonunit_lower_down",
     "jik_nonunit_upper_float",
+    "jik_unit_trans",
+    "jik_unit_lower_down_float",
+    "ikj_nonunit_upper",
+    "ikj_nonunit_lower_down_float",
+    "ikj_unit_upper_alpha",
 )
-ORDERS_SCALED = 2  # jik_nonunit_trans and jik_nonunit_lower_down scale by alpha
-ORDERS_DECLINED_WHEN_MAPPED = frozenset({"ikj_lower_up", "ikj_upper_down", "jik_lower_up"})
+# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and ikj_unit_upper_alpha
+# scale by alpha
+ORDERS_SCALED = 4
+ORDERS_DECLINED_WHEN_MAPPED = frozenset(
+    {
+        "ikj_lower_up",
+        "ikj_upper_down",
+        "jik_lower_up",
+        "jik_unit_upper_down",
+        "jik_unit_alpha_on_products",
+        "ikj_alpha_before",
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +167,7 @@ def order_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
 def test_other_orders_are_replaced_and_the_wrong_ones_are_not(
     order_builds: tuple[Path, Path, Accelerated],
 ) -> None:
-    replaced = {*ORDER_FORMS, "ikj_diagonal_added"}
+    replaced = {*ORDER_FORMS, "ikj_diagonal_added", "ikj_first_column_first", "ikj_alpha_short"}
     replaced_everywhere(order_builds[2], {"TRMM"}, replaced, ORDERS_DECLINED_WHEN_MAPPED)
 
 
@@ -158,7 +180,9 @@ def test_other_orders_are_one_call_each(
     # no call where B is empty (the guards want every inner loop entered)
     expected = 0 if m == 0 or n == 0 else len(ORDER_FORMS)
     if m == 1:
-        expected -= 1  # ikj_unit_lower_down's sum never runs on the one row (declined)
+        # the sums of ikj_unit_lower_down and ikj_nonunit_lower_down_float never run on
+        # the one row (declined)
+        expected -= 2
     assert calls == expected
 
 
