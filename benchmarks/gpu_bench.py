@@ -199,6 +199,7 @@ def run(
     only: set[str] | None = None,
     control: bool = False,
     translated: bool = False,
+    polly_runs: int = 1_000,
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from measure.compare import first_difference  # noqa: PLC0415  (pure Python)
@@ -229,7 +230,8 @@ def run(
     for entry in manifest[number - 1 :: parts]:
         stem = entry["stem"]
         args = entry["args"]
-        originals, accelerated, direct, glue, polly = [], [], [], [], []
+        originals, accelerated, direct, glue = [], [], [], []
+        polly: list[float] = []
         difference = direct_difference = expected = None
         stats_file = scratch / f"{stem}-{'-'.join(args)}.jsonl"
         tolerance = entry.get("tolerance", 1e-5)
@@ -272,7 +274,7 @@ def run(
                 direct_difference = direct_difference or first_difference(
                     expected, stdout, tolerance=tolerance
                 )
-            if entry.get("polly"):  # the source built with clang -O3 and Polly (measure/bench.py)
+            if entry.get("polly") and len(polly) < polly_runs:  # clang -O3 and Polly
                 polly.append(_run([str(BUNDLE / "bin" / f"{stem}.polly"), *args], env)[0])
         calls = _stats(stats_file)
         rows.append(
@@ -422,6 +424,7 @@ def main() -> None:
     go.add_argument(
         "--control", action="store_true", help="time the original against itself too (A/A)"
     )
+    go.add_argument("--polly-runs", type=int, default=1_000, help="at most this many Polly runs")
     go.add_argument(
         "--translated",
         action="store_true",
@@ -446,6 +449,7 @@ def main() -> None:
             only=only,
             control=args.control,
             translated=args.translated,
+            polly_runs=args.polly_runs,
         )
 
 
