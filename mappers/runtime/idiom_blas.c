@@ -960,6 +960,18 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
                          int64_t sc, int finite_only) {
     double largest = 0.0;
     int by_rows = cols == 1 ? 0 : llabs(sc) <= llabs(sr);
+    /* A matrix in one block of memory: one asum over all of it (BLAS threads a long one,
+       and the calls per line cost more than their sums at a GEMV's sizes); the sum of all
+       magnitudes is no smaller than the largest, a looser bound that declines only on
+       extreme data, where the loop runs. */
+    int64_t block = rows * cols;
+    if (finite_only && rows > 1 && cols > 1 && block <= INT32_MAX &&
+        ((sc == 1 && sr == cols) || (sr == 1 && sc == rows))) {
+        double sum = magnitude_sum(elem, v, 0, block, 1);
+        if (isfinite(sum)) {
+            return sum;
+        }
+    }
     int64_t lines = by_rows ? rows : cols;
     for (int64_t line = 0; line < lines && isfinite(largest); line++) {
         int64_t at = by_rows ? line * sr : line * sc;
