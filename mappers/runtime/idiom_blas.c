@@ -1325,27 +1325,48 @@ static void ger_once(int32_t elem, int64_t m, int64_t n, double alpha, const voi
     }
 }
 
-/* Whether the products of a rank-1 or rank-2 update are far from overflow, and, for two,
-   A too: the loop adds A + (p1 + p2) and BLAS (A + p1) + p2, which overflows where A is
-   near the largest number even though the loop's sum is not. One product differs from the
-   loop's only by where alpha multiplies (rounding): no bound on A is needed for it. */
+/* Whether the products of a rank-1 or rank-2 update are far from overflow (a product
+   differs from the loop's only by where alpha multiplies: rounding). A itself needs no
+   bound: one product is added to it as the loop adds it, and two as one sum (ger_pair). */
 static int ger_far_from_overflow(int32_t elem, int64_t m, int64_t n, double alpha1,
                                  const void *x1, int64_t x1_s, const void *y1, int64_t y1_s,
                                  double alpha2, const void *x2, int64_t x2_s, const void *y2,
-                                 int64_t y2_s, const void *a, int64_t a_sm, int64_t a_sn) {
+                                 int64_t y2_s) {
     double first = fmax(1.0, fabs(alpha1)) *
                    matrix_max(elem, m, 1, x1, x1_s, 0, FINITE_ELEMENTS) *
                    matrix_max(elem, n, 1, y1, y1_s, 0, FINITE_ELEMENTS);
-    if (x2 == NULL) {
-        return far_from_overflow(elem, first);
+    double second = x2 == NULL ? 0.0
+                               : fmax(1.0, fabs(alpha2)) *
+                                     matrix_max(elem, m, 1, x2, x2_s, 0, FINITE_ELEMENTS) *
+                                     matrix_max(elem, n, 1, y2, y2_s, 0, FINITE_ELEMENTS);
+    return far_from_overflow(elem, first + second);
+}
+
+/* A + (p1 + p2) as the loop groups a rank-2 update: one GEMM of inner dimension 2, whose
+   kernel sums the two products of an element before adding them to it (two rank-1 updates
+   would add (A + p1) + p2, which overflows where A is near the largest number and the
+   loop's sum does not; bounding A instead read all of it at every call). The vectors are
+   copied into an m x 2 and a 2 x n matrix, alpha on the first. */
+static int32_t ger_pair(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1,
+                        int64_t x1_s, const void *y1, int64_t y1_s, double alpha2,
+                        const void *x2, int64_t x2_s, const void *y2, int64_t y2_s, void *a,
+                        int64_t a_sm, int64_t a_sn) {
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    char *left = malloc(2 * (size_t)m * size);
+    char *right = malloc(2 * (size_t)n * size);
+    int32_t status = IDIOM_DECLINED;
+    if (left != NULL && right != NULL) {
+        scaled_copy(elem, m, alpha1, x1, x1_s, left, 1);
+        scaled_copy(elem, m, alpha2, x2, x2_s, left + (size_t)m * size, 1);
+        copy_vector(elem, n, y1, y1_s, right, 1);
+        copy_vector(elem, n, y2, y2_s, right + (size_t)n * size, 1);
+        /* left: (i, k) at i + k m; right: (k, j) at k n + j */
+        status = gemm_at_least(elem, m, n, 2, 1.0, left, 1, m, right, n, 1, 1.0, a, a_sm, a_sn,
+                               0, !BOUNDED);
     }
-    double second = fmax(1.0, fabs(alpha2)) *
-                    matrix_max(elem, m, 1, x2, x2_s, 0, FINITE_ELEMENTS) *
-                    matrix_max(elem, n, 1, y2, y2_s, 0, FINITE_ELEMENTS);
-    double largest_a = far_from_overflow(elem, first + second)
-                           ? matrix_max(elem, m, n, a, a_sm, a_sn, FINITE_ELEMENTS)
-                           : INFINITY;
-    return far_from_overflow(elem, first + second + largest_a);
+    free(left);
+    free(right);
+    return status;
 }
 
 static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1,
@@ -1380,13 +1401,14 @@ static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void
         return IDIOM_DECLINED;
     }
     if (!ger_far_from_overflow(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2,
-                               y2_s, a, a_sm, a_sn)) {
+                               y2_s)) {
         return IDIOM_DECLINED;
     }
-    ger_once(elem, m, n, alpha1, x1, incx1, y1, incy1, a, la);
     if (products == 2) {
-        ger_once(elem, m, n, alpha2, x2, incx2, y2, incy2, a, la);
+        return ger_pair(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2, y2_s, a,
+                        a_sm, a_sn);
     }
+    ger_once(elem, m, n, alpha1, x1, incx1, y1, incy1, a, la);
     return IDIOM_DONE;
 }
 

@@ -3,8 +3,8 @@ in blocks where the loop adds them in its own order, so where one order overflow
 other does not they disagree (Inf against a number; a GEMV of huge entries cancelling along
 each row gives -inf in the loop's order and -6.2e306 in OpenBLAS's). GEMM, SYRK, SYR2K and
 GEMV decline where a bound on every partial sum of their finite elements comes near
-overflow, a rank-1 or rank-2 update where its products do, a rank-2 update where A does
-too; an infinity among modest values is no reason to decline. Outputs equal in every
+overflow, a rank-1 or rank-2 update where its products do (a rank-2 update adds their sum
+to A, as the loop does, however large A is); an infinity among modest values is no reason to decline. Outputs equal in every
 case, infinities and NaN included."""
 
 from __future__ import annotations
@@ -100,13 +100,14 @@ def test_an_infinity_among_modest_values_is_computed_by_blas(
 def test_outputs_near_overflow(builds: tuple[Path, Path, Accelerated], n: int) -> None:
     done = _calls_done(builds, [str(n), "3", str(HUGE_C)])
     # beta reads a C near overflow; a rank-1 update adds small products to it (rounding
-    # alone differs), a rank-2 update may overflow adding one product before the other
+    # alone differs), a rank-2 update adds their sum, as the loop does (one GEMM of inner
+    # dimension 2: two rank-1 updates would overflow adding one product before the other)
     assert done == {
         "gemm": 0,
         "syrk": 0,
         "syr2k": 0,
         "gemv": 0,
-        "ger": 1,
+        "ger": 2,
         "gemm_rows": 0,
         "gemv2": 0,
     }
