@@ -109,6 +109,10 @@ MUST_REPLACE = {
     "trmm_cols_flat.c": {"TRMM"},  # the columns outermost, A read transposed
     "trmm_cols_rows_float.c": {"TRMM"},  # the columns outermost, row tables, counting down
     "trmm_cols_2d_inline.c": {"TRMM"},  # the columns outermost, a static kernel inlined
+    # `c(i,j) = 0.5 * t + c(i,j)`: a constant alpha on the sum's exit edge, added to C
+    "gemm_class_update.cpp": {"GEMM"},
+    "gemm_class_update_float.cpp": {"GEMM"},
+    "gemm_class_update_inline.cpp": {"GEMM"},  # beside a constant beta, inlined into main
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime
