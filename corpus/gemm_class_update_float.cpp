@@ -1,5 +1,5 @@
 // corpus: GEMM, float, C++ Grid class over a raw new[] buffer with a row stride (operator() returning references), member function adding half the product of two grids: `(*this)(i,j) = 0.5f * t + (*this)(i,j)`
-// args: test=48 bench=1400
+// args: test=48 bench=900
 #include <cstdio>
 #include <cstdlib>
 

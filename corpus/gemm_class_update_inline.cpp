@@ -1,5 +1,5 @@
 // corpus: GEMM, C++ Mat class over a raw buffer owned by a std::unique_ptr (operator() returning references), the product inlined into main: `c(i,j) = 0.5 * t + 0.75 * c(i,j)` with constant scales, then a checksum
-// args: test=36 bench=1100
+// args: test=36 bench=1200
 #include <cstdio>
 #include <cstdlib>
 #include <memory>

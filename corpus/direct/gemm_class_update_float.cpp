@@ -1,5 +1,5 @@
 // direct: gemm_class_update_float.cpp: Grid::add_half_product's loop nest as a cblas_sgemm call
-// args: test=48 bench=1400
+// args: test=48 bench=900
 #include <cstdio>
 #include <cstdlib>
 #include <cblas.h>

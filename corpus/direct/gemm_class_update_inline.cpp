@@ -1,5 +1,5 @@
 // direct: gemm_class_update_inline.cpp: main's product loop nest as a cblas_dgemm call
-// args: test=36 bench=1100
+// args: test=36 bench=1200
 #include <cstdio>
 #include <cstdlib>
 #include <memory>

@@ -211,7 +211,9 @@ def _reads(solution: Mapping[str, Value | None]) -> dict[str, tuple[Value, tuple
     """Every access of the nest by role, with the loops it is measured over: C scaled
     (c) and updated in each sum (c_before, c_after), B and A in each sum, and B[i][j] and
     A[j][j] where the scaling loop adds the diagonal (b_own, a_own)."""
-    reads = {"c": (need(solution, "scale.address"), _SCALING)}
+    reads: dict[str, tuple[Value, tuple[int, ...]]] = {
+        "c": (need(solution, "scale.address"), _SCALING)
+    }
     for side, prefix, levels in (("before", "lo", _SUM_BEFORE), ("after", "hi", _SUM_AFTER)):
         for matrix, name in (("c", "c.address"), ("b", "b.address"), ("a", "a.address")):
             reads[f"{matrix}_{side}"] = (need(solution, f"{prefix}.{name}"), levels)

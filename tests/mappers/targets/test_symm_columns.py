@@ -67,8 +67,12 @@ def test_overlapping_arrays_run_the_original_code(
 
 @pytest.mark.parametrize(
     "alpha, beta, expected",
-    [("0", "2", WITHOUT_ALPHA), ("1.5", "0", WITHOUT_BETA), ("inf", "1", WITHOUT_ALPHA),
-     ("1", "nan", WITHOUT_BETA)],
+    [
+        ("0", "2", WITHOUT_ALPHA),
+        ("1.5", "0", WITHOUT_BETA),
+        ("inf", "1", WITHOUT_ALPHA),
+        ("1", "nan", WITHOUT_BETA),
+    ],
 )
 def test_zero_or_non_finite_scales_run_the_original_code(
     builds: tuple[Path, Path, Accelerated], alpha: str, beta: str, expected: int
