@@ -131,10 +131,7 @@ class _ColumnsPlan(Plan):
         after_begin = self.loops[_AFTER].iter_begin
         saved = dict(builder.known)
         try:
-            first = self._first_column(builder)
-            if first.type != after_begin.type:
-                raise NotReplaced("the column and the sum over k count in different types")
-            builder.known[after_begin] = first
+            builder.known[after_begin] = self._first_column(builder)  # one type: map_symm_columns
             for name, (address, levels) in self.reads.items():
                 self.accesses[name] = measure(
                     builder,
@@ -228,6 +225,8 @@ def map_symm_columns(solution: Mapping[str, Value | None], context: MapperContex
     loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(6)]
     if any(loops[level].step != 1 for level in (_COLUMN, _BEFORE, _AFTER)):
         raise NotReplaced("the columns or a sum over k do not count up by one")
+    if loops[_AFTER].iter_begin.type != loops[_COLUMN].iter_begin.type:
+        raise NotReplaced("the columns and the sum over k count in different types")
     element = need(solution, "scale.c_old").type
     if element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {element} routine")
