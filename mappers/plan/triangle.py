@@ -179,6 +179,11 @@ class RowTriangle:
         """i1: every test that skips the inner loop lets it run on the row `row_value`."""
         return builder.all_of([self._enters(builder, g, row_value) for g in self.guards])
 
+    def runs(self, builder: Builder, row_value: Operand) -> Operand:
+        """i64: how many times the inner loop runs on the row `row_value` (-1 where its
+        trip count is no count)."""
+        return self._runs(builder, row_value)
+
     def _runs(self, builder: Builder, row_value: Operand) -> Operand:
         """i64: how many times the inner loop runs on the row `row_value`: 0 where a test
         skips it, its trip count where entered, -1 where that is no count."""

@@ -136,7 +136,7 @@ def dense_match(
     if solution.get("a_factor") is not solution.get("a.value") and _result_scaled(solution):
         raise NotReplaced("alpha scales both a factor and the sum")
     scaled_last = solution.get("scaled_last")  # blas.idl's ScaledZeroPhi
-    if scaled_last is not None and len(store.operands[0].incoming) != 2:
+    if scaled_last is not None and len(_zero_phi(solution, store).incoming) != 2:
         raise NotReplaced("the scaled sum's phi merges other values")
     if solution.get("acc") is not None and not stored_sum:
         init = need(solution, "acc_init")
@@ -238,6 +238,13 @@ def _same_value(one: Value, other: Value) -> bool:
     if one is other:
         return True
     return one.constant is not None and one.constant == other.constant and one.type == other.type
+
+
+def _zero_phi(solution: Mapping[str, Value | None], store: Value) -> Value:
+    """ScaledZeroPhi's phi: the stored value, or the term added to C's old value
+    (`0.5 * t + C[i][j]`, ScaledResult's {scaled})."""
+    scaled = solution.get("scaled")
+    return scaled if scaled is not None else store.operands[0]
 
 
 def _result_scaled(solution: Mapping[str, Value | None]) -> bool:

@@ -33,6 +33,7 @@ from mappers.plan.triangle import RowGuard, RowTriangle, row_guards, rows_upward
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.blas import is_sum_after, nonzero_scales, scalar_operand
+from mappers.targets.symm_columns import map_symm_columns
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -273,6 +274,8 @@ def map_symm(instance: Instance, context: MapperContext) -> Plan:
     if not context.reassociate:
         raise NotReplaced("BLAS adds the products in an order of its own (reassociation off)")
     context.module.declare("idiom_symm", f"declare {_SYMM}")
+    if solution.get("scale.store") is not None:  # by columns of C (SYMMColumns)
+        return map_symm_columns(solution, context)
     declare_row_tables(context.module)
     loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(3)]
     row, upper = _orientation(loops, region)

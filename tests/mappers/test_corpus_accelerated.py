@@ -118,6 +118,14 @@ MUST_REPLACE = {
     # i-k-j scaled by alpha in a loop after the row's sum
     "trmm_ikj_alpha_flat.c": {"TRMM"},
     "trmm_ikj_alpha_2d_float.c": {"TRMM"},  # float, A read transposed, a static kernel inlined
+    # `c(i,j) = 0.5 * t + c(i,j)`: a constant alpha on the sum's exit edge, added to C
+    "gemm_class_update.cpp": {"GEMM"},
+    "gemm_class_update_float.cpp": {"GEMM"},
+    "gemm_class_update_inline.cpp": {"GEMM"},  # beside a constant beta, inlined into main
+    # A on the right by the columns of C, as the reference BLAS's right side
+    "symm_columns_2d.c": {"SYMM"},  # the diagonal with the scaling, the upper triangle
+    "symm_columns_flat_float.c": {"SYMM"},  # the diagonal in the sum k <= j, the lower
+    "symm_columns_flat_inline.c": {"SYMM"},  # the diagonal in the sum k >= j, no alpha
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

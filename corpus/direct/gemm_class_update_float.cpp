@@ -1,0 +1,68 @@
+// direct: gemm_class_update_float.cpp: Grid::add_half_product's loop nest as a cblas_sgemm call
+// args: test=48 bench=900
+#include <cstdio>
+#include <cstdlib>
+#include <cblas.h>
+
+class Grid {
+public:
+    Grid(int r, int c) : nr(r), nc(c), ld(c + 2), cells(new float[static_cast<std::size_t>(r) * (c + 2)]())
+    {
+    }
+    ~Grid() { delete[] cells; }
+    Grid(const Grid &) = delete;
+    Grid &operator=(const Grid &) = delete;
+    int rows() const { return nr; }
+    int cols() const { return nc; }
+    float &operator()(int i, int j) { return cells[static_cast<std::size_t>(i) * ld + j]; }
+    const float &operator()(int i, int j) const { return cells[static_cast<std::size_t>(i) * ld + j]; }
+    void add_half_product(const Grid &a, const Grid &b);
+
+private:
+    int nr, nc, ld;
+    float *cells;
+};
+
+/* *this += 0.5 * a * b (rows padded by two unused columns). */
+void Grid::add_half_product(const Grid &a, const Grid &b)
+{
+    const int inner = a.cols();
+    if (nr > 0 && nc > 0)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nr, nc, inner, 0.5f, &a(0, 0),
+                    a.ld, &b(0, 0), b.ld, 1.0f, &(*this)(0, 0), ld);
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? std::atoi(argv[1]) : 256;
+    if (n < 4) n = 4;
+    const int m = n + n / 8, p = n - 3;
+
+    Grid a(m, p), b(p, n), c(m, n);
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < p; k++)
+            a(i, k) = static_cast<float>((i * 3 + k * 5) % 11) / 11.0f - 0.5f;
+    for (int k = 0; k < p; k++)
+        for (int j = 0; j < n; j++)
+            b(k, j) = static_cast<float>((k + j * 7) % 9) / 9.0f - 0.4f;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            c(i, j) = static_cast<float>((i * 2 + j) % 6) * 0.5f - 1.25f;
+
+    c.add_half_product(a, b);
+    c.add_half_product(a, b);
+
+    double sum = 0.0, wsum = 0.0;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+            sum += c(i, j);
+            wsum += static_cast<double>(c(i, j)) * ((i + j) % 5 + 1);
+        }
+    }
+    std::printf("m n p = %d %d %d\n", m, n, p);
+    std::printf("sum = %.6e\n", sum);
+    std::printf("wsum = %.6e\n", wsum);
+    std::printf("c(2,1) = %.6e\n", static_cast<double>(c(2, 1)));
+    std::printf("c(m-1,n-1) = %.6e\n", static_cast<double>(c(m - 1, n - 1)));
+    return 0;
+}
