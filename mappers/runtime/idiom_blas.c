@@ -97,6 +97,8 @@ static int finite_scales(double alpha, double beta) {
 
 static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, int64_t stride,
                        double largest, int finite_only);
+static double magnitude_sum(int32_t elem, const void *v, int64_t at, int64_t count,
+                            int64_t stride);
 static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
                            int64_t a_sr, int64_t a_sk, int finite_only);
 static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
@@ -911,10 +913,11 @@ static double line_max(int32_t elem, const void *v, int64_t at, int64_t count, i
     return bad && !finite_only ? INFINITY : largest;
 }
 
-/* The largest magnitude among the elements of T's triangle that a product or a solve
-   reads (k >= r when `upper`, k <= r otherwise; the diagonal left out and counted as 1
-   when `unit`), INFINITY when one is not finite; by rows or by columns, whichever runs
-   along memory. */
+/* A number no smaller than the largest magnitude among the elements of T's triangle that a
+   product or a solve reads (k >= r when `upper`, k <= r otherwise; the diagonal left out
+   and counted as 1 when `unit`): each line's magnitude sum where finite, else its largest
+   magnitude; INFINITY when one is not finite. By rows or by columns, whichever runs along
+   memory. */
 static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m, const void *a,
                            int64_t a_sr, int64_t a_sk, int finite_only) {
     double largest = unit ? 1.0 : 0.0;
@@ -928,7 +931,10 @@ static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
         int64_t at = by_rows ? line * a_sr + from * a_sk : from * a_sr + line * a_sk;
         int64_t stride = by_rows ? a_sk : a_sr;
         if (to > from) {
-            largest = line_max(elem, a, at, to - from, stride, largest, finite_only);
+            double sum = magnitude_sum(elem, a, at, to - from, stride);
+            largest = isfinite(sum)
+                          ? fmax(largest, sum)
+                          : line_max(elem, a, at, to - from, stride, largest, finite_only);
         }
     }
     return largest;
@@ -952,10 +958,10 @@ static double magnitude_sum(int32_t elem, const void *v, int64_t at, int64_t cou
     return BLAS(cblas_dasum)((blasint)count, (const double *)v + at, (blasint)stride);
 }
 
-/* The largest magnitude in a rows x cols matrix (a vector: cols 1), INFINITY when one
-   element is not finite; by rows or by columns, whichever runs along memory. `finite_only`:
-   a number no smaller than the largest finite magnitude (a line's magnitude sum where it
-   is finite, the largest finite magnitude otherwise). */
+/* A number no smaller than the largest magnitude in a rows x cols matrix (a vector: cols
+   1): the magnitude sum of the block or of each line where it is finite, else the line's
+   largest magnitude; INFINITY when one element is not finite, or, `finite_only`, no smaller
+   than the largest finite magnitude. By rows or by columns, whichever runs along memory. */
 static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v, int64_t sr,
                          int64_t sc, int finite_only) {
     double largest = 0.0;
@@ -963,9 +969,10 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
     /* A matrix in one block of memory: one asum over all of it (BLAS threads a long one,
        and the calls per line cost more than their sums at a GEMV's sizes); the sum of all
        magnitudes is no smaller than the largest, a looser bound that declines only on
-       extreme data, where the loop runs. */
+       extreme data, where the loop runs. A finite sum also says that every element is
+       finite (EVERY_ELEMENT); one that is not is looked at line by line. */
     int64_t block = rows * cols;
-    if (finite_only && rows > 1 && cols > 1 && block <= INT32_MAX &&
+    if (rows > 1 && cols > 1 && block <= INT32_MAX &&
         ((sc == 1 && sr == cols) || (sr == 1 && sc == rows))) {
         double sum = magnitude_sum(elem, v, 0, block, 1);
         if (isfinite(sum)) {
@@ -977,7 +984,7 @@ static double matrix_max(int32_t elem, int64_t rows, int64_t cols, const void *v
         int64_t at = by_rows ? line * sr : line * sc;
         int64_t count = by_rows ? cols : rows;
         int64_t stride = by_rows ? sc : sr;
-        double sum = finite_only ? magnitude_sum(elem, v, at, count, stride) : INFINITY;
+        double sum = magnitude_sum(elem, v, at, count, stride);
         largest = isfinite(sum) ? fmax(largest, sum)
                                 : line_max(elem, v, at, count, stride, largest, finite_only);
     }
