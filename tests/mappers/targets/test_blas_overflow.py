@@ -1,11 +1,11 @@
-"""Overflow in the BLAS runtime (mappers/runtime/idiom_blas.c): BLAS adds a product's terms
-in blocks where the loop adds them in its own order, so where one order overflows and the
-other does not they disagree (Inf against a number; a GEMV of huge entries cancelling along
-each row gives -inf in the loop's order and -6.2e306 in OpenBLAS's). GEMM, SYRK, SYR2K and
-GEMV decline where a bound on every partial sum of their finite elements comes near
-overflow, a rank-1 or rank-2 update where its products do (a rank-2 update adds their sum
-to A, as the loop does, however large A is); an infinity among modest values is no reason to decline. Outputs equal in every
-case, infinities and NaN included."""
+"""Overflow in the BLAS runtime (mappers/runtime/idiom_blas.c): BLAS adds a product's terms in
+blocks where the loop adds them in its own order, so where one order overflows and the other
+does not they disagree (Inf against a number; a GEMV of huge entries cancelling along each
+row gives -inf in the loop's order and -6.2e306 in OpenBLAS's). GEMM, SYRK, SYR2K and GEMV
+decline where a bound on every partial sum of their finite elements comes near overflow, a
+rank-1 or rank-2 update where its products do (a rank-2 update adds their sum to A, as the
+loop does, however large A is); an infinity among modest values is no reason to decline.
+Outputs equal in every case, infinities and NaN included."""
 
 from __future__ import annotations
 

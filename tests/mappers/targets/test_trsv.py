@@ -1,13 +1,13 @@
 """TRSV (mappers/targets/trsv.py): the triangular solve by rows, lower or upper, unit diagonal
 or not, the sum in a register or kept in x, from b or in place. One BLAS call each on
-separate arrays, every element of the block equal to the original's; the original code
-where T is x, where b overlaps x without being it, where the diagonal read is not T's,
-where a zero on the diagonal makes a result infinite (the runtime declines, x as it
-was), where T's entries are huge and cancel (some order of the sums overflows: the runtime
-bounds them with T's largest magnitude, and declines), for a solve whose rows run the wrong way (no TRSV) and an inner loop counting
-down that misses a column (declined by the guard). Inner loops counting down are
-solves; a row multiplied by the diagonal's reciprocal is not reported (not what BLAS
-computes)."""
+separate arrays, every element of the block equal to the original's; the original code where
+T is x, where b overlaps x without being it, where the diagonal read is not T's, where a
+zero on the diagonal makes a result infinite (the runtime declines, x as it was), where T's
+entries are huge and cancel (some order of the sums overflows: the runtime bounds them with
+T's largest magnitude, and declines), for a solve whose rows run the wrong way (no TRSV) and
+an inner loop counting down that misses a column (declined by the guard). Inner loops
+counting down are solves; a row multiplied by the diagonal's reciprocal is not reported (not
+what BLAS computes)."""
 
 from __future__ import annotations
 
