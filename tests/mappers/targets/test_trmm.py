@@ -200,3 +200,62 @@ def test_other_orders_decline_alpha_zero_and_infinite(
 ) -> None:
     calls = _trmm_calls(order_builds, ["7", "5", "6", str(mode)])
     assert calls == len(ORDER_FORMS) - ORDERS_SCALED
+
+
+# The corpus's other styles (programs/trmm_styles.cpp): C++ classes whose fields LLVM
+# loads again in the row loop under the test that skips the sum on the last row (loaded
+# ahead where that test holds on the first row: m >= 2), and row tables read by the loops
+# applying T's diagonal and alpha through loads of their own. A row multiplied by A's
+# first column is declined by the guard, classes and tables alike.
+STYLES = Path(__file__).parents[1] / "programs" / "trmm_styles.cpp"
+STYLE_FORMS = (
+    "ikj_nonunit_class",
+    "ikj_alpha_dense",
+    "cols_unit_class",
+    "ikj_nonunit_rows",
+    "ikj_alpha_rows",
+    "cols_unit_rows",
+)
+STYLES_DECLINED = {"ikj_first_column_class", "ikj_first_column_rows"}
+UNEVEN_ROWS = 3  # B's rows unevenly spaced: the tables' kernels decline from three rows on
+TABLE_FORMS = 3
+
+
+@pytest.fixture(scope="module")
+def style_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(STYLES, tmp_path_factory.mktemp("trmm_styles"))
+
+
+def test_class_and_row_table_styles_are_replaced(
+    style_builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced_everywhere(style_builds[2], {"TRMM"}, set(STYLE_FORMS) | STYLES_DECLINED)
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (4, 0), (1, 1), (1, 4), (2, 5), (3, 1), (7, 5), (33, 17)])
+def test_class_and_row_table_styles_are_one_call_each(
+    style_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    calls = _trmm_calls(style_builds, [str(m), str(n), "3", str(SEPARATE)])
+    expected = 0 if m == 0 or n == 0 else len(STYLE_FORMS)
+    if m == 1:
+        # one row: the classes' fields read only under i + 1 < m (ikj_nonunit_class,
+        # ikj_alpha_dense) and a lower sum that never runs (ikj_nonunit_rows) decline
+        expected -= 3
+    assert calls == expected
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("m, n", [(2, 2), (9, 4)])
+def test_class_and_row_table_styles_decline_a_overlapping_b(
+    style_builds: tuple[Path, Path, Accelerated], mode: int, m: int, n: int
+) -> None:
+    assert _trmm_calls(style_builds, [str(m), str(n), "5", str(mode)]) == 0
+
+
+@pytest.mark.parametrize("m, n", [(3, 1), (9, 4)])
+def test_row_tables_unevenly_spaced_run_the_original_code(
+    style_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    calls = _trmm_calls(style_builds, [str(m), str(n), "7", str(UNEVEN_ROWS)])
+    assert calls == len(STYLE_FORMS) - TABLE_FORMS

@@ -4,10 +4,10 @@ separate arrays, every element of the block equal to the original's; the origina
 where T is x, where b overlaps x without being it, where the diagonal read is not T's,
 where a zero on the diagonal makes a result infinite (the runtime declines, x as it
 was), where T's entries are huge and cancel (some order of the sums overflows: the runtime
-bounds them with T's largest magnitude, and declines), for a solve whose rows run the wrong way (no TRSV) and an inner loop counting
-down that misses a column (declined by the guard). Inner loops counting down are
-solves; a row multiplied by the diagonal's reciprocal is not reported (not what BLAS
-computes)."""
+bounds them with T's largest magnitude, and declines), for a solve whose rows run the
+wrong way (no TRSV) and an inner loop counting down that misses a column (declined by
+the guard). Inner loops counting down are solves; a row multiplied by the diagonal's
+reciprocal is not reported (not what BLAS computes)."""
 
 from __future__ import annotations
 
