@@ -425,7 +425,10 @@ def _diagonal(
     elements as they are)."""
     solution = instance.solution
     found = row_set_loop(context.region, known, total)
-    if found is None:
+    named = solution.get("init_store")  # blas.idl's TRMMDiagonalStore, where it is inside
+    if found is None or (named is not None and found[1] is not named):
+        if named is not None:
+            raise NotReplaced("the row is multiplied elsewhere than in a loop before its sum")
         return None
     view, store = found
     if solution.get("alpha") is not None or solution.get("a_factor") is not solution.get("a.value"):

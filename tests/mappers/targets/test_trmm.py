@@ -123,13 +123,13 @@ def test_alpha_read_from_b_runs_the_original_code(
 # sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
 # leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
 # i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum,
-# and may scale the row by alpha in a loop after it. The wrong row orders, alpha on a
+# and may scale the row by alpha in a loop after it, or do both (where the row loop then
+# has no early exit, blas.idl names the diagonal's store). The wrong row orders, alpha on a
 # unit columns-outer sum's products alone and an i-k-j row scaled by alpha before its
 # sum are declined when mapped; the diagonal added in i-k-j, a row multiplied by A's
 # first column instead of the diagonal and a scaling loop a column short by the guard;
 # alpha on the products of an i-k-j sum and the diagonal applied after the updates are
-# not found, nor is i-k-j with both the diagonal's loop and alpha's
-# (ikj_nonunit_alpha_float, run for its outputs).
+# not found.
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -143,10 +143,12 @@ ORDER_FORMS = (
     "ikj_nonunit_upper",
     "ikj_nonunit_lower_down_float",
     "ikj_unit_upper_alpha",
+    "ikj_nonunit_alpha_float",
+    "ikj_nonunit_alpha_lower_down",
 )
-# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and ikj_unit_upper_alpha
+# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and the three ikj_*alpha*
 # scale by alpha
-ORDERS_SCALED = 4
+ORDERS_SCALED = 6
 ORDERS_DECLINED_WHEN_MAPPED = frozenset(
     {
         "ikj_lower_up",
@@ -180,9 +182,9 @@ def test_other_orders_are_one_call_each(
     # no call where B is empty (the guards want every inner loop entered)
     expected = 0 if m == 0 or n == 0 else len(ORDER_FORMS)
     if m == 1:
-        # the sums of ikj_unit_lower_down and ikj_nonunit_lower_down_float never run on
-        # the one row (declined)
-        expected -= 2
+        # the sums of ikj_unit_lower_down, ikj_nonunit_lower_down_float and
+        # ikj_nonunit_alpha_lower_down never run on the one row (declined)
+        expected -= 3
     assert calls == expected
 
 
