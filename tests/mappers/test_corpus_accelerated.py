@@ -120,6 +120,8 @@ MUST_REPLACE = {
     # its class's fields loaded again after the diagonal's loop, under the row test i + 1 < m
     "trmm_ikj_nonunit_class.cpp": {"TRMM"},
     "trmm_ikj_nonunit_rows.c": {"TRMM"},  # row tables: A[i][i] and B[i] loaded for the loop
+    # inlined, m >= 2 known: the row loop leaves at its header for a block of its own
+    "trmm_ikj_nonunit_lower_inline_float.c": {"TRMM"},
     # i-k-j scaled by alpha in a loop after the row's sum
     "trmm_ikj_alpha_flat.c": {"TRMM"},
     "trmm_ikj_alpha_2d_float.c": {"TRMM"},  # float, A read transposed, a static kernel inlined

@@ -261,3 +261,36 @@ def test_row_tables_unevenly_spaced_run_the_original_code(
 ) -> None:
     calls = _trmm_calls(style_builds, [str(m), str(n), "7", str(UNEVEN_ROWS)])
     assert calls == len(STYLE_FORMS) - TABLE_FORMS
+
+
+# Non-unit lower i-k-j inlined into main where m >= 2 is known (programs/trmm_inlined.c):
+# the row loop leaves at its header's test for a block of its own holding the counter's
+# final value, unused (region_of takes it as the loop's exit). One call on separate
+# arrays (m below 2 taken as 2), none where A is B or overlaps it.
+INLINED = Path(__file__).parents[1] / "programs" / "trmm_inlined.c"
+
+
+@pytest.fixture(scope="module")
+def inlined_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(INLINED, tmp_path_factory.mktemp("trmm_inlined"))
+
+
+def test_inlined_lower_product_is_replaced(
+    inlined_builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced_everywhere(inlined_builds[2], {"TRMM"}, {"strmm_lower"})
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (1, 1), (2, 5), (7, 1), (33, 17), (40, 30)])
+def test_inlined_lower_product_is_one_call(
+    inlined_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    assert _trmm_calls(inlined_builds, [str(m), str(n), str(SEPARATE)]) == 1
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("m", [2, 9])
+def test_inlined_lower_product_declines_a_overlapping_b(
+    inlined_builds: tuple[Path, Path, Accelerated], mode: int, m: int
+) -> None:
+    assert _trmm_calls(inlined_builds, [str(m), "4", str(mode)]) == 0
