@@ -47,14 +47,14 @@ int main(int argc, char **argv)
     strmm_ikj_lower(m, n, A, B);
 
     /* B's first m rows and n columns, weighted by row and column, and the rest (unchanged) */
+    const float *b = &B[0][0];
     double total = 0.0, weighted = 0.0, rest = 0.0;
-    for (int i = 0; i < M; i++) {
-        for (int j = 0; j < N; j++) {           // expect: Reduction in main
-            double in_b = (double)(i < m && j < n);
-            total += in_b * (double)B[i][j];
-            weighted += in_b * (double)B[i][j] * (double)(1 + (i + 3 * j) % 7);
-            rest += (1.0 - in_b) * (double)B[i][j];
-        }
+    for (long t = 0; t < (long)M * N; t++) {  // expect: Reduction in main
+        long i = t / N, j = t % N;
+        double in_b = (double)(i < m && j < n);
+        total += in_b * (double)b[t];
+        weighted += in_b * (double)b[t] * (double)(1 + (i + 3 * j) % 7);
+        rest += (1.0 - in_b) * (double)b[t];
     }
     printf("m n = %d %d\n", m, n);
     printf("sum = %.6g\n", total);
