@@ -3,7 +3,9 @@
 A region is the outermost loop of a match: entered from its preheader's branch
 {precursor}, left through its single exit block (the block of {successor}), from its
 latch or from a branch ahead of it on the latch's own test (loops.idl's EarlyExit: the
-mapper takes it as a test that skips the rest of the last trip). Before a
+mapper takes it as a test that skips the rest of the last trip). It may also leave to a
+block that does nothing and goes where the exit block goes (region_of's _joins_exit):
+leaving there is leaving to the exit. Before a
 mapper emits anything, `check_legal` verifies in code that replacing the region cannot
 change what the program does, apart from the idiom's own stores and results:
 
@@ -100,12 +102,18 @@ def region_of(function: Function, solution: Mapping[str, Value | None]) -> Regio
     if begin is None or precursor is None or successor is None or begin.block is None:
         raise NotReplaced("the match does not name its region")
     loop = next((lp for lp in function.loops.loops if lp.header is begin.block), None)
-    if loop is None or len(loop.latches) != 1 or len(loop.exits) != 1:
+    assert successor.block is not None
+    exit = successor.block
+    if (
+        loop is None
+        or len(loop.latches) != 1
+        or exit not in loop.exits
+        or not all(_joins_exit(b, exit, loop.blocks) for b in loop.exits if b is not exit)
+    ):
         raise NotReplaced("the region is not a loop with one latch and one exit")
     if precursor.opcode != "br" or len(precursor.operands) != 0:
         raise NotReplaced("the loop has no preheader")
-    assert successor.block is not None
-    if loop.exits[0] is not successor.block or successor.position != 0:
+    if successor.position != 0:
         raise NotReplaced("the loop's exit is not the match's successor")
     latch = loop.latches[0]
     others = set(successor.block.predecessors) - {latch}
@@ -116,6 +124,33 @@ def region_of(function: Function, solution: Mapping[str, Value | None]) -> Regio
     if others and any(i.opcode == "phi" for i in successor.block.instructions):
         raise NotReplaced("the loop leaves early with values live after it")
     return Region(function, loop, precursor, successor.block)
+
+
+def _joins_exit(block: Block, exit: Block, blocks: frozenset[Block]) -> bool:
+    """`block`, another block the loop leaves to (from inside only), does nothing and
+    computes nothing used outside it, and goes on, as the loop's `exit` does (that block
+    doing nothing else either), to one block with no phis: leaving there is leaving to
+    `exit`. (LLVM's `critedge` block where a row loop inlined into its caller leaves at
+    its header's test: the counter's final value, dead.)"""
+    if not all(p in blocks for p in block.predecessors):
+        return False
+    ends = (block.terminator, exit.terminator)
+    if any(end.opcode != "br" or end.operands for end in ends) or len(exit.instructions) != 1:
+        return False
+    if block.successors != exit.successors:
+        return False
+    if any(i.opcode == "phi" for i in block.successors[0].instructions):
+        return False
+    return all(
+        i.opcode in _DEAD_END_OPCODES and all(u.block is block for u in i.users)
+        for i in block.instructions[:-1]
+    )
+
+
+# What a block joining the loop's exit may compute (for nothing: its values are unused)
+_DEAD_END_OPCODES = frozenset(
+    {"phi", "add", "sub", "mul", "shl", "and", "or", "xor", "sext", "zext", "trunc", "icmp"}
+)
 
 
 def _leaves_as_latch(block: Block, latch: Block, exit: Block, blocks: frozenset[Block]) -> bool:
@@ -182,6 +217,8 @@ def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> No
     for user in instruction.users:
         if user.block in region.blocks:
             continue
+        if user.block is not region.exit and user.block in region.loop.exits:
+            continue  # another exit, which uses nothing after it (region_of)
         if user.block is region.exit and user.opcode == "phi" and instruction in allowed:
             continue
         raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")

@@ -17,16 +17,17 @@ row (RowTriangle.follows).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from mappers.plan.access import Access
 from mappers.plan.loops import LoopView, RowCounts, loop_at_row
-from mappers.plan.region import Region
+from mappers.plan.region import Region, fixed_values, load_fixed, runs_with
 from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from matcher.ir import Value
 
-__all__ = ["RowGuard", "RowTriangle", "row_guards", "rows_upwards"]
+__all__ = ["RowGuard", "RowTriangle", "load_under_row_tests", "row_guards", "rows_upwards"]
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,35 @@ class RowTriangle:
         if guard.entering != 0:
             condition = builder.binary("xor", condition, const("i1", "true"))
         return condition
+
+
+def load_under_row_tests(
+    builder: Builder,
+    triangle: RowTriangle,
+    conditions: Sequence[tuple[Value, bool]],
+    held: Operand,
+) -> Operand:
+    """i1: the fixed values the region reads only where a test that changes with the
+    row lets the triangle's inner loop run (a strict triangle's `i + 1 < n`: C++ fields
+    loaded again in that loop's preheader) are loaded ahead of it, when that test holds
+    on the first row (`held`: the zero-trip guards of `conditions` let their loops run).
+    The original then reads them on that row, and as the mapper checks that no store of
+    the nest writes them (apart_from_fixed), reads those values on every row. Where the
+    test fails on the first row the inner loop never runs (the triangle has one row):
+    nothing to gain, the guard declines."""
+    late = [v for v in fixed_values(triangle.region) if v in builder.refused]
+    if not late:
+        return const("i1", "true")
+    tests = [(g.branch.operands[0], g.entering == 0) for g in triangle.guards]
+    under = runs_with(triangle.region, [*conditions, *tests])
+    outside = [v for v in late if v.block not in under]
+    if not triangle.guards or outside:
+        raise NotReplaced(builder.refused[(outside or late)[0]])
+    first = builder.ref(triangle.row.iter_begin)
+    entered = builder.binary("and", held, triangle.enters(builder, first))
+    for value in late:
+        load_fixed(builder, value, entered)
+    return entered
 
 
 def row_guards(region: Region, loops: list[LoopView], inner: LoopView) -> tuple[RowGuard, ...]:

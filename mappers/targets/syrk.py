@@ -23,13 +23,10 @@ from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import (
     Region,
     depends_on,
-    fixed_values,
     guard_conditions,
-    load_fixed,
-    runs_with,
 )
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
-from mappers.plan.triangle import RowGuard, RowTriangle, row_guards
+from mappers.plan.triangle import RowGuard, RowTriangle, load_under_row_tests, row_guards
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.blas import (
@@ -184,7 +181,11 @@ class _SyrkPlan(Plan):
     def guard(self, builder: Builder) -> Operand:
         dense, levels = self.dense, self.triangle.levels
         checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
-        checks.append(self._load_under_row_tests(builder, builder.all_of(checks)))
+        column = dense.loops[self.triangle.levels[_COLUMN]]
+        triangle = RowTriangle(self.region, dense.loops[0], column, self.guards)
+        checks.append(
+            load_under_row_tests(builder, triangle, dense.conditions, builder.all_of(checks))
+        )
         rows = trip_count(builder, dense.loops[0])
         total = trip_count(builder, dense.loops[levels[_SUM]])
         checks += [rows.exact, total.exact]
@@ -246,30 +247,6 @@ class _SyrkPlan(Plan):
             checks.append(disjoint(builder, target, [*reads, *entries]))
             checks.append(apart_from_fixed(builder, self.region, (target.low, target.high)))
         return builder.all_of(checks)
-
-    def _load_under_row_tests(self, builder: Builder, held: Operand) -> Operand:
-        """i1: the fixed values the region reads only where a test that changes with the
-        row lets the column loop run (a strict triangle's `i + 1 < n`: C++ fields loaded
-        in the column loop's preheader) are loaded ahead of it, when that test holds on
-        the first row. The original then reads them on that row, and as the guard checks
-        that no store of the nest writes them (apart_from_fixed), reads those values on
-        every row. Where the test fails on the first row the column loop never runs (the
-        triangle has one row): nothing to gain, the guard declines."""
-        late = [v for v in fixed_values(self.region) if v in builder.refused]
-        if not late:
-            return const("i1", "true")
-        tests = [(g.branch.operands[0], g.entering == 0) for g in self.guards]
-        under = runs_with(self.region, [*self.dense.conditions, *tests])
-        outside = [v for v in late if v.block not in under]
-        if not self.guards or outside:
-            raise NotReplaced(builder.refused[(outside or late)[0]])
-        column = self.dense.loops[self.triangle.levels[_COLUMN]]
-        triangle = RowTriangle(self.region, self.dense.loops[0], column, self.guards)
-        first = builder.ref(self.dense.loops[0].iter_begin)
-        entered = builder.binary("and", held, triangle.enters(builder, first))
-        for value in late:
-            load_fixed(builder, value, entered)
-        return entered
 
     def _mirror_address(self) -> list[Value]:
         finish = self.dense.finish

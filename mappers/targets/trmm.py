@@ -28,7 +28,13 @@ from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import depends_on, guard_conditions
 from mappers.plan.row_tables import RowTable, declare_row_tables, row_tables
-from mappers.plan.triangle import RowGuard, RowTriangle, row_guards, rows_upwards
+from mappers.plan.triangle import (
+    RowGuard,
+    RowTriangle,
+    load_under_row_tests,
+    row_guards,
+    rows_upwards,
+)
 from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.blas import (
@@ -111,6 +117,8 @@ class _TrmmPlan(Plan):
     def guard(self, builder: Builder) -> Operand:
         dense = self.dense
         checks = [guard_conditions(builder, self.region, dense.conditions, fixed_loads=True)]
+        held = builder.all_of(checks)
+        checks.append(load_under_row_tests(builder, self.triangle, dense.conditions, held))
         rows, columns = trip_count(builder, self.loops[_ROW]), trip_count(builder, self.loops[1])
         self.rows, self.columns = rows.count, columns.count
         checks += [rows.exact, columns.exact, self._is_triangle(builder, rows.count)]
@@ -118,6 +126,11 @@ class _TrmmPlan(Plan):
         if self.shape.finish_address is not None:
             addresses["finish"] = self.shape.finish_address
         counts = [rows.count, columns.count, rows.count]
+        # the row passes' own reads of the row tables (`B[i]`, `A[i]` loaded again ahead
+        # of their loop), measured with the others
+        passes = [p for p in (self.shape.diagonal, self.shape.scaling) if p is not None]
+        pass_addresses = [p.store.operands[1] for p in passes]
+        pass_addresses += [p.factor for p in passes if p.factor is not None]
         saved = dict(builder.known)
         try:
             # Measured over all of T's rows: from the first (upper: the sum loop's first
@@ -129,7 +142,7 @@ class _TrmmPlan(Plan):
             tables = row_tables(
                 builder,
                 self.region,
-                list(addresses.values()),
+                [*addresses.values(), *pass_addresses],
                 loops=self.loops,
                 counts=counts,
                 entered=builder.all_of(checks),
@@ -141,9 +154,8 @@ class _TrmmPlan(Plan):
             builder.known.clear()
             builder.known.update(saved)
         checks.extend(table.regular for table in tables)
-        for each in (self.shape.diagonal, self.shape.scaling):
-            if each is not None:
-                checks.append(self._scales_row(builder, each, tables))
+        for each in passes:
+            checks.append(self._scales_row(builder, each, tables))
         if not self.shape.upper:
             self.accesses = rows_upwards(builder, self.accesses, rows.count, _ROW)
         for name, access in self.accesses.items():
@@ -207,10 +219,11 @@ class _TrmmPlan(Plan):
             return builder.all_of(checks)
         last = builder.binary("sub", self.rows, const(I64, 1))
         for index in (const(I64, 0), const(I64, 1), last):
-            value = self.triangle.row_value(builder, index)
-            read = self._evaluate(builder, row_pass.factor, {row.iterator: value})
+            env = {row.iterator: self.triangle.row_value(builder, index)}
+            env.update(_rows_at(builder, tables, index))
+            read = self._evaluate(builder, row_pass.factor, env)
             k = self._diagonal_k(builder, index)
-            diagonal = self._evaluate(builder, self.dense.a, {row.iterator: value, total: k})
+            diagonal = self._evaluate(builder, self.dense.a, {**env, total: k})
             checks.append(self._same_address(builder, read, diagonal))
         return builder.all_of(checks)
 
@@ -306,6 +319,20 @@ class _TrmmPlan(Plan):
         )
 
 
+def _rows_at(builder: Builder, tables: list[RowTable], index: Operand) -> dict[Value, Operand]:
+    """The row pointers that the tables picked by the row loop give on the row visited
+    `index`-th: the guard checks that the rows lie equally spaced (RowTable.regular)."""
+    rows = {}
+    for table in tables:
+        if table.levels == (_ROW,):
+            step = builder.binary(
+                "sub", builder.to_i64(table.followings[0]), builder.to_i64(table.first)
+            )
+            offset = builder.binary("mul", step, index)
+            rows[table.load] = builder.emit("ptr", f"getelementptr i8, {table.first}, {offset}")
+    return rows
+
+
 def _shape(
     instance: Instance,
     dense: DenseMatch,
@@ -398,7 +425,10 @@ def _diagonal(
     elements as they are)."""
     solution = instance.solution
     found = row_set_loop(context.region, known, total)
-    if found is None:
+    named = solution.get("init_store")  # blas.idl's TRMMDiagonalStore, where it is inside
+    if found is None or (named is not None and found[1] is not named):
+        if named is not None:
+            raise NotReplaced("the row is multiplied elsewhere than in a loop before its sum")
         return None
     view, store = found
     if solution.get("alpha") is not None or solution.get("a_factor") is not solution.get("a.value"):

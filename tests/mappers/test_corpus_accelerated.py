@@ -112,9 +112,16 @@ MUST_REPLACE = {
     # the columns outermost with a unit diagonal (the row loop left at its top on the last row)
     "trmm_cols_unit_flat.c": {"TRMM"},
     "trmm_cols_unit_2d_float.c": {"TRMM"},  # float, counting down, a static kernel inlined
+    "trmm_cols_unit_class.cpp": {"TRMM"},  # operator() accessors, lower, counting down
+    "trmm_cols_unit_rows.c": {"TRMM"},  # double ** row tables
     # i-k-j with T's diagonal applied to the row in a loop of its own before the sum
     "trmm_ikj_nonunit_2d.c": {"TRMM"},
     "trmm_ikj_nonunit_flat_float.c": {"TRMM"},  # float, counting down
+    # its class's fields loaded again after the diagonal's loop, under the row test i + 1 < m
+    "trmm_ikj_nonunit_class.cpp": {"TRMM"},
+    "trmm_ikj_nonunit_rows.c": {"TRMM"},  # row tables: A[i][i] and B[i] loaded for the loop
+    # inlined, m >= 2 known: the row loop leaves at its header for a block of its own
+    "trmm_ikj_nonunit_lower_inline_float.c": {"TRMM"},
     # i-k-j scaled by alpha in a loop after the row's sum
     "trmm_ikj_alpha_flat.c": {"TRMM"},
     "trmm_ikj_alpha_2d_float.c": {"TRMM"},  # float, A read transposed, a static kernel inlined
@@ -126,6 +133,9 @@ MUST_REPLACE = {
     "symm_columns_2d.c": {"SYMM"},  # the diagonal with the scaling, the upper triangle
     "symm_columns_flat_float.c": {"SYMM"},  # the diagonal in the sum k <= j, the lower
     "symm_columns_flat_inline.c": {"SYMM"},  # the diagonal in the sum k >= j, no alpha
+    # a std::vector member, the rows counting down: B's data loaded apart for the scaling
+    "trmm_ikj_alpha_class.cpp": {"TRMM"},
+    "trmm_ikj_alpha_rows.c": {"TRMM"},  # row tables: B[i] loaded again for the scaling loop
 }
 
 # Idioms replaced whose guard must decline every time in these programs: their runtime

@@ -259,6 +259,21 @@ void ikj_nonunit_alpha_float(int m, int n, float alpha, const float *A, float *B
     }
 }
 
+/* i-k-j, non-unit lower, the rows counting down, the diagonal first (on the right) and
+   alpha last */
+void ikj_nonunit_alpha_lower_down(int m, int n, double alpha, const double *A, double *B)
+{
+    for (int i = m - 1; i >= 0; i--) {
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = B[i * n + j] * A[i * m + i];
+        for (int k = 0; k < i; k++)
+            for (int j = 0; j < n; j++)
+                B[i * n + j] += A[i * m + k] * B[k * n + j];
+        for (int j = 0; j < n; j++)
+            B[i * n + j] = B[i * n + j] * alpha;
+    }
+}
+
 /* i-k-j with the row scaled by alpha before the updates: alpha B + N B, no TRMM (declined
    when mapped) */
 void ikj_alpha_before(int m, int n, double alpha, const double *A, double *B)
@@ -307,7 +322,7 @@ int main(int argc, char **argv)
     float *fB = fblock, *fA = fblock + m * n + 1;
     const double *read = mode == 1 ? B : mode == 2 ? B + 1 : A;
     const float *fread = mode == 1 ? fB : mode == 2 ? fB + 1 : fA;
-    for (int kernel = 0; kernel < 23; kernel++) {
+    for (int kernel = 0; kernel < 24; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         for (int t = 0; t < m * m; t++) A[t] *= 1.0 / (m + 1); /* keep sums modest */
         if (mode == 4 && m * n > 0) B[0] = 1.0 / 0.0; /* an infinity in B's first row */
@@ -338,6 +353,7 @@ int main(int argc, char **argv)
         case 20: ikj_nonunit_alpha_float(m, n, (float)alpha, fread, fB); break;
         case 21: ikj_alpha_before(m, n, alpha, read, B); break;
         case 22: ikj_alpha_short(m, n, alpha, read, B); break;
+        case 23: ikj_nonunit_alpha_lower_down(m, n, alpha, read, B); break;
         }
         printf("kernel %d\n", kernel);
         if (kernel == 2 || kernel == 5 || kernel == 12 || kernel == 16 || kernel == 20)

@@ -123,13 +123,13 @@ def test_alpha_read_from_b_runs_the_original_code(
 # sum's zero-trip test into it) and the columns outermost (with a unit diagonal LLVM
 # leaves the row loop at its top on the row whose sum is empty, for a copy of the store).
 # i-k-j with T's diagonal multiplies B's row by it in a loop of its own before the sum,
-# and may scale the row by alpha in a loop after it. The wrong row orders, alpha on a
+# and may scale the row by alpha in a loop after it, or do both (where the row loop then
+# has no early exit, blas.idl names the diagonal's store). The wrong row orders, alpha on a
 # unit columns-outer sum's products alone and an i-k-j row scaled by alpha before its
 # sum are declined when mapped; the diagonal added in i-k-j, a row multiplied by A's
 # first column instead of the diagonal and a scaling loop a column short by the guard;
 # alpha on the products of an i-k-j sum and the diagonal applied after the updates are
-# not found, nor is i-k-j with both the diagonal's loop and alpha's
-# (ikj_nonunit_alpha_float, run for its outputs).
+# not found.
 ORDERS = Path(__file__).parents[1] / "programs" / "trmm_orders.c"
 ORDER_FORMS = (
     "ikj_unit_upper",
@@ -143,10 +143,12 @@ ORDER_FORMS = (
     "ikj_nonunit_upper",
     "ikj_nonunit_lower_down_float",
     "ikj_unit_upper_alpha",
+    "ikj_nonunit_alpha_float",
+    "ikj_nonunit_alpha_lower_down",
 )
-# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and ikj_unit_upper_alpha
+# jik_nonunit_trans, jik_nonunit_lower_down, jik_unit_trans and the three ikj_*alpha*
 # scale by alpha
-ORDERS_SCALED = 4
+ORDERS_SCALED = 6
 ORDERS_DECLINED_WHEN_MAPPED = frozenset(
     {
         "ikj_lower_up",
@@ -180,9 +182,9 @@ def test_other_orders_are_one_call_each(
     # no call where B is empty (the guards want every inner loop entered)
     expected = 0 if m == 0 or n == 0 else len(ORDER_FORMS)
     if m == 1:
-        # the sums of ikj_unit_lower_down and ikj_nonunit_lower_down_float never run on
-        # the one row (declined)
-        expected -= 2
+        # the sums of ikj_unit_lower_down, ikj_nonunit_lower_down_float and
+        # ikj_nonunit_alpha_lower_down never run on the one row (declined)
+        expected -= 3
     assert calls == expected
 
 
@@ -200,3 +202,95 @@ def test_other_orders_decline_alpha_zero_and_infinite(
 ) -> None:
     calls = _trmm_calls(order_builds, ["7", "5", "6", str(mode)])
     assert calls == len(ORDER_FORMS) - ORDERS_SCALED
+
+
+# The corpus's other styles (programs/trmm_styles.cpp): C++ classes whose fields LLVM
+# loads again in the row loop under the test that skips the sum on the last row (loaded
+# ahead where that test holds on the first row: m >= 2), and row tables read by the loops
+# applying T's diagonal and alpha through loads of their own. A row multiplied by A's
+# first column is declined by the guard, classes and tables alike.
+STYLES = Path(__file__).parents[1] / "programs" / "trmm_styles.cpp"
+STYLE_FORMS = (
+    "ikj_nonunit_class",
+    "ikj_alpha_dense",
+    "cols_unit_class",
+    "ikj_nonunit_rows",
+    "ikj_alpha_rows",
+    "cols_unit_rows",
+)
+STYLES_DECLINED = {"ikj_first_column_class", "ikj_first_column_rows"}
+UNEVEN_ROWS = 3  # B's rows unevenly spaced: the tables' kernels decline from three rows on
+TABLE_FORMS = 3
+
+
+@pytest.fixture(scope="module")
+def style_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(STYLES, tmp_path_factory.mktemp("trmm_styles"))
+
+
+def test_class_and_row_table_styles_are_replaced(
+    style_builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced_everywhere(style_builds[2], {"TRMM"}, set(STYLE_FORMS) | STYLES_DECLINED)
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (4, 0), (1, 1), (1, 4), (2, 5), (3, 1), (7, 5), (33, 17)])
+def test_class_and_row_table_styles_are_one_call_each(
+    style_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    calls = _trmm_calls(style_builds, [str(m), str(n), "3", str(SEPARATE)])
+    expected = 0 if m == 0 or n == 0 else len(STYLE_FORMS)
+    if m == 1:
+        # one row: the classes' fields read only under i + 1 < m (ikj_nonunit_class,
+        # ikj_alpha_dense) and a lower sum that never runs (ikj_nonunit_rows) decline
+        expected -= 3
+    assert calls == expected
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("m, n", [(2, 2), (9, 4)])
+def test_class_and_row_table_styles_decline_a_overlapping_b(
+    style_builds: tuple[Path, Path, Accelerated], mode: int, m: int, n: int
+) -> None:
+    assert _trmm_calls(style_builds, [str(m), str(n), "5", str(mode)]) == 0
+
+
+@pytest.mark.parametrize("m, n", [(3, 1), (9, 4)])
+def test_row_tables_unevenly_spaced_run_the_original_code(
+    style_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    calls = _trmm_calls(style_builds, [str(m), str(n), "7", str(UNEVEN_ROWS)])
+    assert calls == len(STYLE_FORMS) - TABLE_FORMS
+
+
+# Non-unit lower i-k-j inlined into main where m >= 2 is known (programs/trmm_inlined.c):
+# the row loop leaves at its header's test for a block of its own holding the counter's
+# final value, unused (region_of takes it as the loop's exit). One call on separate
+# arrays (m below 2 taken as 2), none where A is B or overlaps it.
+INLINED = Path(__file__).parents[1] / "programs" / "trmm_inlined.c"
+
+
+@pytest.fixture(scope="module")
+def inlined_builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(INLINED, tmp_path_factory.mktemp("trmm_inlined"))
+
+
+def test_inlined_lower_product_is_replaced(
+    inlined_builds: tuple[Path, Path, Accelerated],
+) -> None:
+    replaced_everywhere(inlined_builds[2], {"TRMM"}, {"strmm_lower"})
+
+
+@pytest.mark.parametrize("m, n", [(0, 3), (1, 1), (2, 5), (7, 1), (33, 17), (40, 30)])
+def test_inlined_lower_product_is_one_call(
+    inlined_builds: tuple[Path, Path, Accelerated], m: int, n: int
+) -> None:
+    assert _trmm_calls(inlined_builds, [str(m), str(n), str(SEPARATE)]) == 1
+
+
+@pytest.mark.parametrize("mode", [SAME, OVERLAPPING])
+@pytest.mark.parametrize("m", [2, 9])
+def test_inlined_lower_product_declines_a_overlapping_b(
+    inlined_builds: tuple[Path, Path, Accelerated], mode: int, m: int
+) -> None:
+    assert _trmm_calls(inlined_builds, [str(m), "4", str(mode)]) == 0
