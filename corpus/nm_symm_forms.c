@@ -1,6 +1,6 @@
 // corpus: near-miss SYMM, loop nests written like the rows-below (upper triangle, rows counting down) and the right-side (C = alpha*B*A + beta*C) symmetric products that do not compute them
 // args: test=21 18 bench=700 600
-// near-miss: the sum reading the other triangle (A[k][i]) beside the update's A[i][k] and the diagonal's term left out are not the product, and the IDL does not find them (each inner k loop's sum is a Reduction); the upper triangle with the rows counting up, the lower one on the right with the columns counting down (a row would add to rows not finished yet: declined before run time) and the sums taking the diagonal too (k >= i, k <= j: declined by the guard's triangle at run time) are found as SYMM and never replaced by a call that runs
+// near-miss: the sum reading the other triangle (A[k][i]) beside the update's A[i][k] and the diagonal's term left out are not the product, and the IDL does not find them (each inner k loop's sum is a Reduction); the upper triangle with the rows counting up and the lower one on the right with the columns counting down (a row would add to rows not finished yet) are not found either (blas.idl's RowBoundedLoop ties the rows' direction to the triangle's side: their sums are Reductions); the sums taking the diagonal too (k >= i, k <= j: declined by the guard's triangle at run time) are found as SYMM and never replaced by a call that runs
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,10 +45,10 @@ void symm_right_no_diagonal(int m, int n, double alpha, double beta, double C[m]
 void symm_upper_rows_up(int m, int n, double alpha, double beta, double C[m][n],
                         double A[m][m], double B[m][n])
 {
-    for (int i = 0; i < m; i++) {              // expect: SYMM in symm_upper_rows_up
+    for (int i = 0; i < m; i++) {              // expect-none: SYMM
         for (int j = 0; j < n; j++) {
             double temp2 = 0.0;
-            for (int k = i + 1; k < m; k++) {
+            for (int k = i + 1; k < m; k++) {  // expect: Reduction in symm_upper_rows_up
                 C[k][j] += alpha * B[i][j] * A[i][k];
                 temp2 += B[k][j] * A[i][k];
             }
@@ -79,10 +79,10 @@ void symm_upper_diagonal_twice(int m, int n, double alpha, double beta, double C
 void symm_right_columns_down(int m, int n, double alpha, double beta, double C[m][n],
                              double A[n][n], double B[m][n])
 {
-    for (int i = 0; i < m; i++) {              // expect: SYMM in symm_right_columns_down
+    for (int i = 0; i < m; i++) {              // expect-none: SYMM
         for (int j = n - 1; j >= 0; j--) {
             double temp2 = 0.0;
-            for (int k = 0; k < j; k++) {
+            for (int k = 0; k < j; k++) {      // expect: Reduction in symm_right_columns_down
                 C[i][k] += alpha * B[i][j] * A[j][k];
                 temp2 += B[i][k] * A[j][k];
             }

@@ -1,6 +1,6 @@
 // corpus: near-miss TRMM, loop nests written like the columns-outermost unit triangular product and the i-k-j one with the diagonal in a loop of its own that do not compute B = alpha*T*B
 // args: test=29 21 bench=700 600
-// near-miss: the columns outermost with a unit diagonal over the rows below while the rows count down (each row reads rows of its column already updated: a recurrence) and with alpha on the products alone ((I + alpha N) B, B's own element unscaled) are found as TRMM and declined before run time; i-k-j with each row multiplied by A's first column instead of its diagonal is replaced and its guard declines (not T's (i, i)); i-k-j with the row multiplied by the diagonal after the updates (D (I + N) B, the diagonal scaling the added rows too) is not found
+// near-miss: the columns outermost with a unit diagonal over the rows below while the rows count down (each row reads rows of its column already updated: a recurrence) is not found (blas.idl's RowBoundedLoop ties the rows' direction to the triangle's side: its sum is a Reduction); with alpha on the products alone ((I + alpha N) B, B's own element unscaled) it is found as TRMM and declined before run time; i-k-j with each row multiplied by A's first column instead of its diagonal is replaced and its guard declines (not T's (i, i)); i-k-j with the row multiplied by the diagonal after the updates (D (I + N) B, the diagonal scaling the added rows too) is not found
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,10 +8,10 @@
    reads rows below it that this column has already updated */
 void cols_unit_rows_below_counting_down(int m, int n, double alpha, const double *A, double *B)
 {
-    for (int j = 0; j < n; j++) {              // expect: TRMM in cols_unit_rows_below_counting_down
+    for (int j = 0; j < n; j++) {              // expect-none: TRMM
         for (int i = m - 1; i >= 0; i--) {
             double s = B[i * n + j];
-            for (int k = i + 1; k < m; k++)
+            for (int k = i + 1; k < m; k++)      // expect: Reduction in cols_unit_rows_below_counting_down
                 s += A[i * m + k] * B[k * n + j];
             B[i * n + j] = alpha * s;
         }

@@ -1,6 +1,6 @@
 // corpus: near-miss TRMM, loop nests written like the i-k-j and the columns-outermost in-place triangular products that do not compute B = alpha*T*B
 // args: test=31 23 bench=900 800
-// near-miss: the rows counting towards the rows already updated (i-k-j over the rows above with the rows counting up, the columns outermost over the rows below with the rows counting down: each row reads rows the nest has changed, a recurrence) are found as TRMM, since the IDL does not compare the loop's direction with the triangle's, and declined before run time; alpha on the products of an i-k-j sum (B + alpha*N*B, the unit diagonal unscaled) is not found
+// near-miss: the rows counting towards the rows already updated (i-k-j over the rows above with the rows counting up, the columns outermost over the rows below with the rows counting down: each row reads rows the nest has changed, a recurrence) are not found (blas.idl's RowBoundedLoop ties the rows' direction to the triangle's side; the columns-outer sum is a Reduction); alpha on the products of an i-k-j sum (B + alpha*N*B, the unit diagonal unscaled) is not found
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,7 +8,7 @@
    nest has already updated, so B becomes (I - N)^-1-like, not (I + N) B */
 void ikj_rows_above_counting_up(int m, int n, const double *A, double *B)
 {
-    for (int i = 0; i < m; i++) {              // expect: TRMM in ikj_rows_above_counting_up
+    for (int i = 0; i < m; i++) {              // expect-none: TRMM
         for (int k = 0; k < i; k++)
             for (int j = 0; j < n; j++)
                 B[i * n + j] += A[i * m + k] * B[k * n + j];
@@ -19,10 +19,10 @@ void ikj_rows_above_counting_up(int m, int n, const double *A, double *B)
    row reads rows of its column already updated */
 void cols_rows_below_counting_down(int m, int n, double alpha, const double *A, double *B)
 {
-    for (int j = 0; j < n; j++) {              // expect: TRMM in cols_rows_below_counting_down
+    for (int j = 0; j < n; j++) {              // expect-none: TRMM
         for (int i = m - 1; i >= 0; i--) {
             double s = 0.0;
-            for (int k = i; k < m; k++)
+            for (int k = i; k < m; k++)          // expect: Reduction in cols_rows_below_counting_down
                 s += A[i * m + k] * B[k * n + j];
             B[i * n + j] = alpha * s;
         }

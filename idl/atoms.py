@@ -64,6 +64,8 @@ _FIXED: dict[AtomKind, str] = {
     AtomKind.PREEXECUTION: "{} is preexecution",
     AtomKind.INTEGER_ZERO: "{} is integer zero",
     AtomKind.FLOAT_ZERO: "{} is floating point zero",
+    AtomKind.POSITIVE: "{} is a positive constant",
+    AtomKind.NEGATIVE: "{} is a negative constant",
     AtomKind.INTEGER_TYPE: "{} is an integer",
     AtomKind.FLOAT_TYPE: "{} is a float",
     AtomKind.POINTER_TYPE: "{} is a pointer",

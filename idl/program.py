@@ -44,6 +44,8 @@ class AtomKind(StrEnum):
     PREEXECUTION = "preexecution"  # ({a}) is preexecution
     INTEGER_ZERO = "integer_zero"  # ({a}) is integer zero
     FLOAT_ZERO = "float_zero"  # ({a}) is floating point zero
+    POSITIVE = "positive"  # ({a}) is a positive constant (an integer above zero)
+    NEGATIVE = "negative"  # ({a}) is a negative constant (an integer below zero)
     INTEGER_TYPE = "integer_type"  # ({a}) is an integer
     FLOAT_TYPE = "float_type"  # ({a}) is a float
     POINTER_TYPE = "pointer_type"  # ({a}) is a pointer

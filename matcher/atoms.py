@@ -16,7 +16,9 @@ is false when one of its variables is unused, except `unused` (true iff unused),
 Decisions where IDL.md leaves room:
 - `is a constant` means `ValueKind.CONSTANT` (globals are not constants; they are
   preexecution). `integer zero`/`floating point zero`: a scalar constant of integer or
-  floating-point type whose value is 0 (`-0.0` included).
+  floating-point type whose value is 0 (`-0.0` included). `a positive constant`/`a
+  negative constant`: an integer constant above or below zero, read as signed (a loop's
+  step: which way its counter runs).
 - Control-flow and dominance atoms relate instructions only; anything else makes them
   false. `is Nth successor of {b}`: `b` is a terminator and `a` the first instruction of
   its successor block number N (0-based `detail`); `OPERAND` `detail` is a 0-based index
@@ -178,6 +180,10 @@ def _unary_test(kind: AtomKind, detail: Detail) -> Callable[[Value], bool]:
             return lambda v: _is_zero(v, TypeKind.INTEGER)
         case AtomKind.FLOAT_ZERO:
             return lambda v: _is_zero(v, TypeKind.FLOAT)
+        case AtomKind.POSITIVE:
+            return lambda v: _signed_constant(v) > 0
+        case AtomKind.NEGATIVE:
+            return lambda v: _signed_constant(v) < 0
         case AtomKind.INTEGER_TYPE:
             return lambda v: v.type_kind is TypeKind.INTEGER
         case AtomKind.FLOAT_TYPE:
@@ -203,6 +209,21 @@ def _is_zero(value: Value, type_kind: TypeKind) -> bool:
         and value.constant is not None
         and value.constant == 0
     )
+
+
+def _signed_constant(value: Value) -> int:
+    """An integer constant's value as a signed number (i1 as 0 or 1); 0 for anything else,
+    so that neither sign holds (a loop's step: which way its counter runs)."""
+    if value.kind is not ValueKind.CONSTANT or value.type_kind is not TypeKind.INTEGER:
+        return 0
+    number, kind = value.constant, value.type
+    if not isinstance(number, int) or not kind.startswith("i") or not kind[1:].isdigit():
+        return 0
+    width = int(kind[1:])
+    if width == 1:
+        return number & 1
+    number &= (1 << width) - 1  # the bits, however the constant was read
+    return number - (1 << width) if number >> (width - 1) else number
 
 
 def _unary_set(ix: FunctionIndex, kind: AtomKind, detail: Detail) -> tuple[Value, ...]:

@@ -42,6 +42,8 @@ _UNARY: dict[AtomKind, float] = {
     AtomKind.PREEXECUTION: 0.3,
     AtomKind.INTEGER_ZERO: 0.02,
     AtomKind.FLOAT_ZERO: 0.01,
+    AtomKind.POSITIVE: 0.05,
+    AtomKind.NEGATIVE: 0.02,
     AtomKind.INTEGER_TYPE: 0.5,
     AtomKind.FLOAT_TYPE: 0.1,
     AtomKind.POINTER_TYPE: 0.2,

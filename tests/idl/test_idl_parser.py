@@ -93,6 +93,8 @@ def test_index_arithmetic_is_left_associative_and_parenthesised() -> None:
         ("{a} is preexecution", AtomKind.PREEXECUTION, None),
         ("{a} is integer zero", AtomKind.INTEGER_ZERO, None),
         ("{a} is floating point zero", AtomKind.FLOAT_ZERO, None),
+        ("{a} is a positive constant", AtomKind.POSITIVE, None),
+        ("{a} is a negative constant", AtomKind.NEGATIVE, None),
         ("{a} is an integer", AtomKind.INTEGER_TYPE, None),
         ("{a} is a float", AtomKind.FLOAT_TYPE, None),
         ("{a} is a pointer", AtomKind.POINTER_TYPE, None),

@@ -145,11 +145,9 @@ ALWAYS_DECLINED = {
     "nm_gemm_scale_other.c": {"GEMM"},
     # rows in tables, each row its own allocation: not one block the kernel may copy
     "csr_row_tables_float.c": {"SpMV_CSR"},
-    # rows counting towards unfinished rows, or the diagonal in the sum too
+    # the diagonal in the sum too
     "nm_symm_forms.c": {"SYMM"},
-    # i-k-j and the columns outermost with the rows counting towards rows already updated
-    "nm_trmm_orders.c": {"TRMM"},
-    # a columns-outer recurrence, alpha on the products alone, a row times A's first column
+    # alpha on the products alone, a row times A's first column
     "nm_trmm_diagonal.c": {"TRMM"},
     # i-k-j with a scaling loop a column short
     "nm_trmm_alpha_rows.c": {"TRMM"},

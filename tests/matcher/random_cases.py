@@ -244,6 +244,7 @@ _VARIABLES = ("a", "b", "c", "d")
 _UNARY = (
     "instruction", "argument", "constant", "preexecution", "integer_zero", "float_zero",
     "integer_type", "float_type", "pointer_type", "vector_type", "pure", "unused",
+    "positive", "negative",
 )  # fmt: skip
 _BINARY = (
     "same", "not_same", "data_flow", "operand", "control_flow", "successor", "spans_block",

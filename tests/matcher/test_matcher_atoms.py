@@ -201,6 +201,35 @@ def test_value_kinds_and_zeros() -> None:
     assert holds(f, A("opcode", "a", detail="branch"), {"a": f.blocks[0].terminator})
 
 
+_LL_SIGNS = """
+define i32 @signs(i32 %x, i64 %y, i8 %z, i1 %c) {
+entry:
+  %a = add i32 %x, -1
+  %b = add i64 %y, -2
+  %d = add i8 %z, -128
+  %e = add i32 %x, 3
+  %f = xor i1 %c, true
+  %g = fadd double 1.0, -1.0
+  ret i32 %a
+}
+"""
+
+
+def test_signs_of_integer_constants() -> None:
+    # read as signed numbers of their width, however the constant was read (a loop's
+    # step of -1 counts down); neither sign for zero, a float or an instruction
+    f = ir_function(_LL_SIGNS)
+    for name in ("i32 -1", "i64 -2", "i8 -128"):
+        assert holds(f, A("negative", "a"), {"a": named(f, name)}), name
+        assert not holds(f, A("positive", "a"), {"a": named(f, name)}), name
+    for name in ("i32 3", "i1 true"):
+        assert holds(f, A("positive", "a"), {"a": named(f, name)}), name
+        assert not holds(f, A("negative", "a"), {"a": named(f, name)}), name
+    for name in ("double -1.000000e+00", "%a"):
+        assert not holds(f, A("negative", "a"), {"a": named(f, name)}), name
+        assert not holds(f, A("positive", "a"), {"a": named(f, name)}), name
+
+
 def test_control_flow_atoms() -> None:
     f = ir_function(LL_ODD)
     entry, loop, other, exit2 = (f.blocks[i] for i in (0, 1, 2, 5))
