@@ -1300,23 +1300,52 @@ int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const v
         }                                                                                      \
     } while (0)
 
-/* The diagonal of C (n elements at (r, r)) into `diagonal`, or back from it. */
-static void move_diagonal(int32_t elem, int64_t n, void *c, int64_t c_sr, int64_t c_sc,
-                          void *diagonal, int back) {
-    int64_t step = c_sr + c_sc;
-    if (back) {
-        copy_vector(elem, n, diagonal, 1, c, step);
+/* Reads `size` bytes at `at` into `to` with a write access (an atomic or of 0): a page never
+   touched is then given its own memory at once. A plain read would map the shared zero
+   page, and BLAS's first store to it would copy it and flush the TLB of every BLAS thread. */
+static void read_for_write(void *at, void *to, size_t size) {
+    if (size == sizeof(uint32_t) && (uintptr_t)at % sizeof(uint32_t) == 0) {
+        uint32_t bits = __atomic_fetch_or((uint32_t *)at, 0u, __ATOMIC_RELAXED);
+        memcpy(to, &bits, size);
+    } else if (size == sizeof(uint64_t) && (uintptr_t)at % sizeof(uint64_t) == 0) {
+        uint64_t bits = __atomic_fetch_or((uint64_t *)at, (uint64_t)0, __ATOMIC_RELAXED);
+        memcpy(to, &bits, size);
     } else {
-        copy_vector(elem, n, c, step, diagonal, 1);
+        memcpy(to, at, size); /* unaligned: a lock across two lines would cost more */
     }
 }
 
-void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, const void *c, int64_t c_sr,
+/* C's diagonal from row `from` to n - 1 (elements at (r, r)) into `diagonal`, or back. */
+static void move_diagonal(int32_t elem, int64_t n, int64_t from, void *c, int64_t c_sr,
+                          int64_t c_sc, void *diagonal, int back) {
+    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
+    for (int64_t r = from; r < n; r++) {
+        char *at = (char *)c + (size_t)(r * (c_sr + c_sc)) * size;
+        char *kept = (char *)diagonal + (size_t)(r - from) * size;
+        if (back) {
+            memcpy(at, kept, size);
+        } else {
+            read_for_write(at, kept, size);
+        }
+    }
+}
+
+/* The first `diagonal_rows` rows of the diagonal (clamped to 0..n) when the loop sets them. */
+static int64_t rows_set(int32_t flags, int64_t n, int64_t diagonal_rows) {
+    if (!(flags & IDIOM_FINISH_DIAGONAL) || diagonal_rows < 0) {
+        return 0;
+    }
+    return diagonal_rows < n ? diagonal_rows : n;
+}
+
+void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, int64_t from, void *c, int64_t c_sr,
                                    int64_t c_sc) {
     size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
-    void *diagonal = malloc((size_t)(n > 0 ? n : 1) * size);
-    if (diagonal != NULL && n > 0) {
-        move_diagonal(elem, n, (void *)c, c_sr, c_sc, diagonal, 0);
+    from = from < 0 ? 0 : (from < n ? from : n);
+    int64_t kept = n > from ? n - from : 0;
+    void *diagonal = malloc((size_t)(kept > 0 ? kept : 1) * size);
+    if (diagonal != NULL && kept > 0) {
+        move_diagonal(elem, n, from, c, c_sr, c_sc, diagonal, 0);
     }
     return diagonal;
 }
@@ -1331,7 +1360,8 @@ int32_t idiom_syrk_finish(int32_t status, int32_t elem, int32_t lower, int64_t n
             FINISH_TRIANGLE(double);
         }
         if ((flags & IDIOM_FINISH_STRICT) && kept_diagonal != NULL) {
-            move_diagonal(elem, n, c, c_sr, c_sc, kept_diagonal, 1);
+            move_diagonal(elem, n, rows_set(flags, n, diagonal_rows), c, c_sr, c_sc,
+                          kept_diagonal, 1);
         }
         if (flags & IDIOM_FINISH_DIAGONAL) {
             for (int64_t r = 0; r < diagonal_rows; r++) {

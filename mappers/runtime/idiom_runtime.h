@@ -158,9 +158,11 @@ int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const v
 #define IDIOM_FINISH_STRICT 4   /* the triangle leaves the diagonal out: put it back */
 #define IDIOM_FINISH_DIAGONAL 8 /* the first `diagonal_rows` of the diagonal set to a value */
 
-/* A copy of C's diagonal (n elements at (r, r), r*c_sr + r*c_sc), for idiom_syrk_finish to
- * put back after a call that wrote it (a strict triangle); NULL when memory runs out. */
-void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, const void *c, int64_t c_sr,
+/* A copy of C's diagonal from row `from` on (n - from elements at (r, r), r*c_sr + r*c_sc),
+ * for idiom_syrk_finish to put back after a call that wrote it (a strict triangle); the rows
+ * before `from` are the ones the loop sets itself (IDIOM_FINISH_DIAGONAL). NULL when memory
+ * runs out. */
+void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, int64_t from, void *c, int64_t c_sr,
                                    int64_t c_sc);
 
 /* After idiom_syrk or idiom_syr2k returned `status`: where it is IDIOM_DONE, each element

@@ -49,7 +49,7 @@ _SYR2K = (
     "i64, i64)"
 )
 _FINISH = "i32 @idiom_syrk_finish(i32, i32, i32, i64, ptr, i64, i64, i32, double, ptr, i64, double)"
-_KEEP = "ptr @idiom_triangle_keep_diagonal(i32, i64, ptr, i64, i64)"
+_KEEP = "ptr @idiom_triangle_keep_diagonal(i32, i64, i64, ptr, i64, i64)"
 _DIVIDE, _MIRROR, _STRICT, _DIAGONAL = 1, 2, 4, 8  # idiom_syrk_finish's flags
 _ROW, _COLUMN, _SUM = "row", "column", "sum"
 
@@ -427,8 +427,11 @@ class _SyrkPlan(Plan):
         c = [self.accesses["c"].first, sc[row], sc[levels[_COLUMN]]]
         size, kept = self.counts[row], const("ptr", "null")
         if self.triangle.strict:
-            # BLAS writes the diagonal too: keep it aside (no memory: a size the call declines)
-            kept = builder.call("ptr", "idiom_triangle_keep_diagonal", [element, size, *c])
+            # BLAS writes the diagonal too: keep aside the rows the loop does not set itself
+            # (no memory: a size the call declines)
+            assert self.rows is not None
+            own = self.rows if self.diagonal is not None else const(I64, 0)
+            kept = builder.call("ptr", "idiom_triangle_keep_diagonal", [element, size, own, *c])
             lost = builder.compare("eq", kept, const("ptr", "null"))
             size = builder.select(lost, const(I64, -1), size)
         status = builder.call(
