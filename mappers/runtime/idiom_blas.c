@@ -28,6 +28,34 @@
 
 #define DEFAULT_BLAS_MIN_WORK 4096
 
+/* What an entry point knows about its call for IDIOM_STATS, taken before the call. */
+typedef struct {
+    const char *stats; /* the IDIOM_STATS path, or NULL */
+    double start;
+    long recalled; /* operand bounds remembered so far (idiom_watch.c) */
+} call_record;
+
+/* Every entry point starts so: BLAS reads and writes host memory, so device results come back
+   first; then the record's start. */
+static call_record record_start(void) {
+    idiom_host_access();
+    call_record record = {idiom__stats_path(), 0.0, idiom__watch_recalls()};
+    record.start = record.stats != NULL ? idiom__now() : 0.0;
+    return record;
+}
+
+/* Opens the call's IDIOM_STATS line in j with its status, time and the bounds it remembered;
+   0 (nothing opened) when IDIOM_STATS is not set. The caller adds its fields and emits j. */
+static int record_open(const call_record *record, idiom_json *j, const char *entry,
+                       int32_t status) {
+    if (record->stats == NULL) {
+        return 0;
+    }
+    idiom__json_begin(j, entry, status, idiom__now() - record->start);
+    idiom__json_int(j, "remembered", idiom__watch_recalls() - record->recalled);
+    return 1;
+}
+
 /* A matrix as BLAS sees it: column-major with leading dimension ld, or (transposed) the
    column-major storage of its transpose. */
 typedef struct {
@@ -228,21 +256,16 @@ static int32_t gemm_at_least(int32_t elem, int64_t m, int64_t n, int64_t k, doub
 int32_t idiom_gemm(int32_t elem, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                    int64_t a_sm, int64_t a_sk, const void *b, int64_t b_sk, int64_t b_sn,
                    double beta, void *c, int64_t c_sm, int64_t c_sn) {
-    idiom_host_access(); /* BLAS reads and writes host memory: bring device results back */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status =
         gemm(elem, m, n, k, alpha, a, a_sm, a_sk, b, b_sk, b_sn, beta, c, c_sm, c_sn);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "gemm", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "gemm", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("gemm %s m=%lld n=%lld k=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) "
                  "on blas: %s",
@@ -348,21 +371,16 @@ static int32_t gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_
 int32_t idiom_gemm_rows(int32_t elem, int64_t nb0, int64_t nb1, void *x, int64_t x_s0,
                         int64_t x_s1, int64_t x_sk, int64_t k, const void *w, int64_t w_sk,
                         int64_t w_sn, int64_t n, void *sums, int64_t sums_s) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status =
         gemm_rows(elem, nb0, nb1, x, x_s0, x_s1, x_sk, k, w, w_sk, w_sn, n, sums, sums_s);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "gemm_rows", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "gemm_rows", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", nb0 * nb1);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("gemm_rows %s rows=%lldx%lld n=%lld k=%lld strides rows(%lld,%lld,%lld) "
                  "W(%lld,%lld) on blas: %s",
@@ -481,19 +499,14 @@ static int32_t gemv_within_bounds(int32_t elem, int64_t m, int64_t n, double alp
 
 int32_t idiom_gemv(int32_t elem, int64_t m, int64_t n, double alpha, const void *a, int64_t a_sm,
                    int64_t a_sn, const void *x, int64_t x_s, double beta, void *y, int64_t y_s) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = gemv_within_bounds(elem, m, n, alpha, a, a_sm, a_sn, x, x_s, beta, y, y_s);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "gemv", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "gemv", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("gemv %s m=%lld n=%lld strides A(%lld,%lld) x %lld y %lld on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, (long long)a_sm, (long long)a_sn,
@@ -526,10 +539,7 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
                     void *y1, int64_t y1_s, int64_t m2, int64_t n2, double alpha2,
                     const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2, int64_t x2_s,
                     double beta2, void *y2, int64_t y2_s) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     blasint incx = 1;
     blasint incy = 1;
     layout la = {0, 1};
@@ -545,14 +555,12 @@ int32_t idiom_gemv2(int32_t elem, int64_t m1, int64_t n1, double alpha1, const v
         gemv(elem, m2, n2, alpha2, a2, a2_sm, a2_sn, x2, x2_s, beta2, y2, y2_s);
         status = IDIOM_DONE;
     }
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "gemv2", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "gemv2", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m1);
         idiom__json_int(&j, "n", n1);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("gemv2 %s m=%lld n=%lld and m=%lld n=%lld on blas: %s", elem_name(elem),
                  (long long)m1, (long long)n1, (long long)m2, (long long)n2,
@@ -616,24 +624,19 @@ int32_t idiom_gemv_sum(int32_t elem, int64_t m1, int64_t n1, double alpha1, cons
                        const void *a2, int64_t a2_sm, int64_t a2_sn, const void *x2,
                        int64_t x2_s, double beta2, void *y2, int64_t y2_s, int32_t keeps_first,
                        double alpha, double beta) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = IDIOM_DECLINED;
     /* the sums start from zero, unscaled (mappers/targets/blas.py passes them so) */
     if (alpha1 == 1.0 && beta1 == 0.0 && alpha2 == 1.0 && beta2 == 0.0) {
         status = gemv_sum(elem, m1, n1, a1, a1_sm, a1_sn, x1, x1_s, y1, y1_s, m2, n2, a2, a2_sm,
                           a2_sn, x2, x2_s, y2, y2_s, keeps_first, alpha, beta);
     }
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "gemv_sum", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "gemv_sum", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m1);
         idiom__json_int(&j, "n", n1);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("gemv_sum %s m=%lld n=%lld and n=%lld, %s on blas: %s", elem_name(elem),
                  (long long)m1, (long long)n1, (long long)n2,
@@ -696,21 +699,16 @@ static int32_t symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double al
 int32_t idiom_symm(int32_t elem, int32_t upper, int64_t m, int64_t n, double alpha,
                    const void *a, int64_t a_sr, int64_t a_sc, const void *b, int64_t b_sr,
                    int64_t b_sc, double beta, void *c, int64_t c_sr, int64_t c_sc) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status =
         symm(elem, upper, m, n, alpha, a, a_sr, a_sc, b, b_sr, b_sc, beta, c, c_sr, c_sc);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "symm", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "symm", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "upper", upper);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("symm %s %s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on blas: %s",
                  elem_name(elem), upper ? "upper" : "lower", (long long)m, (long long)n,
@@ -778,20 +776,15 @@ static int32_t syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double al
 
 int32_t idiom_syrk(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha, const void *a,
                    int64_t a_sn, int64_t a_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = syrk(elem, lower, n, k, alpha, a, a_sn, a_sk, beta, c, c_sr, c_sc);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "syrk", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "syrk", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
         idiom__json_int(&j, "lower", lower);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("syrk %s %s n=%lld k=%lld strides A(%lld,%lld) C(%lld,%lld) on blas: %s",
                  elem_name(elem), lower ? "lower" : "upper", (long long)n, (long long)k,
@@ -856,21 +849,16 @@ static int32_t syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double a
 int32_t idiom_syr2k(int32_t elem, int32_t lower, int64_t n, int64_t k, double alpha,
                     const void *a, int64_t a_sn, int64_t a_sk, const void *b, int64_t b_sn,
                     int64_t b_sk, double beta, void *c, int64_t c_sr, int64_t c_sc) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status =
         syr2k(elem, lower, n, k, alpha, a, a_sn, a_sk, b, b_sn, b_sk, beta, c, c_sr, c_sc);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "syr2k", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "syr2k", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "k", k);
         idiom__json_int(&j, "lower", lower);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("syr2k %s %s n=%lld k=%lld strides A(%lld,%lld) B(%lld,%lld) C(%lld,%lld) on "
                  "blas: %s",
@@ -940,61 +928,52 @@ static double triangle_max(int32_t elem, int32_t upper, int32_t unit, int64_t m,
     return largest;
 }
 
-/* The sum of the magnitudes of `count` contiguous elements, in double, by this thread:
-   BLAS's asum wakes its threads for a long line, whose hand-over cost more than the read
-   at these sizes and made the BLAS call after it wait for them (a SYRK program 0.83 of its
-   direct program with asum, 1.0 without). Inf or NaN where an element is not finite. */
-static double block_magnitude_sum(int32_t elem, const void *v, int64_t count) {
-#pragma clang fp reassociate(on) /* any order: a bound, and Inf/NaN in every order alike */
-    double lanes[8] = {0.0};
-    if (count <= 0) {
-        return 0.0;
+/* The sum of the magnitudes of `count` elements of `type` `stride` apart, in double, by this
+   thread, in eight lanes that the compiler vectorises where the stride is the constant 1.
+   BLAS's asum wakes its threads for a long line, whose hand-over cost more than the read at
+   these sizes and made the BLAS call after it wait for them (a SYRK program 0.83 of its
+   direct program with asum, 1.0 without). Inf or NaN where an element is not finite, in any
+   order of the additions: so they may be reordered. */
+#define DEFINE_MAGNITUDE_SUM(name, type)                                                       \
+    static inline __attribute__((always_inline)) double name(const type *line, int64_t count, \
+                                                              int64_t stride) {              \
+        _Pragma("clang fp reassociate(on)") double lanes[8] = {0.0};                           \
+        int64_t t = 0;                                                                         \
+        for (; t + 8 <= count; t += 8) {                                                       \
+            for (int k = 0; k < 8; k++) {                                                      \
+                lanes[k] += fabs((double)line[(t + k) * stride]);                              \
+            }                                                                                  \
+        }                                                                                      \
+        for (; t < count; t++) {                                                               \
+            lanes[0] += fabs((double)line[t * stride]);                                        \
+        }                                                                                      \
+        double sum = 0.0;                                                                      \
+        for (int k = 0; k < 8; k++) {                                                          \
+            sum += lanes[k];                                                                   \
+        }                                                                                      \
+        return sum;                                                                            \
     }
-    int64_t t = 0;
-    if (elem == IDIOM_FLOAT) {
-        const float *line = v;
-        for (; t + 8 <= count; t += 8) {
-            for (int k = 0; k < 8; k++) {
-                lanes[k] += fabs((double)line[t + k]);
-            }
-        }
-        for (; t < count; t++) {
-            lanes[0] += fabs((double)line[t]);
-        }
-    } else {
-        const double *line = v;
-        for (; t + 8 <= count; t += 8) {
-            for (int k = 0; k < 8; k++) {
-                lanes[k] += fabs(line[t + k]);
-            }
-        }
-        for (; t < count; t++) {
-            lanes[0] += fabs(line[t]);
-        }
-    }
-    double sum = 0.0;
-    for (int k = 0; k < 8; k++) {
-        sum += lanes[k];
-    }
-    return sum;
-}
+
+DEFINE_MAGNITUDE_SUM(float_magnitude_sum, float)
+DEFINE_MAGNITUDE_SUM(double_magnitude_sum, double)
 
 /* The sum of the magnitudes of a line of `count` elements `stride` apart from element `at`:
    no smaller than its largest magnitude, and as fast as reading it; Inf or NaN where an
-   element is not finite, whatever the order of the additions. */
+   element is not finite. */
 static double magnitude_sum(int32_t elem, const void *v, int64_t at, int64_t count,
                             int64_t stride) {
-    size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
-    const char *first = (const char *)v + at * (int64_t)size;
-    if (stride == 1 || count == 1) {
-        return block_magnitude_sum(elem, first, count);
+    if (count <= 0) {
+        return 0.0;
     }
-    double sum = 0.0;
-    for (int64_t t = 0; t < count; t++) {
-        sum += elem == IDIOM_FLOAT ? fabs((double)((const float *)first)[t * stride])
-                                   : fabs(((const double *)first)[t * stride]);
+    stride = count == 1 ? 1 : stride;
+    if (elem == IDIOM_FLOAT) {
+        const float *first = (const float *)v + at;
+        return stride == 1 ? float_magnitude_sum(first, count, 1)
+                           : float_magnitude_sum(first, count, stride);
     }
-    return sum;
+    const double *first = (const double *)v + at;
+    return stride == 1 ? double_magnitude_sum(first, count, 1)
+                       : double_magnitude_sum(first, count, stride);
 }
 
 /* A number no smaller than the largest magnitude in a rows x cols matrix (a vector: cols
@@ -1163,21 +1142,16 @@ static int32_t trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_
 int32_t idiom_trmm(int32_t elem, int32_t upper, int32_t unit, int64_t m, int64_t n, double alpha,
                    const void *a, int64_t a_sr, int64_t a_sk, void *b, int64_t b_sr,
                    int64_t b_sc) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = trmm(elem, upper, unit, m, n, alpha, a, a_sr, a_sk, b, b_sr, b_sc);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "trmm", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "trmm", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "upper", upper);
         idiom__json_int(&j, "unit", unit);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("trmm %s %s%s m=%lld n=%lld strides A(%lld,%lld) B(%lld,%lld) on blas: %s",
                  elem_name(elem), upper ? "upper" : "lower", unit ? " unit" : "", (long long)m,
@@ -1256,20 +1230,15 @@ static int32_t trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const 
 int32_t idiom_trsv(int32_t elem, int32_t upper, int32_t unit, int64_t n, const void *a,
                    int64_t a_sr, int64_t a_sc, const void *b, int64_t b_s, void *x,
                    int64_t x_s) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = trsv(elem, upper, unit, n, a, a_sr, a_sc, b, b_s, x, x_s);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "trsv", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "trsv", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "upper", upper);
         idiom__json_int(&j, "unit", unit);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("trsv %s %s%s n=%lld strides A(%lld,%lld) x %lld%s on blas: %s",
                  elem_name(elem), upper ? "upper" : "lower", unit ? " unit" : "", (long long)n,
@@ -1491,21 +1460,16 @@ static int32_t ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void
 int32_t idiom_ger(int32_t elem, int64_t m, int64_t n, double alpha1, const void *x1, int64_t x1_s,
                   const void *y1, int64_t y1_s, double alpha2, const void *x2, int64_t x2_s,
                   const void *y2, int64_t y2_s, void *a, int64_t a_sm, int64_t a_sn) {
-    idiom_host_access(); /* as in idiom_gemm */
-    const char *stats = idiom__stats_path();
-    double start = stats != NULL ? idiom__now() : 0.0;
-    long recalled = idiom__watch_recalls(); /* operand bounds remembered */
+    call_record record = record_start();
     int32_t status = ger(elem, m, n, alpha1, x1, x1_s, y1, y1_s, alpha2, x2, x2_s, y2, y2_s, a,
                          a_sm, a_sn);
-    if (stats != NULL) {
-        idiom_json j;
-        idiom__json_begin(&j, "ger", status, idiom__now() - start);
-        idiom__json_int(&j, "remembered", idiom__watch_recalls() - recalled);
+    idiom_json j;
+    if (record_open(&record, &j, "ger", status)) {
         idiom__json_int(&j, "elem", elem);
         idiom__json_int(&j, "m", m);
         idiom__json_int(&j, "n", n);
         idiom__json_int(&j, "products", x2 != NULL ? 2 : 1);
-        idiom__stats_emit(&j, stats);
+        idiom__stats_emit(&j, record.stats);
     }
     idiom__trace("ger %s m=%lld n=%lld products=%d strides A(%lld,%lld) on blas: %s",
                  elem_name(elem), (long long)m, (long long)n, x2 != NULL ? 2 : 1,
