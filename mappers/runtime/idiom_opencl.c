@@ -1162,6 +1162,7 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
         return no_gpu_for_auto();
     }
     idiom_launch_cost cost = launch_cost(s, work, nargs, args);
+    cost.platform_loaded = discovered && slots[s].context != NULL;
     *measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;
     if (continues(nargs, args)) { /* where the launch it finishes went, whatever it costs */
         timing->choice = (idiom_choice){auto_launched_last,
@@ -1176,8 +1177,15 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     if (!timing->choice.device) {
         return SLOT_DECLINED;
     }
+    double start = idiom__now();
     discover();
-    return slots[s].present ? s : no_gpu_for_auto();
+    if (!slots[s].present) {
+        return no_gpu_for_auto();
+    }
+    if (!cost.platform_loaded && ensure_context(s)) {
+        idiom__policy_started(idiom__now() - start); /* what the next run weighs */
+    }
+    return s;
 }
 
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims,

@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #define SITES 256
-#define POLICY_MAGIC "IDIOMPL2"
+#define POLICY_MAGIC "IDIOMPL3"
+/* The platform's start-up until one is measured (idiom_policy.h). */
+#define DEFAULT_START_UP_S 0.3
 /* A check's work times this is the work of the launch it checks for, until one is seen: a
    range check reads a row's two pointers, the product it guards about as many entries as
    a row of a typical sparse matrix holds. */
@@ -61,6 +63,13 @@ static int loaded;          /* the remembered sites were read */
 static char program_key[64]; /* the file they are remembered in, or "" */
 static int dirty;
 
+/* The OpenCL platform's start-up (idiom_policy.h). */
+static double start_up_seen = -1.0; /* measured in this run or remembered; -1: never */
+static double start_up_declined;    /* what the launches declined before it would have gained */
+static int start_up_paid;           /* the program's launches gained more than it (remembered) */
+static int started_here;            /* the platform was loaded in this run */
+static double run_gained;           /* what this run's launches gained, uploads paid */
+
 static double env_double(const char *name, double fallback) {
     const char *text = getenv(name);
     if (text == NULL || *text == '\0') {
@@ -78,6 +87,7 @@ static double default_overhead_s;
 static double seconds_per_byte_s;
 static double host_seconds_per_byte;
 static double large_work;
+static double start_up_fixed; /* IDIOM_START_UP_MS, or -1 */
 
 static void read_constants(void) {
     host_per_work_s = env_double("IDIOM_HOST_NS_PER_WORK", 0.5) * 1e-9;
@@ -87,6 +97,15 @@ static void read_constants(void) {
     double host_gbs = env_double("IDIOM_HOST_GBS", 12.0);
     host_seconds_per_byte = host_gbs > 0.0 ? 1.0 / (host_gbs * 1e9) : 0.0;
     large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
+    double start_up_ms = env_double("IDIOM_START_UP_MS", -1.0);
+    start_up_fixed = start_up_ms >= 0.0 ? start_up_ms * 1e-3 : -1.0;
+}
+
+static double start_up_s(void) {
+    if (start_up_fixed >= 0.0) {
+        return start_up_fixed;
+    }
+    return start_up_seen >= 0.0 ? start_up_seen : DEFAULT_START_UP_S;
 }
 
 
@@ -124,6 +143,13 @@ typedef struct {
     int32_t long_windows;
 } stored_site;
 
+/* After the magic: what is remembered of the program as a whole. */
+typedef struct {
+    double start_up; /* the platform's start-up, or -1 */
+    int32_t start_up_paid;
+    int32_t reserved;
+} stored_program;
+
 static int policy_path(char *out, size_t size) {
     char dir[4096];
     return program_key[0] != '\0' && idiom__cache_folder(dir, sizeof dir, "policy") &&
@@ -159,9 +185,15 @@ static void load(void) {
         return;
     }
     char magic[8];
+    stored_program program;
     stored_site record;
     if (fread(magic, 1, sizeof magic, f) == sizeof magic &&
-        memcmp(magic, POLICY_MAGIC, sizeof magic) == 0) {
+        memcmp(magic, POLICY_MAGIC, sizeof magic) == 0 &&
+        fread(&program, sizeof program, 1, f) == 1) {
+        if (program.start_up >= 0.0 && program.start_up < 60.0) { /* else damaged: unused */
+            start_up_seen = program.start_up;
+            start_up_paid = program.start_up_paid == 1;
+        }
         while (fread(&record, sizeof record, 1, f) == 1) {
             site *s = find(record.key, 1);
             /* A record out of range is a damaged file: what it says is not used. */
@@ -198,7 +230,11 @@ static void save(void) {
         }
         return;
     }
-    int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8;
+    if (started_here) { /* this run says whether loading the platform paid */
+        start_up_paid = run_gained >= start_up_s();
+    }
+    stored_program program = {start_up_seen, start_up_paid, 0};
+    int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8 && fwrite(&program, sizeof program, 1, f) == 1;
     for (unsigned i = 0; i < SITES && ok; i++) {
         const site *s = &sites[i];
         if (s->key == 0) {
@@ -321,6 +357,17 @@ static void close_window(site *s) {
     dirty = 1;
 }
 
+/* Whether a launch that would go may load the platform: it is loaded already, the program's
+   launches paid for it before, or what the launches so far (this one included) would have
+   gained reaches its start-up. Counts this launch's gain. */
+static int start_up_rented(const idiom_launch_cost *cost, double gain) {
+    if (cost->platform_loaded || start_up_paid) {
+        return 1;
+    }
+    start_up_declined += gain > 0.0 ? gain : 0.0;
+    return start_up_declined >= start_up_s();
+}
+
 static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_cost *cost) {
     if (!loaded) {
         loaded = 1;
@@ -372,6 +419,10 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         s->declined += host - each;
         choice.reason = "declined: the upload is not paid yet";
     }
+    if (choice.device && !start_up_rented(cost, host - each)) {
+        choice.device = 0;
+        choice.reason = "declined: the platform's start-up is not paid yet";
+    }
     if (cost->check && choice.device && s != NULL) {
         follow_chain(s, &choice);
     }
@@ -383,6 +434,9 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         s->last_declined = !choice.device;
         s->last_gain = host - each;
         s->last_once = once;
+    }
+    if (choice.device) {
+        run_gained += host - each - once;
     }
     if (choice.device && s != NULL) {
         if (once > 0.0) { /* a new window */
@@ -446,5 +500,15 @@ int idiom__policy_measuring(uint64_t key) {
 void idiom__policy_measured(uint64_t key, int64_t work, double seconds, double kernel) {
     pthread_mutex_lock(&policy_lock);
     measured(key, work, seconds, kernel);
+    pthread_mutex_unlock(&policy_lock);
+}
+
+void idiom__policy_started(double seconds) {
+    pthread_mutex_lock(&policy_lock);
+    if (seconds >= 0.0 && seconds < 60.0) {
+        start_up_seen = seconds;
+        started_here = 1;
+        dirty = 1;
+    }
     pthread_mutex_unlock(&policy_lock);
 }

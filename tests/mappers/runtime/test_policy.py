@@ -5,7 +5,7 @@ model's constants are set so that its choices do not depend on how fast this mac
 loop iteration costs 1 us on the host (a launch of 10,000 iterations is 10 ms, far above any
 launch's own cost) and 80 kB take 25 ms to upload (40 kB written on the device, 12.5 ms to
 bring back), so a window of data kept on the device pays for its copies after four
-launches. Each scenario runs in a child process: the model's
+launches; loading the OpenCL platform costs nothing but where a test says. Each scenario runs in a child process: the model's
 state (its sites, what it loaded) lives as long as the process.
 """
 
@@ -98,6 +98,7 @@ def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list
         "IDIOM_STATS": str(stats),
         "IDIOM_HOST_NS_PER_WORK": "1000",
         "IDIOM_TRANSFER_GBS": "0.0032",
+        "IDIOM_START_UP_MS": "0",
         **extra,
     }
     code = CHILD.format(tests=str(Path(__file__).parent), library=str(shared_runtime()), plan=plan)
@@ -193,6 +194,37 @@ def test_a_launch_that_finishes_another_goes_where_that_one_went(tmp_path: Path)
     ]
 
 
+def test_the_platform_loads_once_the_launches_would_have_gained_its_start_up(
+    tmp_path: Path,
+) -> None:
+    # Copies cost nothing; each launch would gain about 10 ms, the platform's start-up is
+    # 25 ms: the first two launches decline, the third loads it.
+    plan = [("main", 10000)] * 4 + ["host"]
+    statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="1000", IDIOM_START_UP_MS="25")
+    assert statuses == [DECLINED, DECLINED, DONE, DONE, "ok"]
+    assert _reasons(records) == [
+        "declined: the platform's start-up is not paid yet",
+        "declined: the platform's start-up is not paid yet",
+        "declined enough to pay the upload",
+        "data on the device",
+    ]
+
+
+def test_a_program_whose_launches_paid_the_start_up_loads_the_platform_at_once(
+    tmp_path: Path,
+) -> None:
+    # The first run declines two launches, then gains 60 ms with six: more than the 25 ms
+    # start-up, which the next run does not wait for. That run gains 20 ms with its two
+    # launches, short of it: the run after it waits again.
+    start_up = {"IDIOM_TRANSFER_GBS": "1000", "IDIOM_START_UP_MS": "25"}
+    statuses, _ = _run(tmp_path, [("main", 10000)] * 8 + ["host"], **start_up)
+    assert statuses == [DECLINED] * 2 + [DONE] * 6 + ["ok"]
+    statuses, _ = _run(tmp_path, [("main", 10000)] * 2 + ["host"], **start_up)
+    assert statuses == [DONE] * 2 + ["ok"]
+    statuses, _ = _run(tmp_path, [("main", 10000)] * 4 + ["host"], **start_up)
+    assert statuses == [DECLINED, DECLINED, DONE, DONE, "ok"]
+
+
 def test_without_a_device_auto_never_launches(tmp_path: Path) -> None:
     vendors = tmp_path / "vendors"
     vendors.mkdir()  # no OpenCL platform at all
@@ -223,6 +255,7 @@ def _sweep_run(
         "IDIOM_AUTO_DEVICE": "cpu",
         "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
         "IDIOM_STATS": str(stats),
+        "IDIOM_START_UP_MS": "0",
         **extra,
     }
     same_outputs(pair, ["256", "40"], env)
