@@ -38,10 +38,11 @@
  * Loading the OpenCL platform and creating the device's context is paid once per process
  * (0.22 s for PoCL on a 2-core machine, 0.33 s on an H200 machine): before it is loaded, a
  * launch the model would make declines until what the launches so far would have gained
- * (host - each, all sites together) reaches that start-up, the same ski rental. The start-up
- * is measured where it happens and remembered with the program's sites (IDIOM_START_UP_MS
- * fixes it; 300 ms until measured), and so is whether the program's launches of its last run
- * that loaded the platform gained more than it: such a program loads it at its first launch.
+ * (host - each, all sites together) reaches a quarter of that start-up, the same ski rental
+ * with the model's host estimates taken as the lower bounds they are. The start-up is
+ * measured where it happens and remembered with the program's sites (IDIOM_START_UP_MS fixes
+ * it; 300 ms until measured), and so is whether the program's launches of its last run that
+ * loaded the platform gained that much: such a program loads it at its first launch.
  */
 #ifndef IDIOM_POLICY_H
 #define IDIOM_POLICY_H

@@ -198,9 +198,10 @@ def test_the_platform_loads_once_the_launches_would_have_gained_its_start_up(
     tmp_path: Path,
 ) -> None:
     # Copies cost nothing; each launch would gain about 10 ms, the platform's start-up is
-    # 25 ms: the first two launches decline, the third loads it.
+    # 100 ms, of which the launches must gain a quarter (25 ms) before it is loaded: the first
+    # two launches decline, the third loads it.
     plan = [("main", 10000)] * 4 + ["host"]
-    statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="1000", IDIOM_START_UP_MS="25")
+    statuses, records = _run(tmp_path, plan, IDIOM_TRANSFER_GBS="1000", IDIOM_START_UP_MS="100")
     assert statuses == [DECLINED, DECLINED, DONE, DONE, "ok"]
     assert _reasons(records) == [
         "declined: the platform's start-up is not paid yet",
@@ -214,9 +215,9 @@ def test_a_program_whose_launches_paid_the_start_up_loads_the_platform_at_once(
     tmp_path: Path,
 ) -> None:
     # The first run declines two launches, then gains 60 ms with six: more than the 25 ms
-    # start-up, which the next run does not wait for. That run gains 20 ms with its two
-    # launches, short of it: the run after it waits again.
-    start_up = {"IDIOM_TRANSFER_GBS": "1000", "IDIOM_START_UP_MS": "25"}
+    # rented of the 100 ms start-up, which the next run does not wait for. That run gains
+    # 20 ms with its two launches, short of it: the run after it waits again.
+    start_up = {"IDIOM_TRANSFER_GBS": "1000", "IDIOM_START_UP_MS": "100"}
     statuses, _ = _run(tmp_path, [("main", 10000)] * 8 + ["host"], **start_up)
     assert statuses == [DECLINED] * 2 + [DONE] * 6 + ["ok"]
     statuses, _ = _run(tmp_path, [("main", 10000)] * 2 + ["host"], **start_up)
