@@ -1,5 +1,5 @@
 // corpus: near-miss SYR2K, coupling-style strict upper triangles whose row loop runs to the last row: an antisymmetric (wedge) coupling whose two products are subtracted, and a symmetric one whose row loop leaves at a row limit of its own
-// args: test=40 30 bench=1100 800
+// args: test=40 30 bench=1250 900
 // near-miss: wedge_coupling subtracts the second product (P[i][k] Q[j][k] - Q[i][k] P[j][k]) and mirrors the negated sum: a skew-symmetric rank-2k update, which no BLAS routine computes; coupling_rows_limited leaves the row loop once i + 1 reaches lim, a limit of its own that need not be the triangle's size, so the nest is no strict triangle. The j loops store the mirror too (no GEMV) and their inner dot products are Reductions
 #include <stdio.h>
 #include <stdlib.h>
