@@ -99,7 +99,10 @@ def locate(
     (of its type) rather than at its loop's first value."""
     starts = starts or {}
     first_values = {
-        loop.iterator: starts.get(loop.iterator) or builder.ref(loop.iter_begin) for loop in loops
+        loop.iterator: starts[loop.iterator]
+        if loop.iterator in starts
+        else builder.ref(loop.iter_begin)
+        for loop in loops
     }
     first_values.update((table.load, table.first) for table in rows)
     affine = {"affine": True, "wraps_checked": wraps_checked}
