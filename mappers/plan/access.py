@@ -10,11 +10,11 @@ struct fields, offsets).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mappers.plan.loops import LoopView, iteration_value
+from mappers.plan.loops import LoopView
 from mappers.plan.region import Region, fixed_values
 from mappers.rewrite.emit import I1, I64, Builder, Cloner, const
 from mappers.rewrite.irtext import Operand
@@ -70,10 +70,12 @@ def measure(
     counts: Sequence[Operand],
     element_type: str,
     rows: Sequence[RowTable] = (),
+    starts: Mapping[Value, Operand] | None = None,
 ) -> Access:
     """Emit the first address, the strides and the byte range of an affine access (affine
-    once the row pointers of `rows` are taken as equally spaced: mappers/plan/row_tables.py)."""
-    first, strides = locate(builder, region.blocks, address, loops, rows)
+    once the row pointers of `rows` are taken as equally spaced: mappers/plan/row_tables.py).
+    `starts` gives a loop counter a first value of the caller's instead of its loop's."""
+    first, strides = locate(builder, region.blocks, address, loops, rows, starts=starts)
     size = element_size(element_type)
     low, high = span(builder, builder.to_i64(first), strides, counts, size=size)
     return Access(first, tuple(strides), size, low, high)
@@ -87,13 +89,21 @@ def locate(
     rows: Sequence[RowTable] = (),
     *,
     wraps_checked: bool = False,
+    starts: Mapping[Value, Operand] | None = None,
 ) -> tuple[Operand, list[Operand]]:
     """Emit the address computed in `blocks` at the first iteration of every loop, and its
     stride in bytes along each loop (the clone one step further, less the first). A row
     pointer of `rows` is its first row, or the following one along a loop that moves it.
     An 8- or 16-bit integer on the way is refused unless the caller checks the last
-    iterations (`wraps_checked`)."""
-    first_values = {loop.iterator: builder.ref(loop.iter_begin) for loop in loops}
+    iterations (`wraps_checked`). A counter in `starts` begins at the value given there
+    (of its type) rather than at its loop's first value."""
+    starts = starts or {}
+    first_values = {
+        loop.iterator: starts[loop.iterator]
+        if loop.iterator in starts
+        else builder.ref(loop.iter_begin)
+        for loop in loops
+    }
     first_values.update((table.load, table.first) for table in rows)
     affine = {"affine": True, "wraps_checked": wraps_checked}
     first = Cloner(builder, blocks, first_values, **affine).value(address)
@@ -101,7 +111,8 @@ def locate(
     strides = []
     for level, loop in enumerate(loops):
         moved_values = dict(first_values)
-        moved_values[loop.iterator] = iteration_value(builder, loop, 1)
+        begin = first_values[loop.iterator]
+        moved_values[loop.iterator] = builder.binary("add", begin, const(begin.type, loop.step))
         for table in rows:
             following = table.following(level)
             if following is not None:

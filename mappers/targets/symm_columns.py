@@ -128,22 +128,22 @@ class _ColumnsPlan(Plan):
         every column, a range that holds all the sums read."""
         counts = {_COLUMN: columns, _SCALE: rows, _BEFORE_ROWS: rows, _AFTER_ROWS: rows}
         counts |= {_BEFORE: columns, _AFTER: columns}
-        after_begin = self.loops[_AFTER].iter_begin
-        saved = dict(builder.known)
-        try:
-            builder.known[after_begin] = self._first_column(builder)  # one type: map_symm_columns
-            for name, (address, levels) in self.reads.items():
-                self.accesses[name] = measure(
-                    builder,
-                    self.region,
-                    address,
-                    loops=[self.loops[level] for level in levels],
-                    counts=[counts[level] for level in levels],
-                    element_type=self.element,
-                )
-        finally:
-            builder.known.clear()
-            builder.known.update(saved)
+        after = self.loops[_AFTER]
+        # The sum after the column measured from k = the first column, in k's type: a
+        # sum counted in a wider type than the columns (long k beside int j) from the
+        # first column sign-extended, which _covers_every_k compares with the sum's real
+        # first value (a column counter zero-extended past 2^31 declines there).
+        first = builder.cast("sext", self._first_column(builder), after.iter_begin.type)
+        for name, (address, levels) in self.reads.items():
+            self.accesses[name] = measure(
+                builder,
+                self.region,
+                address,
+                loops=[self.loops[level] for level in levels],
+                counts=[counts[level] for level in levels],
+                element_type=self.element,
+                starts={after.iterator: first} if _AFTER in levels else None,
+            )
 
     def _one_matrix_each(self, builder: Builder) -> Operand:
         """i1: C's three accesses, B's and A's are one matrix each, A's two sums reading
@@ -220,13 +220,18 @@ def _reads(solution: Mapping[str, Value | None]) -> dict[str, tuple[Value, tuple
     return reads
 
 
+def _width(value: Value) -> int:
+    """The bits of an integer value (i32: 32)."""
+    return int(value.type[1:])
+
+
 def map_symm_columns(solution: Mapping[str, Value | None], context: MapperContext) -> Plan:
     region = context.region
     loops = [loop_view(region.function, solution, f"loop[{level}].") for level in range(6)]
     if any(loops[level].step != 1 for level in (_COLUMN, _BEFORE, _AFTER)):
         raise NotReplaced("the columns or a sum over k do not count up by one")
-    if loops[_AFTER].iter_begin.type != loops[_COLUMN].iter_begin.type:
-        raise NotReplaced("the columns and the sum over k count in different types")
+    if _width(loops[_AFTER].iter_begin) < _width(loops[_COLUMN].iter_begin):
+        raise NotReplaced("the sum over k counts in a narrower type than the columns")
     element = need(solution, "scale.c_old").type
     if element not in _ELEMENTS:
         raise NotReplaced(f"BLAS has no {element} routine")

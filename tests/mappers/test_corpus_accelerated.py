@@ -103,6 +103,9 @@ MUST_REPLACE = {
     "corr_all_rows_ptrs.c": {"SYRK"},
     "corr_all_rows_class.cpp": {"SYRK"},  # its fields too, loaded under the row test
     "corr_class.cpp": {"SYRK"},  # fields loaded only where the strict triangle's row runs
+    # the same for SYR2K: the diagonal set by the row loop, the sum mirrored
+    "syr2k_coupling_2d.c": {"SYR2K"},  # a static kernel inlined, summed in a local
+    "syr2k_coupling_flat_float.c": {"SYR2K"},  # float, summed in C, A and B read transposed
     "trmm_ikj_flat.c": {"TRMM"},  # i-k-j, the row loop top-tested
     "trmm_ikj_rows_float.c": {"TRMM"},  # i-k-j, row tables, the rows counting down
     "trmm_ikj_2d_inline.c": {"TRMM"},  # i-k-j, A read transposed, a static kernel inlined

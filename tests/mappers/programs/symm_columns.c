@@ -173,6 +173,65 @@ void cols_short(int m, int n, double alpha, double beta, double *C, const double
     }
 }
 
+/* the sums counted in long beside an int column: the counter widened (sign-extended) */
+void cols_long_sums(int m, int n, double alpha, double beta, double *C, const double *A,
+                    const double *B)
+{
+    for (int j = 0; j < n; j++) {
+        double f = alpha * A[j * n + j];
+        for (int i = 0; i < m; i++)
+            C[i * n + j] = beta * C[i * n + j] + f * B[i * n + j];
+        for (long k = 0; k < j; k++) {
+            f = alpha * A[k * n + j];
+            for (int i = 0; i < m; i++)
+                C[i * n + j] += f * B[i * n + k];
+        }
+        for (long k = j + 1; k < n; k++) {
+            f = alpha * A[j * n + k];
+            for (int i = 0; i < m; i++)
+                C[i * n + j] += f * B[i * n + k];
+        }
+    }
+}
+
+/* float, the sums and their rows counted in size_t beside an int column, A's lower
+   triangle, the diagonal in the sum after the column */
+void cols_size_t_sums(int m, int n, float alpha, float beta, float *C, const float *A,
+                      const float *B)
+{
+    for (int j = 0; j < n; j++) {
+        for (size_t i = 0; i < (size_t)m; i++)
+            C[i * n + j] *= beta;
+        for (size_t k = 0; k < (size_t)j; k++)
+            for (size_t i = 0; i < (size_t)m; i++)
+                C[i * n + j] += alpha * A[j * n + k] * B[i * n + k];
+        for (size_t k = j; k < (size_t)n; k++)
+            for (size_t i = 0; i < (size_t)m; i++)
+                C[i * n + j] += alpha * A[k * n + j] * B[i * n + k];
+    }
+}
+
+/* unsigned columns beside sums counted in size_t: the counter widened (zero-extended) */
+void cols_unsigned_column(unsigned m, unsigned n, double alpha, double beta, double *C,
+                          const double *A, const double *B)
+{
+    for (unsigned j = 0; j < n; j++) {
+        double f = alpha * A[j * n + j];
+        for (unsigned i = 0; i < m; i++)
+            C[i * n + j] = beta * C[i * n + j] + f * B[i * n + j];
+        for (size_t k = 0; k < j; k++) {
+            f = alpha * A[k * n + j];
+            for (unsigned i = 0; i < m; i++)
+                C[i * n + j] += f * B[i * n + k];
+        }
+        for (size_t k = j + 1; k < n; k++) {
+            f = alpha * A[j * n + k];
+            for (unsigned i = 0; i < m; i++)
+                C[i * n + j] += f * B[i * n + k];
+        }
+    }
+}
+
 static unsigned long long state;
 
 static double next_value(void)
@@ -201,7 +260,7 @@ int main(int argc, char **argv)
     float *fC = fblock, *fA = fblock + at_a, *fB = fblock + at_b;
     if (mode == 1) { C = A + 1; fC = fA + 1; }
     if (mode == 2) { C = B + 1; fC = fB + 1; }
-    for (int kernel = 0; kernel < 8; kernel++) {
+    for (int kernel = 0; kernel < 11; kernel++) {
         for (int t = 0; t < total; t++) block[t] = next_value();
         /* positive, so that single-precision sums do not cancel below the tolerance */
         for (int t = 0; t < total; t++) fblock[t] = (float)(block[t] + 1.25);
@@ -214,10 +273,13 @@ int main(int argc, char **argv)
         case 5: cols_diagonal_twice(m, n, alpha, beta, C, A, B); break;
         case 6: cols_not_mirrored(m, n, alpha, beta, C, A, B); break;
         case 7: cols_short(m, n, alpha, beta, C, A, B); break;
+        case 8: cols_long_sums(m, n, alpha, beta, C, A, B); break;
+        case 9: cols_size_t_sums(m, n, (float)alpha, fbeta, fC, fA, fB); break;
+        case 10: cols_unsigned_column((unsigned)m, (unsigned)n, alpha, beta, C, A, B); break;
         }
         printf("kernel %d\n", kernel);
         for (int t = 0; t < total; t++)
-            printf("[%d] = %.12g\n", t, kernel == 1 ? (double)fblock[t] : block[t]);
+            printf("[%d] = %.12g\n", t, kernel == 1 || kernel == 9 ? (double)fblock[t] : block[t]);
     }
     free(block);
     free(fblock);

@@ -1,8 +1,9 @@
 """The symmetric matrix product with A on the right written by the columns of C, as the
 reference BLAS's right side is (blas.idl's SYMMColumns, mappers/targets/symm_columns.py,
 `idiom_symm`): the diagonal's term with the scaling or in either sum, A's upper or lower
-triangle, alpha or beta absent, float and double, the sums in either order, every
-element of the block equal to the original's; the original code where C overlaps A or B,
+triangle, alpha or beta absent, float and double, the sums in either order, the sums
+counted in a wider integer type than the columns (long or size_t beside int or unsigned),
+every element of the block equal to the original's; the original code where C overlaps A or B,
 under a zero or non-finite scale, and where the sums and the diagonal do not cover every
 k once or read A unmirrored (detected, declined by the guard)."""
 
@@ -29,6 +30,9 @@ PRODUCTS = {
     "cols_diagonal_before",
     "cols_diagonal_after",
     "cols_no_beta",
+    "cols_long_sums",  # int columns, long sums: the first column sign-extended
+    "cols_size_t_sums",  # float, size_t sums and rows beside int columns
+    "cols_unsigned_column",  # unsigned columns, size_t sums: zero-extended
 }
 DECLINED_AT_RUN_TIME = {"cols_diagonal_twice", "cols_not_mirrored", "cols_short"}
 WITHOUT_ALPHA, WITHOUT_BETA = 1, 1  # cols_diagonal_after, cols_no_beta
