@@ -26,9 +26,8 @@
 #define DEFAULT_START_UP_S 0.3
 /* The share of it that the launches must have gained before it is paid: the model's host
    estimates are lower bounds (a 27-point sweep of 2 M points, 2.8 ms by the model, took
-   5.4 ms on the H200 machine's host), and renting the whole start-up kept that program's
-   160 sweeps on the host (1.0x; 2.8x on the H100 without the rental); a single Map of 1 M
-   elements still never pays a quarter of it. */
+   5.4 ms on the H200 machine's host), so that renting all of it pays about twice; a single
+   Map of 1 M elements still never gains a quarter of it. */
 #define START_UP_SHARE 0.25
 /* A check's work times this is the work of the launch it checks for, until one is seen: a
    range check reads a row's two pointers, the product it guards about as many entries as
