@@ -22,12 +22,13 @@ void prolong_rows(int nc, int nf, double *fine, const double *coarse)
     }
 }
 
-/* The odd planes of a fine 3D grid, as arrays of variable length: plane 2k+1, the even
-   rows, from coarse planes k and k+1 (the whole nest is the stencil). */
+/* The odd planes of a fine 3D grid, as arrays of variable length: plane 2k+1 from
+   coarse planes k and k+1, its even rows (2j) and its odd rows (2j+1), each a nest of
+   its own inside the loop over the planes. */
 void prolong_odd_planes(int nc, int nf, double u[][nf][nf], double z[][nc][nc])
 {
-    for (int k = 0; k < nc - 1; k++)                           // expect: Stencil in prolong_odd_planes
-        for (int j = 0; j < nc; j++)
+    for (int k = 0; k < nc - 1; k++) {
+        for (int j = 0; j < nc; j++)                           // expect: Stencil in prolong_odd_planes
             for (int i = 0; i < nc - 1; i++) {
                 double here = z[k][j][i] + z[k + 1][j][i];
                 double next = z[k][j][i + 1] + z[k + 1][j][i + 1];
@@ -35,6 +36,16 @@ void prolong_odd_planes(int nc, int nf, double u[][nf][nf], double z[][nc][nc])
                 u[2 * k + 1][2 * j][2 * i + 1] =
                     u[2 * k + 1][2 * j][2 * i + 1] + 0.25 * (here + next);
             }
+        for (int j = 0; j < nc - 1; j++)                       // expect: Stencil in prolong_odd_planes
+            for (int i = 0; i < nc - 1; i++) {
+                double here = z[k][j][i] + z[k + 1][j][i] + z[k][j + 1][i] + z[k + 1][j + 1][i];
+                double next = z[k][j][i + 1] + z[k + 1][j][i + 1] + z[k][j + 1][i + 1]
+                    + z[k + 1][j + 1][i + 1];
+                u[2 * k + 1][2 * j + 1][2 * i] = u[2 * k + 1][2 * j + 1][2 * i] + 0.25 * here;
+                u[2 * k + 1][2 * j + 1][2 * i + 1] =
+                    u[2 * k + 1][2 * j + 1][2 * i + 1] + 0.125 * (here + next);
+            }
+    }
 }
 
 /* The odd rows again, from a line of sums of two coarse rows kept in a scratch line. */
