@@ -136,21 +136,21 @@ def _accessed(access: Value) -> tuple[int, Value] | None:
     return size, address
 
 
-# An access as (origin, the byte steps of its variable indices, constant offset, size).
-_RecordPosition = tuple[Value, list[int], int, int]
+# An access as (origin, its variable indices with the size of what each steps over,
+# constant offset, size).
+_RecordPosition = tuple[Value, list[tuple[Value, int]], int, int]
 
 
 def _record_position(access: Value) -> _RecordPosition | None:
-    """A load's or store's address as (origin, for each variable index a number of
-    bytes its steps are a multiple of (its element's size times what the index is a
-    multiple of: 2 * i steps by pairs), the sum of its constant byte offsets, the bytes
+    """A load's or store's address as (origin, each variable index with the bytes of
+    the element it steps over, the sum of its constant byte offsets, the bytes
     touched), down a chain of getelementptrs of one index each; None for anything
     else."""
     accessed = _accessed(access)
     if accessed is None:
         return None
     size, address = accessed
-    steps: list[int] = []
+    terms: list[tuple[Value, int]] = []
     offset = 0
     while address.opcode == "getelementptr":
         if address.byte_offset is not None:
@@ -158,13 +158,13 @@ def _record_position(access: Value) -> _RecordPosition | None:
         elif len(address.operands) == 2 and address.pointee_size:
             constant = int_constant(address.operands[1])
             if constant is None:
-                steps.append(address.pointee_size * multiple_of(address.operands[1]))
+                terms.append((address.operands[1], address.pointee_size))
             else:
                 offset += constant * address.pointee_size
         else:
             return None
         address = address.operands[0]
-    return address, steps, offset, size
+    return address, terms, offset, size
 
 
 @dataclass(frozen=True)
@@ -285,10 +285,14 @@ class Footprints:
         (a record: what every index steps by a multiple of; u[2*i] and u[2*i + 1] are the
         two fields of pairs):
         both addresses are one origin, fixed while the loops around them run, plus
-        variable steps that are all multiples of a record's size E, plus constants; the
-        constants taken modulo E are fields whose bytes neither meet nor cross a record's
-        end. (rhs[k][j][i][0] and rhs[k][j][i'][1] of `double rhs[..][..][..][5]`:
-        origin + 40 x + 0 and origin + 40 y + 8, with x and y any rows and points.)
+        variable terms, plus constants; every term of one address that the other does
+        not have is a multiple of a record's size E, and every term both have (one
+        index over elements of one size: u[(2*j + 1) * n + 2*i] and the element after
+        it, whatever n) changes by multiples of E between any two iterations; the
+        constants taken modulo E are fields whose bytes neither meet nor cross a
+        record's end. (rhs[k][j][i][0] and rhs[k][j][i'][1] of `double
+        rhs[..][..][..][5]`: origin + 40 x + 0 and origin + 40 y + 8, with x and y any
+        rows and points.)
         The origin may be a pointer loaded inside the loops from a fixed address (a
         global pointer to the grid, reloaded because a store of the loop might write it):
         that no store of the nest writes it is the mapper's run-time check, as for every
@@ -296,17 +300,45 @@ class Footprints:
         position_a, position_b = self._record_position(a), self._record_position(b)
         if position_a is None or position_b is None:
             return False
-        (origin, steps_a, offset_a, size_a) = position_a
-        (origin_b, steps_b, offset_b, size_b) = position_b
-        if origin is not origin_b or not steps_a or not steps_b:
+        (origin, terms_a, offset_a, size_a) = position_a
+        (origin_b, terms_b, offset_b, size_b) = position_b
+        if origin is not origin_b or not terms_a or not terms_b:
             return False
         if not (self._fixed(origin, a) and self._fixed(origin, b)):
             return False
-        record = math.gcd(*steps_a, *steps_b)
+        steps = self._term_steps(terms_a, terms_b, a, b)
+        record = math.gcd(*steps)
+        if record == 0:
+            return False  # no term moves: the offsets alone decide (_apart_by_offsets)
         field_a, field_b = offset_a % record, offset_b % record
         if field_a + size_a > record or field_b + size_b > record:
             return False
         return field_a + size_a <= field_b or field_b + size_b <= field_a
+
+    def _term_steps(
+        self, terms_a: list[tuple[Value, int]], terms_b: list[tuple[Value, int]], a: Value, b: Value
+    ) -> list[int]:
+        """Bytes that the difference of the two addresses' variable terms, in any two
+        iterations, is a sum of multiples of: a term of one of them is a multiple of
+        what its value is (`multiple_of`); a term of both addresses moves by a multiple
+        of its change (`exact_change`, fixed what is fixed around both) that is a
+        difference of two such multiples too (0 where it does not move)."""
+        unmatched = list(terms_b)
+        steps: list[int] = []
+        for term in terms_a:
+            index, element = term
+            if term in unmatched:
+                unmatched.remove(term)
+                change = exact_change(
+                    index,
+                    lambda value: self._invariant(value, a) and self._invariant(value, b),
+                    self._function,
+                )[0]
+                steps.append(element * math.lcm(change, multiple_of(index)))
+            else:
+                steps.append(element * multiple_of(index))
+        steps.extend(element * multiple_of(index) for index, element in unmatched)
+        return steps
 
     def _outermost_loop_blocks(self, access: Value) -> frozenset[object]:
         assert access.block is not None

@@ -217,6 +217,10 @@ def _facts_at(
         result = _scaled(fa, fb.low)
     elif fa.stride == 0 and fa.low is not None and fa.low == fa.high:
         result = _scaled(fb, fa.low)
+    elif fb.stride == 0:
+        result = _times_fixed(fa, b)
+    elif fa.stride == 0:
+        result = _times_fixed(fb, a)
     else:
         result = None
     if result is None:
@@ -244,6 +248,13 @@ def _scaled(facts: IntegerFacts, factor: int) -> IntegerFacts:
         return IntegerFacts(scale * facts.stride, reach)
     low, high = sorted((facts.low * factor, facts.high * factor))
     return IntegerFacts(scale * facts.stride, reach, low, high)
+
+
+def _times_fixed(facts: IntegerFacts, factor: Value) -> IntegerFacts:
+    """The facts of a value times `factor`, a value that does not change but is not
+    known (a row length): x * n - x' * n is (x - x') * n, a multiple of x's stride
+    times what n is a multiple of; (2 * j + 1) * n moves by multiples of 2."""
+    return IntegerFacts(facts.stride * multiple_of(factor))
 
 
 def counter_range(function: Function, phi: Value) -> tuple[int, int, int] | None:

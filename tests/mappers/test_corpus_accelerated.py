@@ -59,6 +59,8 @@ MUST_REPLACE = {
     "stencil_pencil_rows.c": {"Stencil"},  # five coefficients per point from 1D lines
     "stencil_flux_buffer.c": {"Stencil"},  # counters from a global, a buffer of records
     "stencil_prolong_pairs.c": {"Stencil"},  # pairs of fine points, 2i and 2i + 1
+    "stencil_prolong_odd.c": {"Stencil"},  # pairs of the odd rows (2j + 1) * n, any n
+    "stencil_two_arrays.c": {"Stencil"},  # two arrays written from one neighbourhood
     "csr_one_based.c": {"SpMV_CSR"},  # ia[i-1] .. ia[i], a[k-1], x[ja[k-1]-1], y[i-1]
     "csr_one_based_f2c.c": {"SpMV_CSR"},  # --a; --ja; ... then 1-based indices
     "csr_one_based_float.cpp": {"SpMV_CSR"},
@@ -154,6 +156,8 @@ ALWAYS_DECLINED = {
     "nm_trmm_diagonal.c": {"TRMM"},
     # i-k-j with a scaling loop a column short
     "nm_trmm_alpha_rows.c": {"TRMM"},
+    # two factors of a stencil, their outputs passed as one array
+    "nm_stencil_two_arrays.c": {"Stencil"},
 }
 
 

@@ -236,6 +236,21 @@ void odd_rows(int n, int m, double *u) {
             u[(2 * r + 1) * m + 2 * i + 1] = 2.0;
         }
 }
+void pitched_rows(int n, int m, double *u) {
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < n; i++) {
+            u[r * m + 2 * i] = 1.0;
+            u[r * m + 2 * i + 1] = 2.0;
+        }
+}
+void odd_planes(int n, int m, double u[][m][m]) {
+    for (int p = 0; p < n; p++)
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < n; i++) {
+                u[2 * p + 1][2 * r][2 * i] = 1.0;
+                u[2 * p + 1][2 * r][2 * i + 1] = 2.0;
+            }
+}
 void neighbours(double g[8][8][5]) {
     for (int j = 1; j < 7; j++)
         for (int i = 1; i < 7; i++)
@@ -276,8 +291,14 @@ def test_pairs_of_a_flat_array_never_overlap_unless_rows_shift_them() -> None:
     _, stores = _accesses(pairs)
     # u[2i] and u[2i + 1]: origin + 16 x + 0 and origin + 16 y + 8.
     assert prints.never_overlap(stores[0], stores[1])
-    odd_rows = function_of(module, "odd_rows")
-    prints = Footprints(odd_rows)
-    _, stores = _accesses(odd_rows)
-    # Rows (2r + 1) * m apart, m unknown: an odd m moves the pairs by one element.
-    assert not prints.never_overlap(stores[0], stores[1])
+    # Rows (2r + 1) * m: two of them are 2 (r - r') m apart, an even number of elements
+    # whatever m is, so the pairs stay pairs; so do the odd planes of a grid of
+    # variable-length rows, u[2p + 1][2r][2i] (a chain of three indices).
+    for name in ("odd_rows", "odd_planes"):
+        function = function_of(module, name)
+        _, stores = _accesses(function)
+        assert Footprints(function).never_overlap(stores[0], stores[1]), name
+    # Rows r * m: an odd m moves the pairs of the next row by one element.
+    pitched = function_of(module, "pitched_rows")
+    _, stores = _accesses(pitched)
+    assert not Footprints(pitched).never_overlap(stores[0], stores[1])

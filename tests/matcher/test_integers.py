@@ -44,6 +44,11 @@ open:
   %scaled.wrapping = mul i32 %z, 20
   %z.wide = zext i32 %z to i64
   %z.nneg = zext nneg i32 %z to i64
+  %even = shl nsw i32 %z, 1
+  %odd = or disjoint i32 %even, 1
+  %odd.row = mul nsw i32 %odd, %n
+  %odd.row.wrapping = mul i32 %odd, %n
+  %even.row = mul nsw i32 %n, %even
   %z.next = add nsw i32 %z, 1
   %w.next = add nsw i32 %w, 3
   %z.more = icmp slt i32 %z.next, %n
@@ -86,6 +91,14 @@ def test_flags_or_ranges_show_that_nothing_wraps() -> None:
     # A zext reads a value of unknown sign as unsigned; zext nneg says it is not negative.
     assert _facts("%z.wide") == IntegerFacts(1)
     assert _facts("%z.nneg") == _facts("%z") == IntegerFacts(1)
+
+
+def test_a_product_by_a_fixed_unknown_moves_by_the_other_factors_stride() -> None:
+    # (2z + 1) * n - (2z' + 1) * n is 2 (z - z') n: even, whatever n is.
+    assert _facts("%odd.row") == IntegerFacts(2)
+    assert _facts("%even.row") == IntegerFacts(2)
+    # Without nsw the product may wrap, and its changes be anything.
+    assert _facts("%odd.row.wrapping") == IntegerFacts(1)
 
 
 def test_a_counter_from_an_unknown_start_moves_by_its_step() -> None:
