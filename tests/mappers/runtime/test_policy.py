@@ -5,8 +5,9 @@ model's constants are set so that its choices do not depend on how fast this mac
 loop iteration costs 1 us on the host (a launch of 10,000 iterations is 10 ms, far above any
 launch's own cost) and 80 kB take 25 ms to upload (40 kB written on the device, 12.5 ms to
 bring back), so a window of data kept on the device pays for its copies after four
-launches; loading the OpenCL platform costs nothing but where a test says. Each scenario runs in a child process: the model's
-state (its sites, what it loaded) lives as long as the process.
+launches; loading the OpenCL platform costs nothing but where a test says. Each scenario
+runs in a child process: the model's state (its sites, what it loaded) lives as long as the
+process.
 """
 
 from __future__ import annotations
