@@ -1299,18 +1299,20 @@ static void move_diagonal(int32_t elem, int64_t n, int64_t from, void *c, int64_
     }
 }
 
-/* The first `diagonal_rows` rows of the diagonal (clamped to 0..n) when the loop sets them. */
+/* A row count clamped to 0..n. */
+static int64_t clamp_rows(int64_t rows, int64_t n) {
+    return rows < 0 ? 0 : (rows < n ? rows : n);
+}
+
+/* The first rows of the diagonal that the loop sets itself (IDIOM_FINISH_DIAGONAL). */
 static int64_t rows_set(int32_t flags, int64_t n, int64_t diagonal_rows) {
-    if (!(flags & IDIOM_FINISH_DIAGONAL) || diagonal_rows < 0) {
-        return 0;
-    }
-    return diagonal_rows < n ? diagonal_rows : n;
+    return flags & IDIOM_FINISH_DIAGONAL ? clamp_rows(diagonal_rows, n) : 0;
 }
 
 void *idiom_triangle_keep_diagonal(int32_t elem, int64_t n, int64_t from, void *c, int64_t c_sr,
                                    int64_t c_sc) {
     size_t size = elem == IDIOM_FLOAT ? sizeof(float) : sizeof(double);
-    from = from < 0 ? 0 : (from < n ? from : n);
+    from = clamp_rows(from, n);
     int64_t kept = n > from ? n - from : 0;
     void *diagonal = malloc((size_t)(kept > 0 ? kept : 1) * size);
     if (diagonal != NULL && kept > 0) {
