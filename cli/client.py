@@ -81,6 +81,13 @@ def code_key() -> str:
     for package in PACKAGES:
         for path, info in sorted(_files_of(os.path.join(ROOT, package))):
             digest.update(f"{path} {info.st_size} {info.st_mtime_ns}\n".encode())
+    # The compiled engine (matcher/native.py): its build, and whether it is turned off.
+    try:
+        info = os.stat(os.path.join(ROOT, ".native", "stamp"))
+        digest.update(f"native {info.st_size} {info.st_mtime_ns}\n".encode())
+    except OSError:
+        pass  # no build: the sources run as Python
+    digest.update(f"IDIOM_NATIVE={os.environ.get('IDIOM_NATIVE')}\n".encode())
     return str(digest.hexdigest())
 
 

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Final
+from typing import ClassVar, Final
 
 from idl.errors import IdiomError
 from idl.program import Atom, AtomKind
@@ -95,7 +95,7 @@ Detail = str | int | None
 class Unbound:
     """The marker of a variable that has no value yet (distinct from `None`, unused)."""
 
-    _instance: Unbound | None = None
+    _instance: ClassVar[Unbound | None] = None
 
     def __new__(cls) -> Unbound:
         if cls._instance is None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from idl.files import DEFAULT_FOLDER, idl_files
+from matcher import native
 
 if TYPE_CHECKING:
     from idl.program import Program
@@ -90,6 +91,7 @@ def library_key(idiom_dirs: tuple[str, ...] = ()) -> str:
     digest = hashlib.sha256(FORMAT)
     digest.update(f"python {sys.version_info[:2]}".encode())
     digest.update(code_digest().encode())
+    digest.update(f"native {native.active()}".encode())  # compiled engine or not
     folders = idiom_dirs or (str(DEFAULT_FOLDER),)
     for folder in folders:
         digest.update(f"path {folder} {Path(folder).resolve()}\n".encode())

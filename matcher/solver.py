@@ -86,6 +86,7 @@ __all__ = [
     "DEFAULT_MAX_SOLUTIONS",
     "BudgetExhausted",
     "Order",
+    "SearchVariant",
     "SolveResult",
     "may_match",
     "solve",
@@ -171,6 +172,23 @@ class _TooManySolutions(Exception):
     """Unwinds the search when `max_solutions` solutions have been found."""
 
 
+@dataclass(frozen=True)
+class SearchVariant:
+    """Other ways to search, to compare them with the default (the tests do): the same
+    solutions in the same order, in another number of steps.
+    - `learn=False`: plain chronological backtracking, nothing learnt from failures;
+    - `settle=False`: in detection mode, disjunctions are branched on, never settled by
+      their first way (the keys found are the same);
+    - `size_class`: plans made for that nominal size, not the function's."""
+
+    learn: bool = True
+    settle: bool = True
+    size_class: float | None = None
+
+
+DEFAULT_SEARCH = SearchVariant()
+
+
 def solve(
     program: Program,
     function: Function,
@@ -179,13 +197,14 @@ def solve(
     order: Order = "selective",
     max_solutions: int = DEFAULT_MAX_SOLUTIONS,
     distinct: tuple[str, ...] | None = None,
+    variant: SearchVariant = DEFAULT_SEARCH,
 ) -> SolveResult:
     """Every solution of `program` on `function` (see the module docstring);
     `budget=None` means `DEFAULT_BUDGET` steps."""
     limit = DEFAULT_BUDGET if budget is None else budget
-    engine = _Engine(program, function, limit, order)
+    engine = _Engine(program, function, limit, order, variant)
     if distinct is not None:
-        engine.set_distinct(distinct)
+        engine.set_distinct(distinct, settle=variant.settle)
     exhausted = too_many = False
     try:
         if may_match(program, function):
@@ -246,14 +265,20 @@ class _Engine:
     innermost frames jumps back over them (`_fail`). As no solution is ever skipped,
     the solutions come in the same order as without learning; only steps are saved."""
 
-    # Off: plain chronological backtracking (the tests compare both).
-    prune = True
-
-    def __init__(self, program: Program, function: Function, limit: int, order: Order) -> None:
+    def __init__(
+        self,
+        program: Program,
+        function: Function,
+        limit: int,
+        order: Order,
+        variant: SearchVariant,
+    ) -> None:
         self.compiled = compile_program(program)
         self.ix: FunctionIndex = index_of(function)
         self.order = order
-        self.values = nominal_size(len(function.values))
+        self.prune = variant.learn  # off: plain chronological backtracking
+        size_class = variant.size_class
+        self.values = nominal_size(len(function.values)) if size_class is None else size_class
         self.planner = planner_for(self.compiled, order, self.values)
         self.limit = limit
         self.steps = 0
@@ -285,11 +310,12 @@ class _Engine:
         self._settled.clear()
         self._nogoods.clear()
 
-    def set_distinct(self, names: tuple[str, ...]) -> None:
+    def set_distinct(self, names: tuple[str, ...], *, settle: bool) -> None:
         slot_of = self.compiled.slot_of
         self._key_slots = tuple(slot_of[name] for name in names if name in slot_of)
-        keep = frozenset(self._key_slots)
-        self.planner = planner_for(self.compiled, self.order, self.values, keep)
+        if settle:
+            keep = frozenset(self._key_slots)
+            self.planner = planner_for(self.compiled, self.order, self.values, keep)
 
     def _key(self, vals: list[Slot]) -> tuple[Value | None, ...]:
         assert self._key_slots is not None
@@ -562,7 +588,7 @@ class _Engine:
     def _apply_collect(
         self,
         step: CollectStep,
-        checks: tuple[tuple[Check, tuple[int, ...]], ...],
+        checks: tuple[tuple[Check, frozenset[int]], ...],
         vals: list[Slot],
         run: _Run,
     ) -> Iterable[int] | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from random_cases import random_ir, random_program
 from solver_testkit import (
     C_BRANCHES,
@@ -25,7 +24,7 @@ from matcher.detect import DISTINCT
 from matcher.ir import Function, Value
 from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
-from matcher.solver import may_match, solve
+from matcher.solver import SearchVariant, may_match, solve
 from matcher.solver_cost import nominal_size
 from matcher.solver_plan import BindStep, MemberStep, Planner, PlanNode, planner_for
 from matcher.solver_program import compile_program
@@ -189,9 +188,7 @@ def _plan_nodes(planner: Planner) -> list[PlanNode]:
     return nodes
 
 
-def test_settling_a_disjunction_once_finds_the_same_keys(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_settling_a_disjunction_once_finds_the_same_keys() -> None:
     """On random programs, detection mode finds the same keys in the same order whether
     it settles disjunctions by their first way or branches on them, and each solution it
     reports is a solution, its local variables included."""
@@ -202,15 +199,13 @@ def test_settling_a_disjunction_once_finds_the_same_keys(
             cases.append((random_program(seed, function), function))
     settled = [solve(p, f, budget=20_000, distinct=tuple(p.variables[:2])) for p, f in cases]
     every = [solve(p, f, budget=20_000) for p, f in cases]
-    unsettled_planner = planner_for
-    monkeypatch.setattr(
-        solver, "planner_for", lambda c, o, v=316.0, keep=None: unsettled_planner(c, o, v)
-    )
     checked = 0
     steps = [0, 0]  # settled, branched
     for (program, function), first, all_ in zip(cases, settled, every, strict=True):
         names = tuple(program.variables[:2])
-        branched = solve(program, function, budget=20_000, distinct=names)
+        branched = solve(
+            program, function, budget=20_000, distinct=names, variant=SearchVariant(settle=False)
+        )
         if first.exhausted or branched.exhausted or all_.exhausted:
             continue
         keys = [tuple(s[n] for n in names) for s in first]
@@ -287,7 +282,7 @@ def test_size_classes() -> None:
     assert planner_for(compiled, "selective", 1000.0) is large
 
 
-def test_every_size_class_plans_the_same_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_size_class_plans_the_same_solutions() -> None:
     """The plan for large functions orders the search differently (reaching a value
     from a bound one rather than enumerating the function): the same solutions, and
     in detection mode the same regions."""
@@ -302,14 +297,14 @@ def test_every_size_class_plans_the_same_solutions(monkeypatch: pytest.MonkeyPat
     regions = [_keys(solve(p, f, distinct=DISTINCT)) for p, f in library]
     changed = 0
     for values in (1000.0, 10000.0):
-        monkeypatch.setattr(solver, "nominal_size", lambda _count, v=values: v)
+        variant = SearchVariant(size_class=values)
         for (program, function), before in zip(cases, expected, strict=True):
-            result = solve(program, function, budget=20_000)
+            result = solve(program, function, budget=20_000, variant=variant)
             changed += result.steps != before.steps
             if not (result.exhausted or before.exhausted):
                 assert _rows(program, result.solutions) == _rows(program, before.solutions)
         for (program, function), keys in zip(library, regions, strict=True):
-            result = solve(program, function, distinct=DISTINCT)
+            result = solve(program, function, distinct=DISTINCT, variant=variant)
             assert _keys(result) == keys, (values, program.name, function.name)
     assert changed > 0  # the large plans do search differently
 

@@ -1,12 +1,10 @@
 """Learning from failures (remembered conflicts, conflict-directed back-jumping) saves
 steps and changes nothing else: the same solutions, in the same order, as plain
-chronological backtracking (`_Engine.prune = False`), in every mode of the solver."""
+chronological backtracking (`SearchVariant(learn=False)`), in every mode of the solver."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from random_cases import random_ir, random_program
@@ -29,16 +27,10 @@ from matcher.detect import DISTINCT
 from matcher.ir import Function, Value
 from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
-from matcher.solver import Order, SolveResult, _Engine, solve
+from matcher.solver import Order, SearchVariant, SolveResult, solve
 
 BUDGET = 200_000
-
-
-@contextmanager
-def _plain() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_Engine, "prune", False)
-        yield
+PLAIN = SearchVariant(learn=False)
 
 
 def _rows(result: SolveResult) -> list[tuple[tuple[str, Value | None], ...]]:
@@ -55,8 +47,7 @@ def _same_search(
     """Solves with and without learning; both must give the same solutions in the
     same order, learning in no more steps. Returns (steps learning, steps plain)."""
     learnt = solve(program, function, budget=BUDGET, order=order, distinct=distinct)
-    with _plain():
-        plain = solve(program, function, budget=BUDGET, order=order, distinct=distinct)
+    plain = solve(program, function, budget=BUDGET, order=order, distinct=distinct, variant=PLAIN)
     assert learnt.steps <= plain.steps, (program.name, function.name)
     if plain.exhausted:  # the plain search was cut short: learning saw further
         return learnt.steps, plain.steps
