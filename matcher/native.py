@@ -19,7 +19,15 @@ import sys
 from collections.abc import MutableSequence
 from pathlib import Path
 
-__all__ = ["BUILD_FOLDER", "MODULES", "STAMP_FILE", "active", "install", "source_stamp"]
+__all__ = [
+    "BUILD_FOLDER",
+    "MODULES",
+    "STAMP_FILE",
+    "active",
+    "build_is_current",
+    "install",
+    "source_stamp",
+]
 
 # The modules compiled; the rest of the package stays Python (the compiled programs are
 # pickled by the library cache: they keep the plain classes of matcher.solver_program).
@@ -48,15 +56,17 @@ def source_stamp() -> str:
     return digest.hexdigest()
 
 
-def install(package_path: MutableSequence[str]) -> bool:
-    """Puts a current build ahead of the sources on the package's path; whether it did."""
-    if os.environ.get("IDIOM_NATIVE") == "0":
-        return False
+def build_is_current() -> bool:
+    """Whether `.native/` holds a build of the sources as they are now."""
     try:
-        current = STAMP_FILE.read_text().strip() == source_stamp()
+        return STAMP_FILE.read_text().strip() == source_stamp()
     except OSError:
         return False
-    if not current:
+
+
+def install(package_path: MutableSequence[str]) -> bool:
+    """Puts a current build ahead of the sources on the package's path; whether it did."""
+    if os.environ.get("IDIOM_NATIVE") == "0" or not build_is_current():
         return False
     package_path.insert(0, str(BUILD_FOLDER / "matcher"))
     if str(BUILD_FOLDER) not in sys.path:

@@ -32,42 +32,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--if-stale", action="store_true", help="build only when stale")
     args = parser.parse_args()
-    stamp = native.source_stamp()
-    if args.if_stale and _current_stamp() == stamp:
+    if args.if_stale and native.build_is_current():
         return 0
-    problem = _missing_prerequisite()
-    if problem:
-        print(f"build_native: not built: {problem}", file=sys.stderr)
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    compiler = _compiler()
+    if not headers.is_file() or compiler is None:
+        missing = "a C compiler (cc or clang-22)" if compiler else f"{headers} (python3-dev)"
+        print(f"build_native: not built: no {missing}", file=sys.stderr)
         return 1
     work = Path(tempfile.mkdtemp(prefix=".native-", dir=ROOT))
     try:
-        result = _compile(work)
+        result = _compile(work, compiler)
         if result.returncode != 0:
             sys.stderr.write(result.stdout[-4000:])
             print("build_native: mypyc failed; the sources run as Python", file=sys.stderr)
             return 1
-        (work / "lib" / "stamp").write_text(stamp + "\n")
+        (work / "lib" / "stamp").write_text(native.source_stamp() + "\n")
         _replace(work / "lib")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"build_native: compiled {', '.join(native.MODULES)} into {native.BUILD_FOLDER}")
     return 0
-
-
-def _current_stamp() -> str:
-    try:
-        return native.STAMP_FILE.read_text().strip()
-    except OSError:
-        return ""
-
-
-def _missing_prerequisite() -> str:
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if not headers.is_file():
-        return f"no {headers} (install python3-dev)"
-    if _compiler() is None:
-        return "no C compiler (cc or clang-22)"
-    return ""
 
 
 def _compiler() -> str | None:
@@ -77,14 +62,10 @@ def _compiler() -> str | None:
     return shutil.which("clang-22") or shutil.which("cc")
 
 
-def _compile(work: Path) -> subprocess.CompletedProcess[str]:
+def _compile(work: Path, compiler: str) -> subprocess.CompletedProcess[str]:
     """mypyc over the modules, in a child (setuptools prints much, and may exit)."""
-    compiler = _compiler()
-    assert compiler is not None
-    environment = {**os.environ, "CC": compiler}
     paths = [f"matcher/{name}.py" for name in native.MODULES]
     script = (
-        "import sys\n"
         "from mypyc.build import mypycify\n"
         "from setuptools import setup\n"
         f"modules = mypycify({paths!r}, opt_level='3', group_name={native.GROUP!r},"
@@ -96,8 +77,7 @@ def _compile(work: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
-        env=environment,
-        capture_output=False,
+        env={**os.environ, "CC": compiler},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

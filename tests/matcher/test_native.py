@@ -3,6 +3,7 @@ and detecting exactly what the plain Python modules detect."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -35,7 +36,7 @@ def test_the_compiled_engine_is_in_use() -> None:
         return
     assert native.active(), "no current build: run scripts/build_native.py (setup does)"
     for name in native.MODULES:
-        module = sys.modules.get(f"matcher.{name}") or __import__(f"matcher.{name}")
+        module = importlib.import_module(f"matcher.{name}")
         assert Path(str(module.__file__)).suffix == ".so", name
     assert Path(str(matcher.solver.__file__)).is_relative_to(native.BUILD_FOLDER)
 
@@ -75,8 +76,8 @@ def _detected(native_setting: str) -> list[dict[str, Any]]:
     return files  # type: ignore[no-any-return]  # json
 
 
-@pytest.mark.skipif(not native.active(), reason="no compiled engine to compare")
 def test_compiled_and_plain_engines_detect_the_same() -> None:
+    assert native.build_is_current(), "no current build: run scripts/build_native.py"
     compiled, plain = _detected("1"), _detected("0")
     assert compiled == plain
     assert sum(len(file["instances"]) for file in compiled) >= len(PROGRAMS)
