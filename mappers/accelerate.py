@@ -1,7 +1,8 @@
 """From sources to an accelerated executable: detect, rewrite, compile, link.
 
 Each translation unit goes through the matcher's front end, detection and the
-rewriter; the rewritten IR is compiled with `clang-22 -O2` and linked with the runtime
+rewriter; the rewritten IR is compiled with `clang-22` at the user's optimisation level
+(`-O2` unless the flags give one) and code-generation flags, and linked with the runtime
 (mappers/runtime, built on demand). Everything happens in a private temporary folder;
 only the requested output is written, and only once the link has succeeded.
 """
@@ -26,6 +27,7 @@ from matcher.detect import Detection, detect_module
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, compile_to_ir, find_tool, source_ir
 from matcher.ir_builder import build_module
 from matcher.pipeline import exported_programs
+from wrapper.args import codegen_flags
 
 __all__ = [
     "AccelerateError",
@@ -134,7 +136,11 @@ def accelerate(
         built = Path(tmp) / "a.out"
         command = [
             find_tool(driver),
+            # The original build's level and code generation (NAS: -O3 -mcmodel=medium):
+            # the functions no idiom touched must compile as they do there.
             "-O2",
+            *codegen_flags(options.extra_flags),
+            "-Wno-unused-command-line-argument",
             *objects,
             str(runtime.archive),
             "-o",

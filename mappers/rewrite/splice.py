@@ -14,8 +14,10 @@ when its lines are those of the canonical IR, attribute-group and metadata numbe
 are unchanged too. The source's functions that the
 canonical pipeline inlined everywhere and dropped come along when a taken function calls
 them, with the declarations, globals, types, comdats, attribute groups and metadata they
-name (the last two renumbered after the unit's own). Should LLVM's verifier reject the
-assembled unit, the rewritten unit is used whole.
+name (the last two renumbered after the unit's own). Accesses through pointer globals that
+hold heap blocks of their own are then told apart in metadata, as GlobalsAA tells them
+apart in the original build (mappers/rewrite/allocations.py). Should LLVM's verifier reject
+the assembled unit, it is tried without that metadata, then the rewritten unit is used whole.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from mappers.rewrite import worlds
+from mappers.rewrite.allocations import scoped_allocations
 from mappers.rewrite.irtext import verify
 
 __all__ = ["spliced"]
@@ -64,7 +67,8 @@ def spliced(final: str, canonical: str, source: str, *, original_copies: bool = 
     """`final` (the rewritten canonical IR of a unit) with each function it has unchanged
     from `canonical` taken from `source` instead, and each changed function that launches
     only OpenCL kernels doubled with the source's copy (mappers/rewrite/worlds.py) unless
-    `original_copies` is off; `final` itself if there is nothing to take, or if no result
+    `original_copies` is off, the accesses through pointer globals holding blocks of their
+    own scoped apart; `final` itself if there is nothing to take, or if no result
     verifies."""
     mine, before, theirs = _cut(final), _cut(canonical), _cut(source)
     unchanged = {
@@ -81,8 +85,9 @@ def spliced(final: str, canonical: str, source: str, *, original_copies: bool = 
             break
         taken = _closure(unchanged | attempt.keys(), mine, theirs) - attempt.keys()
         text = _assembled(mine, theirs, taken, attempt, _originals(set(attempt), mine, theirs))
-        if verify(text) is None:
-            return text
+        for candidate in dict.fromkeys((scoped_allocations(text, source), text)):
+            if verify(candidate) is None:
+                return candidate
     return final
 
 

@@ -190,3 +190,28 @@ def test_multi_file_program(tmp_path: Path) -> None:
         actual = _run(accelerated, [n], {**ON_POCL, "IDIOM_VERBOSE": "1"})
         assert first_difference(expected.stdout, actual.stdout) is None
     assert "idiom_reduce" in " ".join(_calls(actual.stderr))
+
+
+BEYOND_2GB = r"""
+#include <stdio.h>
+static double big[300000000];  /* 2.4 GB: beyond the small code model's reach */
+int main(void) {
+    double s = 0.0;
+    for (int i = 0; i < 1000; i++) big[i * 299999] = i;
+    for (int i = 0; i < 1000; i++) s += big[i * 299999];
+    printf("%.1f\n", s);
+    return 0;
+}
+"""
+
+
+def test_the_final_compile_takes_the_builds_code_model_and_level(tmp_path: Path) -> None:
+    """The rewritten unit is compiled with the user's code-generation flags (NAS builds
+    with -O3 -mcmodel=medium): without the code model this program does not link."""
+    source = tmp_path / "big.c"
+    source.write_text(BEYOND_2GB)
+    output = tmp_path / "big"
+    with pytest.raises(AccelerateError, match="relocation"):
+        accelerate([source], output, CompileOptions())
+    accelerate([source], output, CompileOptions(extra_flags=("-O3", "-mcmodel=medium")))
+    assert _run(output, [], {}).stdout.strip() == "499500.0"
