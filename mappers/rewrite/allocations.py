@@ -1,82 +1,79 @@
-"""Pointer globals that hold heap blocks of their own: their accesses told apart in metadata.
+"""Distinct storage told apart in metadata: the unit's own globals, and heap blocks held by
+pointer globals that are only ever given fresh ones.
 
-Many legacy codes keep their arrays behind file-scope pointers filled once from `malloc`
-(NAS's C++ port: `static double (*lhsp)[IMAXP+1][5] = (...)malloc(...)`). In the
-original build LLVM's GlobalsAA proves that such a global is only ever assigned a fresh
-allocation whose address goes nowhere else, so that `lhsp[j][i][k]` and `lhsm[j][i][k]`
-never overlap: loops over several of them vectorise without run-time overlap checks and
-keep values in registers across stores. The rewritten unit passes those pointers to the
-runtime, so GlobalsAA gives up on every one of them, in the original copies of the
-functions too (mappers/rewrite/worlds.py): NAS SP class W ran 14% slower with no launch
-at all (docs/acceleration.md).
+Many legacy codes keep their arrays behind file-scope pointers filled from `malloc` (NAS's
+C++ port: `static double (*lhsp)[IMAXP+1][5] = (...)malloc(...)`) and their constants in
+file-scope scalars. In the original build LLVM's GlobalsAA proves that such storage is
+reached only through those names, so that `lhsp[j][i][k]` and `lhsm[j][i][k]` never
+overlap and a store into either leaves `dttx2` unchanged: loops over several arrays
+vectorise without run-time overlap checks and keep such values in registers. The rewritten
+unit hands those addresses to the runtime (launches, host accesses), so GlobalsAA gives up
+on all of them, in the original copies of the functions too (mappers/rewrite/worlds.py):
+NAS SP class W ran 14% slower with no launch at all (docs/acceleration.md).
 
-The fact itself survives the rewrite: the runtime reads and writes the blocks through the
-pointers it is given but never makes one global point into another's block. So it is
-proved here on the source's IR, by GlobalsAA's own test made stricter (every store into
-the global is a null or a fresh allocation used for nothing else; every pointer loaded
-from it is only indexed, loaded from, stored to, compared with null, or freed), and
-written back as scoped no-alias metadata: each load or store whose address is a chain of
-`getelementptr` on a pointer loaded from such a global gets that global's scope, and is
-declared apart from the scopes of the others. Accesses through any other pointer carry no
-claim.
+What does not depend on where an address goes is said here instead, as scoped no-alias
+metadata, each load or store getting the scope of the storage its address is indexed from
+(a chain of `getelementptr`) and declared apart from every other scope:
+
+- an internal global is its own storage, apart from every other global and heap block;
+- a pointer global every store of which (in the source's IR) is null or a fresh allocation
+  used for nothing else holds a heap block no other such global holds, and that no global
+  is: a pointer loaded from it addresses that block. Where the block's address goes
+  afterwards does not matter, since only accesses indexed from a load of the global are
+  tagged.
+
+Accesses through any other pointer (parameters, pointers loaded from memory) carry no
+claim, so nothing is said about them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-__all__ = ["scoped_allocations"]
+__all__ = ["heap_pointer_globals", "scoped_allocations"]
 
 _NAME = r'(?:"[^"]*"|[-a-zA-Z$._0-9]+)'
-_LOCAL = re.compile(rf"%{_NAME}")
 _DEFINE = re.compile(rf"define [^@]*@({_NAME})\(")
+_INTERNAL_VARIABLE = re.compile(
+    rf"^(@{_NAME}) = (?:internal|private) (?:unnamed_addr |local_unnamed_addr )?"
+    r"(?:global|constant) "
+)
 _POINTER_GLOBAL = re.compile(
     rf"^(@{_NAME}) = (?:internal|private) (?:unnamed_addr )?global ptr null, align \d+"
     r"(?:, !dbg !\d+)?$"
 )
 _DEFINITION = re.compile(rf"^\s*(%{_NAME}) = (.*)$")
-_LOAD_GLOBAL = re.compile(rf"^load ptr, ptr (@{_NAME}), align \d+(?:, !.*)?$")
-_GEP = re.compile(rf"^getelementptr (?:(?:inbounds|nuw|nusw) )*.*?, ptr (%{_NAME})(?:, |$)")
+_LOAD_CELL = re.compile(rf"^\s*(?:%{_NAME} = )?load ptr, ptr (@{_NAME}), align \d+(?:, !.*)?$")
+_STORE_CELL = re.compile(rf"^\s*store ptr (%{_NAME}|null), ptr (@{_NAME}), align \d+(?:, !.*)?$")
+_LOAD_POINTER = re.compile(rf"^load ptr, ptr (@{_NAME}), align \d+(?:, !.*)?$")
+_GEP = re.compile(rf"^getelementptr (?:(?:inbounds|nuw|nusw) )*.*?, ptr ([%@]{_NAME})(?:, |$)")
 _ALLOCATION = re.compile(
     r"^(?:call|invoke) noalias .*@(?:malloc|calloc|aligned_alloc|_Znwm|_Znam)\("
 )
-_STORE_INTO = re.compile(rf"^\s*store ptr (%{_NAME}|null), ptr (@{_NAME}), align \d+(?:, !.*)?$")
-_LOAD_FROM = re.compile(rf"^\s*%{_NAME} = load (?:volatile )?[^,]+, ptr (%{_NAME})(?:, |$)")
-_STORE_TO = re.compile(rf"^\s*store (?:volatile )?.*, ptr (%{_NAME})(?:, align \d+)?(?:, !.*)?$")
-_NULL_TEST = re.compile(rf"^\s*%{_NAME} = icmp (?:eq|ne) ptr (%{_NAME}), null$")
-# Calls that neither keep a pointer nor call back into the unit.
-_HARMLESS_CALL = re.compile(
-    r"^\s*(?:tail )?call void @(?:free|_ZdlPv|_ZdaPv|_ZdlPvm|_ZdaPvm"
-    r"|llvm\.mem(?:set|cpy|move)\.[\w.]+)\("
-)
+_LOAD = re.compile(rf"^\s*%{_NAME} = load (?:volatile )?[^,]+, ptr ([%@]{_NAME})(?:, |$)")
+_STORE = re.compile(rf"^\s*store (?:volatile )?.*, ptr ([%@]{_NAME})(?:, align \d+)?(?:, !.*)?$")
 _METADATA = re.compile(r"^!(\d+) = ")
 _SCOPED = re.compile(r"!alias\.scope|!noalias")
-_DOMAIN_NAME = "idiom: pointer globals holding blocks of their own"
-
-
-@dataclass(frozen=True)
-class _Function:
-    lines: list[str]
-    definitions: dict[str, str]  # value name: the right-hand side of its definition
-    uses: dict[str, list[int]]  # value name: the lines (indices in `lines`) using it
+_LOCAL = re.compile(rf"%{_NAME}")
+_DOMAIN_NAME = "idiom: the unit's globals and the heap blocks of its pointer globals"
 
 
 def scoped_allocations(final: str, source: str) -> str:
-    """`final` with the loads and stores through pointer globals that `source` proves to
-    hold heap blocks of their own tagged apart; `final` itself when there are not two such
-    globals."""
-    owned = private_allocations(source)
-    if len(owned) < 2:
-        return final
+    """`final` with its loads and stores indexed from an internal global, or from a pointer
+    loaded from a global that `source` shows to hold only fresh heap blocks, scoped apart;
+    `final` itself when there is nothing to tell apart."""
     lines = final.split("\n")
+    variables = {m.group(1) for line in lines if (m := _INTERNAL_VARIABLE.match(line))}
+    heap = heap_pointer_globals(source) & variables
+    storage = sorted(variables) + [f"*{name}" for name in sorted(heap)]
+    if len(storage) < 2:
+        return final
     first = 1 + max((int(m.group(1)) for ln in lines if (m := _METADATA.match(ln))), default=-1)
-    scopes = {name: first + 1 + 3 * k for k, name in enumerate(sorted(owned))}
+    scopes = {name: first + 1 + 3 * k for k, name in enumerate(storage)}
     tagged = False
     for start, end in _function_spans(lines):
-        function = _read_function(lines[start:end])
-        for offset, owner in _accesses(function, owned):
+        for offset, owner in _accesses(lines[start:end], variables, heap):
             line = lines[start + offset]
             if not _SCOPED.search(line):
                 scope = scopes[owner]
@@ -87,99 +84,76 @@ def scoped_allocations(final: str, source: str) -> str:
     return "\n".join(lines).rstrip("\n") + "\n" + "\n".join(_nodes(first, scopes)) + "\n"
 
 
-def private_allocations(source: str) -> frozenset[str]:
-    """The pointer globals of `source` that only ever hold null or a fresh heap block whose
-    address goes nowhere else."""
+def heap_pointer_globals(source: str) -> frozenset[str]:
+    """The internal pointer globals of `source` whose every store is null or a fresh heap
+    allocation used for nothing else, and which are otherwise only loaded from."""
     lines = source.split("\n")
     candidates = {m.group(1) for line in lines if (m := _POINTER_GLOBAL.match(line))}
     if not candidates:
         return frozenset()
     refused: set[str] = set()
-    functions = [(_read_function(lines[s:e])) for s, e in _function_spans(lines)]
-    inside = {n for s, e in _function_spans(lines) for n in range(s, e)}
+    spans = list(_function_spans(lines))
+    inside = {n for s, e in spans for n in range(s, e)}
     for number, line in enumerate(lines):
-        if number not in inside and not _POINTER_GLOBAL.match(line):
+        if number not in inside and "@" in line and not _POINTER_GLOBAL.match(line):
             refused |= {g for g in candidates if _names(line, g)}
-    for function in functions:
-        for offset, line in enumerate(function.lines):
+    for start, end in spans:
+        body = lines[start:end]
+        definitions, uses = _read_function(body)
+        for offset, line in enumerate(body):
+            if "@" not in line:
+                continue
             for name in (g for g in candidates - refused if _names(line, g)):
-                if not _proper_use(function, offset, name):
+                if not _fills_or_reads(line, name, offset, definitions, uses):
                     refused.add(name)
     return frozenset(candidates - refused)
 
 
-def _proper_use(function: _Function, offset: int, name: str) -> bool:
-    line = function.lines[offset]
-    if store := _STORE_INTO.match(line):
-        value = store.group(1)
-        if store.group(2) != name:
-            return False  # the global's address stored
-        return value == "null" or (
-            bool(_ALLOCATION.match(function.definitions.get(value, "")))
-            and function.uses.get(value, []) == [offset]
-        )
-    definition = _DEFINITION.match(line)
-    if definition is None or not (load := _LOAD_GLOBAL.match(definition.group(2))):
-        return False
-    return load.group(1) == name and _kept_to_itself(function, definition.group(1), set())
+def _fills_or_reads(
+    line: str, name: str, offset: int, definitions: dict[str, str], uses: dict[str, list[int]]
+) -> bool:
+    if (load := _LOAD_CELL.match(line)) and load.group(1) == name:
+        return True
+    store = _STORE_CELL.match(line)
+    if store is None or store.group(2) != name:
+        return False  # the cell's address used otherwise, or stored somewhere
+    value = store.group(1)
+    return value == "null" or (
+        bool(_ALLOCATION.match(definitions.get(value, ""))) and uses.get(value) == [offset]
+    )
 
 
-def _kept_to_itself(function: _Function, value: str, seen: set[str]) -> bool:
-    """Whether every use of the pointer `value` (and of every pointer indexed from it) only
-    addresses memory: no copy of the address leaves the function's arithmetic."""
-    seen.add(value)
-    for offset in function.uses.get(value, []):
-        line = function.lines[offset]
-        definition = _DEFINITION.match(line)
-        if definition and (gep := _GEP.match(definition.group(2))) and gep.group(1) == value:
-            if _occurrences(line, value) != 1:
-                return False  # also an index
-            derived = definition.group(1)
-            if derived not in seen and not _kept_to_itself(function, derived, seen):
-                return False
-            continue
-        if not _addresses_only(line, value):
-            return False
-    return True
-
-
-def _addresses_only(line: str, value: str) -> bool:
-    load = _LOAD_FROM.match(line)
-    store = _STORE_TO.match(line)
-    test = _NULL_TEST.match(line)
-    if (load and load.group(1) == value) or (test and test.group(1) == value):
-        return _occurrences(line, value) == 1
-    if store and store.group(1) == value:
-        return _occurrences(line, value) == 1  # not the stored value as well
-    return bool(_HARMLESS_CALL.match(line))
-
-
-def _accesses(function: _Function, owned: frozenset[str]) -> Iterator[tuple[int, str]]:
-    """The loads and stores of `function` through a pointer indexed from one loaded from
-    an owned global, with that global."""
-    owner: dict[str, str] = {}
-    for value, right in function.definitions.items():
-        if (load := _LOAD_GLOBAL.match(right)) and load.group(1) in owned:
-            owner[value] = load.group(1)
+def _accesses(
+    body: list[str], variables: set[str], heap: frozenset[str]
+) -> Iterator[tuple[int, str]]:
+    """The loads and stores of a function whose address is indexed from one of `variables`
+    or from a pointer loaded from one of `heap`, with the storage they reach (`*name` for
+    a heap block)."""
+    definitions, _ = _read_function(body)
+    owner: dict[str, str] = {name: name for name in variables}
+    for value, right in definitions.items():
+        if (load := _LOAD_POINTER.match(right)) and load.group(1) in heap:
+            owner[value] = f"*{load.group(1)}"
     changed = True
     while changed:  # chains of getelementptr, in whatever order the blocks are printed
         changed = False
-        for value, right in function.definitions.items():
+        for value, right in definitions.items():
             gep = _GEP.match(right)
             if value not in owner and gep and gep.group(1) in owner:
                 owner[value] = owner[gep.group(1)]
                 changed = True
-    for offset, line in enumerate(function.lines):
-        access = _LOAD_FROM.match(line) or _STORE_TO.match(line)
+    for offset, line in enumerate(body):
+        access = _LOAD.match(line) or _STORE.match(line)
         if access and access.group(1) in owner and " atomic " not in line:
             yield offset, owner[access.group(1)]
 
 
 def _nodes(first: int, scopes: dict[str, int]) -> list[str]:
     nodes = [f'!{first} = distinct !{{!{first}, !"{_DOMAIN_NAME}"}}']
+    every = [f"!{scope}" for scope in scopes.values()]
     for name, scope in scopes.items():
-        label = name.replace('"', "")
-        others = ", ".join(f"!{s}" for n, s in scopes.items() if n != name)
+        label = name.replace('"', "").replace("\\", "")
+        others = ", ".join(s for s in every if s != f"!{scope}")
         nodes += [
             f'!{scope} = distinct !{{!{scope}, !{first}, !"{label}"}}',
             f"!{scope + 1} = !{{!{scope}}}",
@@ -199,21 +173,18 @@ def _function_spans(lines: list[str]) -> Iterator[tuple[int, int]]:
             start = None
 
 
-def _read_function(lines: list[str]) -> _Function:
+def _read_function(body: list[str]) -> tuple[dict[str, str], dict[str, list[int]]]:
+    """Each value's definition (its right-hand side), and the lines using each value."""
     definitions: dict[str, str] = {}
     uses: dict[str, list[int]] = {}
-    for offset, line in enumerate(lines):
+    for offset, line in enumerate(body):
         definition = _DEFINITION.match(line)
         if definition:
             definitions[definition.group(1)] = definition.group(2)
         operands = line[definition.end(1) :] if definition else line
         for name in set(_LOCAL.findall(operands)):
             uses.setdefault(name, []).append(offset)
-    return _Function(lines, definitions, uses)
-
-
-def _occurrences(line: str, value: str) -> int:
-    return _LOCAL.findall(line).count(value)
+    return definitions, uses
 
 
 def _names(line: str, name: str) -> bool:
