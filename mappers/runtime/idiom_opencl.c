@@ -1112,7 +1112,7 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
     /* A negative work marks a check (idiom_runtime.h). */
     int check = work < 0;
     idiom_launch_cost cost = {check ? (work == INT64_MIN ? INT64_MAX : -work) : work, 0, 0, 0,
-                              0, 0, check, 0}; /* auto_choice says whether the platform is up */
+                              0, 0, 0, check, 0}; /* auto_choice says whether the platform is up */
     int resident_mode = idiom__resident_on();
     idiom__resident_lock();
     for (int32_t i = 0; i < nargs; i++) {
@@ -1128,6 +1128,7 @@ static idiom_launch_cost launch_cost(int s, int64_t work, int32_t nargs, const i
         cost.touched_bytes += arg->bytes;
         if (resident_mode && (arg->flags & IDIOM_ARG_RESIDENT)) {
             cost.upload_bytes += arg->bytes - held;
+            cost.resident_bytes += held;
             if (arg->kind != IDIOM_ARG_IN) {
                 cost.written_bytes += arg->bytes;
             }

@@ -395,8 +395,13 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
     if (once > 0.0) { /* a window opens: what it writes goes back when the host looks */
         once += (double)cost->written_bytes * seconds_per_byte_s;
     }
-    if (once > 0.0 && s != NULL && s->in_window) {
-        close_window(s); /* its data is gone: what the window saved decides the next rental */
+    /* Most of its data gone: what the window saved decides the next rental. A launch that
+       only adds to what is there continues the window (corpus/stencil_3d27_global.c sweeps
+       g1 from g0, then g0 from g1: the second sweep reads g1's boundary, which the first
+       did not upload; counted as the window's end, each rental ended after one sweep). */
+    int adds = s != NULL && s->in_window && cost->resident_bytes > cost->upload_bytes;
+    if (once > 0.0 && s != NULL && s->in_window && !adds) {
+        close_window(s);
     }
     idiom_choice choice = {0, "declined: the host is faster", host, each + once};
     if (host_work(s, cost) >= large_work && (s == NULL || s->backoff <= 1.0) &&
@@ -445,7 +450,10 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
         run_gained += host - each - once;
     }
     if (choice.device && s != NULL) {
-        if (once > 0.0) { /* a new window */
+        if (once > 0.0 && s->in_window) { /* more of its data on the device */
+            s->window_paid += once;
+            s->declined = 0.0;
+        } else if (once > 0.0) { /* a new window */
             s->in_window = 1;
             s->window_paid = once;
             s->window_saved = 0.0;

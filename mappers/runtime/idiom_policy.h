@@ -58,6 +58,7 @@ typedef struct {
     int64_t declining_bytes;  /* bytes newer on the device that the loop would need back */
     int64_t touched_bytes;    /* bytes of every array the launch reads or writes */
     int64_t written_bytes;    /* bytes of buffers it writes that stay on the device */
+    int64_t resident_bytes;   /* bytes of buffers that stay on the device and are there */
     int check;                /* the launch checks what a launch after it will use */
     int platform_loaded;      /* the device's OpenCL platform and context are up */
 } idiom_launch_cost;

@@ -54,6 +54,29 @@ c = np.arange(n, dtype=np.float32)
 d = np.zeros(n, np.float32)
 pairs = {{"main": (a, b), "product": (c, d)}}
 CONTINUES = 2
+SWEEP = b'''
+__kernel void sweep(__global const float *a, long a_at, __global float *b, long b_at, int n) {{
+  __global const float *x = (__global const float *)((__global const char *)a + a_at);
+  __global float *y = (__global float *)((__global char *)b + b_at);
+  int i = get_global_id(0);
+  if (i < n) y[i] = 0.5f * (x[i + 63] + x[i + 65]);
+}}
+'''
+e = np.arange(n, dtype=np.float32) % 7
+f = e.copy()
+inner = ctypes.c_int32(n - 128)
+def sweep(work, forward):
+    # The interior of one grid from the whole of the other, then back: each sweep reads
+    # the boundary of the grid the sweep before wrote only inside.
+    x, y = (e, f) if forward else (f, e)
+    args = [IdiomArg(ARG_IN, RESIDENT, _ptr(x), x.nbytes),
+            IdiomArg(ARG_OUT, RESIDENT, _ptr(y) + 256, y.nbytes - 512),
+            IdiomArg(ARG_SCALAR, 0, ctypes.addressof(inner), 4)]
+    status = _cl_run(lib, SWEEP, "sweep", [n - 128], args, work=work)
+    if status != 0:
+        lib.idiom_host_access()
+        y[64:n - 64] = 0.5 * (x[63:n - 65] + x[65:n - 63])
+    return status
 def launch(work, tag="main"):
     x, y = pairs.get(tag, (a, b))
     flags = RESIDENT | (CONTINUES if tag == "follow" else 0)
@@ -66,6 +89,7 @@ def launch(work, tag="main"):
         y[:] = 2 * x
     return status
 statuses = []
+sweeps = 0
 for step in {plan!r}:
     if step == "host":
         lib.idiom_host_access()
@@ -73,6 +97,17 @@ for step in {plan!r}:
         statuses.append("ok" if good else "wrong")
         b[:] = 0
         d[:] = 0
+    elif step == "grids":  # the two grids against the host's own sweeps
+        lib.idiom_host_access()
+        g, h = np.arange(n, dtype=np.float32) % 7, None
+        h = g.copy()
+        for k in range(sweeps):
+            x, y = (g, h) if k % 2 == 0 else (h, g)
+            y[64:n - 64] = 0.5 * (x[63:n - 65] + x[65:n - 63])
+        statuses.append("ok" if np.array_equal(e, g) and np.array_equal(f, h) else "wrong")
+    elif step[0] == "sweep":
+        statuses.append(sweep(step[1], sweeps % 2 == 0))
+        sweeps += 1
     elif step[0] == "chain":  # a check, and the launch it checks for only where it ran
         _, check_work, work = step
         first = launch(-check_work, "check")
@@ -163,6 +198,20 @@ def test_windows_that_fall_short_make_the_next_rental_dearer_by_their_shortfall(
     statuses, records = _run(tmp_path, [("main", 10000), "host"] * 30)
     launched = [k for k, status in enumerate(statuses[::2]) if status == DONE]
     assert launched == [3, 18], _reasons(records)
+
+
+def test_a_launch_that_adds_to_its_data_on_the_device_continues_the_window(
+    tmp_path: Path,
+) -> None:
+    """Sweeps back and forth between two grids (corpus/stencil_3d27_global.c): each reads
+    the boundary of the grid the sweep before wrote only inside, a few bytes to upload
+    beside the grids already there. Counted as the end of the window, each rental ended
+    after one sweep and made the next one dearer; now the grids stay after the rental."""
+    statuses, records = _run(tmp_path, [("sweep", 10000)] * 20 + ["grids"])
+    assert statuses[-1] == "ok"
+    first = statuses.index(DONE)
+    assert statuses[first:-1] == [DONE] * (20 - first), _reasons(records)
+    assert first <= 4
 
 
 def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
