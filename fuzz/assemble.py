@@ -27,16 +27,29 @@ class Layout:
     early_return: bool  # leave with `return 0` rather than `break`
     host_before: bool  # host accesses before the pieces' steps rather than after
     windows: tuple[str, ...] = ()  # arrays also checksummed over a part at an offset
+    # main's arrays behind file-scope pointers filled from malloc (NAS's C++ port keeps its
+    # grids so; the accelerated build scopes their accesses apart: mappers/rewrite/allocations.py)
+    static_pointers: bool = False
 
 
-def _allocate(array: Array, cxx: bool) -> str:
+def _allocate(array: Array, layout: Layout) -> str:
     t, count = array.ctype.name, f"(size_t)(({array.length}) + {PAD})"
-    if cxx:
+    if layout.cxx:
         store = f"{array.name}_store"
         return f"std::vector<{t}> {store}({count});\n{t} *{array.name} = {store}.data();\n"
+    declared = "" if layout.static_pointers else f"{t} *"
     return (
-        f"{t} *{array.name} = ({t} *)malloc(sizeof({t}) * {count});\nif (!{array.name}) return 1;\n"
+        f"{declared}{array.name} = ({t} *)malloc(sizeof({t}) * {count});\n"
+        f"if (!{array.name}) return 1;\n"
     )
+
+
+def _static_pointers(pieces: Sequence[Piece], layout: Layout) -> str:
+    """File-scope declarations of the arrays main allocates, where the layout wants them."""
+    if not layout.static_pointers or layout.cxx:
+        return ""
+    allocated = [array for piece in pieces for array in piece.arrays if array.allocate]
+    return "".join(f"static {a.ctype.name} *{a.name};\n" for a in allocated) + "\n"
 
 
 def _fill(array: Array) -> str:
@@ -106,6 +119,7 @@ def assemble(
     checked = {array.ctype.name: array.ctype for piece in pieces for array in piece.arrays}
     main_helpers = "".join(_checksum_function(ctype) + "\n" for ctype in checked.values())
     main_helpers += "".join(a.helpers + "\n" for a in actions if not a.other_unit)
+    main_helpers += _static_pointers(pieces, layout)
     unit_helpers = "".join(a.helpers + "\n" for a in actions if a.other_unit)
     params = [param for piece in pieces for param in piece.params]
     body = [f"if (argc < {2 + len(params)}) return 2;\n", "int steps = atoi(argv[1]);\n"]
@@ -115,7 +129,7 @@ def assemble(
     for piece in pieces:
         for array in piece.arrays:
             if array.allocate:
-                body.append(_allocate(array, layout.cxx))
+                body.append(_allocate(array, layout))
                 body.append(_fill(array) if array.fill else "")
         body.append(piece.setup)
         for array in piece.arrays:

@@ -5,7 +5,7 @@ then a second one), with its variation axes recorded as features."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fuzz.assemble import Layout, assemble
 from fuzz.host import HostAction, host_action
@@ -75,5 +75,8 @@ def generate(seed: int) -> Program:
         if touchable:
             target = chooser.rng.choice(touchable)
             actions.append(host_action(chooser, target, number))
+    # Drawn last, so that every earlier choice of a seed stays what it was.
+    if not cxx and chooser.chance("storage=static-pointers", 0.3):
+        layout = replace(layout, static_pointers=True)
     files, args = assemble(pieces, actions, layout)
     return Program(seed, shape, tuple(chooser.features), files, args)

@@ -48,6 +48,7 @@ def test_every_variation_of_note_appears() -> None:
         "time=copy",
         "time=memcpy",
         "time=alternate",
+        "storage=static-pointers",
     }
     wanted |= {f"host0={kind}" for kind in ("direct", "pointer", "other-unit", "memcpy")}
     wanted |= {f"host0={kind}" for kind in ("memset", "fread", "qsort", "text")}
