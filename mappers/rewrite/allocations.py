@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from mappers.rewrite.irtext import IR_NAME, function_spans
+
 __all__ = ["heap_pointer_globals", "scoped_allocations"]
 
-_NAME = r'(?:"[^"]*"|[-a-zA-Z$._0-9]+)'
-_DEFINE = re.compile(rf"define [^@]*@({_NAME})\(")
+_NAME = IR_NAME
 _INTERNAL_VARIABLE = re.compile(
     rf"^(@{_NAME}) = (?:internal|private) (?:unnamed_addr |local_unnamed_addr )?"
     r"(?:global|constant) "
@@ -44,7 +45,6 @@ _POINTER_GLOBAL = re.compile(
     r"(?:, !dbg !\d+)?$"
 )
 _DEFINITION = re.compile(rf"^\s*(%{_NAME}) = (.*)$")
-_LOAD_CELL = re.compile(rf"^\s*(?:%{_NAME} = )?load ptr, ptr (@{_NAME}), align \d+(?:, !.*)?$")
 _STORE_CELL = re.compile(rf"^\s*store ptr (%{_NAME}|null), ptr (@{_NAME}), align \d+(?:, !.*)?$")
 _LOAD_POINTER = re.compile(rf"^load ptr, ptr (@{_NAME}), align \d+(?:, !.*)?$")
 _GEP = re.compile(rf"^getelementptr (?:(?:inbounds|nuw|nusw) )*.*?, ptr ([%@]{_NAME})(?:, |$)")
@@ -56,6 +56,7 @@ _STORE = re.compile(rf"^\s*store (?:volatile )?.*, ptr ([%@]{_NAME})(?:, align \
 _METADATA = re.compile(r"^!(\d+) = ")
 _SCOPED = re.compile(r"!alias\.scope|!noalias")
 _LOCAL = re.compile(rf"%{_NAME}")
+_NAME_CHARACTER = re.compile(r"[-a-zA-Z$._0-9]")
 _DOMAIN_NAME = "idiom: the unit's globals and the heap blocks of its pointer globals"
 
 
@@ -72,7 +73,8 @@ def scoped_allocations(final: str, source: str) -> str:
     first = 1 + max((int(m.group(1)) for ln in lines if (m := _METADATA.match(ln))), default=-1)
     scopes = {name: first + 1 + 3 * k for k, name in enumerate(storage)}
     tagged = False
-    for start, end in _function_spans(lines):
+    for _, define, end in function_spans(lines):
+        start = define + 1
         for offset, owner in _accesses(lines[start:end], variables, heap):
             line = lines[start + offset]
             if not _SCOPED.search(line):
@@ -92,10 +94,11 @@ def heap_pointer_globals(source: str) -> frozenset[str]:
     if not candidates:
         return frozenset()
     refused: set[str] = set()
-    spans = list(_function_spans(lines))
+    spans = [(define + 1, end) for _, define, end in function_spans(lines)]
     inside = {n for s, e in spans for n in range(s, e)}
     for number, line in enumerate(lines):
         if number not in inside and "@" in line and not _POINTER_GLOBAL.match(line):
+            # outside any body (`define` lines included): an initializer, an alias, a use list
             refused |= {g for g in candidates if _names(line, g)}
     for start, end in spans:
         body = lines[start:end]
@@ -112,8 +115,9 @@ def heap_pointer_globals(source: str) -> frozenset[str]:
 def _fills_or_reads(
     line: str, name: str, offset: int, definitions: dict[str, str], uses: dict[str, list[int]]
 ) -> bool:
-    if (load := _LOAD_CELL.match(line)) and load.group(1) == name:
-        return True
+    definition = _DEFINITION.match(line)
+    if definition and (load := _LOAD_POINTER.match(definition.group(2))):
+        return load.group(1) == name
     store = _STORE_CELL.match(line)
     if store is None or store.group(2) != name:
         return False  # the cell's address used otherwise, or stored somewhere
@@ -129,7 +133,7 @@ def _accesses(
     """The loads and stores of a function whose address is indexed from one of `variables`
     or from a pointer loaded from one of `heap`, with the storage they reach (`*name` for
     a heap block)."""
-    definitions, _ = _read_function(body)
+    definitions = _definitions(body)
     owner: dict[str, str] = {name: name for name in variables}
     for value, right in definitions.items():
         if (load := _LOAD_POINTER.match(right)) and load.group(1) in heap:
@@ -162,19 +166,13 @@ def _nodes(first: int, scopes: dict[str, int]) -> list[str]:
     return nodes
 
 
-def _function_spans(lines: list[str]) -> Iterator[tuple[int, int]]:
-    """(first line after `define ... {`, the closing `}`) of each function."""
-    start: int | None = None
-    for number, line in enumerate(lines):
-        if start is None and _DEFINE.match(line) and line.rstrip().endswith("{"):
-            start = number + 1
-        elif start is not None and line == "}":
-            yield start, number
-            start = None
+def _definitions(body: list[str]) -> dict[str, str]:
+    """Each value's definition: its right-hand side."""
+    return {m.group(1): m.group(2) for line in body if (m := _DEFINITION.match(line))}
 
 
 def _read_function(body: list[str]) -> tuple[dict[str, str], dict[str, list[int]]]:
-    """Each value's definition (its right-hand side), and the lines using each value."""
+    """Each value's definition, and the lines using each value."""
     definitions: dict[str, str] = {}
     uses: dict[str, list[int]] = {}
     for offset, line in enumerate(body):
@@ -192,7 +190,7 @@ def _names(line: str, name: str) -> bool:
     at = line.find(name)
     while at >= 0:
         after = line[at + len(name) : at + len(name) + 1]
-        if not re.match(r"[-a-zA-Z$._0-9]", after):
+        if not _NAME_CHARACTER.match(after):
             return True
         at = line.find(name, at + 1)
     return False

@@ -11,15 +11,28 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from matcher.frontend import find_tool
 from matcher.ir import Block, Function, Module, Value, ValueKind
 
-__all__ = ["ModuleText", "Operand", "block_ref", "operand", "operand_name", "verify"]
+__all__ = [
+    "IR_NAME",
+    "ModuleText",
+    "Operand",
+    "block_ref",
+    "function_spans",
+    "operand",
+    "operand_name",
+    "verify",
+]
 
 _TYPE_DEFINITION = re.compile(r'(%(?:"[^"]*"|[-a-zA-Z$._0-9]+)) = type ')
 _PLAIN_NAME = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+")
+IR_NAME = r'(?:"[^"]*"|[-a-zA-Z$._0-9]+)'
+"""A name after its sigil (`@`, `%`, `$`), quoted or plain, as a regular expression."""
+_DEFINE = re.compile(rf"define [^@]*@({IR_NAME})\(")
 
 
 @dataclass(frozen=True)
@@ -179,3 +192,16 @@ def verify(ir_text: str) -> str | None:
         return None
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     return lines[0] if lines else "invalid IR"
+
+
+def function_spans(lines: list[str]) -> Iterator[tuple[str, int, int]]:
+    """Each function defined in a module's lines: its name (as printed, quotes included),
+    the line of its `define ... {` and that of its closing `}`."""
+    opened: tuple[str, int] | None = None
+    for number, line in enumerate(lines):
+        if opened is None:
+            if (define := _DEFINE.match(line)) and line.rstrip().endswith("{"):
+                opened = (define.group(1), number)
+        elif line == "}":
+            yield opened[0], opened[1], number
+            opened = None

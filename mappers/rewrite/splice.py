@@ -28,12 +28,11 @@ from dataclasses import dataclass, field
 
 from mappers.rewrite import worlds
 from mappers.rewrite.allocations import scoped_allocations
-from mappers.rewrite.irtext import verify
+from mappers.rewrite.irtext import IR_NAME, function_spans, verify
 
 __all__ = ["spliced"]
 
-_NAME = r'(?:"[^"]*"|[-a-zA-Z$._0-9]+)'
-_DEFINE = re.compile(rf"define [^@]*@({_NAME})\(")
+_NAME = IR_NAME
 _DECLARE = re.compile(rf"declare [^@]*@({_NAME})\(")
 _GLOBAL = re.compile(rf"(@{_NAME}) = ")
 _COMDAT = re.compile(rf"(\${_NAME}) = comdat")
@@ -139,21 +138,18 @@ def _calls_blas(name: str, mine: _Unit, added: set[str]) -> bool:
 
 def _cut(text: str) -> _Unit:
     unit = _Unit(text.splitlines())
-    opened: tuple[str, int] | None = None
     tables: list[tuple[re.Pattern[str], dict[str, str]]] = [
         (_DECLARE, unit.declarations),
         (_GLOBAL, unit.globals_),
         (_COMDAT, unit.comdats),
         (_TYPE, unit.types),
     ]
+    inside: set[int] = set()
+    for name, first, last in function_spans(unit.lines):
+        unit.functions[name] = (first, last)
+        inside.update(range(first, last + 1))
     for number, line in enumerate(unit.lines):
-        if opened is not None:
-            if line == "}":
-                unit.functions[opened[0]] = (opened[1], number)
-                opened = None
-            continue
-        if (define := _DEFINE.match(line)) and line.rstrip().endswith("{"):
-            opened = (define.group(1), number)
+        if number in inside:
             continue
         if group := _ATTRIBUTES.match(line):
             unit.attributes[int(group.group(1))] = line

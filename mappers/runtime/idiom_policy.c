@@ -399,8 +399,7 @@ static idiom_choice choose(uint64_t key, const char *device, const idiom_launch_
        only adds to what is there continues the window (corpus/stencil_3d27_global.c sweeps
        g1 from g0, then g0 from g1: the second sweep reads g1's boundary, which the first
        did not upload; counted as the window's end, each rental ended after one sweep). */
-    int adds = s != NULL && s->in_window && cost->resident_bytes > cost->upload_bytes;
-    if (once > 0.0 && s != NULL && s->in_window && !adds) {
+    if (once > 0.0 && s != NULL && s->in_window && cost->resident_bytes <= cost->upload_bytes) {
         close_window(s);
     }
     idiom_choice choice = {0, "declined: the host is faster", host, each + once};
