@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 from mappers.plan.granularity import check_launch_granularity
 from mappers.plan.loops import LoopView
-from mappers.rewrite.emit import Builder, Cloner, NotReplaced, const
+from mappers.rewrite.emit import CLONABLE, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from matcher.analysis import Loop
 from matcher.atoms import is_pure_call
@@ -64,6 +64,7 @@ __all__ = [
     "guard_conditions",
     "is_fixed_load",
     "load_fixed",
+    "recomputable",
     "region_of",
     "runs_with",
 ]
@@ -194,7 +195,8 @@ def check_legal(
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
-            _check_escape(region, instruction, allowed_results)
+            recomputed = fixed_loads and recomputable(instruction, region)
+            _check_escape(region, instruction, allowed_results, recomputed=recomputed)
     return _check_control_flow(region, loops, list(data_loops), set(conditional), fixed_loads)
 
 
@@ -213,13 +215,19 @@ def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
         raise NotReplaced(f"the region calls {callee}, which may have side effects")
 
 
-def _check_escape(region: Region, instruction: Value, allowed: set[Value]) -> None:
+def _check_escape(
+    region: Region, instruction: Value, allowed: set[Value], *, recomputed: bool = False
+) -> None:
     for user in instruction.users:
         if user.block in region.blocks:
             continue
         if user.block is not region.exit and user.block in region.loop.exits:
             continue  # another exit, which uses nothing after it (region_of)
-        if user.block is region.exit and user.opcode == "phi" and instruction in allowed:
+        if (
+            user.block is region.exit
+            and user.opcode == "phi"
+            and (instruction in allowed or recomputed)
+        ):
             continue
         raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
 
@@ -318,6 +326,22 @@ _FIXED_TYPES = {"i8", "i16", "i32", "i64", "ptr", "float", "double"}
 # What a fixed value is taken to be where it is not loaded (then the guard fails, or the
 # value is not used): a divisor that cannot trap, a null pointer never dereferenced.
 _PLACEHOLDER = {"ptr": "null", "float": "0.000000e+00", "double": "0.000000e+00"}
+
+
+def recomputable(value: Value, region: Region) -> bool:
+    """`value`, computed in the region, is the same in every iteration: arithmetic (or
+    pure calls) on fixed loads, constants and values from before the region. After the
+    region it is computed again from the fixed values loaded ahead (the rewriter's exit
+    phis), as NAS BT's `tmp1 = dt * tx1`, stored after its loop once licm moved the store
+    out, is: the mapper checks at run time that no store of the region writes a fixed
+    value's bytes, so the value of the last iteration is that one."""
+    if not value.is_instruction or value.block not in region.blocks:
+        return True
+    if value.opcode == "load":
+        return is_fixed_load(value, region)
+    if value.opcode not in CLONABLE and not (value.opcode == "call" and is_pure_call(value)):
+        return False
+    return all(recomputable(operand, region) for operand in value.operands)
 
 
 def is_fixed_load(value: Value, region: Region) -> bool:

@@ -18,6 +18,7 @@ from matcher.atoms import is_pure_call
 from matcher.ir import Block, Value
 
 __all__ = [
+    "CLONABLE",
     "I1",
     "I64",
     "OVERFLOW_DECLARATIONS",
@@ -148,7 +149,8 @@ class Builder:
 
 # Instructions a cloned computation may contain, and their poison-generating flags
 # (dropped: the clone is evaluated at iterations the loop may not reach).
-_CLONABLE = {
+# The instructions a Cloner re-emits (besides pure calls, where not affine).
+CLONABLE = {
     "getelementptr",
     "add",
     "sub",
@@ -230,7 +232,7 @@ class Cloner:
                 raise NotReplaced(self.builder.refused[value])
             raise NotReplaced(f"the address depends on memory ({value.name} is loaded)")
         pure_call = value.opcode == "call" and not self.affine and is_pure_call(value)
-        if value.opcode not in _CLONABLE and not pure_call:
+        if value.opcode not in CLONABLE and not pure_call:
             raise NotReplaced(f"cannot evaluate {value.opcode} ({value.name}) ahead of the loop")
         operands = [self.value(o) for o in value.operands]
         if any(o in self._varies for o in value.operands):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from mappers.plan.plan import GeneratedKernel, Mapper, MapperContext, Plan
 from mappers.plan.region import Region, region_of
-from mappers.rewrite.emit import Builder, NotReplaced
+from mappers.rewrite.emit import Builder, Cloner, NotReplaced
 from mappers.rewrite.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
 from mappers.rewrite.outline import Outlined, outline
 from mappers.targets.blas import map_gemm, map_gemv
@@ -151,6 +151,7 @@ def _apply(text: ModuleText, region: Region, plan: Plan, prefix: str) -> None:
     builder.branch_if(finished, done, fallback)
     builder.label(done)
     results = plan.done(builder)
+    results |= _recomputed(builder, region, results)
     outcome_type = "{ " + ", ".join(["i1", *(r.type for r in results.values())]) + " }"
     packed = Operand(outcome_type, "poison")
     for index, result in enumerate([Operand("i1", "true"), *results.values()]):
@@ -214,6 +215,21 @@ def _outline_guard(
     text.add_definition(head.definition)
     text.add_definition(rest.definition)
     return head
+
+
+def _recomputed(
+    builder: Builder, region: Region, results: dict[Value, Operand]
+) -> dict[Value, Operand]:
+    """The values that leave the region besides the idiom's results and that are the
+    same in every iteration (`recomputable`; check_legal let them leave only then),
+    computed again after the kernel from the fixed values the guard loaded."""
+    cloner = Cloner(builder, region.blocks, {}, affine=False)
+    return {
+        value: cloner.value(value)
+        for phi in region.exit_phis()
+        for value, _ in phi.incoming[:1]
+        if value not in results and value.block in region.blocks
+    }
 
 
 def _exit_phis(
