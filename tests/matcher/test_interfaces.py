@@ -501,3 +501,27 @@ def test_reduction_whose_loop_calls_a_scratch_filler() -> None:
     # The operand's reads: u and the scratch array.
     arrays = {v.name for k, v in s.items() if k.startswith("read[") and k.endswith(".array") and v}
     assert "%q" in arrays and "%u" in arrays
+
+
+def test_reduction_of_eight_accumulators_over_twenty_loads() -> None:
+    found = instance("red_cell_statistics.c", "Reduction", "cell_statistics", 28)
+    assert len(found.solutions) == 8  # mass, the extremes of rho and u2, three counts
+    for s in found.solutions:
+        assert {value(s, "read[0].value").opcode} == {"load"}
+    counts = [s for s in found.solutions if value(s, "update").opcode == "phi"]
+    # each count is decided by the cell's flag, read from the cells it sums
+    assert counts and all(value(s, "loop_test[0]").opcode == "icmp" for s in counts)
+
+
+def test_a_count_decided_by_a_value_of_an_array_the_loop_writes_is_no_reduction() -> None:
+    assert not [
+        i
+        for i in detect("nm_red_cell_statistics_written.c")
+        if i.idiom == "Reduction" and i.function == "cell_statistics_rescale"
+    ]
+
+
+def test_a_test_deciding_another_accumulator_does_not_refuse_the_others() -> None:
+    found = instance("red_block_plan.c", "Reduction", "plan_row", 19)
+    # the sum of integrals, the total of blocks, their maximum (a global under a test)
+    assert len(found.solutions) == 3
