@@ -13,7 +13,7 @@ void amux_home(int n, const double *x, double *y, const double *a, const int *ja
     double t;
     for (i = 1; i <= n; i++) {   // expect-none: SpMV_CSR
         t = 0.0;
-        for (k = ia[i - 1]; k < ia[i]; k++)
+        for (k = ia[i - 1]; k < ia[i]; k++)   // expect: Reduction in amux_home
             t += a[k - 1] * x[ja[k - 1] - 1];
         y[ja[ia[i - 1] - 1] - 1] = t;
     }

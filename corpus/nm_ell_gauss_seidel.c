@@ -11,7 +11,7 @@ void ell_gs_sweep(int n, int w, const double *val, const int *col, const double 
 {
     for (int i = 0; i < n; i++) {   // expect-none: SpMV_ELL
         double s = 0.0;
-        for (int j = 0; j < w; j++)
+        for (int j = 0; j < w; j++)   // expect: Reduction in ell_gs_sweep
             s += val[i * w + j] * x[col[i * w + j]];
         x[i] += (b[i] - s) / val[i * w];
     }

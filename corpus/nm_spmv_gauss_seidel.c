@@ -12,7 +12,7 @@ void gs_sweep(int n, const int *rp, const int *ci, const double *v, const double
 {
     for (int i = 0; i < n; i++) {   // expect-none: SpMV_CSR
         double s = 0.0;
-        for (int j = rp[i]; j < rp[i + 1]; j++)
+        for (int j = rp[i]; j < rp[i + 1]; j++)   // expect: Reduction in gs_sweep
             s += v[j] * x[ci[j]];
         x[i] += (b[i] - s) / diag[i];
     }

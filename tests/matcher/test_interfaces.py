@@ -503,11 +503,9 @@ def test_reduction_whose_loop_calls_a_scratch_filler() -> None:
     assert "%q" in arrays and "%u" in arrays
 
 
-def test_reduction_of_eight_accumulators_over_twenty_loads() -> None:
+def test_reduction_of_eight_accumulators_over_the_values_of_a_cell() -> None:
     found = instance("red_cell_statistics.c", "Reduction", "cell_statistics", 28)
     assert len(found.solutions) == 8  # mass, the extremes of rho and u2, three counts
-    for s in found.solutions:
-        assert {value(s, "read[0].value").opcode} == {"load"}
     counts = [s for s in found.solutions if value(s, "update").opcode == "phi"]
     # each count is decided by the cell's flag, read from the cells it sums
     assert counts and all(value(s, "loop_test[0]").opcode == "icmp" for s in counts)
