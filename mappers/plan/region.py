@@ -195,8 +195,7 @@ def check_legal(
     for block in region.blocks:
         for instruction in block.instructions:
             _check_effect(instruction, allowed_stores)
-            recomputed = fixed_loads and recomputable(instruction, region)
-            _check_escape(region, instruction, allowed_results, recomputed=recomputed)
+            _check_escape(region, instruction, allowed_results, fixed_loads=fixed_loads)
     return _check_control_flow(region, loops, list(data_loops), set(conditional), fixed_loads)
 
 
@@ -216,7 +215,7 @@ def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
 
 
 def _check_escape(
-    region: Region, instruction: Value, allowed: set[Value], *, recomputed: bool = False
+    region: Region, instruction: Value, allowed: set[Value], *, fixed_loads: bool
 ) -> None:
     for user in instruction.users:
         if user.block in region.blocks:
@@ -226,7 +225,7 @@ def _check_escape(
         if (
             user.block is region.exit
             and user.opcode == "phi"
-            and (instruction in allowed or recomputed)
+            and (instruction in allowed or (fixed_loads and recomputable(instruction, region)))
         ):
             continue
         raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
@@ -335,13 +334,21 @@ def recomputable(value: Value, region: Region) -> bool:
     phis), as NAS BT's `tmp1 = dt * tx1`, stored after its loop once licm moved the store
     out, is: the mapper checks at run time that no store of the region writes a fixed
     value's bytes, so the value of the last iteration is that one."""
+    return _recomputable(value, region, {})
+
+
+def _recomputable(value: Value, region: Region, known: dict[Value, bool]) -> bool:
+    """`recomputable`, each value of the region's data flow judged once (`known`)."""
     if not value.is_instruction or value.block not in region.blocks:
         return True
-    if value.opcode == "load":
-        return is_fixed_load(value, region)
-    if value.opcode not in CLONABLE and not (value.opcode == "call" and is_pure_call(value)):
-        return False
-    return all(recomputable(operand, region) for operand in value.operands)
+    if value not in known:
+        if value.opcode == "load":
+            known[value] = is_fixed_load(value, region)
+        elif value.opcode in CLONABLE or (value.opcode == "call" and is_pure_call(value)):
+            known[value] = all(_recomputable(o, region, known) for o in value.operands)
+        else:
+            known[value] = False
+    return known[value]
 
 
 def is_fixed_load(value: Value, region: Region) -> bool:
