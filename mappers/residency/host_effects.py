@@ -76,6 +76,9 @@ class Program:
         self.defined = {f.name: f for module in modules for f in module}
         self.launches = self._launching()
         self.escaped = {name for name in self.defined if _escapes(name, texts)}
+        self.host_only_accesses = {
+            access for module in modules for access in _host_only_accesses(module)
+        }
         # Functions that may be entered while device copies exist (see `_entered_dirty`).
         self.entered_dirty = {name for name in self.defined if name != "main"}
 
@@ -97,7 +100,9 @@ class Program:
     def effect(self, instruction: Value) -> Effect:
         opcode = instruction.opcode
         if opcode in _MEMORY_OPCODES:
-            return _NEUTRAL if _rewriter_owned(instruction) else _ACCESS
+            if _rewriter_owned(instruction) or instruction in self.host_only_accesses:
+                return _NEUTRAL
+            return _ACCESS
         if opcode not in ("call", "invoke", "callbr"):
             return _NEUTRAL
         callee = instruction.callee
@@ -148,6 +153,41 @@ def _rewriter_owned(instruction: Value) -> bool:
         and address.opcode == "alloca"
         and _REWRITER_NAME.match(address.name) is not None
     )
+
+
+_PRIVATE_GLOBAL = re.compile(
+    r"^@([-a-zA-Z$._0-9]+) = (?:private|internal) (?:\w+ )*?(?:global|constant) ", re.MULTILINE
+)
+
+
+def _host_only_accesses(module: Module) -> list[Value]:
+    """The loads and stores of the unit's private globals whose every mention in the unit
+    is the address of a load or store: no launch can be given such a global, so the host
+    may touch it while device copies exist. A file-scope scalar (NAS BT's `tmp1`) then
+    costs no call to the runtime, and its address stays unknown to LLVM's GlobalsAA,
+    which the original code's own loops rely on."""
+    by_name: dict[str, list[Value]] = {}
+    for function in module:
+        for instruction in function.instructions:
+            address = _direct_address(instruction)
+            if address is not None and address.kind is ValueKind.GLOBAL:
+                by_name.setdefault(address.name, []).append(instruction)
+    accesses: list[Value] = []
+    for name in _PRIVATE_GLOBAL.findall(module.text):
+        direct = by_name.get(f"@{name}", [])
+        mentions = len(re.findall(rf"@{re.escape(name)}(?![-a-zA-Z$._0-9])", module.text))
+        if direct and mentions == len(direct) + 1:  # the definition, then the accesses
+            accesses.extend(direct)
+    return accesses
+
+
+def _direct_address(instruction: Value) -> Value | None:
+    """The address a plain load or store uses, or None for anything else."""
+    if instruction.opcode == "load":
+        return instruction.operands[0]
+    if instruction.opcode == "store":
+        return instruction.operands[1]
+    return None
 
 
 def _escapes(name: str, texts: Sequence[str]) -> bool:
