@@ -816,7 +816,6 @@ static void host_access(uintptr_t lo, uintptr_t hi) {
     if (atomic_load(&idiom_device_entries) == 0) {
         return; /* the common case: nothing on a device */
     }
-    const char *stats = idiom__stats_path();
     double start = idiom__now();
     idiom_traffic traffic = {0.0, 0, 0};
     idiom__resident_lock();
@@ -825,8 +824,9 @@ static void host_access(uintptr_t lo, uintptr_t hi) {
     int had = before - atomic_load(&idiom_device_entries);
     idiom__resident_unlock();
     if (had == 0) {
-        return;
+        return; /* copies elsewhere: the environment is read only when there is news */
     }
+    const char *stats = idiom__stats_path();
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "host_access", err == CL_SUCCESS ? IDIOM_DONE : IDIOM_FAILED,
