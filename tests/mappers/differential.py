@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 from idl.files import DEFAULT_FOLDER
-from mappers.accelerate import Accelerated, accelerate
+from mappers.accelerate import Accelerated, accelerate, rewrite_file
+from mappers.residency import placement
 from matcher.frontend import CXX_SUFFIXES, CompileOptions, find_tool
 from measure.compare import first_difference
 
@@ -23,6 +24,13 @@ def build_pair(
     subprocess.run([driver, "-O2", str(program), "-o", str(original), "-lm"], check=True)
     report = accelerate([program], accelerated, CompileOptions(), idiom_dirs)
     return original, accelerated, report
+
+
+def placed_ir(program: Path) -> str:
+    """The rewritten IR of one program with its host accesses placed (residency on)."""
+    text, _ = rewrite_file(program, CompileOptions())
+    (placed,) = placement.with_host_access([text], [str(program)])
+    return placed
 
 
 def library_without_maps(folder: Path) -> tuple[str, ...]:

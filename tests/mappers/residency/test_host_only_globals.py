@@ -12,12 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from mappers.accelerate import rewrite_file
-from mappers.residency import placement
 from mappers.residency.host_effects import _host_only_accesses
-from matcher.frontend import CompileOptions
 from matcher.ir_builder import build_module
-from tests.mappers.differential import build_pair, same_outputs
+from tests.mappers.differential import build_pair, placed_ir, same_outputs
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "host_only_scalars.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
@@ -25,9 +22,7 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
 
 @pytest.fixture(scope="module")
 def placed() -> str:
-    text, _ = rewrite_file(PROGRAM, CompileOptions())
-    (result,) = placement.with_host_access([text], [str(PROGRAM)])
-    return result
+    return placed_ir(PROGRAM)
 
 
 def _targets(text: str) -> set[str]:
