@@ -53,6 +53,23 @@ class Output:
     # With `into`, a result of tuples: lane 0 at `offset`, lane k at more_offsets[k-1] (the
     # several values a stencil's point stores, each at its own place in the grid).
     more_offsets: tuple[Size, ...] = ()
+    # And the parameter lane k is written into, with its strides, where it is another
+    # array (an element-wise map writing two vectors); by default `name` and `strides`.
+    more_names: tuple[str, ...] = ()
+    more_strides: tuple[tuple[Size, ...], ...] = ()
+
+    def lanes(self) -> list[tuple[str, Size, tuple[Size, ...]]]:
+        """Each lane's parameter, offset and strides, lane 0 first."""
+        places = [(self.name, self.offset, self.strides)]
+        for k, offset in enumerate(self.more_offsets):
+            name = self.more_names[k] if k < len(self.more_names) else self.name
+            strides = self.more_strides[k] if k < len(self.more_strides) else self.strides
+            places.append((name, offset, strides))
+        return places
+
+    def written(self) -> set[str]:
+        """The parameters the kernel writes into (none: it writes a new buffer)."""
+        return {name for name, _, _ in self.lanes()} if self.into else set()
 
 
 @dataclass(frozen=True)
@@ -209,7 +226,7 @@ class _Generator:
             self.sizes |= _size_names(kind)
             if isinstance(kind, Array):
                 scalar = c_type(_scalar_of(kind))
-                written = self.output.into and param.name == self.output.name
+                written = param.name in self.output.written()
                 qualifier = "" if written else "const "
                 arguments.append(
                     self.declarations.get(
@@ -244,15 +261,12 @@ class _Generator:
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
         out = self.output
         if out.into:
-            for size in (out.offset, *out.strides):
-                self.sizes |= size.variables
-            if len(out.strides) != len(_lengths(result)):
-                raise LiftError("the output's strides do not match the result's dimensions")
-            strides = tuple(self.size_text(s) for s in out.strides)
-            places = [
-                Memory(out.name, self.size_text(o), strides)
-                for o in (out.offset, *out.more_offsets)
-            ]
+            places = []
+            for name, offset, strides in out.lanes():
+                if len(strides) != len(_lengths(result)):
+                    raise LiftError("the output's strides do not match the result's dimensions")
+                texts = tuple(self.size_text(s) for s in strides)
+                places.append(Memory(name, self.size_text(offset), texts))
             return places[0] if len(places) == 1 else TupleValue(tuple(places))
         self.sizes |= _size_names(result)
         lanes = _lanes_of(result)

@@ -102,15 +102,16 @@ def stencil_expression(
     body: KernelBody,
     stores: Sequence[Value],
     order: Sequence[Value],
-    out_group: BufferGroup,
+    out_groups: dict[Value, BufferGroup],
     out_indices: dict[Value, str],
 ) -> StencilExpression | None:
     """The expression of a stencil whose reads `body` has translated; None where the
     functional IR cannot say the body. `stores` are the point's stores, `order` the
     region's instructions in program order (a read of an element the point has already
-    stored sees the stored value), `out_indices` the index of each address stored."""
+    stored sees the stored value), `out_groups` the written buffer of each address stored
+    and `out_indices` its index."""
     try:
-        builder = _Builder(body, out_group, out_indices)
+        builder = _Builder(body, out_groups, out_indices)
         builder.order(stores, order)
         return builder.build()
     except (_Unsupported, RecursionError):  # a body too deep to say keeps the translation
@@ -179,11 +180,11 @@ class _Builder:
     def __init__(
         self,
         body: KernelBody,
-        out_group: BufferGroup | None,
+        out_groups: dict[Value, BufferGroup] | None,
         out_indices: dict[Value, str] | None,
     ) -> None:
         self.body = body
-        self.out_group, self.out_indices = out_group, out_indices or {}
+        self.out_groups, self.out_indices = out_groups or {}, out_indices or {}
         self.positions: dict[Value, int] = {}
         self.stores: list[tuple[int, Value, Value]] = []  # (position, address, stored)
         self.depth = len(body.loops)
@@ -202,21 +203,26 @@ class _Builder:
 
     def build(self) -> StencilExpression:
         """The point's values, one per address it stores (the last store to each), as a
-        tuple where there are several, written through one strided view per address."""
-        assert self.out_group is not None
+        tuple where there are several, written through one strided view per address (of
+        its own array: a map may write several)."""
         last: dict[Value, Value] = {}
         for _, address, stored in self.stores:
             last[address] = stored  # in program order: the last store to it wins
         addresses = list(last)
         values = [self.expression(last[a]) for a in addresses]
         value = values[0] if len(values) == 1 else ir.Apply(ir.Op("tuple"), tuple(values))
+        groups = [self.out_groups[a] for a in addresses]
         indices = [self.out_indices[a] for a in addresses]
-        out_strides = self._strides(self.out_group, indices[0])
-        self._buffer(self.out_group)
+        strides = [self._strides(g, i) for g, i in zip(groups, indices, strict=True)]
+        for group in groups:
+            self._buffer(group)
         function, grid = self.grid(value)
         program = ir.Lambda(self.params(), map_nd(function, grid, self.depth))
         offsets = tuple(Size.of(f"{index}_o") for index in indices)
-        output = Output(self.out_group.name, True, offsets[0], out_strides, offsets[1:])
+        names = tuple(g.name for g in groups)
+        output = Output(
+            names[0], True, offsets[0], strides[0], offsets[1:], names[1:], tuple(strides[1:])
+        )
         return StencilExpression(program, output)
 
     def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
@@ -274,7 +280,7 @@ class _Builder:
     def _load(self, load: Value) -> ir.Expr:
         address = load.operands[0]
         if address in self.body.own_points:
-            if self.out_group is None or address not in self.out_indices:
+            if address not in self.out_groups or address not in self.out_indices:
                 raise _Unsupported
             # A read of an element the point wrote earlier in the iteration sees that
             # value; before any store to it, the value the grid holds.
@@ -284,7 +290,7 @@ class _Builder:
             earlier = [stored for k, a, stored in self.stores if a is address and k < position]
             if earlier:
                 return self.expression(earlier[-1])
-            return self._read(self.out_group, self.out_indices[address])
+            return self._read(self.out_groups[address], self.out_indices[address])
         read = self.body.read_of.get(load)
         if read is None:
             raise _Unsupported

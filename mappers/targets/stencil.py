@@ -110,25 +110,25 @@ class _StencilPlan(Plan):
         element = self.stores[0].operands[0].type
         out_groups: list[BufferGroup] = []
         out_indices: dict[Value, str] = {}
+        group_of: dict[Value, BufferGroup] = {}  # the written buffer of each address stored
         for store, array in zip(self.stores, self.arrays, strict=True):
             out_group = body.group(array, element, written=True)
             if out_group not in out_groups:
                 out_groups.append(out_group)
             address = store.operands[1]
+            group_of[address] = out_group
             if address not in body.own_points:
                 index = body.index(address, element, out_group)
                 body.own_points[address] = f"{out_group.name}[{index}]"
                 out_indices[address] = body.reads[-1][0]
         self._translate(body)
         self.functional: StencilExpression | None = None
-        # The functional IR has no branches, and writes one output.
-        if generated_kernels() and not self.tests and len(out_groups) == 1:
+        # The functional IR has no branches.
+        if generated_kernels() and not self.tests:
             region = self.context.region
             blocks = [b for b in region.function.blocks if b in region.blocks]
             order = [i for b in blocks for i in b.instructions]
-            self.functional = stencil_expression(
-                body, self.stores, order, out_groups[0], out_indices
-            )
+            self.functional = stencil_expression(body, self.stores, order, group_of, out_indices)
         checks += [
             _points_apart(builder, access, self.counts)
             for out_group in out_groups

@@ -264,6 +264,38 @@ def test_snapshot_stencil_2d_written_into_a_parameter(index: str, expected: str)
     assert kernel.output is output
 
 
+TWO_OUTPUTS_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void cg_update(__global double* restrict z, __global const double* restrict p, __global double* restrict r, __global const double* restrict q, double a, long Lp, long Lq, long Lr, long Lz, long n, long op, long oq, long or, long oz, long sp, long sq, long sr, long sz) {
+  for (long lk_i1 = get_global_id(0); lk_i1 < (n); lk_i1 += get_global_size(0)) {
+    const double lk_v3 = (z[((lk_i1)*(sz)) + (oz)] + (a * p[((lk_i1)*(sp)) + (op)]));
+    const double lk_v4 = (r[((lk_i1)*(sr)) + (or)] - (a * q[((lk_i1)*(sq)) + (oq)]));
+    z[((lk_i1)*(sz)) + (oz)] = lk_v3;
+    r[((lk_i1)*(sr)) + (or)] = lk_v4;
+  }
+}
+"""  # noqa: E501
+
+
+def test_snapshot_a_tuple_written_into_two_parameters() -> None:
+    """CG's vector update (z += a p; r -= a q): each lane of the point's tuple goes into its
+    own array, with its own offset and stride; both arrays are written, so neither is const."""
+    program = lam(
+        "(lambda ((z (array f64 Lz)) (p (array f64 Lp)) (r (array f64 Lr)) (q (array f64 Lq))"
+        " (a f64)) (map-global 0 (lambda (t) (tuple (+ (get 0 t) (* a (get 1 t)))"
+        " (- (get 2 t) (* a (get 3 t))))) (zip (strided oz (sz) (n) z) (strided op (sp) (n) p)"
+        " (strided or (sr) (n) r) (strided oq (sq) (n) q))))"
+    )
+    stride = {name: (Size.of(name),) for name in ("sz", "sr")}
+    output = Output(
+        "z", True, Size.of("oz"), stride["sz"], (Size.of("or"),), ("r",), (stride["sr"],)
+    )
+    kernel = generate(program, "cg_update", output)
+    assert kernel.source == TWO_OUTPUTS_SOURCE
+    assert output.written() == {"z", "r"}
+
+
 def test_generation_is_deterministic() -> None:
     program, output = stencil_2d()
     first = generate(program, "jacobi", output)
