@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from mappers.residency.host_effects import CALLS, HOST_ACCESS, LAUNCH, Program, State
 from mappers.residency.host_fast import (
@@ -217,6 +218,7 @@ class _Placement:
         )
         self.inserted: set[Value] = set()  # idiom_host_access() goes before these
         self.targeted: set[Value] = set()  # idiom_host_access_at(their address) before these
+        self.targetable: dict[Value, bool] = {}  # `_targetable`'s answers
         # Preheader branches before which the ranges of their loop nest are brought back,
         # with the code that does it; the loads and stores those ranges cover.
         self.bounded: dict[Value, tuple[Loop, str, list[str]]] = {}
@@ -245,9 +247,14 @@ class _Placement:
 
     def _targetable(self, violation: Value) -> bool:
         """The host access for `violation` will be `idiom_host_access_at` of its bytes,
-        right before it (not hoisted out of a loop)."""
-        position, _ = self._position(violation)
-        return position is violation and accessed_bytes(violation) is not None
+        right before it (not hoisted out of a loop). Fixed by the code, not the state:
+        asked once per instruction."""
+        known = self.targetable.get(violation)
+        if known is None:
+            position, _ = self._position(violation)
+            known = position is violation and accessed_bytes(violation) is not None
+            self.targetable[violation] = known
+        return known
 
     def _place_for(self, violation: Value) -> None:
         if violation in self.covered:
@@ -302,43 +309,38 @@ class _Placement:
     def _targeted_spans(self) -> list[tuple[Value, Value, int]]:
         """Where each `idiom_host_access_at` goes, for which address and how many bytes.
         The targeted loads and stores of a block that no launch separates, at constant
-        offsets from one base, share one call before the first of them: NAS BT's 5x5
-        block products, entered with device copies, made 75 calls each otherwise."""
-        spans: list[tuple[Value, Value, int]] = []
-        open_spans: dict[Value, int] = {}  # base -> index in spans, since the last launch
+        offsets from one base, share one call before the first of them, from its bytes to
+        the end of the last (one at a lower offset than the first starts a span of its
+        own): NAS BT's 5x5 block products, entered with device copies, made 65 calls
+        each otherwise."""
+        spans: list[_Span] = []
+        open_spans: dict[Value, _Span] = {}  # by base, since the block's start or a launch
         block: Block | None = None
         for instruction in sorted(self.targeted - self.inserted, key=lambda i: i.id):
             if instruction.block is not block or self._launch_between(spans, instruction):
                 block, open_spans = instruction.block, {}
             address, size = accessed_bytes(instruction) or (instruction, 0)
             base, offset = _constant_offset(address)
-            index = open_spans.get(base)
-            if index is not None and offset >= 0 and size > 0:
-                position, _, covered = spans[index]
-                spans[index] = (position, base, max(covered, offset + size))
+            span = open_spans.get(base)
+            if span is not None and offset >= span.start:
+                span.end = max(span.end, offset + size)
                 continue
-            if offset >= 0 and size > 0 and self._available(base, instruction):
-                open_spans[base] = len(spans)
-                spans.append((instruction, base, offset + size))
-            else:
-                spans.append((instruction, address, size))
-        return spans
+            span = _Span(instruction, address, offset, offset + size)
+            spans.append(span)
+            open_spans[base] = span
+        return [(s.position, s.address, s.end - s.start) for s in spans]
 
-    def _launch_between(self, spans: list[tuple[Value, Value, int]], later: Value) -> bool:
-        """A launch (or a call that may launch) since the last span began, in `later`'s
-        block: bytes brought back before it could be written on the device again."""
-        if not spans or spans[-1][0].block is not later.block:
+    def _launch_between(self, spans: list[_Span], later: Value) -> bool:
+        """A launch (or a call that may launch) since the newest span began, in `later`'s
+        block: bytes brought back before it could be written on the device again. The
+        newest span is enough: each span's start was checked against the one before it,
+        so the checks together reach back to the oldest span still open."""
+        if not spans or spans[-1].position.block is not later.block:
             return True
         block = later.block
         assert block is not None
-        between = block.instructions[spans[-1][0].position : later.position]
+        between = block.instructions[spans[-1].position.position : later.position]
         return any(self.effects[i].after is State.DIRTY for i in between)
-
-    def _available(self, base: Value, at: Value) -> bool:
-        """`base` can be named right before `at`."""
-        if not base.is_instruction:
-            return True
-        return self.function.dominates(base, at, strict=True)
 
     def _into_guard(self, position: Value) -> bool:
         """A host access that would open a replaced region's fallback block goes, instead,
@@ -510,6 +512,17 @@ def _first_insertion_point(block: Block) -> Value:
         if instruction.opcode not in ("phi", "landingpad"):
             return instruction
     return block.terminator
+
+
+@dataclass
+class _Span:
+    """One `idiom_host_access_at` being built: before `position`, from `address` (the
+    first access's, `start` bytes from the base) to `end` bytes from the base."""
+
+    position: Value
+    address: Value
+    start: int
+    end: int
 
 
 def _constant_offset(address: Value) -> tuple[Value, int]:

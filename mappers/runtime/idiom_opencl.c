@@ -337,12 +337,13 @@ static void print_build_log(const device_slot *slot, cl_program program, const c
    times; with 64 places, hashing a source of some kilobytes again and again took 3.5% of BT
    class W's samples where every call reaches the runtime (0.2% with 1024). */
 static uint64_t source_hash(const char *source) {
-    enum { MEMO = 1024 };
+    enum { MEMO_BITS = 10, MEMO = 1 << MEMO_BITS };
     static struct {
         const char *source;
         uint64_t hash;
     } memo[MEMO];
-    size_t at = (size_t)(((uint64_t)(uintptr_t)source * UINT64_C(0x9e3779b97f4a7c15)) >> 54);
+    size_t at = (size_t)(((uint64_t)(uintptr_t)source * UINT64_C(0x9e3779b97f4a7c15)) >>
+                         (64 - MEMO_BITS));
     if (memo[at].source != source) {
         memo[at].source = source;
         memo[at].hash = idiom__fnv1a(IDIOM_FNV_START, source, strlen(source));

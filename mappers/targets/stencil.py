@@ -116,8 +116,8 @@ class _StencilPlan(Plan):
             if out_group not in out_groups:
                 out_groups.append(out_group)
             address = store.operands[1]
-            group_of[address] = out_group
             if address not in body.own_points:
+                group_of[address] = out_group  # with the index below: the first store's
                 index = body.index(address, element, out_group)
                 body.own_points[address] = f"{out_group.name}[{index}]"
                 out_indices[address] = body.reads[-1][0]

@@ -1,7 +1,7 @@
 /* Small dense blocks updated on the host between launches, as NAS BT's solvers update
  * their 5x5 blocks: `block_sub` has no loop, and is entered while the
  * sweeps' arrays may be on the device, so each of its loads and stores needs the host's
- * bytes. Usage: block_products N STEPS
+ * bytes; `step_between` launches in the middle of a block. Usage: block_products N STEPS
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,14 @@ __attribute__((noinline)) static void block_sub(const double *a, const double *b
     c[8] = c[8] - a[6] * b[2] - a[7] * b[5] - a[8] * b[8];
 }
 
+/* A launch inside the block: b's bytes read before it and after it are two host accesses,
+   since the sweep writes b on the device in between. */
+__attribute__((noinline)) static void step_between(long n, double *a, double *b, double *c) {
+    c[0] = c[0] + b[0];
+    smooth(n, a, b);
+    c[1] = c[1] + b[1] + b[2];
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         return 2;
@@ -42,6 +50,9 @@ int main(int argc, char **argv) {
         smooth(n, b, a);
         for (long k = 0; k + 9 <= n / 2; k += 9) {
             block_sub(&b[k], &b[n / 2 + k], &a[n / 2 + k]);
+        }
+        if (n >= 8) {
+            step_between(n / 2, a, b, &a[n / 2 + 3]);
         }
     }
     double sum = 0.0;

@@ -37,12 +37,28 @@ def test_a_block_product_entered_with_device_copies_asks_once_per_pointer(placed
     assert "idiom.fast.host_access()" not in body
 
 
+def test_a_launch_inside_a_block_splits_its_spans(placed: str) -> None:
+    body = _body(placed, "step_between")
+    before, _, after = body.partition("@smooth(")
+    assert after, body
+    # b[0] and c[0] before the sweep; b[1], b[2] and c[1] after it, where the sweep's
+    # results must come back first: nothing read after the launch joins a call before it.
+    assert len(re.findall(r"host_access_at", before)) == 2
+    # Each from the first byte it reads: c + 8 (8 bytes), b + 8 (16 bytes).
+    sizes = re.findall(r"host_access_at(?:\.saved\")?\(ptr %[\w.]+, i64 (\d+)\)", after)
+    assert sizes == ["8", "16"]
+
+
 def test_outputs_with_launches_forced(tmp_path: Path) -> None:
     pair = build_pair(PROGRAM, tmp_path)
     assert pair[2].replaced >= 2
     stats = tmp_path / "stats.jsonl"
+    # Without the safety net (page protection), which would otherwise bring back bytes a
+    # misplaced host access left on the device: the placement alone must be right.
     for args in (["2000", "5"], ["10", "3"], ["0", "1"], ["37", "2"]):
-        same_outputs(pair, args, {**ON_POCL, "IDIOM_STATS": str(stats)})
+        for net in ("0", "1"):
+            env = {**ON_POCL, "IDIOM_STATS": str(stats), "IDIOM_SAFETY_NET": net}
+            same_outputs(pair, args, env)
     rows = [json.loads(line) for line in stats.read_text().splitlines()]
     assert sum(1 for row in rows if row.get("kernel") == "idiom_stencil") >= 20
     # the block products brought the sweeps' results back before reading them

@@ -78,6 +78,8 @@ def test_outputs_with_launches_forced_between_host_writes(tmp_path: Path) -> Non
     assert pair[2].replaced >= 2  # both sweeps of the time loop
     stats = tmp_path / "stats.jsonl"
     for args in (["1000", "7"], ["1000", "7", "0.5"], ["3", "2"], ["0", "1"]):
-        same_outputs(pair, args, {**ON_POCL, "IDIOM_STATS": str(stats)})
+        for net in ("0", "1"):  # without the safety net too: the placement alone is right
+            env = {**ON_POCL, "IDIOM_STATS": str(stats), "IDIOM_SAFETY_NET": net}
+            same_outputs(pair, args, env)
     launches = [json.loads(line) for line in stats.read_text().splitlines()]
     assert sum(1 for row in launches if row.get("kernel") == "idiom_stencil") >= 14
