@@ -12,6 +12,7 @@ touch no array (`printf` of a constant format, the math library).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -141,9 +142,7 @@ def _pointers(call: Value) -> list[Value]:
 def _rewriter_owned(instruction: Value) -> bool:
     """A load or store of the rewriter's own argument arrays (allocas it named), or of the
     runtime's state (`idiom_cl_min_work_known`)."""
-    address = instruction.operands[0] if instruction.opcode == "load" else None
-    if instruction.opcode == "store":
-        address = instruction.operands[1]
+    address = _direct_address(instruction)
     while address is not None and address.opcode == "getelementptr":
         address = address.operands[0]
     if address is not None and address.kind is ValueKind.GLOBAL:
@@ -155,6 +154,7 @@ def _rewriter_owned(instruction: Value) -> bool:
     )
 
 
+_MENTION = re.compile(r"@([-a-zA-Z$._0-9]+)")
 _PRIVATE_GLOBAL = re.compile(
     r"^@([-a-zA-Z$._0-9]+) = (?:private|internal) (?:\w+ )*?(?:global|constant) ", re.MULTILINE
 )
@@ -172,11 +172,13 @@ def _host_only_accesses(module: Module) -> list[Value]:
             address = _direct_address(instruction)
             if address is not None and address.kind is ValueKind.GLOBAL:
                 by_name.setdefault(address.name, []).append(instruction)
+    # Every name's mentions counted in one pass over the text (a rewritten unit holds
+    # hundreds of private globals: its kernels' sources).
+    mentions = Counter(_MENTION.findall(module.text))
     accesses: list[Value] = []
     for name in _PRIVATE_GLOBAL.findall(module.text):
         direct = by_name.get(f"@{name}", [])
-        mentions = len(re.findall(rf"@{re.escape(name)}(?![-a-zA-Z$._0-9])", module.text))
-        if direct and mentions == len(direct) + 1:  # the definition, then the accesses
+        if direct and mentions[name] == len(direct) + 1:  # the definition, then the accesses
             accesses.extend(direct)
     return accesses
 

@@ -331,11 +331,9 @@ static void print_build_log(const device_slot *slot, cl_program program, const c
    source as a constant, tens of kilobytes for some, and hashing it at every launch cost more
    than the rest of the lookup. A pointer reused for another text gives a stale hash: the
    program lookup below then misses (the text is compared too) and builds again, never
-   launching the wrong kernel. Called under cl_lock. */
-/* Memoized by the source's address (the rewriter's sources are constants): a program like
-   NAS BT embeds a few hundred kernels, two sources each, launched or declined millions of
-   times; with 64 places, hashing a source of some kilobytes again and again took 3.5% of BT
-   class W's samples where every call reaches the runtime (0.2% with 1024). */
+   launching the wrong kernel. NAS BT embeds a few hundred kernels, two sources each: with
+   64 places, hashing them again and again took 3.5% of BT class W's samples where every
+   call reaches the runtime (0.2% with 1024). Called under cl_lock. */
 static uint64_t source_hash(const char *source) {
     enum { MEMO_BITS = 10, MEMO = 1 << MEMO_BITS };
     static struct {
