@@ -80,6 +80,11 @@ _KNOWN = {
         "Hand-written histogram.",
         "A loop incrementing bins chosen by the data.",
     ),
+    "Scan": (
+        "ScanLoop",
+        "Hand-written prefix sum (scan).",
+        "A loop storing the running fold of an array at every step: a prefix sum.",
+    ),
     "Stencil": (
         "StencilLoop",
         "Hand-written stencil.",

@@ -44,7 +44,7 @@ void atax_running_update(int n, int m, int lda, const double *A, const double *x
         tmp[i] = 0.0;
         for (int j = 0; j < m; j++)            // expect: Reduction in atax_running_update
             tmp[i] = tmp[i] + A[i * lda + j] * x[j];
-        for (int j = 1; j < m; j++)
+        for (int j = 1; j < m; j++)            // expect: Scan in atax_running_update
             y[j] = y[j - 1] + A[i * lda + j] * tmp[i];
     }
 }

@@ -8,7 +8,7 @@
 void cumsum(double *a, const double *b, int n)
 {
     a[0] = b[0];
-    for (int i = 1; i < n; i++)   // expect-none: Reduction
+    for (int i = 1; i < n; i++)   // expect-none: Reduction; expect: Scan in cumsum
         a[i] = a[i - 1] + b[i];
 }
 

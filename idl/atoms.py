@@ -87,6 +87,7 @@ _FIXED: dict[AtomKind, str] = {
     AtomKind.OUTSIDE_ELEMENT: "{} is outside the element of {}",
     AtomKind.NEVER_OVERLAPS: "{} never overlaps {}",
     AtomKind.SAME_ADDRESS: "{} has the same address as {}",
+    AtomKind.STEP_BEHIND: "{} is one step behind {}",
 }
 
 _ARTICLES = frozenset({"a", "an"})

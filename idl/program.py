@@ -71,6 +71,7 @@ class AtomKind(StrEnum):
     OUTSIDE_ELEMENT = "outside_element"  # ({a}, {b}) a's constant offset leaves b's element
     NEVER_OVERLAPS = "never_overlaps"  # ({a}, {b}) accesses never touch a common byte
     SAME_ADDRESS = "same_address"  # ({a}, {b}) accesses at one address in every iteration
+    STEP_BEHIND = "step_behind"  # ({a}, {b}) a touches what b touched one trip before
 
 
 @dataclass(frozen=True)

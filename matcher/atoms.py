@@ -45,6 +45,11 @@ Decisions where IDL.md leaves room:
   (`matcher.integers`); the second when both compute one address in every iteration and
   touch as many bytes. Both are symmetric; anything that cannot be taken apart or proved
   makes them false.
+- `{a} is one step behind {b}` (`step_behind`): `a` and `b` are loads or stores of one
+  array taken apart alike, indexed by a loop counter that moves by a constant step c,
+  and `a`'s offset is c elements below `b`'s: in each trip, `a` touches the bytes `b`
+  touched in the trip before (`a[i]` read beside `a[i + 1]` stored, `out[i - 1]` beside
+  `out[i]`). Not symmetric.
 - `{a} has data flow to {b} within N steps` (`df_within`, `detail` N): `b` is `a`, or is
   reached from `a` in at most N steps from an operand to its user (`has data flow to`
   N times over, or fewer): an address that a loop counter moves. Found by one bounded
@@ -265,6 +270,8 @@ def _check_pair(ix: FunctionIndex, kind: AtomKind, detail: Detail, a: Value, b: 
             return ix.footprints.never_overlap(a, b)
         case AtomKind.SAME_ADDRESS:
             return ix.footprints.same_address(a, b)
+        case AtomKind.STEP_BEHIND:
+            return ix.footprints.step_behind(a, b)
     post, strict = _DOMINANCE[kind]
     if not _is_instruction(a, b):
         return False
@@ -377,6 +384,8 @@ def _projection(ix: FunctionIndex, kind: AtomKind, detail: Detail, first: bool) 
             return ix.outside_elements if first else ix.left_elements
         case AtomKind.NEVER_OVERLAPS | AtomKind.SAME_ADDRESS:
             return ix.related_accesses(apart=kind is AtomKind.NEVER_OVERLAPS)
+        case AtomKind.STEP_BEHIND:
+            return ix.stepping_accesses(ahead=first)
     post, strict = _DOMINANCE[kind]
     if not strict:
         return ix.instructions
@@ -419,6 +428,8 @@ def _partners(
             return base if base and outside_element(other, base[0]) else ()
         case AtomKind.NEVER_OVERLAPS | AtomKind.SAME_ADDRESS:
             return ix.access_partners(other, apart=kind is AtomKind.NEVER_OVERLAPS)
+        case AtomKind.STEP_BEHIND:
+            return ix.step_partners(other, ahead=not first)
     post, strict = _DOMINANCE[kind]
     return ix.dominance_partners(other, post=post, strict=strict, upward=first)
 

@@ -223,6 +223,7 @@ _SPECIFICITY = {
     "SpMV_COO": 4,
     "Stencil": 3,
     "Histogram": 2,
+    "Scan": 2,
     "Reduction": 1,
     "Map": 0,
 }

@@ -25,8 +25,10 @@ partial sum above the root must stay a non-negative signed value.
 Every question answered here is a proof or a "don't know": `never_overlap(a, b)` is
 true only when no byte of `a` in any iteration is a byte of `b` in any iteration (the
 same one included), `same_address(a, b)` only when the two compute one address in every
-iteration. Both are false for accesses whose addresses cannot be taken apart, or whose
-bases differ (different arrays may still alias: a mapper checks at run time).
+iteration, and `step_behind(a, b)` only when `a` touches in each trip of a counter's loop
+what `b` touched in the trip before. All are false for accesses whose addresses cannot
+be taken apart, or whose bases differ (different arrays may still alias: a mapper checks
+at run time).
 
 `point_stride(index)` is what the Stencil idiom uses to tell the fields of a record from
 a neighbour (`layout.outside_element`): a flat array walked by a counter in steps of 20
@@ -43,6 +45,7 @@ from matcher.integers import (
     CASTS,
     Change,
     IntegerFacts,
+    counter_step,
     exact_change,
     int_constant,
     integer_facts,
@@ -248,6 +251,18 @@ class Footprints:
             and fa.offset == fb.offset
             and fa.size == fb.size
         )
+
+    def step_behind(self, a: Value, b: Value) -> bool:
+        """`a` touches, in each trip of the loop whose counter indexes both, the bytes `b`
+        touched in the trip before: one array, a root that is a counter moving by a
+        constant c, and `a`'s offset c elements below `b`'s (a[i] read, a[i + 1] stored)."""
+        fa, fb = self.of(a), self.of(b)
+        if fa is None or fb is None or fa.key != fb.key or fa.size != fb.size:
+            return False
+        if fa.root is None or not (self._invariant(fa.base, a) and self._invariant(fa.base, b)):
+            return False
+        step = counter_step(fa.root)
+        return step is not None and fb.offset - fa.offset == step * fa.element
 
     def never_overlap(self, a: Value, b: Value) -> bool:
         """No byte `a` touches in any iteration is touched by `b` in any iteration."""

@@ -78,6 +78,7 @@ class FunctionIndex:
         self._outside: tuple[Value, ...] | None = None
         self._footprints: Footprints | None = None
         self._accesses: dict[bool, tuple[Value, ...]] = {}
+        self._stepping: dict[bool, tuple[Value, ...]] = {}
 
     @property
     def function(self) -> Function:
@@ -124,6 +125,25 @@ class FunctionIndex:
         prints = self.footprints
         test = prints.never_overlap if apart else prints.same_address
         return tuple(v for v in prints.accesses(access) if test(access, v))
+
+    def step_partners(self, access: Value, *, ahead: bool) -> tuple[Value, ...]:
+        """The loads and stores one step ahead of `access` (`ahead`), or behind it."""
+        prints = self.footprints
+        if ahead:
+            return tuple(v for v in prints.accesses(access) if prints.step_behind(access, v))
+        return tuple(v for v in prints.accesses(access) if prints.step_behind(v, access))
+
+    def stepping_accesses(self, *, ahead: bool) -> tuple[Value, ...]:
+        """The loads and stores with an access one step ahead of them (`ahead`), or behind."""
+        found = self._stepping.get(ahead)
+        if found is None:
+            found = tuple(
+                v
+                for v in self.instructions
+                if v.opcode in ("load", "store") and self.step_partners(v, ahead=ahead)
+            )
+            self._stepping[ahead] = found
+        return found
 
     def related_accesses(self, *, apart: bool) -> tuple[Value, ...]:
         """The loads and stores with at least one partner (see `access_partners`)."""

@@ -86,6 +86,7 @@ _PAIRS: dict[AtomKind, tuple[float, float]] = {
     AtomKind.OUTSIDE_ELEMENT: (0.01, 0.01),
     AtomKind.NEVER_OVERLAPS: (0.05, 0.05),
     AtomKind.SAME_ADDRESS: (0.01, 0.01),
+    AtomKind.STEP_BEHIND: (0.01, 0.01),
 }
 # By operand or successor number (the last entry serves every larger number).
 _OPERANDS = ((0.45, 0.6), (0.33, 0.44), (0.04, 0.04), (0.02, 0.02))
@@ -109,6 +110,7 @@ _BOUND: dict[AtomKind, tuple[float, ...]] = {
     AtomKind.OUTSIDE_ELEMENT: (1, 1),
     AtomKind.NEVER_OVERLAPS: (4, 4),
     AtomKind.SAME_ADDRESS: (1, 1),
+    AtomKind.STEP_BEHIND: (1, 1),
 }
 
 

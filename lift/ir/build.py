@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from lift.ir import expr as ir
-from lift.ir.types import Size
+from lift.ir.types import Array, Size
 
-__all__ = ["fold_lanes", "map_nd", "tree_reduce", "zip_nd"]
+__all__ = ["ScanPrograms", "chunked_scan", "fold_lanes", "map_nd", "tree_reduce", "zip_nd"]
 
 
 def map_nd(f: ir.Fun, grid: ir.Expr, depth: int) -> ir.Apply:
@@ -75,4 +76,51 @@ def tree_reduce(
     chunks = ir.Apply(ir.Split(per * local), (padded,))
     return ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((chunk,), result)), (chunks,)),)
+    )
+
+
+@dataclass(frozen=True)
+class ScanPrograms:
+    """A scan on the device, lowered from `chunked-scan`: three kernels, run in order.
+    `totals` folds each chunk of `per` values (one work-item a chunk, `m` chunks, the
+    last padded with the identity); `starts` scans the `m` totals from the scan's start
+    `z` in one work-item (where each chunk starts); `chunks` scans each chunk from its
+    start into the output, written up to the `count` real values."""
+
+    totals: ir.Lambda
+    starts: ir.Lambda
+    chunks: ir.Lambda
+
+
+def chunked_scan(
+    params: Sequence[ir.Param],
+    values: ir.Expr,
+    fold: ir.Lambda,
+    identity: ir.Literal,
+    count: Size,
+    *,
+    inclusive: bool,
+) -> ScanPrograms:
+    """The three programs of (scan fold z values), `values` an array of `count` scalars
+    computed from `params`. Size variables: `m` the chunks, `per` their length."""
+    kind = identity.type
+    per, chunks_count = Size.of("per"), Size.of("m")
+    padded = ir.Apply(ir.Pad(0, chunks_count * per - count, identity), (values,))
+    split = ir.Apply(ir.Split(per), (padded,))
+    c, p = ir.Param("c"), ir.Param("p")
+    fold_chunk = ir.Lambda((c,), ir.Apply(ir.ReduceSeq(fold, identity), (c,)))
+    totals_body = ir.Apply(ir.Join(), (ir.Apply(ir.MapGlobal(0, fold_chunk), (split,)),))
+    totals = ir.Param("t", Array(kind, chunks_count))
+    start = ir.Param("z", kind)
+    starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))
+    scan_seq = ir.InclusiveScanSeq if inclusive else ir.ScanSeq
+    each = ir.Lambda(
+        (p,), ir.Apply(scan_seq(fold, ir.Apply(ir.Get(1), (p,))), (ir.Apply(ir.Get(0), (p,)),))
+    )
+    pairs = ir.Apply(ir.Zip(), (split, totals))
+    chunks_body = ir.Apply(ir.Join(), (ir.Apply(ir.MapGlobal(0, each), (pairs,)),))
+    return ScanPrograms(
+        ir.Lambda(tuple(params), totals_body),
+        ir.Lambda((totals, start), starts_body),
+        ir.Lambda((*params, totals), chunks_body),
     )

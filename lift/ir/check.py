@@ -133,7 +133,7 @@ def infer_function(
             start = infer(init, env)
             _same(infer_function(f, [start, array.element], env), start, f"{name}'s function")
             return Array(start, Size.of(1))
-        case ir.Scan(f, init):
+        case ir.Scan(f, init) | ir.ScanSeq(f, init):
             array = _array(types, 0, name)
             start = infer(init, env)
             _same(infer_function(f, [start, array.element], env), start, "scan's function")

@@ -2,7 +2,7 @@
 
 A function is a `Lambda`, a scalar `Op`, or a pattern: the algorithmic ones say what is
 computed (`Map`, `Reduce`, `Split`, ...), the lowered ones also say how, on an OpenCL
-device (`MapGlobal`, `MapLocal`, `ToLocal`, `MapVec`, ...). Patterns that only rearrange
+device (`MapGlobal`, `MapLocal`, `ScanSeq`, `ToLocal`, `MapVec`, ...). Patterns that only rearrange
 data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Strided`,
 `SplitVec`, `JoinVec`) generate no code: the OpenCL generator turns them into index
 arithmetic.
@@ -27,6 +27,8 @@ __all__ = [
     "Fun",
     "Gather",
     "Get",
+    "InclusiveScan",
+    "InclusiveScanSeq",
     "Iterate",
     "Join",
     "JoinVec",
@@ -45,6 +47,7 @@ __all__ = [
     "Reduce",
     "ReduceSeq",
     "Scan",
+    "ScanSeq",
     "Scatter",
     "Slide",
     "Split",
@@ -212,6 +215,12 @@ class Scan:
 
 
 @dataclass(frozen=True)
+class InclusiveScan(Scan):
+    """`(scan-inclusive f init xs)`: f(init, x0), f(f(init, x0), x1), ...: each prefix with
+    its own element folded in (a running total stored after it is updated)."""
+
+
+@dataclass(frozen=True)
 class Get:
     """`(get k t)`: a tuple's k-th element, or an array's at the fixed index k (a
     stencil's neighbour)."""
@@ -260,6 +269,19 @@ class ReduceSeq:
 
 
 @dataclass(frozen=True)
+class ScanSeq:
+    """`scan` run by one work-item, in order: each prefix stored as it is reached."""
+
+    f: Fun
+    init: Expr
+
+
+@dataclass(frozen=True)
+class InclusiveScanSeq(ScanSeq):
+    """`scan-inclusive` run by one work-item, in order."""
+
+
+@dataclass(frozen=True)
 class ToLocal:
     """f's result is kept in local memory (shared by a work-group)."""
 
@@ -296,7 +318,8 @@ class JoinVec:
 Pattern = (
     Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Scatter | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
-    | ToLocal | ToGlobal | ToPrivate | MapVec | SplitVec | JoinVec
+    | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
+    | SplitVec | JoinVec
 )  # fmt: skip
 Fun = Lambda | Op | Pattern
 

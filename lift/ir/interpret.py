@@ -158,11 +158,15 @@ class _Interpreter:
                 for x in _list(args[0]):
                     total = self.apply(f, [total, x], env)
                 return [total]
-            case ir.Scan(f, init):
+            case ir.Scan(f, init) | ir.ScanSeq(f, init):
+                inclusive = isinstance(fun, ir.InclusiveScan | ir.InclusiveScanSeq)
                 running, prefixes = self.value(init, env), []
                 for x in _list(args[0]):
-                    prefixes.append(running)
+                    if not inclusive:
+                        prefixes.append(running)
                     running = self.apply(f, [running, x], env)
+                    if inclusive:
+                        prefixes.append(running)
                 return prefixes
             case ir.Zip():
                 arrays = [_list(a) for a in args]

@@ -93,7 +93,7 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [str(count), _fun_text(f)]
         case ir.Scatter(f, length, init):
             return name, [_fun_text(f), size_text(length), show(init)]
-        case ir.Reduce(f, init) | ir.ReduceSeq(f, init) | ir.Scan(f, init):
+        case ir.Reduce(f, init) | ir.ReduceSeq(f, init) | ir.Scan(f, init) | ir.ScanSeq(f, init):
             return name, [_fun_text(f), show(init)]
         case ir.Strided(offset, strides, lengths):
             return name, [
@@ -449,6 +449,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "scatter": (("fun", "size", "value"), ir.Scatter),
     "iterate": (("int", "fun"), ir.Iterate),
     "scan": (("fun", "value"), ir.Scan),
+    "scan-inclusive": (("fun", "value"), ir.InclusiveScan),
     "get": (("int",), ir.Get),
     "strided": (("size", "sizes", "sizes"), ir.Strided),
     "map-global": (("int", "fun"), ir.MapGlobal),
@@ -456,6 +457,8 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "map-local": (("int", "fun"), ir.MapLocal),
     "map-seq": (("fun",), ir.MapSeq),
     "reduce-seq": (("fun", "value"), ir.ReduceSeq),
+    "scan-seq": (("fun", "value"), ir.ScanSeq),
+    "scan-seq-inclusive": (("fun", "value"), ir.InclusiveScanSeq),
     "to-local": (("fun",), ir.ToLocal),
     "to-global": (("fun",), ir.ToGlobal),
     "to-private": (("fun",), ir.ToPrivate),

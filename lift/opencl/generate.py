@@ -57,6 +57,9 @@ class Output:
     # array (an element-wise map writing two vectors); by default `name` and `strides`.
     more_names: tuple[str, ...] = ()
     more_strides: tuple[tuple[Size, ...], ...] = ()
+    # A one-dimensional result padded beyond the array it is written into: elements at
+    # `length` and after are computed but not stored (a scan of whole chunks).
+    length: Size | None = None
 
     def lanes(self) -> list[tuple[str, Size, tuple[Size, ...]]]:
         """Each lane's parameter, offset and strides, lane 0 first."""
@@ -266,7 +269,7 @@ class _Generator:
                 if len(strides) != len(_lengths(result)):
                     raise LiftError("the output's strides do not match the result's dimensions")
                 texts = tuple(self.size_text(s) for s in strides)
-                places.append(Memory(name, self.size_text(offset), texts))
+                places.append(Memory(name, self.size_text(offset), texts, limit=self._limit()))
             return places[0] if len(places) == 1 else TupleValue(tuple(places))
         self.sizes |= _size_names(result)
         lanes = _lanes_of(result)
@@ -277,13 +280,22 @@ class _Generator:
                 sinks.append(self._buffer_view(f"{out.name}{k}", result))
             return TupleValue(tuple(sinks))
         arguments.append(f"__global {c_type(_scalar_of(result))}* restrict {out.name}")
-        return self._buffer_view(out.name, result)
+        return self._buffer_view(out.name, result, limit=self._limit())
 
-    def _buffer_view(self, name: str, kind: Type) -> Memory | Cell:
+    def _limit(self) -> str:
+        length = self.output.length
+        if length is None:
+            return ""
+        self.sizes |= length.variables
+        return self.size_text(length)
+
+    def _buffer_view(self, name: str, kind: Type, limit: str = "") -> Memory | Cell:
         lengths = _lengths(kind)
         if not lengths:
             return Cell(f"{name}[0]")
-        return Memory(name, "0", _row_major(lengths, self.suffix))
+        if limit and len(lengths) != 1:
+            raise LiftError("only a one-dimensional result is written up to a length")
+        return Memory(name, "0", _row_major(lengths, self.suffix), limit=limit)
 
     # ------------------------------------------------------------ helpers
 
@@ -458,7 +470,7 @@ class _Generator:
                 space, inner = "local", ir.Apply(f, expression.args)
             case ir.ToPrivate(f):
                 space, inner = "private", ir.Apply(f, expression.args)
-            case ir.MapSeq() | ir.ReduceSeq():
+            case ir.MapSeq() | ir.ReduceSeq() | ir.ScanSeq():
                 space, inner = "private", expression
             case _:
                 raise LiftError(
@@ -500,6 +512,10 @@ class _Generator:
             case ir.Apply(ir.ReduceSeq(f, init), (x,)):
                 self.reduce(f, init, x, env, sink)
                 return
+            case ir.Apply(ir.ScanSeq(f, init) as scan, (x,)):
+                inclusive = isinstance(scan, ir.InclusiveScanSeq)
+                self.reduce(f, init, x, env, sink, prefixes="after" if inclusive else "before")
+                return
             case ir.Apply(ir.ToGlobal(f) | ir.ToLocal(f) | ir.ToPrivate(f), args):
                 self.emit(ir.Apply(f, args), env, sink)
                 return
@@ -531,7 +547,7 @@ class _Generator:
         if _unlowered(expression) and not isinstance(sink, Cell | TupleValue):
             raise LiftError(
                 "a map or reduce that is not lowered writes the result: say how it runs "
-                "(map-global, map-workgroup, map-local, map-seq, reduce-seq)"
+                "(map-global, map-workgroup, map-local, map-seq, reduce-seq, scan-seq)"
             )
         value = self.value(expression, env)
         if isinstance(value, TupleValue) and isinstance(sink, TupleValue):
@@ -596,7 +612,19 @@ class _Generator:
         self.depth -= 1
         self.line("}")
 
-    def reduce(self, f: ir.Fun, init: ir.Expr, x: ir.Expr, env: _Env, sink: Element) -> None:
+    def reduce(
+        self,
+        f: ir.Fun,
+        init: ir.Expr,
+        x: ir.Expr,
+        env: _Env,
+        sink: Element,
+        *,
+        prefixes: str = "",
+    ) -> None:
+        """A sequential fold; with `prefixes` (scan-seq), the running value "before" or
+        "after" each element is folded is stored at that element's place, and nothing
+        after the loop."""
         xs = self.value(x, env)
         kind = self.type_of(x, env)
         assert isinstance(kind, Array)
@@ -613,6 +641,8 @@ class _Generator:
         self.sizes |= kind.length.variables
         self.line(f"for ({self.index} {j} = 0; {j} < {length}; {j}++) {{")
         self.depth += 1
+        if prefixes == "before":
+            self.store(_at(sink, j), acc)
         applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
         result = self.value(applied, inner)
         results = result.items if isinstance(result, TupleValue) else (result,)
@@ -621,9 +651,12 @@ class _Generator:
             self.line(f"{c_type(lane)} {temporary} = {text_of(value, 'a reduction')};")
         for name, temporary in zip(names, temporaries, strict=True):
             self.line(f"{name} = {temporary};")
+        if prefixes == "after":
+            self.store(_at(sink, j), acc)
         self.depth -= 1
         self.line("}")
-        self.store(_at(sink, "0"), acc)
+        if not prefixes:
+            self.store(_at(sink, "0"), acc)
 
 
 def _at(element: Element, index: str) -> Element:
@@ -667,7 +700,9 @@ def _lanes_of(kind: Type) -> list[Scalar] | None:
 
 
 def _unlowered(expression: ir.Expr) -> bool:
-    return isinstance(expression, ir.Apply) and isinstance(expression.fun, ir.Map | ir.Reduce)
+    return isinstance(expression, ir.Apply) and isinstance(
+        expression.fun, ir.Map | ir.Reduce | ir.Scan
+    )
 
 
 def _size_variables(program: ir.Lambda) -> set[str]:
@@ -703,6 +738,10 @@ def _in_double(name: str, args: list[str], width: int | None) -> str:
     return f"convert_float{width}({name}({widened}))"
 
 
+_WRAPPING = ("+", "-", "*")
+_UNSIGNED = {"i32": "uint", "i64": "ulong"}
+
+
 def _op_text(name: str, args: list[str], types: list[Type]) -> str:
     vector = next((t for t in types if isinstance(t, Vector)), None)
     scalar = vector.element if vector is not None else types[0]
@@ -711,6 +750,15 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
         return f"fmod({args[0]}, {args[1]})"
     if name in _VECTOR_TRUE and vector is not None:
         return f"(-({args[0]} {_INFIX[name]} {args[1]}))"  # true as 1, as for scalars
+    if (
+        name in _WRAPPING
+        and vector is None
+        and isinstance(scalar, Scalar)
+        and scalar.name in _UNSIGNED
+    ):
+        # Two's complement, as LLVM's add/sub/mul: OpenCL C's signed overflow is undefined.
+        unsigned, kind = _UNSIGNED[scalar.name], c_type(scalar)
+        return f"(({kind})(({unsigned}){args[0]} {name} ({unsigned}){args[1]}))"
     if name in _INFIX:
         return f"({args[0]} {_INFIX[name]} {args[1]})"
     if name == "neg":

@@ -32,8 +32,11 @@ class Cell:
 
     text: str
     vector: tuple[int, str] | None = None  # (width, pointer) of a vector place
+    guard: str = ""  # stored only where this holds (a padded result's real elements)
 
     def store(self, value: str) -> str:
+        if self.guard:
+            return f"if ({self.guard}) {Cell(self.text, self.vector).store(value)}"
         if self.vector is None:
             return f"{self.text} = {value};"
         width, pointer = self.vector
@@ -50,13 +53,15 @@ class Memory:
     offset: str
     strides: tuple[str, ...]
     index: str = ""
+    limit: str = ""  # one dimension: elements at this index and beyond are not stored
 
     def at(self, index: str) -> Memory | Cell:
         stride = self.strides[0]
         scaled = index if _unit(stride) else f"({index})*{stride}"
         summed = f"{self.index} + {scaled}" if self.index else scaled
         if len(self.strides) == 1:
-            return Cell(f"{self.name}[{self.place(summed)}]")
+            guard = f"({index}) < {self.limit}" if self.limit else ""
+            return Cell(f"{self.name}[{self.place(summed)}]", guard=guard)
         return Memory(self.name, self.offset, self.strides[1:], summed)
 
     def place(self, index: str) -> str:

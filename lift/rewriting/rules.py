@@ -19,14 +19,16 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from lift.ir import expr as ir
-from lift.ir.types import Size
+from lift.ir.types import Scalar, Size
 
 __all__ = [
     "ALGORITHMIC",
     "LOWERING",
+    "ChunkedScan",
     "CopyToLocal",
     "LowerMap",
     "LowerReduce",
+    "LowerScan",
     "MapFusion",
     "PartialReduce",
     "ReduceMapFusion",
@@ -36,6 +38,7 @@ __all__ = [
     "ToMemory",
     "Vectorise",
     "fresh_param",
+    "identity_of",
 ]
 
 
@@ -152,6 +155,20 @@ _IDENTITIES: dict[str, tuple[float | int | bool, ...]] = {
 }
 
 
+def identity_of(f: ir.Fun, init: ir.Expr) -> ir.Literal | None:
+    """The identity of `f`'s associative operator, typed as `init` (a literal, or a
+    parameter that declares its scalar type): + and -0.0 (exact for every float, +0.0
+    included) or 0, * and 1; None for any other function."""
+    name = f.name if isinstance(f, ir.Op) else _lambda_op(f)
+    kind = init.type if isinstance(init, ir.Literal | ir.Param) else None
+    if not isinstance(kind, Scalar) or name not in ("+", "*"):
+        return None
+    floating = kind.name in ("f32", "f64")
+    if name == "+":
+        return ir.Literal(-0.0 if floating else 0, kind)
+    return ir.Literal(1.0 if floating else 1, kind)
+
+
 def associative_identity(f: ir.Fun, init: ir.Expr) -> bool:
     """`f` folds associatively and `init` is its identity: partial reductions folded
     again give the same total (in exact arithmetic; floating-point sums are reordered,
@@ -226,7 +243,37 @@ class SlideTiling(Rule):
         return None
 
 
-ALGORITHMIC = (MapFusion, SplitJoin, PartialReduce, ReduceMapFusion, SlideTiling)
+@dataclass(frozen=True)
+class ChunkedScan(Rule):
+    """(scan f z x) -> (join (map (lambda (p) (scan f (get 1 p) (get 0 p)))
+    (zip (split n x) (scan f z (join (map (reduce f e) (split n x))))))): each chunk's
+    total (folded from f's identity e), the chunks' exclusive scan from z giving where
+    each chunk starts, then each chunk scanned from its start; f associative. The three
+    parts are independent passes over the data: the scan of a long array in parallel.
+    An inclusive scan scans its chunks inclusively."""
+
+    size: int
+    name = "chunked-scan"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Scan(f, init) as scan, (x,)):
+                identity = identity_of(f, init)
+                if identity is None:
+                    return None
+                chunks = ir.Apply(ir.Split(Size.of(self.size)), (x,))
+                totals = ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Reduce(f, identity)), (chunks,)),))
+                starts = ir.Apply(ir.Scan(f, init), (totals,))
+                p = fresh_param("p", expression)
+                # A chunk's scan: inclusive where the whole is.
+                each = ir.InclusiveScan if isinstance(scan, ir.InclusiveScan) else ir.Scan
+                inner = ir.Apply(each(f, ir.Apply(ir.Get(1), (p,))), (ir.Apply(ir.Get(0), (p,)),))
+                pairs = ir.Apply(ir.Zip(), (chunks, starts))
+                return ir.Apply(ir.Join(), (ir.Apply(ir.Map(ir.Lambda((p,), inner)), (pairs,)),))
+        return None
+
+
+ALGORITHMIC = (MapFusion, SplitJoin, PartialReduce, ReduceMapFusion, SlideTiling, ChunkedScan)
 
 
 # ---------------------------------------------------------------- lowering
@@ -267,6 +314,21 @@ class LowerReduce(Rule):
         match expression:
             case ir.Apply(ir.Reduce(f, init), args):
                 return ir.Apply(ir.ReduceSeq(f, init), args)
+        return None
+
+
+@dataclass(frozen=True)
+class LowerScan(Rule):
+    """(scan f z x) -> (scan-seq f z x), inclusive or not: one work-item scans in order."""
+
+    name = "lower-scan"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.InclusiveScan(f, init), args):
+                return ir.Apply(ir.InclusiveScanSeq(f, init), args)
+            case ir.Apply(ir.Scan(f, init), args):
+                return ir.Apply(ir.ScanSeq(f, init), args)
         return None
 
 
@@ -337,4 +399,4 @@ class Vectorise(Rule):
         return ir.Apply(ir.JoinVec(), (ir.Apply(ir.Map(ir.MapVec(f)), (vectors,)),))
 
 
-LOWERING = (LowerMap, LowerReduce, ToMemory, CopyToLocal, Vectorise)
+LOWERING = (LowerMap, LowerReduce, LowerScan, ToMemory, CopyToLocal, Vectorise)

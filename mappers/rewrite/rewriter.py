@@ -25,6 +25,7 @@ from mappers.targets.ger import map_ger
 from mappers.targets.histogram import map_histogram
 from mappers.targets.jds import map_spmv_jds
 from mappers.targets.reduction import map_reduction
+from mappers.targets.scan import map_scan
 from mappers.targets.sparse import map_spmv_csr, map_spmv_ell
 from mappers.targets.stencil import map_map, map_stencil
 from mappers.targets.symm import map_symm
@@ -49,6 +50,7 @@ MAPPERS: dict[str, Mapper] = {
     "Stencil": map_stencil,
     "Map": map_map,
     "Histogram": map_histogram,
+    "Scan": map_scan,
     "SpMV_CSR": map_spmv_csr,
     "SpMV_JDS": map_spmv_jds,
     "SpMV_ELL": map_spmv_ell,

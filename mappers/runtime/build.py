@@ -46,6 +46,7 @@ _SOURCES = (
     "idiom_guard.c",
     "idiom_cache.c",
     "idiom_rows.c",
+    "idiom_scan.c",
     "idiom_policy.c",
     "idiom_memo.c",
     "idiom_watch.c",

@@ -25,18 +25,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lift.ir import expr as ir
-from lift.ir.build import fold_lanes, map_nd, tree_reduce, zip_nd
+from lift.ir.build import ScanPrograms, chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
+from lift.rewriting.rules import identity_of
 from mappers.targets.kernels import BufferGroup, KernelBody
 from matcher.ir import Value, ValueKind
 
 __all__ = [
     "Lane",
     "ReductionExpression",
+    "ScanExpression",
     "StencilExpression",
     "generated_kernels",
     "reduction_expression",
+    "scan_expression",
     "stencil_expression",
 ]
 
@@ -92,6 +95,18 @@ class ReductionExpression:
     total: ir.Lambda
     lanes: tuple[str, ...]  # the C type of each lane
     algorithmic: ir.Lambda  # what both compute: (reduce fold identity (map point grid))
+
+
+@dataclass(frozen=True)
+class ScanExpression:
+    """A scan on the device (lift.ir.build.chunked_scan): the chunks' totals, then each
+    chunk scanned from its start into the output group, whose view is `output`; the
+    starts between them are the host's (runtime/idiom_scan.c). `algorithmic` is what
+    they compute together: (scan fold z (map point grid))."""
+
+    programs: ScanPrograms
+    output: Output
+    algorithmic: ir.Lambda
 
 
 class _Unsupported(Exception):
@@ -168,6 +183,46 @@ def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpr
     return ReductionExpression(partials, total, names, algorithmic)
 
 
+def scan_expression(
+    body: KernelBody,
+    operand: Value,
+    store: Value,
+    order: Sequence[Value],
+    out: tuple[BufferGroup, str],
+    *,
+    op: str,
+    inclusive: bool,
+) -> ScanExpression | None:
+    """The programs of a scan of one loop whose reads `body` has translated: `operand`
+    folded with `op` (`+` or `*`), the running value stored by `store` into the group
+    and index `out` (a read of the element stored, in place, reads the group); None where
+    the functional IR cannot say the operand."""
+    group, index = out
+    address = store.operands[1]
+    try:
+        builder = _Builder(body, {address: group}, {address: index})
+        builder.order([store], order)
+        function, grid = builder.grid(builder.expression(operand))
+    except (_Unsupported, RecursionError):
+        return None
+    kind = Scalar(_SCALARS[operand.type])
+    start = ir.Param("z", kind)
+    a, b = ir.Param("a"), ir.Param("b")
+    fold = ir.Lambda((a, b), ir.Apply(ir.Op(op), (a, b)))
+    identity = identity_of(fold, start)
+    assert identity is not None
+    builder.written_buffer(group)
+    params = builder.params()
+    values = ir.Apply(ir.Map(function), (grid,))
+    count = Size.of("n0")
+    programs = chunked_scan(params, values, fold, identity, count, inclusive=inclusive)
+    scan = ir.InclusiveScan if inclusive else ir.Scan
+    algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))
+    strides = (Size.of(f"{index}_s0"),)
+    output = Output(group.name, True, Size.of(f"{index}_o"), strides, length=count)
+    return ScanExpression(programs, output, algorithmic)
+
+
 def ir_array(kind: Scalar, length: str) -> Array:
     return Array(kind, Size.of(length))
 
@@ -236,6 +291,10 @@ class _Builder:
 
     def params(self) -> tuple[ir.Param, ...]:
         return (*self.buffers.values(), *self.scalars.values())
+
+    def written_buffer(self, group: BufferGroup) -> ir.Param:
+        """The parameter of a group the program writes into (a scan's output)."""
+        return self._buffer(group)
 
     def _strides(self, group: BufferGroup, index: str) -> tuple[Size, ...]:
         """A stencil's reads of one buffer move together (the group's strides, checked

@@ -15,6 +15,7 @@ PROGRAMS = sorted(p for p in CORPUS.iterdir() if p.suffix in {".c", ".cpp"})
 KINDS = {
     "Reduction",
     "Histogram",
+    "Scan",
     "GEMV",
     "GEMM",
     "SYRK",

@@ -34,6 +34,7 @@ CALLS = {
     "Reduction": "idiom_reduce",
     "Stencil": "idiom_stencil",
     "Histogram": "idiom_histogram",
+    "Scan": "idiom_scan_chunks",
     "SpMV_CSR": "idiom_spmv",
     "SpMV_JDS": "idiom_jds_spmv",
     "SpMV_ELL": "idiom_spmv",

@@ -1,0 +1,70 @@
+"""The scan mapper (programs/scan_shapes.c): integer scans, the running value in a
+register or in the output array, run as two generated kernels with launches forced on
+PoCL and print what the original prints; a call whose output overlaps its input keeps
+the original code (the guard), and floating-point scans keep their loops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mappers.accelerate import Accelerated, rewrite_file
+from matcher.frontend import CompileOptions
+from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
+
+PROGRAM = Path(__file__).parents[1] / "programs" / "scan_shapes.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+SCANS = {"offsets", "running", "accumulate", "from_sizes", "products"}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("scan_shapes"))
+
+
+def test_every_scan_is_replaced_by_generated_kernels(
+    builds: tuple[Path, Path, Accelerated],
+) -> None:
+    _, _, report = builds
+    replaced_everywhere(report, {"Scan"}, SCANS)
+    outcomes = [o for u in report.units for o in u.outcomes if o.instance.idiom == "Scan"]
+    assert {o.detail for o in outcomes} == {"OpenCL scan kernels (generated)"}
+    kernel = outcomes[0].generated
+    assert kernel is not None and "idiom_scan_totals" in kernel.source
+    assert "scan-seq" in kernel.lowered
+
+
+@pytest.mark.parametrize("n", [4, 63, 64, 65, 1000, 300_001])
+def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
+    builds: tuple[Path, Path, Accelerated], n: int
+) -> None:
+    stderr = same_outputs(builds, [str(n)], ON_POCL)
+    launches = [
+        line
+        for line in stderr.splitlines()
+        if "cl_run kernel 'idiom_scan_chunks'" in line and line.endswith("done")
+    ]
+    # The five scans and the in-place scan of a part; the output one element into its
+    # input never launches.
+    assert len(launches) == 6
+
+
+FLOATING = """
+void cumulative(const double *x, double *y, int n) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        s += x[i];
+        y[i] = s;
+    }
+}
+"""
+
+
+def test_a_floating_point_scan_keeps_its_loop(tmp_path: Path) -> None:
+    source = tmp_path / "cumulative.c"
+    source.write_text(FLOATING)
+    _, report = rewrite_file(source, CompileOptions())
+    (outcome,) = report.outcomes
+    assert outcome.instance.idiom == "Scan" and not outcome.replaced
+    assert "floating-point scan would be reordered" in outcome.detail
