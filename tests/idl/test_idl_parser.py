@@ -112,6 +112,7 @@ def test_index_arithmetic_is_left_associative_and_parenthesised() -> None:
         ("{a} is outside the element of {b}", AtomKind.OUTSIDE_ELEMENT, None),
         ("{a} never overlaps {b}", AtomKind.NEVER_OVERLAPS, None),
         ("{a} has the same address as {b}", AtomKind.SAME_ADDRESS, None),
+        ("{a} is one step behind {b}", AtomKind.STEP_BEHIND, None),
         ("{a} reaches phi node {p} from {t}", AtomKind.REACHES_PHI, None),
         ("{a} control flow dominates {b}", AtomKind.DOMINATES, None),
         ("{a} strictly control flow dominates {b}", AtomKind.STRICTLY_DOMINATES, None),

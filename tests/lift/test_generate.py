@@ -18,7 +18,7 @@ import pytest
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
-from lift.ir.build import zip_nd
+from lift.ir.build import chunked_scan, zip_nd
 from lift.ir.check import infer_function
 from lift.ir.interpret import run
 from lift.ir.text import parse
@@ -785,3 +785,44 @@ def test_parameters_list_every_declared_argument() -> None:
     kernel = generate(lam(ZIP_MAP), declarations={"x": "__global char* g_mem, long g_at"})
     assert "__global char* g_mem, long g_at, __global const double* restrict y" in kernel.source
     assert kernel.parameters == ("g_mem", "g_at", "y", "out", "N")
+
+
+# ---------------------------------------------------------------- scans
+
+
+@pytest.mark.parametrize("inclusive", [False, True])
+@pytest.mark.parametrize("n", [1, 5, 64, 1000])
+def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclusive: bool) -> None:
+    """The two kernels of a scan (lift.ir.build.chunked_scan) with the host's starts between
+    them: every prefix of int32 values that wrap, the padded chunk's elements past the
+    output's length left as they were."""
+    x = ir.Param("x", Array(Scalar("i32"), Size.of("n0")))
+    fold = lam("(lambda (a b) (+ a b))")
+    identity = ir.Literal(0, Scalar("i32"))
+    programs = chunked_scan([x], x, fold, identity, Size.of("n0"), inclusive=inclusive)
+    per, chunks = 3, -(-n // 3)
+    sizes = {"n0": n, "m": chunks, "per": per}
+    values = rng(21).integers(-(2**31), 2**31, n).astype(np.int32)
+    totals = np.zeros(chunks, dtype=np.int32)
+    first = generate(programs.totals, "totals")
+    device.run(programs.totals, first, {"x": values}, sizes, Launch((8,)), totals)
+    starts = np.array(run(programs.starts, [totals.tolist(), 17], sizes), dtype=np.int64)
+    starts = ((starts + 2**31) % 2**32 - 2**31).astype(np.int32)  # as the host wraps them
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    y = ir.Param("y", Array(Scalar("i32"), Size.of("m") * Size.of("per")))
+    chunks_program = ir.Lambda((*programs.chunks.params, y), programs.chunks.body)
+    second = generate(chunks_program, "chunks", output=output)
+    sentinel = np.full(chunks * per, 99, dtype=np.int32)
+    written = np.zeros_like(sentinel)
+    inputs = {"x": values, "t": starts, "y": sentinel}
+    device.run(chunks_program, second, inputs, sizes, Launch((4,)), written)
+    running = (np.cumsum(values.astype(np.int64)) + 17 + 2**31) % 2**32 - 2**31
+    expected = running if inclusive else np.concatenate(([17], running[:-1]))
+    np.testing.assert_array_equal(written[:n], expected.astype(np.int32))
+    np.testing.assert_array_equal(written[n:], sentinel[n:])
+    assert "if (" in second.source  # stores guarded by the output's length
+
+
+def test_integer_arithmetic_wraps_in_generated_kernels() -> None:
+    kernel = generate(lam("(lambda ((x (array i32 N))) (map-global 0 (lambda (v) (* v 3:i32)) x))"))
+    assert "(int)((uint)" in kernel.source

@@ -26,9 +26,11 @@ from lift.ir.types import Array, Scalar, Size, Vector
 from lift.rewriting.rules import (
     ALGORITHMIC,
     LOWERING,
+    ChunkedScan,
     CopyToLocal,
     LowerMap,
     LowerReduce,
+    LowerScan,
     MapFusion,
     PartialReduce,
     ReduceMapFusion,
@@ -574,6 +576,61 @@ def test_lower_reduce(template: Template, data: st.DataObject) -> None:
         assert show(result).count("(reduce-seq ") == 1
 
 
+# ---------------------------------------------------------------- ChunkedScan and LowerScan
+
+CHUNKED_SCAN = [
+    Template("(scan {A} {Z} xs)", 1),
+    Template("(scan-inclusive {A} {Z} xs)", 1),
+    Template("(scan {A} {Z} (map {G} xs))", 1),
+    Template("(map (lambda (r) (scan-inclusive {A} {Z} r)) xss)", 1),
+]
+# What a chunk's total folds from: + and * only (a scan of min or max is not rewritten).
+SCAN_FOLDS = {"i32": IDENTITIES["i32"], "i64": IDENTITIES["i64"], "f64": [("+", "0:f64")]}
+
+
+@pytest.mark.parametrize("template", CHUNKED_SCAN, ids=lambda t: t.body)
+@SETTINGS
+@given(data=st.data())
+def test_chunked_scan(template: Template, data: st.DataObject) -> None:
+    size = data.draw(st.integers(1, 4))
+    kind = data.draw(st.sampled_from(ELEMENTS))
+    filled = data.draw(holes(kind))
+    op, _ = data.draw(st.sampled_from(SCAN_FOLDS[kind]))
+    filled["A"] = data.draw(st.sampled_from([op, f"(lambda (l r) ({op} l r))"]))
+    n, m = data.draw(multiples(size)), data.draw(multiples(size, 2))
+    args, sizes = arguments(data, template, kind, n, m)
+    for result in check_rewrites(template, filled, ChunkedScan(size), args, sizes):
+        assert show(result).count("(reduce ") == 1
+
+
+@pytest.mark.parametrize(
+    "body", ["(scan min 0:i32 xs)", "(scan (lambda (a b) (- a b)) 0:i32 xs)"]
+)
+def test_chunked_scan_needs_a_sum_or_a_product(body: str) -> None:
+    program = parse(f"(lambda ((xs (array i32 N))) {body})")
+    assert apply_first(program, ChunkedScan(2)) is None
+
+
+LOWER_SCAN = [
+    Template("(scan {R} {Z} xs)", 1),
+    Template("(scan-inclusive {R} {Z} xs)", 1),
+    Template("(map (lambda (r) (scan {R} {Z} r)) xss)", 1),
+]
+
+
+@pytest.mark.parametrize("template", LOWER_SCAN, ids=lambda t: t.body)
+@SETTINGS
+@given(data=st.data())
+def test_lower_scan(template: Template, data: st.DataObject) -> None:
+    filled = data.draw(holes())
+    n, m = data.draw(st.integers(0, 10)), data.draw(st.integers(0, 4))
+    args, sizes = arguments(data, template, filled["T"], n, m)
+    inclusive = "scan-inclusive" in template.body
+    for result in check_rewrites(template, filled, LowerScan(), args, sizes):
+        text = show(result)
+        assert text.count("(scan-seq-inclusive " if inclusive else "(scan-seq ") == 1
+
+
 # ---------------------------------------------------------------- ToMemory
 
 TO_MEMORY = [
@@ -714,8 +771,15 @@ def test_vectorise_splits_each_zipped_array() -> None:
 
 
 def test_rule_families_are_listed() -> None:
-    assert set(ALGORITHMIC) == {MapFusion, SplitJoin, PartialReduce, ReduceMapFusion, SlideTiling}
-    assert set(LOWERING) == {LowerMap, LowerReduce, ToMemory, CopyToLocal, Vectorise}
+    assert set(ALGORITHMIC) == {
+        MapFusion,
+        SplitJoin,
+        PartialReduce,
+        ReduceMapFusion,
+        SlideTiling,
+        ChunkedScan,
+    }
+    assert set(LOWERING) == {LowerMap, LowerReduce, LowerScan, ToMemory, CopyToLocal, Vectorise}
 
 
 def test_a_lowering_sequence_keeps_the_meaning() -> None:

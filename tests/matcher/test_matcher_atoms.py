@@ -74,6 +74,7 @@ _ARITY = {
             AtomKind.OUTSIDE_ELEMENT,
             AtomKind.NEVER_OVERLAPS,
             AtomKind.SAME_ADDRESS,
+            AtomKind.STEP_BEHIND,
         ),
         2,
     ),
@@ -424,3 +425,36 @@ def test_malformed_atoms_are_reported() -> None:
         holds(f, A("same", "a", "b"), {"a": None})
     with pytest.raises(AtomError):
         candidates(f, A("same", "a", "b"), {}, "c")
+
+
+# Loads and stores one trip apart: a[i] read where a[i + 1] is stored (a scan in place),
+# out[i - 1] read where out[i] is stored, a step of two, and two that are not one step
+# behind: the element the next trip stores (c[j + 1]), the element stored (y[i]).
+C_STEPS = """
+void in_place(int *a, int n) { for (int i = 0; i < n - 1; i++) a[i + 1] += a[i]; }
+void behind(const int *x, int *out, int n) {
+    for (int i = 1; i < n; i++) out[i] = out[i - 1] + x[i - 1];
+}
+void by_two(long *a, long n) { for (long i = 0; i < n; i += 2) a[i + 2] += a[i]; }
+void ahead(double *c, int n) { for (int j = 0; j + 1 < n; j++) c[j] = 0.5 * c[j] + c[j + 1]; }
+void same(double *y, const double *x, int n) { for (int i = 0; i < n; i++) y[i] += x[i]; }
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "behind"),
+    [("in_place", True), ("behind", True), ("by_two", True), ("ahead", False), ("same", False)],
+)
+def test_one_step_behind(name: str, behind: bool) -> None:
+    function = function_of(compiled_c(C_STEPS), name)
+    loads = [v for v in function.instructions if v.opcode == "load"]
+    (store,) = [v for v in function.instructions if v.opcode == "store"]
+    atom = A("step_behind", "a", "b")
+    found = [load for load in loads if holds(function, atom, {"a": load, "b": store})]
+    assert bool(found) == behind
+    assert not any(holds(function, atom, {"a": store, "b": load}) for load in loads)
+    if behind:
+        # The solver's candidates agree, from either side.
+        assert set(candidates(function, atom, {"b": store}, "a")) == set(found)
+        assert store in candidates(function, atom, {"a": found[0]}, "b")
+        assert store in candidates(function, atom, {}, "b")
