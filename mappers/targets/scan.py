@@ -125,7 +125,7 @@ class _ScanPlan(Plan):
 
     def _kernels(self) -> tuple[Kernel, Kernel]:
         programs = self.functional.programs
-        args = self._arguments_by_name()
+        args, writing = self._arguments_by_name(), self._arguments_by_name(writing=True)
         try:
             totals = generate(
                 programs.totals,
@@ -137,9 +137,9 @@ class _ScanPlan(Plan):
                 "idiom_scan_chunks",
                 output=self.functional.output,
                 declarations={
-                    p.name: args[p.name].declaration
+                    p.name: writing[p.name].declaration
                     for p in programs.chunks.params
-                    if p.name in args
+                    if p.name in writing
                 },
             )
         except (LiftError, RecursionError) as error:

@@ -603,9 +603,7 @@ def test_chunked_scan(template: Template, data: st.DataObject) -> None:
         assert show(result).count("(reduce ") == 1
 
 
-@pytest.mark.parametrize(
-    "body", ["(scan min 0:i32 xs)", "(scan (lambda (a b) (- a b)) 0:i32 xs)"]
-)
+@pytest.mark.parametrize("body", ["(scan min 0:i32 xs)", "(scan (lambda (a b) (- a b)) 0:i32 xs)"])
 def test_chunked_scan_needs_a_sum_or_a_product(body: str) -> None:
     program = parse(f"(lambda ((xs (array i32 N))) {body})")
     assert apply_first(program, ChunkedScan(2)) is None

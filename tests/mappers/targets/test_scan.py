@@ -30,9 +30,13 @@ def test_every_scan_is_replaced_by_generated_kernels(
     replaced_everywhere(report, {"Scan"}, SCANS)
     outcomes = [o for u in report.units for o in u.outcomes if o.instance.idiom == "Scan"]
     assert {o.detail for o in outcomes} == {"OpenCL scan kernels (generated)"}
-    kernel = outcomes[0].generated
-    assert kernel is not None and "idiom_scan_totals" in kernel.source
-    assert "scan-seq" in kernel.lowered
+    for outcome in outcomes:
+        kernel = outcome.generated
+        assert kernel is not None and "scan-seq" in kernel.lowered
+        totals, chunks = kernel.source.split("__kernel void idiom_scan_chunks(")
+        # The first kernel only reads the output group (in place), the second writes it.
+        assert "__global char* restrict" not in totals
+        assert chunks.count("__global char* restrict") == 1
 
 
 @pytest.mark.parametrize("n", [4, 63, 64, 65, 1000, 300_001])
