@@ -5,7 +5,8 @@
  * starts. Between them the host scans the chunks' totals, a few thousand values, in order:
  * starts[k] = z op totals[0] op ... op totals[k-1]. Integers wrap as the loop's own add and
  * mul do (two's complement), floating-point values are folded in the same order as a
- * work-item would fold them.
+ * work-item would fold them. The fold of every total, the scan's last running value, is left
+ * in *start.
  */
 #include <stdint.h>
 
@@ -15,11 +16,12 @@
     do {                                                                                        \
         const T *t = (const T *)totals;                                                         \
         T *s = (T *)starts;                                                                     \
-        T running = *(const T *)start;                                                          \
+        T running = *(T *)start;                                                                \
         for (int64_t k = 0; k < count; k++) {                                                   \
             s[k] = running;                                                                     \
             running = FOLD(running, t[k]);                                                      \
         }                                                                                       \
+        *(T *)start = running;                                                                  \
     } while (0)
 
 #define ADD_I32(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
@@ -30,7 +32,7 @@
 #define MUL(a, b) ((a) * (b))
 
 int32_t idiom_scan_starts(int32_t kind, int32_t multiply, const void *totals, void *starts,
-                          int64_t count, const void *start) {
+                          int64_t count, void *start) {
     switch (kind * 2 + (multiply != 0)) {
     case IDIOM_SCAN_I32 * 2:
         SCAN_STARTS(int32_t, ADD_I32);

@@ -5,8 +5,10 @@ into chunks of `per` values (lift/ir/build.py `chunked_scan`): the first kernel 
 chunk into its total, the host scans those totals in order (runtime/idiom_scan.c: where
 each chunk starts), and the second kernel scans each chunk from its start into the
 output. Only integer sums and products are replaced: their wrap-around is associative,
-so every stored prefix is the loop's own to the last bit. A floating-point scan would
-be reordered in every one of its outputs; it keeps its loop.
+so every stored prefix is the loop's own to the last bit, and so is the running value
+after the loop where the program uses it (the fold of every value: the host's scan of
+the totals leaves it). A floating-point scan would be reordered in every one of its
+outputs; it keeps its loop.
 
 Two forms (idl/idioms/scan.idl): the running value in a register, stored before the
 fold (exclusive) or after it (inclusive), started from its value on entry; or kept in
@@ -31,13 +33,14 @@ from mappers.targets.functional import generated_kernels, scan_expression
 from mappers.targets.kernels import KernelArg, KernelBody, buffer_arg, launch, status_when
 from mappers.targets.reduction import require_worth_it, stack_saved
 from matcher.detect import Instance
+from matcher.ir import Value
 
 __all__ = ["map_scan"]
 
 _OPS = {"add": "+", "mul": "*"}
 _KINDS = {"i32": 0, "i64": 1}  # IDIOM_SCAN_I32, IDIOM_SCAN_I64 (runtime/idiom_runtime.h)
 SHORTEST_CHUNK = 64  # values a work-item scans at least
-MOST_CHUNKS = 65536  # chunks at most: their totals are scanned on the host, on its stack
+MOST_CHUNKS = 16384  # chunks at most: their totals and starts are on the host's stack
 
 
 class _ScanPlan(Plan):
@@ -62,8 +65,9 @@ class _ScanPlan(Plan):
         if self.update.opcode not in _OPS or self.operand.type != kind:
             raise NotReplaced(f"no scan kernel for the fold {self.update.opcode}")
         self._check_carried()
+        results = [] if self.in_memory else [self.update]
         self.conditions = check_legal(
-            region, stores=[self.store], results=[], loops=[self.loop], fixed_loads=True
+            region, stores=[self.store], results=results, loops=[self.loop], fixed_loads=True
         )
         if not generated_kernels():
             raise NotReplaced("scans have generated kernels only (IDIOM_KERNELS=translated)")
@@ -196,9 +200,11 @@ class _ScanPlan(Plan):
                             {"out": KernelArg("", 1, totals, chunk_bytes)}),
         )  # fmt: skip
 
+        # The scan's start; the host's scan of the totals leaves the fold of all values in it.
+        start = builder.emit("ptr", f"alloca {kind}")
+        builder.statement(f"store {kind} {self.start.ref}, ptr {start.ref}")
+
         def scan_then_launch() -> Operand:
-            start = builder.emit("ptr", f"alloca {kind}")
-            builder.statement(f"store {kind} {self.start.ref}, ptr {start.ref}")
             declaration = "declare i32 @idiom_scan_starts(i32, i32, ptr, ptr, i64, ptr)"
             module.declare("idiom_scan_starts", declaration)
             multiply = const("i32", 1 if self.update.opcode == "mul" else 0)
@@ -214,8 +220,14 @@ class _ScanPlan(Plan):
 
         ran = builder.compare("eq", status_first, const("i32", 0))
         status_second = status_when(builder, ran, scan_then_launch)
+        self.total = builder.emit(kind, f"load {kind}, ptr {start.ref}")
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return builder.binary("or", status_first, status_second)
+
+    def done(self, builder: Builder) -> dict[Value, Operand]:
+        """The running value after the last trip, where it leaves the loop: the fold of
+        the start and every value, as the host's scan of the totals leaves it."""
+        return {} if self.in_memory else {self.update: self.total}
 
     def _args(
         self,

@@ -24,6 +24,17 @@ void running(const long *x, long *y, long n, long first)
     }
 }
 
+/* exclusive, the total returned: the size of what the offsets lay out */
+long layout(const long *size, long *at, long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++) {
+        at[i] = s;
+        s += size[i];
+    }
+    return s;
+}
+
 /* in place: the running value kept in the array (NAS IS's key counts) */
 void accumulate(int *a, int n)
 {
@@ -76,6 +87,8 @@ int main(int argc, char **argv)
 
     offsets(count, start, n);
     printf("offsets %u %d\n", checksum(start, (long)n * 4), start[n - 1]);
+    long total = layout(x, y, n);
+    printf("layout %u %ld\n", checksum(y, (long)n * 8), total);
     running(x, y, n, 123456789012345L);
     printf("running %u %ld\n", checksum(y, (long)n * 8), y[n - 1]);
     products(u, v, n);

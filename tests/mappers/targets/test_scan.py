@@ -1,7 +1,8 @@
 """The scan mapper (programs/scan_shapes.c): integer scans, the running value in a
-register or in the output array, run as two generated kernels with launches forced on
-PoCL and print what the original prints; a call whose output overlaps its input keeps
-the original code (the guard), and floating-point scans keep their loops."""
+register (its total used after the loop, or not) or in the output array, run as two
+generated kernels with launches forced on PoCL and print what the original prints; a
+call whose output overlaps its input keeps the original code (the guard), and
+floating-point scans keep their loops."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from tests.mappers.differential import build_pair, replaced_everywhere, same_out
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "scan_shapes.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-SCANS = {"offsets", "running", "accumulate", "from_sizes", "products"}
+SCANS = {"offsets", "layout", "running", "accumulate", "from_sizes", "products"}
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +50,9 @@ def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
         for line in stderr.splitlines()
         if "cl_run kernel 'idiom_scan_chunks'" in line and line.endswith("done")
     ]
-    # The five scans and the in-place scan of a part; the output one element into its
+    # The six scans and the in-place scan of a part; the output one element into its
     # input never launches.
-    assert len(launches) == 6
+    assert len(launches) == 7
 
 
 FLOATING = """
