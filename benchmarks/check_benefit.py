@@ -3,7 +3,8 @@
 For each idiom and kind of replacement, the whole-program speedups (original time over
 accelerated time, medians of the recorded runs) of the corpus programs built around that
 idiom (named by their file-name prefix: `gemm_`, `gemv_`, `red_`, `hist_`, `stencil_`,
-`csr_`, `jds_`, `ell_`, `coo_`; near-misses `nm_` left out), from the benchmark results in
+`csr_`, `jds_`, `ell_`, `coo_`, `symm_`, `scan_`; near-misses `nm_` left out), from the
+benchmark results in
 docs/results/:
 
 - BLAS (GEMM, GEMV): `cpu_2core_original_world_2026-11-23.json`, two CPU cores, OpenBLAS
@@ -15,7 +16,8 @@ docs/results/:
 - OpenCL kernels without a GPU: `cpu_2core_original_world_2026-11-23.json` again, where no
   launch could happen (the guard keeps the original loop): a row counts when no call was made;
 - SYMM: `bench_gemv_symm_batched_2026-11-25.json` (`idiom bench --json` rows, two CPU cores,
-  OpenBLAS); a row counts when SYMM is among the idioms it replaced and its output was equal.
+  OpenBLAS); a row counts when SYMM is among the idioms it replaced and its output was equal;
+- Scan: `scan_h200_auto_2026-11-28.json`, an NVIDIA H200 under `IDIOM_DEVICE=auto`.
 
     .venv/bin/python benchmarks/check_benefit.py [--check]
 
@@ -46,6 +48,7 @@ PREFIXES = {
     "ell_": "SpMV_ELL",
     "coo_": "SpMV_COO",
     "symm_": "SYMM",
+    "scan_": "Scan",
 }
 # What a program's runtime records (`calls`) name when the idiom's replacement ran.
 BLAS_ENTRIES = {"GEMM": "gemm", "GEMV": "gemv"}
@@ -57,9 +60,11 @@ KERNELS = {
     "SpMV_JDS": "idiom_jds_spmv",
     "SpMV_ELL": "idiom_spmv",
     "SpMV_COO": "idiom_histogram",
+    "Scan": "idiom_scan_chunks",
 }
 SPARSE_GPU = "docs/results/gpu_h100_sparse_formats_2026-11-24.json"
 BENCH = "docs/results/bench_gemv_symm_batched_2026-11-25.json"
+SCAN_GPU = "docs/results/scan_h200_auto_2026-11-28.json"
 # (target, where, source file, which rows count, the idioms it is for: None for all)
 SOURCES: tuple[tuple[str, str, str, str, frozenset[str] | None], ...] = (
     ("blas", "2 CPU cores, OpenBLAS", CPU, "blas", None),
@@ -67,6 +72,7 @@ SOURCES: tuple[tuple[str, str, str, str, frozenset[str] | None], ...] = (
     ("opencl", "an NVIDIA H100 GPU", SPARSE_GPU, "kernel", frozenset({"SpMV_ELL", "SpMV_COO"})),
     ("opencl-no-gpu", "2 CPU cores without a GPU (the loop kept)", CPU, "no-call", None),
     ("blas", "2 CPU cores, OpenBLAS", BENCH, "bench", frozenset({"SYMM"})),
+    ("opencl", "an NVIDIA H200 GPU under auto", SCAN_GPU, "kernel", frozenset({"Scan"})),
 )
 
 

@@ -186,7 +186,7 @@ def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpr
 def scan_expression(
     body: KernelBody,
     operand: Value,
-    store: Value,
+    stores: Sequence[Value],
     order: Sequence[Value],
     out: tuple[BufferGroup, str],
     *,
@@ -194,14 +194,15 @@ def scan_expression(
     inclusive: bool,
 ) -> ScanExpression | None:
     """The programs of a scan of one loop whose reads `body` has translated: `operand`
-    folded with `op` (`+` or `*`), the running value stored by `store` into the group
-    and index `out` (a read of the element stored, in place, reads the group); None where
-    the functional IR cannot say the operand."""
+    folded with `op` (`+` or `*`), the running value stored by the last of `stores` (the
+    trip's stores to one element) into the group and index `out` (a read of the element
+    stored, in place, reads the group, or what a store before it wrote); None where the
+    functional IR cannot say the operand."""
     group, index = out
-    address = store.operands[1]
+    address = stores[-1].operands[1]
     try:
         builder = _Builder(body, {address: group}, {address: index})
-        builder.order([store], order)
+        builder.order(stores, order)
         function, grid = builder.grid(builder.expression(operand))
     except (_Unsupported, RecursionError):
         return None

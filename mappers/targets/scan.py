@@ -51,6 +51,8 @@ class _ScanPlan(Plan):
         self.context = context
         self.loop = loop_view(region.function, solution, "")
         self.store, self.address = need(solution, "store"), need(solution, "address")
+        # A store to the same element earlier in the trip, which `store` overwrites.
+        self.stores = [s for s in (solution.get("early_store"), self.store) if s is not None]
         self.acc, self.update = need(solution, "acc"), need(solution, "update")
         self.operand, self.running = need(solution, "operand"), need(solution, "running")
         self.in_memory = self.acc.opcode == "load"
@@ -67,7 +69,7 @@ class _ScanPlan(Plan):
         self._check_carried()
         results = [] if self.in_memory else [self.update]
         self.conditions = check_legal(
-            region, stores=[self.store], results=results, loops=[self.loop], fixed_loads=True
+            region, stores=self.stores, results=results, loops=[self.loop], fixed_loads=True
         )
         if not generated_kernels():
             raise NotReplaced("scans have generated kernels only (IDIOM_KERNELS=translated)")
@@ -97,7 +99,7 @@ class _ScanPlan(Plan):
         order = [i for block in region.blocks for i in block.instructions]
         op = _OPS[self.update.opcode or ""]
         functional = scan_expression(
-            body, self.operand, self.store, order, (self.out, self.out_index),
+            body, self.operand, self.stores, order, (self.out, self.out_index),
             op=op, inclusive=self.inclusive,
         )  # fmt: skip
         if functional is None:

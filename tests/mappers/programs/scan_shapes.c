@@ -50,6 +50,17 @@ void from_sizes(const int *size, int *out, int n)
         out[i] = out[i - 1] + size[i - 1];
 }
 
+/* NAS IS's bucket pointers: the element copied from the one before, then added to after
+   a read that may be the same memory (for all the compiler knows), so the copy stays */
+void bucket_pointers(int *ptrs, int (*size)[64], int buckets)
+{
+    ptrs[0] = 0;
+    for (int i = 1; i < buckets; i++) {
+        ptrs[i] = ptrs[i - 1];
+        ptrs[i] += size[0][i - 1];
+    }
+}
+
 /* products wrap around as the loop's do */
 void products(const unsigned *x, unsigned *y, int n)
 {
@@ -93,6 +104,13 @@ int main(int argc, char **argv)
     printf("running %u %ld\n", checksum(y, (long)n * 8), y[n - 1]);
     products(u, v, n);
     printf("products %u %u\n", checksum(v, (long)n * 4), v[n - 1]);
+    int(*sizes)[64] = malloc(sizeof *sizes);
+    for (int i = 0; i < 64; i++)
+        sizes[0][i] = (i * 37) % 11;
+    int ptrs[64];
+    bucket_pointers(ptrs, sizes, 64);
+    printf("bucket_pointers %u %d\n", checksum(ptrs, 64 * 4), ptrs[63]);
+    free(sizes);
     from_sizes(count, start, n);
     printf("from_sizes %u %d\n", checksum(start, (long)n * 4), start[n - 1]);
     for (int i = 0; i <= n; i++)
