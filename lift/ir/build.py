@@ -83,7 +83,8 @@ def tree_reduce(
 class ScanPrograms:
     """A scan on the device, lowered from `chunked-scan`: three kernels, run in order.
     `totals` folds each chunk of `per` values (one work-item a chunk, `m` chunks, the
-    last padded with the identity); `starts` scans the `m` totals from the scan's start
+    last padded with the identity; with the sum of the magnitudes too, a tuple, for a
+    floating-point sum); `starts` scans the `m` totals from the scan's start
     `z` in one work-item (where each chunk starts); `chunks` scans each chunk from its
     start into the output, written up to the `count` real values."""
 
@@ -100,16 +101,30 @@ def chunked_scan(
     count: Size,
     *,
     inclusive: bool,
+    magnitudes: bool = False,
 ) -> ScanPrograms:
     """The three programs of (scan fold z values), `values` an array of `count` scalars
-    computed from `params`. Size variables: `m` the chunks, `per` their length."""
+    computed from `params`. Size variables: `m` the chunks, `per` their length. With
+    `magnitudes` (a floating-point sum), each chunk's total comes with the sum of its
+    values' magnitudes, a tuple: the caller checks that no order of the additions can
+    overflow."""
     kind = identity.type
     per, chunks_count = Size.of("per"), Size.of("m")
-    padded = ir.Apply(ir.Pad(0, chunks_count * per - count, identity), (values,))
-    split = ir.Apply(ir.Split(per), (padded,))
+    padding = chunks_count * per - count
+    split = ir.Apply(ir.Split(per), (ir.Apply(ir.Pad(0, padding, identity), (values,)),))
+    chunk_fold, folded = fold, split
+    chunk_identity: ir.Expr = identity
+    if magnitudes:
+        v = ir.Param("v")
+        both = ir.Lambda((v,), ir.Apply(ir.Op("tuple"), (v, ir.Apply(ir.Op("abs"), (v,)))))
+        chunk_fold = fold_lanes(["+", "+"])
+        chunk_identity = ir.Apply(ir.Op("tuple"), (identity, identity))
+        lanes = ir.Apply(ir.Map(both), (values,))
+        padded_lanes = ir.Apply(ir.Pad(0, padding, chunk_identity), (lanes,))
+        folded = ir.Apply(ir.Split(per), (padded_lanes,))
     c, p = ir.Param("c"), ir.Param("p")
-    fold_chunk = ir.Lambda((c,), ir.Apply(ir.ReduceSeq(fold, identity), (c,)))
-    totals_body = ir.Apply(ir.Join(), (ir.Apply(ir.MapGlobal(0, fold_chunk), (split,)),))
+    fold_chunk = ir.Lambda((c,), ir.Apply(ir.ReduceSeq(chunk_fold, chunk_identity), (c,)))
+    totals_body = ir.Apply(ir.Join(), (ir.Apply(ir.MapGlobal(0, fold_chunk), (folded,)),))
     totals = ir.Param("t", Array(kind, chunks_count))
     start = ir.Param("z", kind)
     starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))

@@ -6,8 +6,12 @@
  * starts[k] = z op totals[0] op ... op totals[k-1]. Integers wrap as the loop's own add and
  * mul do (two's complement), floating-point values are folded in the same order as a
  * work-item would fold them. The fold of every total, the scan's last running value, is left
- * in *start.
+ * in *start. A floating-point sum gives each chunk's sum of magnitudes too: where those add
+ * up to more than the largest finite value (or to a NaN), some order of the additions may
+ * overflow, and the scan is declined (1) before anything is written.
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "idiom_runtime.h"
@@ -31,8 +35,27 @@
 #define ADD(a, b) ((a) + (b))
 #define MUL(a, b) ((a) * (b))
 
+/* The sum of the chunks' sums of magnitudes is finite (no order of the additions can
+   overflow: reordering only rounds differently). */
+#define SETTLED(T)                                                                              \
+    do {                                                                                        \
+        const T *m = (const T *)magnitudes;                                                     \
+        T sum = 0;                                                                              \
+        for (int64_t k = 0; k < count; k++) {                                                   \
+            sum += m[k];                                                                        \
+        }                                                                                       \
+        if (!(sum < (T)INFINITY)) {                                                             \
+            return 1;                                                                           \
+        }                                                                                       \
+    } while (0)
+
 int32_t idiom_scan_starts(int32_t kind, int32_t multiply, const void *totals, void *starts,
-                          int64_t count, void *start) {
+                          int64_t count, void *start, const void *magnitudes) {
+    if (magnitudes != NULL && kind == IDIOM_SCAN_F32) {
+        SETTLED(float);
+    } else if (magnitudes != NULL && kind == IDIOM_SCAN_F64) {
+        SETTLED(double);
+    }
     switch (kind * 2 + (multiply != 0)) {
     case IDIOM_SCAN_I32 * 2:
         SCAN_STARTS(int32_t, ADD_I32);

@@ -192,12 +192,14 @@ def scan_expression(
     *,
     op: str,
     inclusive: bool,
+    magnitudes: bool = False,
 ) -> ScanExpression | None:
     """The programs of a scan of one loop whose reads `body` has translated: `operand`
     folded with `op` (`+` or `*`), the running value stored by the last of `stores` (the
     trip's stores to one element) into the group and index `out` (a read of the element
-    stored, in place, reads the group, or what a store before it wrote); None where the
-    functional IR cannot say the operand."""
+    stored, in place, reads the group, or what a store before it wrote), the chunks'
+    sums of magnitudes beside their totals where `magnitudes`; None where the functional
+    IR cannot say the operand."""
     group, index = out
     address = stores[-1].operands[1]
     try:
@@ -216,7 +218,9 @@ def scan_expression(
     params = builder.params()
     values = ir.Apply(ir.Map(function), (grid,))
     count = Size.of("n0")
-    programs = chunked_scan(params, values, fold, identity, count, inclusive=inclusive)
+    programs = chunked_scan(
+        params, values, fold, identity, count, inclusive=inclusive, magnitudes=magnitudes
+    )
     scan = ir.InclusiveScan if inclusive else ir.Scan
     algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))
     strides = (Size.of(f"{index}_s0"),)

@@ -4,11 +4,14 @@ The match becomes `(scan fold z (map point grid))`; the `chunked-scan` rewrite s
 into chunks of `per` values (lift/ir/build.py `chunked_scan`): the first kernel folds each
 chunk into its total, the host scans those totals in order (runtime/idiom_scan.c: where
 each chunk starts), and the second kernel scans each chunk from its start into the
-output. Only integer sums and products are replaced: their wrap-around is associative,
-so every stored prefix is the loop's own to the last bit, and so is the running value
-after the loop where the program uses it (the fold of every value: the host's scan of
-the totals leaves it). A floating-point scan would be reordered in every one of its
-outputs; it keeps its loop.
+output. Integer sums and products wrap around, which is associative, so every stored
+prefix is the loop's own to the last bit, and so is the running value after the loop
+where the program uses it (the fold of every value: the host's scan of the totals leaves
+it). A floating-point sum is reordered in every output, as a reduction is, where
+reassociation is allowed: the first kernel also sums each chunk's magnitudes, and where
+those add up past the largest finite value (some order of the additions may overflow)
+the host declines before the second kernel writes anything. Floating-point products
+keep their loop.
 
 Two forms (idl/idioms/scan.idl): the running value in a register, stored before the
 fold (exclusive) or after it (inclusive), started from its value on entry; or kept in
@@ -37,8 +40,10 @@ from matcher.ir import Value
 
 __all__ = ["map_scan"]
 
-_OPS = {"add": "+", "mul": "*"}
-_KINDS = {"i32": 0, "i64": 1}  # IDIOM_SCAN_I32, IDIOM_SCAN_I64 (runtime/idiom_runtime.h)
+_OPS = {"add": "+", "mul": "*", "fadd": "+"}
+# IDIOM_SCAN_I32, _I64, _F32, _F64 (runtime/idiom_runtime.h)
+_KINDS = {"i32": 0, "i64": 1, "float": 2, "double": 3}
+_FLOATING = ("float", "double")
 SHORTEST_CHUNK = 64  # values a work-item scans at least
 MOST_CHUNKS = 16384  # chunks at most: their totals and starts are on the host's stack
 
@@ -60,12 +65,16 @@ class _ScanPlan(Plan):
         self.init = None if self.in_memory else need(solution, "acc_init")
         kind = self.update.type
         if kind not in _KINDS:
-            raise NotReplaced(
-                f"a scan of {kind} values: only 32- and 64-bit integer scans are replaced "
-                "(a floating-point scan would be reordered in every output)"
-            )
+            raise NotReplaced(f"no scan kernel for {kind} values")
         if self.update.opcode not in _OPS or self.operand.type != kind:
             raise NotReplaced(f"no scan kernel for the fold {self.update.opcode}")
+        self.floating = kind in _FLOATING
+        if self.floating and not context.reassociate:
+            raise NotReplaced("a floating-point scan would be reordered (reassociation off)")
+        if self.floating:
+            # Said in the report: each output is a sum in another order, which may differ
+            # in its last bits (a sum of magnitudes that could overflow keeps the loop).
+            self.target = "OpenCL scan kernels (generated, floating point, reordered)"
         self._check_carried()
         results = [] if self.in_memory else [self.update]
         self.conditions = check_legal(
@@ -100,7 +109,7 @@ class _ScanPlan(Plan):
         op = _OPS[self.update.opcode or ""]
         functional = scan_expression(
             body, self.operand, self.stores, order, (self.out, self.out_index),
-            op=op, inclusive=self.inclusive,
+            op=op, inclusive=self.inclusive, magnitudes=self.floating,
         )  # fmt: skip
         if functional is None:
             raise NotReplaced("the functional IR cannot say the scan's operand")
@@ -195,11 +204,15 @@ class _ScanPlan(Plan):
         first, second = self.kernels
         programs = self.functional.programs
         module = self.context.module
+        outputs = {"out": KernelArg("", 1, totals, chunk_bytes)}
+        magnitudes = const("ptr", "null")
+        if self.floating:  # each chunk's sum of magnitudes beside its total
+            magnitudes = builder.emit("ptr", f"alloca {kind}, i64 {chunks.ref}")
+            outputs = {"out0": outputs["out"], "out1": KernelArg("", 1, magnitudes, chunk_bytes)}
         status_first = launch(
             builder, module, source=first.source, kernel=first.name, global_size=[chunks],
             local_size=None, work=self.count,
-            args=self._args(programs.totals, first, values,
-                            {"out": KernelArg("", 1, totals, chunk_bytes)}),
+            args=self._args(programs.totals, first, values, outputs),
         )  # fmt: skip
 
         # The scan's start; the host's scan of the totals leaves the fold of all values in it.
@@ -207,18 +220,23 @@ class _ScanPlan(Plan):
         builder.statement(f"store {kind} {self.start.ref}, ptr {start.ref}")
 
         def scan_then_launch() -> Operand:
-            declaration = "declare i32 @idiom_scan_starts(i32, i32, ptr, ptr, i64, ptr)"
+            declaration = "declare i32 @idiom_scan_starts(i32, i32, ptr, ptr, i64, ptr, ptr)"
             module.declare("idiom_scan_starts", declaration)
             multiply = const("i32", 1 if self.update.opcode == "mul" else 0)
             scanned = builder.call("i32", "idiom_scan_starts", [
-                const("i32", _KINDS[kind]), multiply, totals, starts, chunks, start])  # fmt: skip
+                const("i32", _KINDS[kind]), multiply, totals, starts, chunks, start,
+                magnitudes])  # fmt: skip
             starts_arg = {"t": KernelArg("", 0, starts, chunk_bytes)}
-            status = launch(
-                builder, module, source=second.source, kernel=second.name,
-                global_size=[chunks], local_size=None, work=self.count,
-                args=self._args(programs.chunks, second, values, starts_arg, writing=True),
+            # Only where the starts are usable: an in-place scan's output is its input.
+            return status_when(
+                builder,
+                builder.compare("eq", scanned, const("i32", 0)),
+                lambda: launch(
+                    builder, module, source=second.source, kernel=second.name,
+                    global_size=[chunks], local_size=None, work=self.count,
+                    args=self._args(programs.chunks, second, values, starts_arg, writing=True),
+                ),
             )  # fmt: skip
-            return builder.binary("or", scanned, status)
 
         ran = builder.compare("eq", status_first, const("i32", 0))
         status_second = status_when(builder, ran, scan_then_launch)

@@ -1,8 +1,9 @@
 """The scan mapper (programs/scan_shapes.c): integer scans, the running value in a
 register (its total used after the loop, or not) or in the output array, run as two
 generated kernels with launches forced on PoCL and print what the original prints; a
-call whose output overlaps its input keeps the original code (the guard), and
-floating-point scans keep their loops."""
+call whose output overlaps its input keeps the original code (the guard); floating-point
+sums are scanned in another order (reassociation), declined where some order could
+overflow."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
 
 
 FLOATING = """
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 void cumulative(const double *x, double *y, int n) {
     double s = 0.0;
     for (int i = 0; i < n; i++) {
@@ -63,13 +68,42 @@ void cumulative(const double *x, double *y, int n) {
         y[i] = s;
     }
 }
+
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]), huge = atoi(argv[2]);
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    for (int i = 0; i < n; i++)
+        x[i] = ((i * 7919) % 1000) * 0.001 - 0.4;
+    if (huge) {  /* in the loop's order the sum stays finite; in another it may not */
+        x[0] = DBL_MAX;
+        x[1] = -DBL_MAX;
+        x[n - 1] = DBL_MAX;
+    }
+    cumulative(x, y, n);
+    printf("%.10g %.10g %.10g\\n", y[0], y[n / 2], y[n - 1]);
+    return 0;
+}
 """
 
 
-def test_a_floating_point_scan_keeps_its_loop(tmp_path: Path) -> None:
+def test_a_floating_point_sum_is_scanned_reordered(tmp_path: Path) -> None:
     source = tmp_path / "cumulative.c"
     source.write_text(FLOATING)
-    _, report = rewrite_file(source, CompileOptions())
+    pair = build_pair(source, tmp_path)
+    replaced_everywhere(pair[2], {"Scan"}, {"cumulative"})
+    (outcome,) = [o for u in pair[2].units for o in u.outcomes]
+    assert outcome.detail == "OpenCL scan kernels (generated, floating point, reordered)"
+    for huge, launched in (("0", True), ("1", False)):
+        stderr = same_outputs(pair, ["100000", huge], ON_POCL)
+        chunks = "cl_run kernel 'idiom_scan_chunks'" in stderr
+        # Magnitudes that add up past the largest double: declined before the second kernel.
+        assert chunks == launched, stderr
+
+
+def test_a_floating_point_scan_keeps_its_loop_without_reassociation(tmp_path: Path) -> None:
+    source = tmp_path / "cumulative.c"
+    source.write_text(FLOATING)
+    _, report = rewrite_file(source, CompileOptions(), reassociate=False)
     (outcome,) = report.outcomes
     assert outcome.instance.idiom == "Scan" and not outcome.replaced
-    assert "floating-point scan would be reordered" in outcome.detail
+    assert "reordered (reassociation off)" in outcome.detail
