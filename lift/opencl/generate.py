@@ -641,14 +641,14 @@ class _Generator:
         self.sizes |= kind.length.variables
         self.line(f"for ({self.index} {j} = 0; {j} < {length}; {j}++) {{")
         self.depth += 1
-        if prefixes == "before":
-            self.store(_at(sink, j), acc)
         applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
         result = self.value(applied, inner)
         results = result.items if isinstance(result, TupleValue) else (result,)
         temporaries = [self.fresh("next") for _ in lanes]  # every lane from the old values
         for temporary, lane, value in zip(temporaries, lanes, results, strict=True):
             self.line(f"{c_type(lane)} {temporary} = {text_of(value, 'a reduction')};")
+        if prefixes == "before":  # after the element is read: the sink may be the input
+            self.store(_at(sink, j), acc)
         for name, temporary in zip(names, temporaries, strict=True):
             self.line(f"{name} = {temporary};")
         if prefixes == "after":

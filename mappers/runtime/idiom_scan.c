@@ -35,12 +35,13 @@
 #define ADD(a, b) ((a) + (b))
 #define MUL(a, b) ((a) * (b))
 
-/* The sum of the chunks' sums of magnitudes is finite (no order of the additions can
-   overflow: reordering only rounds differently). */
+/* The start's magnitude plus the chunks' sums of magnitudes is finite (no order of the
+   additions can overflow: reordering only rounds differently); a NaN declines too. */
 #define SETTLED(T)                                                                              \
     do {                                                                                        \
         const T *m = (const T *)magnitudes;                                                     \
-        T sum = 0;                                                                              \
+        T z = *(const T *)start; /* added into every output: its magnitude counts too */       \
+        T sum = z < 0 ? -z : z;                                                                 \
         for (int64_t k = 0; k < count; k++) {                                                   \
             sum += m[k];                                                                        \
         }                                                                                       \

@@ -26,7 +26,7 @@ from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.opencl.generate import Kernel, generate
-from mappers.plan.access import element_size, measure
+from mappers.plan.access import apart_from_fixed, element_size, measure
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
 from mappers.plan.region import check_legal, guard_conditions
@@ -45,7 +45,7 @@ _OPS = {"add": "+", "mul": "*", "fadd": "+"}
 _KINDS = {"i32": 0, "i64": 1, "float": 2, "double": 3}
 _FLOATING = ("float", "double")
 SHORTEST_CHUNK = 64  # values a work-item scans at least
-MOST_CHUNKS = 16384  # chunks at most: their totals and starts are on the host's stack
+MOST_CHUNKS = 8192  # chunks at most: their totals and starts (64 KB each) are on the stack
 
 
 class _ScanPlan(Plan):
@@ -118,6 +118,10 @@ class _ScanPlan(Plan):
         self.params, whole = body.read_params()
         checks += [counted.exact, whole]
         checks += body.apart_from_reads(self.out)
+        assert self.out.low is not None and self.out.high is not None
+        checks.append(apart_from_fixed(builder, region, (self.out.low, self.out.high)))
+        # Every trip its own element (out[i * k] with k = 0 would write one, in any order).
+        checks.append(builder.compare("ne", stored.strides[0], const(I64, 0)))
         if self.in_memory:
             checks.append(self._start_in_memory(builder, stored.first, stored.strides[0]))
         else:

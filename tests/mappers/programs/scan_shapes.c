@@ -61,6 +61,45 @@ void bucket_pointers(int *ptrs, int (*size)[64], int buckets)
     }
 }
 
+/* exclusive and in place: each element read, then replaced by the sum before it */
+void shift_in_place(int *a, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        int t = a[i];
+        a[i] = s;
+        s += t;
+    }
+}
+
+/* the output's stride a parameter: with k = 0 every trip writes out[0] */
+void spread(const int *x, int *out, int n, int k)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        out[i * k] = s;
+        s += x[i];
+    }
+}
+
+/* the output's address read through a record on every trip (stored through a type that
+   may alias anything, so the compiler reloads it): a store may move it */
+typedef long __attribute__((may_alias)) any_long;
+
+struct holder {
+    long n;
+    any_long *base;
+};
+
+void through(struct holder *h, const long *x, long n)
+{
+    long s = 0;
+    for (long i = 0; i < n; i++) {
+        h->base[i] = s;
+        s += x[i];
+    }
+}
+
 /* products wrap around as the loop's do */
 void products(const unsigned *x, unsigned *y, int n)
 {
@@ -111,6 +150,32 @@ int main(int argc, char **argv)
     bucket_pointers(ptrs, sizes, 64);
     printf("bucket_pointers %u %d\n", checksum(ptrs, 64 * 4), ptrs[63]);
     free(sizes);
+    for (int i = 0; i <= n; i++)
+        start[i] = count[i];
+    shift_in_place(start, n);
+    printf("shift_in_place %u %d\n", checksum(start, (long)n * 4), start[n - 1]);
+    spread(count, start, n, 1);
+    printf("spread %u %d\n", checksum(start, (long)n * 4), start[n - 1]);
+    spread(count, start, n, 0);
+    printf("spread0 %d\n", start[0]);
+    /* The record inside the output, its base the output's own first element: the fourth
+       store overwrites the base, and the loop goes on writing where the new base says. */
+    long *cells = calloc((size_t)n + 8, sizeof *cells), *elsewhere = calloc((size_t)n + 8, 8);
+    struct holder *h = (struct holder *)(cells + 2);
+    h->base = cells;
+    long *ones = malloc((size_t)n * sizeof *ones);
+    for (int i = 0; i < n; i++)
+        ones[i] = 1;
+    ones[0] = (long)elsewhere;
+    ones[1] = ones[2] = 0;
+    through(h, ones, n);
+    long moved = (long)elsewhere;  /* addresses differ from run to run: print offsets */
+    long fourth = elsewhere[4] ? elsewhere[4] - moved : -1, last = elsewhere[n - 1];
+    printf("through %ld %ld %ld %ld\n", cells[0], cells[3] - moved, fourth,
+           last ? last - moved : -1);
+    free(cells);
+    free(elsewhere);
+    free(ones);
     from_sizes(count, start, n);
     printf("from_sizes %u %d\n", checksum(start, (long)n * 4), start[n - 1]);
     for (int i = 0; i <= n; i++)

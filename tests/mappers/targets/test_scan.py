@@ -17,7 +17,18 @@ from tests.mappers.differential import build_pair, replaced_everywhere, same_out
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "scan_shapes.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-SCANS = {"offsets", "layout", "running", "accumulate", "from_sizes", "products", "bucket_pointers"}
+SCANS = {
+    "offsets",
+    "layout",
+    "running",
+    "accumulate",
+    "from_sizes",
+    "products",
+    "bucket_pointers",
+    "shift_in_place",
+    "spread",
+    "through",
+}
 
 
 @pytest.fixture(scope="module")
@@ -51,18 +62,20 @@ def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
         for line in stderr.splitlines()
         if "cl_run kernel 'idiom_scan_chunks'" in line and line.endswith("done")
     ]
-    # The seven scans and the in-place scan of a part; the output one element into its
-    # input never launches.
-    assert len(launches) == 8
+    # Ten calls of scans: the in-place scan of a part, spread with k = 1; the output one
+    # element into its input, spread with k = 0 (one element written by every trip) and
+    # the output that holds the record its address is read from never launch.
+    assert len(launches) == 10
 
 
 FLOATING = """
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-void cumulative(const double *x, double *y, int n) {
-    double s = 0.0;
+void cumulative(const double *x, double *y, int n, double first) {
+    double s = first;
     for (int i = 0; i < n; i++) {
         s += x[i];
         y[i] = s;
@@ -74,12 +87,19 @@ int main(int argc, char **argv) {
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     for (int i = 0; i < n; i++)
         x[i] = ((i * 7919) % 1000) * 0.001 - 0.4;
-    if (huge) {  /* in the loop's order the sum stays finite; in another it may not */
+    double first = 0.0;
+    if (huge == 1) {  /* in the loop's order the sum stays finite; in another it may not */
         x[0] = DBL_MAX;
         x[1] = -DBL_MAX;
         x[n - 1] = DBL_MAX;
     }
-    cumulative(x, y, n);
+    if (huge == 2) {  /* from the largest double, two values under half its last unit */
+        for (int i = 0; i < n; i++)
+            x[i] = 0.0;
+        x[0] = x[1] = 0.3 * ldexp(1.0, 971);
+        first = DBL_MAX;
+    }
+    cumulative(x, y, n, first);
     printf("%.10g %.10g %.10g\\n", y[0], y[n / 2], y[n - 1]);
     return 0;
 }
@@ -93,10 +113,11 @@ def test_a_floating_point_sum_is_scanned_reordered(tmp_path: Path) -> None:
     replaced_everywhere(pair[2], {"Scan"}, {"cumulative"})
     (outcome,) = [o for u in pair[2].units for o in u.outcomes]
     assert outcome.detail == "OpenCL scan kernels (generated, floating point, reordered)"
-    for huge, launched in (("0", True), ("1", False)):
+    for huge, launched in (("0", True), ("1", False), ("2", False)):
         stderr = same_outputs(pair, ["100000", huge], ON_POCL)
         chunks = "cl_run kernel 'idiom_scan_chunks'" in stderr
-        # Magnitudes that add up past the largest double: declined before the second kernel.
+        # Magnitudes that add up past the largest double, the start's included (it is
+        # in every output): declined before the second kernel.
         assert chunks == launched, stderr
 
 
