@@ -102,12 +102,14 @@ def chunked_scan(
     *,
     inclusive: bool,
     magnitudes: bool = False,
+    written: Sequence[ir.Param] = (),
 ) -> ScanPrograms:
     """The three programs of (scan fold z values), `values` an array of `count` scalars
     computed from `params`. Size variables: `m` the chunks, `per` their length. With
     `magnitudes` (a floating-point sum), each chunk's total comes with the sum of its
     values' magnitudes, a tuple: the caller checks that no order of the additions can
-    overflow."""
+    overflow. `written` are parameters the values do not read that the chunks' program
+    writes (the output, when not scanned in place)."""
     kind = identity.type
     per, chunks_count = Size.of("per"), Size.of("m")
     padding = chunks_count * per - count
@@ -137,5 +139,5 @@ def chunked_scan(
     return ScanPrograms(
         ir.Lambda(tuple(params), totals_body),
         ir.Lambda((totals, start), starts_body),
-        ir.Lambda((*params, totals), chunks_body),
+        ir.Lambda((*params, *written, totals), chunks_body),
     )

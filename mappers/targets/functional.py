@@ -214,13 +214,15 @@ def scan_expression(
     fold = ir.Lambda((a, b), ir.Apply(ir.Op(op), (a, b)))
     identity = identity_of(fold, start)
     assert identity is not None
-    builder.written_buffer(group)
-    params = builder.params()
+    params = builder.params()  # what the values read: the first kernel's
+    written = () if group.name in builder.buffers else (builder.written_buffer(group),)
     values = ir.Apply(ir.Map(function), (grid,))
     count = Size.of("n0")
     programs = chunked_scan(
-        params, values, fold, identity, count, inclusive=inclusive, magnitudes=magnitudes
-    )
+        params, values, fold, identity, count,
+        inclusive=inclusive, magnitudes=magnitudes, written=written,
+    )  # fmt: skip
+    params = (*params, *written)
     scan = ir.InclusiveScan if inclusive else ir.Scan
     algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))
     strides = (Size.of(f"{index}_s0"),)
