@@ -33,7 +33,14 @@ from mappers.plan.region import check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import generated_kernels, scan_expression
-from mappers.targets.kernels import KernelArg, KernelBody, buffer_arg, launch, status_when
+from mappers.targets.kernels import (
+    CONTINUES,
+    KernelArg,
+    KernelBody,
+    buffer_arg,
+    launch,
+    status_when,
+)
 from mappers.targets.reduction import require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.ir import Value
@@ -230,7 +237,9 @@ class _ScanPlan(Plan):
             scanned = builder.call("i32", "idiom_scan_starts", [
                 const("i32", _KINDS[kind]), multiply, totals, starts, chunks, start,
                 magnitudes])  # fmt: skip
-            starts_arg = {"t": KernelArg("", 0, starts, chunk_bytes)}
+            # Made from what the first kernel wrote, just before: `auto` sends the second
+            # where the first went (declining it would waste the first).
+            starts_arg = {"t": KernelArg("", 0, starts, chunk_bytes, flags=CONTINUES)}
             # Only where the starts are usable: an in-place scan's output is its input.
             return status_when(
                 builder,
