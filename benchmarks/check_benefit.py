@@ -17,7 +17,7 @@ docs/results/:
   launch could happen (the guard keeps the original loop): a row counts when no call was made;
 - SYMM: `bench_gemv_symm_batched_2026-11-25.json` (`idiom bench --json` rows, two CPU cores,
   OpenBLAS); a row counts when SYMM is among the idioms it replaced and its output was equal;
-- Scan: `scan_h200_auto_2026-11-28.json`, an NVIDIA H200 under `IDIOM_DEVICE=auto`.
+- Scan: `scan_h200_auto_continues_2026-11-28.json`, an NVIDIA H200 under `IDIOM_DEVICE=auto`.
 
     .venv/bin/python benchmarks/check_benefit.py [--check]
 
@@ -64,7 +64,7 @@ KERNELS = {
 }
 SPARSE_GPU = "docs/results/gpu_h100_sparse_formats_2026-11-24.json"
 BENCH = "docs/results/bench_gemv_symm_batched_2026-11-25.json"
-SCAN_GPU = "docs/results/scan_h200_auto_2026-11-28.json"
+SCAN_GPU = "docs/results/scan_h200_auto_continues_2026-11-28.json"
 # (target, where, source file, which rows count, the idioms it is for: None for all)
 SOURCES: tuple[tuple[str, str, str, str, frozenset[str] | None], ...] = (
     ("blas", "2 CPU cores, OpenBLAS", CPU, "blas", None),
