@@ -204,10 +204,11 @@ int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
                          int64_t element);
 
 /* Where each chunk of a scan starts: starts[k] = *start op totals[0] op ... op totals[k-1]
- * for k < count, op + (multiply 0) or * (1), the values of `kind` (integers wrap); *start
- * then holds the fold of all of them. With `magnitudes` (a floating-point sum; NULL
- * otherwise), the chunks' sums of magnitudes: 1 where their sum is not finite (some order
- * of the additions may overflow). Returns 0, or 1 for a kind it does not know. */
+ * for k < count, op + (multiply 0) or * (1, integers only), the values of `kind` (integers
+ * wrap); *start then holds the fold of all of them. With `magnitudes` (a floating-point
+ * sum; NULL otherwise), the chunks' sums of magnitudes: 1 where their sum and the start's
+ * magnitude are not finite (some order of the additions may overflow). Returns 0, or 1 for
+ * a kind or product it does not know. */
 enum { IDIOM_SCAN_I32 = 0, IDIOM_SCAN_I64 = 1, IDIOM_SCAN_F32 = 2, IDIOM_SCAN_F64 = 3 };
 int32_t idiom_scan_starts(int32_t kind, int32_t multiply, const void *totals, void *starts,
                           int64_t count, void *start, const void *magnitudes);

@@ -33,7 +33,6 @@
 #define ADD_I64(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
 #define MUL_I64(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
 #define ADD(a, b) ((a) + (b))
-#define MUL(a, b) ((a) * (b))
 
 /* The start's magnitude plus the chunks' sums of magnitudes is finite (no order of the
    additions can overflow: reordering only rounds differently); a NaN declines too. */
@@ -70,17 +69,11 @@ int32_t idiom_scan_starts(int32_t kind, int32_t multiply, const void *totals, vo
     case IDIOM_SCAN_I64 * 2 + 1:
         SCAN_STARTS(int64_t, MUL_I64);
         return 0;
-    case IDIOM_SCAN_F32 * 2:
+    case IDIOM_SCAN_F32 * 2: /* floating-point sums only: products keep their loop */
         SCAN_STARTS(float, ADD);
-        return 0;
-    case IDIOM_SCAN_F32 * 2 + 1:
-        SCAN_STARTS(float, MUL);
         return 0;
     case IDIOM_SCAN_F64 * 2:
         SCAN_STARTS(double, ADD);
-        return 0;
-    case IDIOM_SCAN_F64 * 2 + 1:
-        SCAN_STARTS(double, MUL);
         return 0;
     default:
         return 1;
