@@ -10,6 +10,10 @@ profiling (median of several launches after a warm-up):
 - `best`: the best candidate of the search (lift/exploration), with the search's time
   and how many candidates it tried.
 
+A scan (`scan`) is measured apart: the two kernels generated for it, the host's scan of
+the chunks' totals between them not counted, against a hand-written two-kernel scan in
+local memory (lift_reference/scan_blocks.cl).
+
 Each is reported in GB/s of its ideal traffic (every input element read once, every
 output element written once) and as a share of the copy kernel's bandwidth. Outputs are
 compared with the reference's.
@@ -38,7 +42,7 @@ from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
 from lift.exploration.space import default_candidate, launch_shape  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
-from lift.ir.build import fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
+from lift.ir.build import chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
 from lift.ir.text import show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
@@ -272,6 +276,101 @@ def measure_case(device: Device, case: Case, budget: float, repeat: int) -> dict
     }
 
 
+I32 = Scalar("i32")
+SCAN_CHUNK = 64  # values a work-item scans in the generated kernels (mappers/targets/scan.py)
+
+
+def _wrapped(values: np.ndarray) -> np.ndarray:
+    """int64 values as the int32 they wrap to."""
+    return ((values + 2**31) % 2**32 - 2**31).astype(np.int32)
+
+
+def _exclusive(totals: np.ndarray) -> np.ndarray:
+    """Where each chunk starts: the host's part of both scans."""
+    return _wrapped(np.concatenate(([0], np.cumsum(totals.astype(np.int64))[:-1])))
+
+
+def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
+    """An inclusive scan of n ints, data on the device: the two kernels the Lift compiler
+    generates (chunks of SCAN_CHUNK values a work-item) against the hand-written scan in
+    lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the sum
+    of its two kernels' times, the host's scan of the totals between them not counted.
+    Ideal traffic: every value read once, every prefix written once."""
+    x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
+    expected = _wrapped(np.cumsum(x.astype(np.int64)))
+    xp = ir.Param("x", Array(I32, Size.of("n0")))
+    a, b = ir.Param("a"), ir.Param("b")
+    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
+    yp = ir.Param("y", Array(I32, Size.of("m") * Size.of("per")))
+    programs = chunked_scan(
+        [xp], xp, fold, ir.Literal(0, I32), Size.of("n0"), inclusive=True, written=[yp]
+    )
+    chunks = -(-n // SCAN_CHUNK)
+    sizes = {"n0": n, "m": chunks, "per": SCAN_CHUNK}
+    first = generate(programs.totals, "totals")
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    second = generate(programs.chunks, "chunks", output=output)
+    totals = np.zeros(chunks, dtype=np.int32)
+    launch = Launch((-(-chunks // 256) * 256,), (256,))
+    first_s = device.run(programs.totals, first, {"x": x}, sizes, launch, totals,
+                         repeat=repeat + 1)  # fmt: skip
+    starts = _exclusive(totals)
+    y = np.zeros(chunks * SCAN_CHUNK, dtype=np.int32)
+    second_s = device.run(programs.chunks, second, {"x": x, "y": y, "t": starts}, sizes,
+                          launch, y, repeat=repeat + 1)  # fmt: skip
+    generated_s = statistics.median(first_s[1:]) + statistics.median(second_s[1:])
+    reference_s, reference_out = _scan_reference(device, x, repeat)
+    traffic = 8 * n
+    return {
+        "case": "scan",
+        "n": n,
+        "generated_s": generated_s,
+        "reference_s": reference_s,
+        "GBs": {"default": traffic / generated_s / 1e9, "reference": traffic / reference_s / 1e9},
+        "default_equals_reference": bool(
+            np.array_equal(y[:n], expected) and np.array_equal(reference_out, expected)
+        ),
+        "best": "no search (two kernels and the host between them)",
+        "search_seconds": 0.0,
+    }
+
+
+def _scan_reference(device: Device, x: np.ndarray, repeat: int) -> tuple[float, np.ndarray]:
+    cl = device.cl
+    n, local = len(x), 256
+    groups = -(-n // local)
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    source = (REFERENCES / "scan_blocks.cl").read_text()
+    program = cl.Program(device.context, source).build()
+    x_buf = cl.Buffer(device.context, flags, hostbuf=x)
+    totals = np.zeros(groups, dtype=np.int32)
+    totals_buf = cl.Buffer(device.context, flags, hostbuf=totals)
+    out = np.zeros(n, dtype=np.int32)
+    out_buf = cl.Buffer(device.context, flags, hostbuf=out)
+    shape = ((groups * local,), (local,))
+    first = cl.Kernel(program, "scan_block_totals")
+    first_times = _timed(device, first, shape, [x_buf, totals_buf, np.int32(n)], repeat)
+    cl.enqueue_copy(device.queue, totals, totals_buf)
+    starts = _exclusive(totals)
+    starts_buf = cl.Buffer(device.context, flags, hostbuf=starts)
+    second = cl.Kernel(program, "scan_blocks")
+    second_times = _timed(device, second, shape, [x_buf, starts_buf, out_buf, np.int32(n)],
+                          repeat)  # fmt: skip
+    cl.enqueue_copy(device.queue, out, out_buf)
+    device.queue.finish()
+    return statistics.median(first_times) + statistics.median(second_times), out
+
+
+def _timed(device: Device, kernel: Any, shape: Any, args: list[Any], repeat: int) -> list[float]:
+    """Kernel times of `repeat` launches after one warm-up, in seconds."""
+    times = []
+    for _ in range(repeat + 1):
+        event = kernel(device.queue, shape[0], shape[1], *args)
+        event.wait()
+        times.append((event.profile.end - event.profile.start) * 1e-9)
+    return times[1:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -297,6 +396,13 @@ def main() -> None:
         rows.append(row)
         summary = {k: row[k] for k in ("case", "GBs", "share_of_copy", "best", "search_seconds")}
         print(json.dumps(summary), flush=True)
+    if not wanted or "scan" in wanted:
+        row = measure_scan(device, int(2**25 * args.scale), args.repeat)
+        row["share_of_copy"] = (
+            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+        )
+        rows.append(row)
+        print(json.dumps({k: row[k] for k in ("case", "GBs", "share_of_copy")}), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     result = {"device": device.name, "copy_GBs": copy_gbs, "cases": rows}
     (args.out / "lift_kernels.json").write_text(json.dumps(result, indent=1))
