@@ -213,14 +213,10 @@ def _reference(device: Device, case: Case, repeat: int) -> tuple[float, np.ndarr
     global_size = tuple(
         -(-count // size) * size for count, size in zip(case.reference_global, local, strict=True)
     )
-    times = []
-    for _ in range(repeat + 1):
-        event = kernel(device.queue, global_size, local, *args)
-        event.wait()
-        times.append((event.profile.end - event.profile.start) * 1e-9)
+    times = _timed(device, kernel, (global_size, local), args, repeat)
     cl.enqueue_copy(device.queue, host_out, buffers[case.reference_output])
     device.queue.finish()
-    return statistics.median(times[1:]), host_out
+    return statistics.median(times), host_out
 
 
 def _measure_fixed(device: Device, case: Case, repeat: int) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from matcher.demangle import demangle_names
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["PRELUDE", "map_reduction", "require_worth_it", "stack_saved"]
+__all__ = ["PRELUDE", "ceiling", "map_reduction", "require_worth_it", "stack_saved"]
 
 GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
@@ -392,8 +392,8 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         assert self.kernels is not None
         first, narrow, final = self.kernels
         groups = self._groups(builder)
-        per = _ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
-        groups = _ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
+        per = ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
+        groups = ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
         values = dict(self.params) | {"n0": self.count, "wg": groups, "per": per}
         for group in body.groups.values():
             assert group.bytes is not None
@@ -415,7 +415,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             args=first_args,
             alternative=(fits, narrow.source),
         )
-        final_per = _ceiling(builder, groups, const(I64, LOCAL))
+        final_per = ceiling(builder, groups, const(I64, LOCAL))
         final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
         final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
         final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
@@ -513,7 +513,7 @@ def stack_saved(builder: Builder, module: ModuleText) -> Operand:
     return builder.call("ptr", "llvm.stacksave.p0", [])
 
 
-def _ceiling(builder: Builder, count: Operand, divisor: Operand) -> Operand:
+def ceiling(builder: Builder, count: Operand, divisor: Operand) -> Operand:
     """ceil(count / divisor) for positive i64 values."""
     bumped = builder.binary("add", count, builder.binary("sub", divisor, const(I64, 1)))
     return builder.binary("sdiv", bumped, divisor)

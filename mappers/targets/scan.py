@@ -41,7 +41,7 @@ from mappers.targets.kernels import (
     launch,
     status_when,
 )
-from mappers.targets.reduction import require_worth_it, stack_saved
+from mappers.targets.reduction import ceiling, require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.ir import Value
 
@@ -187,8 +187,8 @@ class _ScanPlan(Plan):
         copied in and out where `writing`, read only otherwise) and the scalars."""
         body = self.body
         args = {
-            g.name: buffer_arg(g, 2 if g.written and writing else 0, const_data=not writing)
-            if g is self.out
+            g.name: buffer_arg(g, 2, const_data=False)
+            if g is self.out and writing
             else buffer_arg(g, 0, const_data=True)
             for g in body.groups.values()
         }
@@ -199,19 +199,18 @@ class _ScanPlan(Plan):
         kind = self.update.type
         size = element_size(kind)
         saved = stack_saved(builder, self.context.module)
-        per = builder.binary("sdiv", builder.binary("add", self.count, const(I64, MOST_CHUNKS - 1)),
-                             const(I64, MOST_CHUNKS))  # fmt: skip
+        per = ceiling(builder, self.count, const(I64, MOST_CHUNKS))
         short = builder.compare("slt", per, const(I64, SHORTEST_CHUNK))
         per = builder.select(short, const(I64, SHORTEST_CHUNK), per)
-        chunks = builder.binary("sdiv", builder.binary("add", self.count,
-                                builder.binary("sub", per, const(I64, 1))), per)  # fmt: skip
+        chunks = ceiling(builder, self.count, per)
         totals = builder.emit("ptr", f"alloca {kind}, i64 {chunks.ref}")
         starts = builder.emit("ptr", f"alloca {kind}, i64 {chunks.ref}")
         chunk_bytes = builder.binary("mul", chunks, const(I64, size))
         values = dict(self.params) | {"n0": self.count, "m": chunks, "per": per}
         for group in self.body.groups.values():
             assert group.bytes is not None
-            values[f"{group.name}_len"] = builder.binary("sdiv", group.bytes, const(I64, size))
+            length = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
+            values[f"{group.name}_len"] = length
         first, second = self.kernels
         programs = self.functional.programs
         module = self.context.module
