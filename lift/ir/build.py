@@ -32,14 +32,21 @@ def zip_nd(arrays: Sequence[ir.Expr], depth: int) -> ir.Expr:
     return ir.Apply(ir.Map(ir.Lambda((row,), inner)), (zipped,))
 
 
-def fold_lanes(ops: list[str]) -> ir.Lambda:
-    """(lambda (a b) (tuple (op0 (get 0 a) (get 0 b)) ...)): the lanes folded pairwise."""
+def fold_lanes(ops: Sequence[str], keep_nan: Sequence[bool] = ()) -> ir.Lambda:
+    """(lambda (a b) (tuple (op0 (get 0 a) (get 0 b)) ...)): the lanes folded pairwise.
+    A lane marked in `keep_nan` (a floating-point min or max) gives a NaN operand rather
+    than the other one, as OpenCL's fmin would: a NaN met anywhere reaches the total."""
     a, b = ir.Param("a"), ir.Param("b")
-    lanes = tuple(
-        ir.Apply(ir.Op(op), (ir.Apply(ir.Get(k), (a,)), ir.Apply(ir.Get(k), (b,))))
-        for k, op in enumerate(ops)
-    )
-    return ir.Lambda((a, b), ir.Apply(ir.Op("tuple"), lanes))
+    lanes = []
+    for k, op in enumerate(ops):
+        x, y = ir.Apply(ir.Get(k), (a,)), ir.Apply(ir.Get(k), (b,))
+        lane: ir.Expr = ir.Apply(ir.Op(op), (x, y))
+        if k < len(keep_nan) and keep_nan[k]:
+            for value in (y, x):  # x tested first: outermost
+                nan = ir.Apply(ir.Op("!="), (value, value))
+                lane = ir.Apply(ir.Op("select"), (nan, value, lane))
+        lanes.append(lane)
+    return ir.Lambda((a, b), ir.Apply(ir.Op("tuple"), tuple(lanes)))
 
 
 def tree_reduce(

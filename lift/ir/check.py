@@ -20,6 +20,7 @@ _UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _LOGIC = {"and", "or", "not"}
 _CASTS = {"f32", "f64", "i32", "i64"}
+_BITWISE = {"&", "|", "^"}  # of integers only
 _INDEX = ("i32", "i64")
 
 
@@ -69,6 +70,11 @@ def _broadcast(types: Sequence[Type], what: str) -> Type:
 def _op_type(name: str, types: Sequence[Type]) -> Type:
     if name in _ARITHMETIC or name in _UNARY:
         return _broadcast(types, f"the operands of {name}")
+    if name in _BITWISE:
+        kind = _broadcast(types, f"the operands of {name}")
+        if _lanes(kind)[0].name not in _INDEX:
+            raise LiftError(f"{name} of {type_text(kind)}: integers only")
+        return kind
     if name in _COMPARE or name in _LOGIC:
         _, width = _lanes(_broadcast(types, f"the operands of {name}"))
         return Scalar("bool") if width is None else Vector(Scalar("bool"), width)

@@ -112,7 +112,7 @@ Expr = Param | Literal | Apply | Lambda  # a Lambda as a value: an argument of a
 
 # Scalar operations, by name: arithmetic, comparisons, math functions, select and casts.
 OPS = {
-    "+": 2, "-": 2, "*": 2, "/": 2, "%": 2, "neg": 1,
+    "+": 2, "-": 2, "*": 2, "/": 2, "%": 2, "neg": 1, "&": 2, "|": 2, "^": 2,
     "min": 2, "max": 2, "abs": 1, "sqrt": 1, "exp": 1, "log": 1, "sin": 1, "cos": 1,
     "pow": 2, "floor": 1, "tanh": 1,
     "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,

@@ -32,7 +32,8 @@ __all__ = ["Dimension", "Kernel", "Output", "generate", "requirements_hold"]
 _C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
 _OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, buffers)
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
-          ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||"}  # fmt: skip
+          ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||", "&": "&", "|": "|",
+          "^": "^"}  # fmt: skip
 _CALLS = {"sqrt", "exp", "log", "sin", "cos", "pow", "floor", "tanh"}
 PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n"
 
@@ -162,7 +163,10 @@ def _literal(literal: ir.Literal) -> str:
     if kind == "bool":
         return "1" if value else "0"
     if kind in ("i32", "i64"):
-        return f"{int(value)}{'L' if kind == 'i64' else ''}"
+        whole, suffix = int(value), "L" if kind == "i64" else ""
+        if whole == -(2 ** (31 if kind == "i32" else 63)):  # its negation does not fit
+            return f"({whole + 1}{suffix} - 1)"
+        return f"{whole}{suffix}"
     number = float(value)
     if math.isnan(number):
         return "NAN"

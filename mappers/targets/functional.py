@@ -54,9 +54,14 @@ _CALLS = {
     "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "pow": "pow", "tanh": "tanh",
     "fabsf": "abs", "sqrtf": "sqrt", "expf": "exp", "logf": "log", "sinf": "sin",
     "cosf": "cos", "powf": "pow", "tanhf": "tanh", "floor": "floor", "floorf": "floor",
-    "fmin": "min", "fminf": "min", "fmax": "max", "fmaxf": "max",
+    "fmin": "min", "fminf": "min", "fmax": "max", "fmaxf": "max", "llvm.smin.": "min",
+    "llvm.smax.": "max",
 }  # fmt: skip
-_CASTS = {"sitofp", "fpext", "fptrunc"}
+_CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext"}
+# Integer arithmetic wraps as LLVM's does (the generator computes + - * unsigned).
+_INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
+# Signed comparisons only: OpenCL compares int and long as signed.
+_SIGNED_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation
 
 
@@ -75,11 +80,11 @@ class StencilExpression:
 @dataclass(frozen=True)
 class Lane:
     """One value a reduction folds: an accumulator's operand (or its magnitude) folded
-    with `op` (`+` or `*`) from `identity`."""
+    with `op` (`+ * & | ^ min max`) from `identity`."""
 
     operand: Value
     op: str
-    identity: float
+    identity: float | int
     magnitude: bool = False
 
 
@@ -152,13 +157,13 @@ def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpr
         value = builder.expression(lane.operand)
         values.append(ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value)
     kinds = [Scalar(_scalar(lane.operand.type)) for lane in lanes]
-    if any(kind.name not in ("f32", "f64") for kind in kinds):
-        raise _Unsupported  # integer folds wrap in the loop, not in OpenCL's signed ints
     identity = ir.Apply(
         ir.Op("tuple"),
         tuple(ir.Literal(lane.identity, kind) for lane, kind in zip(lanes, kinds, strict=True)),
     )
-    fold = fold_lanes([lane.op for lane in lanes])
+    floating = [kind.name in ("f32", "f64") for kind in kinds]
+    keep_nan = [f and lane.op in ("min", "max") for lane, f in zip(lanes, floating, strict=True)]
+    fold = fold_lanes([lane.op for lane in lanes], keep_nan)
     point = ir.Apply(ir.Op("tuple"), tuple(values))
     grid = builder.grid(point)
     params = builder.params()
@@ -235,7 +240,7 @@ def ir_array(kind: Scalar, length: str) -> Array:
 
 
 def c_type_of(kind: Scalar) -> str:
-    return {"f32": "float", "f64": "double"}[kind.name]
+    return {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}[kind.name]
 
 
 class _Builder:
@@ -367,6 +372,16 @@ class _Builder:
         opcode = value.opcode or ""
         if opcode in _FLOAT_OPS:
             return self._op(_FLOAT_OPS[opcode], value.operands)
+        if opcode in _INTEGER_OPS:
+            _scalar(value.type)  # i32 or i64: no narrower integer
+            return self._op(_INTEGER_OPS[opcode], value.operands)
+        if opcode == "icmp" and value.predicate in _SIGNED_COMPARE:
+            _scalar(value.operands[0].type)
+            return self._op(_SIGNED_COMPARE[value.predicate or ""], value.operands)
+        if opcode == "zext" and value.operands[0].type == "i1":  # a test counted as 0 or 1
+            kind = Scalar(_scalar(value.type))
+            test = self.expression(value.operands[0])
+            return ir.Apply(ir.Op("select"), (test, ir.Literal(1, kind), ir.Literal(0, kind)))
         if opcode == "fneg":
             return self._op("neg", value.operands)
         if opcode == "fcmp" and value.predicate in _COMPARE:
@@ -374,6 +389,7 @@ class _Builder:
         if opcode == "select":
             return self._op("select", value.operands)
         if opcode in _CASTS:
+            _scalar(value.operands[0].type)  # from i1 (true as -1 or 1) or i8: not said
             return self._op(_scalar(value.type), value.operands)
         if opcode == "call":
             callee = value.callee or ""

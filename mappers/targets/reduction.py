@@ -10,6 +10,8 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 
 from __future__ import annotations
 
+import math
+
 from lift.errors import LiftError
 from lift.ir.text import pretty
 from lift.opencl.generate import Kernel, generate
@@ -39,7 +41,7 @@ from mappers.targets.kernels import (
 )
 from matcher.demangle import demangle_names
 from matcher.detect import Instance
-from matcher.ir import Value
+from matcher.ir import Value, ValueKind
 
 __all__ = ["PRELUDE", "ceiling", "map_reduction", "require_worth_it", "stack_saved"]
 
@@ -199,18 +201,16 @@ class _ReductionPlan(Plan):
         return by_name
 
     def _lanes(self) -> list[Lane] | None:
-        """The lanes as the Lift compiler folds them, in `_lane_types`'s order: floating
-        point sums and products only (their identities, -0.0 and 1.0, start every
-        work-item's share; an update of any other kind keeps the translated kernels)."""
+        """The lanes as the Lift compiler folds them, in `_lane_types`'s order: each
+        accumulator's operand with its fold's operator and identity, then the magnitudes
+        of the floating-point sums; None where an update has no such operator (the
+        translated kernels, which fold with the loop's own update, run)."""
         lanes = []
         for accumulator in self.accumulators:
-            opcode = accumulator.update.opcode
-            if opcode in ("fadd", "fsub"):
-                lanes.append(Lane(accumulator.operand, "+", -0.0))
-            elif opcode == "fmul":
-                lanes.append(Lane(accumulator.operand, "*", 1.0))
-            else:
+            lane = _lane_of(accumulator)
+            if lane is None:
                 return None
+            lanes.append(lane)
         for j in self.magnitudes:
             lanes.append(Lane(self.accumulators[j].operand, "+", -0.0, magnitude=True))
         return lanes
@@ -489,6 +489,64 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             cloner = Cloner(builder, self.context.region.blocks, env, affine=False)
             results[update] = cloner.value(update)
         return results
+
+
+# The operator of each update that folds its operand with one, and its identity by type
+# (-0.0: the identity of + for every float, +0.0 included; integers wrap, as LLVM's do).
+_FOLDS = {"fadd": "+", "fsub": "+", "fmul": "*", "add": "+", "sub": "+", "mul": "*",
+          "and": "&", "or": "|", "xor": "^"}  # fmt: skip
+_IDENTITIES = {"+": (-0.0, 0), "*": (1.0, 1), "&": (None, -1), "|": (None, 0), "^": (None, 0)}
+_EXTREMES = {"float": math.inf, "double": math.inf, "i32": 2**31 - 1, "i64": 2**63 - 1}
+_LESS = {"olt", "ole", "ult", "ule", "slt", "sle"}  # unsigned integer orders are not said
+_GREATER = {"ogt", "oge", "ugt", "uge", "sgt", "sge"}
+_EXTREMUM_CALLS = {"llvm.minnum.": "min", "llvm.maxnum.": "max", "llvm.smin.": "min",
+                   "llvm.smax.": "max", "fmin": "min", "fminf": "min", "fmax": "max",
+                   "fmaxf": "max"}  # fmt: skip
+
+
+def _lane_of(accumulator: _Accumulator) -> Lane | None:
+    """The lane folding `accumulator`'s operand: its update's operator and identity; a
+    select of the accumulator and the operand by their order, or a min/max call, is a
+    minimum or maximum (identity the largest or smallest value of the type)."""
+    update, kind = accumulator.update, accumulator.acc.type
+    floating = kind in ("float", "double")
+    op = _FOLDS.get(update.opcode or "") or _extremum(accumulator)
+    if op is None or kind not in _EXTREMES:
+        return None
+    identity: float | int | None
+    if op == "min":
+        identity = _EXTREMES[kind]
+    elif op == "max":  # two's complement: the smallest integer is one below -largest
+        identity = -_EXTREMES[kind] if floating else -_EXTREMES[kind] - 1
+    else:
+        identity = _IDENTITIES[op][0 if floating else 1]
+    return None if identity is None else Lane(accumulator.operand, op, identity)
+
+
+def _extremum(accumulator: _Accumulator) -> str | None:
+    """`min` or `max` where the update keeps the lesser or greater of the accumulator and
+    the operand, else None."""
+    update, pair = accumulator.update, {accumulator.acc, accumulator.operand}
+    if update.opcode == "call":
+        callee = update.callee or ""
+        args = [o for o in update.operands if o.kind is not ValueKind.GLOBAL]
+        if set(args) != pair or len(args) != 2:
+            return None
+        for prefix, name in _EXTREMUM_CALLS.items():
+            if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
+                return name
+        return None
+    if update.opcode != "select" or len(pair) != 2:
+        return None
+    test, chosen, other = update.operands
+    if test.opcode not in ("fcmp", "icmp") or {chosen, other} != pair:
+        return None
+    first, second = test.operands
+    if {first, second} != pair or test.predicate not in _LESS | _GREATER:
+        return None
+    # `first < second ? chosen : other` keeps the lesser where chosen is first.
+    keeps_lesser = (test.predicate in _LESS) == (chosen is first)
+    return "min" if keeps_lesser else "max"
 
 
 def _tree(count: int, fold: str) -> str:

@@ -488,6 +488,19 @@ def row_sums_case() -> Case:
     return Case(program, {"x": x}, {"N": 50, "M": 33}, Launch((32,), (8,)), check=sums)
 
 
+def integer_fold_case(op: str, identity: str, expected: Callable[[np.ndarray], Any]) -> Case:
+    program = lam(
+        f"(lambda ((x (array (array i32 M) N))) (map-global 0 (reduce-seq {op} {identity}:i32) x))"
+    )
+    x = rng(13).integers(-(2**31), 2**31, 40 * 21, dtype=np.int64).astype(np.int32)
+    x[:21] = -(2**31)  # a row of the smallest int: the identity of max itself
+
+    def folds(out: np.ndarray) -> None:
+        np.testing.assert_array_equal(out, expected(x.reshape(40, 21)))
+
+    return Case(program, {"x": x}, {"N": 40, "M": 21}, Launch((32,), (8,)), check=folds)
+
+
 def to_private_case() -> Case:
     program = lam(
         "(lambda ((x (array (array f64 4) N)))"
@@ -511,6 +524,10 @@ CASES: dict[str, Callable[[], Case]] = {
     "map-seq-in-map-global": map_seq_case,
     "row-sums": row_sums_case,
     "to-private": to_private_case,
+    # The smallest int is not a negated constant in C: its literal is written otherwise.
+    "integer-max": lambda: integer_fold_case("max", "-2147483648", lambda r: r.max(axis=1)),
+    "integer-and": lambda: integer_fold_case("&", "-1", lambda r: np.bitwise_and.reduce(r, 1)),
+    "integer-xor": lambda: integer_fold_case("^", "0", lambda r: np.bitwise_xor.reduce(r, 1)),
 }
 
 

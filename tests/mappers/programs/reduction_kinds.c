@@ -1,0 +1,133 @@
+/* Reductions of every kind the generated kernels fold: integer sums that wrap around,
+   products, bitwise folds, minima and maxima of integers (a select and the min/max
+   intrinsics clang makes of it) and of floating-point values, a count under a test.
+   Arguments: n, mode (0 small values, 1 values whose sum and product wrap around). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int sum_int(int n, const int *x)
+{
+    int s = 7;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+long sum_long(int n, const int *x, const long *y)
+{
+    long s = -3;
+    for (int i = 0; i < n; i++)
+        s += (long)x[i] * y[i];
+    return s;
+}
+
+int less_int(int n, const int *x)
+{
+    int s = 1000;
+    for (int i = 0; i < n; i++)
+        s -= x[i];
+    return s;
+}
+
+unsigned product_unsigned(int n, const unsigned *x)
+{
+    unsigned p = 3;
+    for (int i = 0; i < n; i++)
+        p *= x[i] | 1u;
+    return p;
+}
+
+int bits(int n, const int *x, int *and_out, int *or_out)
+{
+    int a = -1, o = 0, e = 0x55;
+    for (int i = 0; i < n; i++) {
+        a &= x[i] | 0x100;
+        o |= x[i] & 0xf0f0;
+        e ^= x[i];
+    }
+    *and_out = a;
+    *or_out = o;
+    return e;
+}
+
+int min_int(int n, const int *x)
+{
+    int m = 1 << 30;
+    for (int i = 0; i < n; i++)
+        m = x[i] < m ? x[i] : m;
+    return m;
+}
+
+long max_long(int n, const long *y)
+{
+    long m = -(1L << 40);
+    for (int i = 0; i < n; i++)
+        if (y[i] > m)
+            m = y[i];
+    return m;
+}
+
+int count_positive(int n, const double *v)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += v[i] > 0.25;
+    return c;
+}
+
+double max_double(int n, const double *v)
+{
+    double m = -1e300;
+    for (int i = 0; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+float min_float(int n, const float *w)
+{
+    float m = 1e30f;
+    for (int i = 0; i < n; i++)
+        m = fminf(m, w[i] * 2.0f);
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 1000;
+    int mode = argc > 2 ? atoi(argv[2]) : 0;
+    int *x = malloc(sizeof(int) * (size_t)(n + 1));
+    long *y = malloc(sizeof(long) * (size_t)(n + 1));
+    unsigned *u = malloc(sizeof(unsigned) * (size_t)(n + 1));
+    double *v = malloc(sizeof(double) * (size_t)(n + 1));
+    float *w = malloc(sizeof(float) * (size_t)(n + 1));
+    unsigned state = 2463534242u;
+    for (int i = 0; i < n; i++) {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        x[i] = mode ? (int)state : (int)(state % 2001) - 1000;
+        y[i] = mode ? (long)state * 1000003L - (1L << 40) : (long)(state % 77) - 30;
+        u[i] = mode ? state : state % 5 + 1;
+        v[i] = (double)(state % 1000) / 1000.0 - 0.5;
+        w[i] = (float)(state % 333) - 100.0f;
+    }
+    int and_out = 0, or_out = 0;
+    int e = bits(n, x, &and_out, &or_out);
+    printf("sum_int %d\n", sum_int(n, x));
+    printf("sum_long %ld\n", sum_long(n, x, y));
+    printf("less_int %d\n", less_int(n, x));
+    printf("product_unsigned %u\n", product_unsigned(n, u));
+    printf("bits %d %d %d\n", and_out, or_out, e);
+    printf("min_int %d\n", min_int(n, x));
+    printf("max_long %ld\n", max_long(n, y));
+    printf("count_positive %d\n", count_positive(n, v));
+    printf("max_double %a\n", max_double(n, v));
+    printf("min_float %a\n", (double)min_float(n, w));
+    free(x);
+    free(y);
+    free(u);
+    free(v);
+    free(w);
+    return 0;
+}
