@@ -188,8 +188,21 @@ def infer_function(
             _index_type(indices, "scatter")
             _sizes_equal([indices, values], "scatter's indices and values")
             start = infer(init, env)
+            if isinstance(start, Array):  # the n starting values
+                if start.length != length:
+                    raise LiftError(f"scatter's starting values: {start.length}, not {length}")
+                start = start.element
             _same(infer_function(f, [start, values.element], env), start, "scatter's function")
             return Array(start, length)
+        case ir.ScatterAtomic(_, f):
+            indices, values = _array(types, 0, "scatter-atomic"), _array(types, 1, "scatter-atomic")
+            into = _array(types, 2, "scatter-atomic")
+            _index_type(indices, "scatter-atomic")
+            _sizes_equal([indices, values], "scatter-atomic's indices and values")
+            _same(values.element, into.element, "scatter-atomic's values and array")
+            folded = infer_function(f, [into.element, values.element], env)
+            _same(folded, into.element, "scatter-atomic's function")
+            return into
         case ir.Iterate(count, f):
             if count < 0:
                 raise LiftError("iterate's count is not negative")

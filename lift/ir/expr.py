@@ -49,6 +49,7 @@ __all__ = [
     "Scan",
     "ScanSeq",
     "Scatter",
+    "ScatterAtomic",
     "Slide",
     "Split",
     "SplitVec",
@@ -192,7 +193,9 @@ class Gather:
 @dataclass(frozen=True)
 class Scatter:
     """`(scatter f n init idx xs)`: n elements, element k folded with f from init over the
-    xs[i] whose idx[i] is k, in order (a histogram: f = +, xs all ones)."""
+    xs[i] whose idx[i] is k, in order (a histogram: f = +, xs all ones). `init` is one
+    value for every element, or an array of the n starting values (a histogram adding
+    into the counts it already holds)."""
 
     f: Fun
     length: Size
@@ -282,6 +285,16 @@ class InclusiveScanSeq(ScanSeq):
 
 
 @dataclass(frozen=True)
+class ScatterAtomic:
+    """`((scatter-atomic d f) idx xs into)`: a scatter into the array `into` by the global
+    work-items of dimension d, each folding its xs[i] into into[idx[i]] with an atomic
+    f (+): the elements in any order, so f must be associative and commutative."""
+
+    dim: int
+    f: Fun
+
+
+@dataclass(frozen=True)
 class ToLocal:
     """f's result is kept in local memory (shared by a work-group)."""
 
@@ -319,7 +332,7 @@ Pattern = (
     Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Scatter | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
-    | SplitVec | JoinVec
+    | SplitVec | JoinVec | ScatterAtomic
 )  # fmt: skip
 Fun = Lambda | Op | Pattern
 

@@ -196,6 +196,8 @@ class _Interpreter:
                 return [values[_index(i, len(values))] for i in _list(args[0])]
             case ir.Scatter(f, length, init):
                 return self.scatter(f, length.evaluate(self.sizes), init, args, env)
+            case ir.ScatterAtomic(_, f):  # in order: the atomic's order is any
+                return self.fold_into(f, list(_list(args[2])), args, env)
             case ir.Iterate(count, f):
                 current = args[0]
                 for _ in range(count):
@@ -255,9 +257,17 @@ class _Interpreter:
     def scatter(
         self, f: ir.Fun, length: int, init: ir.Expr, args: list[Value], env: dict[ir.Param, Value]
     ) -> list[Value]:
-        result = [self.value(init, env) for _ in range(length)]
+        start = self.value(init, env)
+        if isinstance(start, list):  # the n starting values
+            return self.fold_into(f, list(start), args, env)
+        return self.fold_into(f, [start] * length, args, env)
+
+    def fold_into(
+        self, f: ir.Fun, result: list[Value], args: list[Value], env: dict[ir.Param, Value]
+    ) -> list[Value]:
+        """Each args[1][i] folded with f into result[args[0][i]], in order."""
         for index, x in zip(_list(args[0]), _list(args[1]), strict=True):
-            k = _index(index, length)
+            k = _index(index, len(result))
             result[k] = self.apply(f, [result[k], x], env)
         return result
 

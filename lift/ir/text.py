@@ -101,7 +101,10 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
                 "(" + " ".join(size_text(s) for s in strides) + ")",
                 "(" + " ".join(size_text(n) for n in lengths) + ")",
             ]
-        case ir.MapGlobal(dim, f) | ir.MapWorkgroup(dim, f) | ir.MapLocal(dim, f):
+        case (
+            ir.MapGlobal(dim, f) | ir.MapWorkgroup(dim, f) | ir.MapLocal(dim, f)
+            | ir.ScatterAtomic(dim, f)
+        ):  # fmt: skip
             return name, [str(dim), _fun_text(f)]
     held: ir.Fun | None = getattr(fun, "f", None)
     return name, [] if held is None else [_fun_text(held)]
@@ -433,6 +436,8 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return None
         case ir.Gather() | ir.Scatter():
             return 2
+        case ir.ScatterAtomic():
+            return 3
     return 1
 
 
@@ -447,6 +452,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "transpose": ((), ir.Transpose),
     "gather": ((), ir.Gather),
     "scatter": (("fun", "size", "value"), ir.Scatter),
+    "scatter-atomic": (("int", "fun"), ir.ScatterAtomic),
     "iterate": (("int", "fun"), ir.Iterate),
     "scan": (("fun", "value"), ir.Scan),
     "scan-inclusive": (("fun", "value"), ir.InclusiveScan),

@@ -213,6 +213,7 @@ class _Generator:
         self.dims = _Dims()
         self.sizes: set[str] = set()
         self.requirements: list[tuple[Size, int]] = []
+        self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
 
     # ------------------------------------------------------------ the kernel
 
@@ -255,7 +256,8 @@ class _Generator:
             arguments += [f"long {size}_arg" for size in sizes]
             narrowed = [f"  const int {size} = (int){size}_arg;" for size in sizes]
         body = "\n".join(narrowed + self.locals + self.lines)
-        source = f"{PRELUDE}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
+        prelude = PRELUDE + (_INT64_ATOMICS if self.int64_atomics else "")
+        source = f"{prelude}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
         dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
         names = tuple(
             part.strip().rsplit(" ", 1)[1] for argument in arguments for part in argument.split(",")
@@ -523,6 +525,9 @@ class _Generator:
             case ir.Apply(ir.ToGlobal(f) | ir.ToLocal(f) | ir.ToPrivate(f), args):
                 self.emit(ir.Apply(f, args), env, sink)
                 return
+            case ir.Apply(ir.ScatterAtomic(dim, f), (idx, xs, into)):
+                self.scatter_atomic(dim, f, (idx, xs, into), env, sink)
+                return
             case ir.Apply(ir.Lambda(params, body), args):
                 bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
                 self.emit(body, dict(env) | dict(zip(params, bound, strict=True)), sink)
@@ -616,6 +621,44 @@ class _Generator:
         self.depth -= 1
         self.line("}")
 
+    def scatter_atomic(
+        self, dim: int, f: ir.Fun, args: tuple[ir.Expr, ...], env: _Env, sink: Element
+    ) -> None:
+        """Each global work-item of `dim` adds its values atomically into the output, the
+        array `into` itself (written in place: the output is that parameter)."""
+        idx, xs, into = args
+        out = self.output
+        if not (
+            isinstance(into, ir.Param)
+            and out.into
+            and out.name == into.name
+            and not out.more_offsets
+            and isinstance(sink, Memory)
+        ):
+            raise LiftError("scatter-atomic writes into the array it is given: the output")
+        kinds = self.type_of(idx, env), self.type_of(xs, env)
+        element = kinds[1].element if isinstance(kinds[1], Array) else None
+        if not _adds(f) or not isinstance(element, Scalar) or element.name not in _ATOMIC_ADD:
+            raise LiftError("scatter-atomic adds scalars (an atomic +)")
+        if element.name in ("i64", "f64"):
+            self.int64_atomics = True
+        indices, values = self.value(idx, env), self.value(xs, env)
+        assert isinstance(kinds[0], Array)
+        length = self.size_text(kinds[0].length)
+        self.dims.note(dim, length=kinds[0].length)
+        i = self.fresh("i")
+        start, step = f"get_global_id({dim})", f"get_global_size({dim})"
+        self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
+        self.depth += 1
+        k, v = self.fresh("k"), self.fresh("v")
+        self.line(f"const long {k} = {text_of(_at(indices, i), 'a scattered index')};")
+        self.line(f"const {c_type(element)} {v} = {text_of(_at(values, i), 'a scattered value')};")
+        cell = _at(sink, k)
+        assert isinstance(cell, Cell)
+        self.line(_ATOMIC_ADD[element.name].format(cell=f"&{cell.text}", v=v))
+        self.depth -= 1
+        self.line("}")
+
     def reduce(
         self,
         f: ir.Fun,
@@ -703,6 +746,16 @@ def _lanes_of(kind: Type) -> list[Scalar] | None:
     return None
 
 
+def _adds(f: ir.Fun) -> bool:
+    """`f` is + itself, or (lambda (a b) (+ a b))."""
+    match f:
+        case ir.Op("+"):
+            return True
+        case ir.Lambda((a, b), ir.Apply(ir.Op("+"), (x, y))):
+            return (x, y) == (a, b)
+    return False
+
+
 def _unlowered(expression: ir.Expr) -> bool:
     return isinstance(expression, ir.Apply) and isinstance(
         expression.fun, ir.Map | ir.Reduce | ir.Scan
@@ -742,6 +795,28 @@ def _in_double(name: str, args: list[str], width: int | None) -> str:
     return f"convert_float{width}({name}({widened}))"
 
 
+# An atomic `*cell += v` per element type: integers by the device's atomics, floating
+# point values by a compare-and-swap of their bits.
+_ATOMIC_ADD = {
+    "i32": "atomic_add((volatile __global int*){cell}, {v});",
+    "i64": "atom_add((volatile __global long*){cell}, {v});",
+    "f32": (
+        "{{ volatile __global uint* lk_at = (volatile __global uint*){cell}; "
+        "union {{ uint u; float f; }} lk_old, lk_new; "
+        "do {{ lk_old.u = *lk_at; lk_new.f = lk_old.f + {v}; }} "
+        "while (atomic_cmpxchg(lk_at, lk_old.u, lk_new.u) != lk_old.u); }}"
+    ),
+    "f64": (
+        "{{ volatile __global ulong* lk_at = (volatile __global ulong*){cell}; "
+        "union {{ ulong u; double f; }} lk_old, lk_new; "
+        "do {{ lk_old.u = *lk_at; lk_new.f = lk_old.f + {v}; }} "
+        "while (atom_cmpxchg(lk_at, lk_old.u, lk_new.u) != lk_old.u); }}"
+    ),
+}
+_INT64_ATOMICS = (
+    "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+    "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
+)
 _WRAPPING = ("+", "-", "*")
 _UNSIGNED = {"i32": "uint", "i64": "ulong"}
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from lift.ir import expr as ir
-from lift.ir.types import Scalar, Size
+from lift.ir.types import Array, Scalar, Size
 
 __all__ = [
     "ALGORITHMIC",
@@ -29,6 +29,7 @@ __all__ = [
     "LowerMap",
     "LowerReduce",
     "LowerScan",
+    "LowerScatter",
     "MapFusion",
     "PartialReduce",
     "ReduceMapFusion",
@@ -338,6 +339,25 @@ class LowerScan(Rule):
 
 
 @dataclass(frozen=True)
+class LowerScatter(Rule):
+    """(scatter + n into idx xs) -> ((scatter-atomic d +) idx xs into), where `into` is
+    a parameter holding the n starting values: the global work-items of dimension d
+    each add their xs[i] atomically into into[idx[i]], in place. + only: the device's
+    atomics add; in any order, which a floating-point sum allows only reordered."""
+
+    dim: int = 0
+    name = "lower-scatter"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Scatter(f, length, ir.Param() as into), (idx, xs)) if (
+                _operator(f) == "+" and isinstance(into.type, Array) and into.type.length == length
+            ):
+                return ir.Apply(ir.ScatterAtomic(self.dim, f), (idx, xs, into))
+        return None
+
+
+@dataclass(frozen=True)
 class ToMemory(Rule):
     """(F x) -> ((to-local F) x) or ((to-private F) x) for a lowered map or reduce F:
     its result is kept in that memory for what reads it next."""
@@ -404,4 +424,4 @@ class Vectorise(Rule):
         return ir.Apply(ir.JoinVec(), (ir.Apply(ir.Map(ir.MapVec(f)), (vectors,)),))
 
 
-LOWERING = (LowerMap, LowerReduce, LowerScan, ToMemory, CopyToLocal, Vectorise)
+LOWERING = (LowerMap, LowerReduce, LowerScan, LowerScatter, ToMemory, CopyToLocal, Vectorise)

@@ -501,6 +501,24 @@ def integer_fold_case(op: str, identity: str, expected: Callable[[np.ndarray], A
     return Case(program, {"x": x}, {"N": 40, "M": 21}, Launch((32,), (8,)), check=folds)
 
 
+def histogram_case(kind: str) -> Case:
+    """Keys less `lo` counted (or weighted) into the bins `h` they already hold, atomically:
+    weights of halves, so that every order of the additions gives the same sums."""
+    weight = {"i32": "1:i32", "i64": "3:i64", "f32": "(get 1 p)", "f64": "(get 1 p)"}[kind]
+    program = lam(
+        f"(lambda ((keys (array i32 N)) (w (array {kind} N)) (h (array {kind} B)) (lo i32))"
+        " ((scatter-atomic 0 +) (map (lambda (p) (i64 (- (get 0 p) lo))) (zip keys w))"
+        f" (map (lambda (p) {weight}) (zip keys w)) h))"
+    )
+    r, n, bins = rng(14), 5000, 37
+    keys = r.integers(5, 5 + bins, n).astype(np.int32)
+    weights = (r.integers(-8, 9, n) / 2).astype(NUMPY[kind])
+    counts = r.integers(0, 4, bins).astype(NUMPY[kind])
+    output = Output("h", True, Size.of(0), (Size.of(1),))
+    inputs = {"keys": keys, "w": weights, "h": counts, "lo": 5}
+    return Case(program, inputs, {"N": n, "B": bins}, Launch((256,), (64,)), output)
+
+
 def to_private_case() -> Case:
     program = lam(
         "(lambda ((x (array (array f64 4) N)))"
@@ -525,6 +543,10 @@ CASES: dict[str, Callable[[], Case]] = {
     "row-sums": row_sums_case,
     "to-private": to_private_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
+    "histogram-i32": lambda: histogram_case("i32"),
+    "histogram-i64": lambda: histogram_case("i64"),
+    "histogram-f32": lambda: histogram_case("f32"),
+    "histogram-f64": lambda: histogram_case("f64"),
     "integer-max": lambda: integer_fold_case("max", "-2147483648", lambda r: r.max(axis=1)),
     "integer-and": lambda: integer_fold_case("&", "-1", lambda r: np.bitwise_and.reduce(r, 1)),
     "integer-xor": lambda: integer_fold_case("^", "0", lambda r: np.bitwise_xor.reduce(r, 1)),

@@ -31,6 +31,7 @@ from lift.rewriting.rules import (
     LowerMap,
     LowerReduce,
     LowerScan,
+    LowerScatter,
     MapFusion,
     PartialReduce,
     ReduceMapFusion,
@@ -629,6 +630,45 @@ def test_lower_scan(template: Template, data: st.DataObject) -> None:
         assert text.count("(scan-seq-inclusive " if inclusive else "(scan-seq ") == 1
 
 
+# ---------------------------------------------------------------- LowerScatter
+
+HISTOGRAM = (
+    "(lambda ((keys (array i64 N)) (w (array {T} N)) (h (array {T} B)))"
+    " (scatter {A} B h (map (lambda (v) (- v 3:i64)) keys) w))"
+)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_lower_scatter(data: st.DataObject) -> None:
+    """A scatter adding into the array it starts from becomes an atomic scatter into it."""
+    kind = data.draw(st.sampled_from(ELEMENTS))
+    add = data.draw(st.sampled_from(["+", "(lambda (l r) (+ l r))"]))
+    program = parse(HISTOGRAM.format(T=kind, A=add))
+    n, bins = data.draw(st.integers(0, 30)), data.draw(st.integers(1, 6))
+    keys = data.draw(st.lists(st.integers(3, 2 + bins), min_size=n, max_size=n))
+    values = st.integers(-9, 9) if kind != "f64" else st.integers(-9, 9).map(lambda v: v / 2)
+    w = data.draw(st.lists(values, min_size=n, max_size=n))
+    h = data.draw(st.lists(values, min_size=bins, max_size=bins))
+    lowered = apply_first(program, LowerScatter(0))
+    assert lowered is not None and "(scatter-atomic 0 " in show(lowered)
+    sizes = {"N": n, "B": bins}
+    assert run(lowered, [keys, w, h], sizes) == run(program, [keys, w, h], sizes)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "(scatter + B 0:i64 keys w)",  # from one value: no array to add into
+        "(scatter max B h keys w)",  # no atomic max
+        "(scatter + 4 h keys w)",  # not the array's length
+    ],
+)
+def test_lower_scatter_needs_an_array_to_add_into(body: str) -> None:
+    program = parse(f"(lambda ((keys (array i64 N)) (w (array i64 N)) (h (array i64 B))) {body})")
+    assert apply_first(program, LowerScatter(0)) is None
+
+
 # ---------------------------------------------------------------- ToMemory
 
 TO_MEMORY = [
@@ -777,7 +817,15 @@ def test_rule_families_are_listed() -> None:
         SlideTiling,
         ChunkedScan,
     }
-    assert set(LOWERING) == {LowerMap, LowerReduce, LowerScan, ToMemory, CopyToLocal, Vectorise}
+    assert set(LOWERING) == {
+        LowerMap,
+        LowerReduce,
+        LowerScan,
+        LowerScatter,
+        ToMemory,
+        CopyToLocal,
+        Vectorise,
+    }
 
 
 def test_a_lowering_sequence_keeps_the_meaning() -> None:
