@@ -20,7 +20,7 @@ _UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _LOGIC = {"and", "or", "not"}
 _CASTS = {"f32", "f64", "i32", "i64"}
-_BITWISE = {"&", "|", "^"}  # of integers only
+_BITWISE = {"&", "|", "^", "shl", "ashr", "lshr", "udiv", "urem"}  # of integers only
 _INDEX = ("i32", "i64")
 
 
@@ -81,6 +81,10 @@ def _op_type(name: str, types: Sequence[Type]) -> Type:
     if name == "select":
         _same(types[1], types[2], "the values of select")
         return types[1]
+    if name == "u64":
+        if types[0] != Scalar("i32"):
+            raise LiftError(f"u64 of {type_text(types[0])}: an i32 only")
+        return Scalar("i64")
     if name in _CASTS:
         _, width = _lanes(types[0])
         return Scalar(name) if width is None else Vector(Scalar(name), width)

@@ -112,8 +112,12 @@ Expr = Param | Literal | Apply | Lambda  # a Lambda as a value: an argument of a
 
 
 # Scalar operations, by name: arithmetic, comparisons, math functions, select and casts.
+# Integers are two's complement of their width; `shl`, `ashr`, `lshr`, `udiv` and `urem`
+# are LLVM's (the shifted or divided bits read as unsigned where it says), `u64` widens
+# an i32 read as unsigned.
 OPS = {
     "+": 2, "-": 2, "*": 2, "/": 2, "%": 2, "neg": 1, "&": 2, "|": 2, "^": 2,
+    "shl": 2, "ashr": 2, "lshr": 2, "udiv": 2, "urem": 2, "u64": 1,
     "min": 2, "max": 2, "abs": 1, "sqrt": 1, "exp": 1, "log": 1, "sin": 1, "cos": 1,
     "pow": 2, "floor": 1, "tanh": 1,
     "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,

@@ -45,6 +45,11 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,
+    "shl": lambda a, b: a << b,
+    "ashr": lambda a, b: a >> b,
+    "lshr": lambda a, b: _unsigned(a) >> b,
+    "udiv": lambda a, b: _unsigned(a) // _unsigned(b),
+    "urem": lambda a, b: _unsigned(a) % _unsigned(b),
     "&": lambda a, b: a & b,
     "|": lambda a, b: a | b,
     "^": lambda a, b: a ^ b,
@@ -71,11 +76,20 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "floor": lambda a: a if isinstance(a, int) else _ieee(np.floor, a),
     "tanh": lambda a: _ieee(np.tanh, a),
     "not": lambda a: not a,
+    "u64": lambda a: a % 2**32,  # an i32's bits, unsigned
     "f32": np.float32,
     "f64": float,
     "i32": int,
     "i64": int,
 }
+
+
+def _unsigned(a: Any) -> Any:
+    """A value read as unsigned: the interpreter's integers have no width, so a negative
+    one has no unsigned reading here (the kernel reads its bits)."""
+    if a < 0:
+        raise LiftError(f"{a} read as unsigned: the interpreter's integers have no width")
+    return a
 
 
 def _extreme(a: Any, b: Any, *, lower: bool) -> Any:

@@ -818,6 +818,10 @@ _INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
 )
 _WRAPPING = ("+", "-", "*")
+# Operations on the unsigned reading of an integer's bits: the operator, and whether its
+# right operand is read as unsigned too (a shift's amount is not).
+_UNSIGNED_OPS = {"shl": ("<<", False), "lshr": (">>", False), "udiv": ("/", True),
+                 "urem": ("%", True)}  # fmt: skip
 _UNSIGNED = {"i32": "uint", "i64": "ulong"}
 
 
@@ -838,6 +842,15 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
         # Two's complement, as LLVM's add/sub/mul: OpenCL C's signed overflow is undefined.
         unsigned, kind = _UNSIGNED[scalar.name], c_type(scalar)
         return f"(({kind})(({unsigned}){args[0]} {name} ({unsigned}){args[1]}))"
+    if name in _UNSIGNED_OPS and isinstance(scalar, Scalar) and scalar.name in _UNSIGNED:
+        unsigned, kind = _UNSIGNED[scalar.name], c_type(scalar)
+        operator, right = _UNSIGNED_OPS[name]
+        b = f"({unsigned}){args[1]}" if right else args[1]
+        return f"(({kind})(({unsigned}){args[0]} {operator} {b}))"
+    if name == "ashr":  # OpenCL shifts a signed integer arithmetically
+        return f"({args[0]} >> {args[1]})"
+    if name == "u64":
+        return f"((long)(uint)({args[0]}))"
     if name in _INFIX:
         return f"({args[0]} {_INFIX[name]} {args[1]})"
     if name == "neg":

@@ -28,16 +28,21 @@ from lift.ir import expr as ir
 from lift.ir.build import ScanPrograms, chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
-from lift.rewriting.rules import identity_of
+from lift.rewriting.rules import LowerScatter, identity_of
+from lift.rewriting.traverse import apply_first
 from mappers.targets.kernels import BufferGroup, KernelBody
 from matcher.ir import Value, ValueKind
 
 __all__ = [
+    "BINS",
+    "FIRST_BIN",
+    "HistogramExpression",
     "Lane",
     "ReductionExpression",
     "ScanExpression",
     "StencilExpression",
     "generated_kernels",
+    "histogram_expression",
     "reduction_expression",
     "scan_expression",
     "stencil_expression",
@@ -59,7 +64,9 @@ _CALLS = {
 }  # fmt: skip
 _CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext"}
 # Integer arithmetic wraps as LLVM's does (the generator computes + - * unsigned).
-_INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}
+_INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^",
+                "shl": "shl", "ashr": "ashr", "lshr": "lshr", "udiv": "udiv", "urem": "urem",
+                "sdiv": "/", "srem": "%"}  # fmt: skip
 # Signed comparisons only: OpenCL compares int and long as signed.
 _SIGNED_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation
@@ -186,6 +193,61 @@ def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpr
     mapped = ir.Apply(ir.Map(grid[0]), (grid[1],))
     algorithmic = ir.Lambda(params, ir.Apply(ir.Reduce(fold, identity), (mapped,)))
     return ReductionExpression(partials, total, names, algorithmic)
+
+
+@dataclass(frozen=True)
+class HistogramExpression:
+    """A histogram on the device: `bin_range` folds the smallest and largest bin of the
+    iterations (a tree reduction: the host copies exactly that range of the bins, once
+    checked apart from every read); `add` adds each iteration's increment atomically
+    into that copy, `bins` (`nb` elements from bin `first_bin`), written through
+    `output`. `algorithmic` is what `add` computes: (scatter + nb bins idx incs)."""
+
+    bin_range: ReductionExpression
+    add: ir.Lambda
+    output: Output
+    algorithmic: ir.Lambda
+
+
+BINS, FIRST_BIN = "hist_bins", "hist_first"
+
+
+def histogram_expression(
+    body: KernelBody, index: Value, increment: Value, local: int
+) -> HistogramExpression | None:
+    """The programs of a histogram whose reads `body` has translated: `increment` added
+    into bins[`index`] at every iteration; None where the functional IR cannot say the
+    index or the increment."""
+    if index.type not in ("i32", "i64"):
+        return None
+    largest = 2 ** (31 if index.type == "i32" else 63) - 1
+    bounds = [Lane(index, "min", largest), Lane(index, "max", -largest - 1)]
+    bin_range = reduction_expression(body, bounds, local)
+    try:
+        builder = _Builder(body, None, None)
+        position = builder.expression(index)
+        added = builder.expression(increment)
+        kind = Scalar(_scalar(increment.type))
+        if index.type == "i32":
+            position = ir.Apply(ir.Op("i64"), (position,))
+        first = ir.Param(FIRST_BIN, Scalar("i64"))
+        position = ir.Apply(ir.Op("-"), (position, first))
+        place, grid = builder.grid(position)
+        value, _ = builder.grid(added)
+    except (_Unsupported, RecursionError):
+        return None
+    if bin_range is None:
+        return None
+    count = Size.of("nb")
+    bins = ir.Param(BINS, Array(kind, count))
+    params = (*builder.params(), bins, first)
+    places, values = ir.Apply(ir.Map(place), (grid,)), ir.Apply(ir.Map(value), (grid,))
+    scatter = ir.Apply(ir.Scatter(ir.Op("+"), count, bins), (places, values))
+    algorithmic = ir.Lambda(params, scatter)
+    add = apply_first(algorithmic, LowerScatter(0))
+    assert isinstance(add, ir.Lambda)
+    output = Output(BINS, True, Size.of(0), (Size.of(1),))
+    return HistogramExpression(bin_range, add, output, algorithmic)
 
 
 def scan_expression(
@@ -378,6 +440,8 @@ class _Builder:
         if opcode == "icmp" and value.predicate in _SIGNED_COMPARE:
             _scalar(value.operands[0].type)
             return self._op(_SIGNED_COMPARE[value.predicate or ""], value.operands)
+        if opcode == "zext" and (value.operands[0].type, value.type) == ("i32", "i64"):
+            return self._op("u64", value.operands)
         if opcode == "zext" and value.operands[0].type == "i1":  # a test counted as 0 or 1
             kind = Scalar(_scalar(value.type))
             test = self.expression(value.operands[0])

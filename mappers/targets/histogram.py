@@ -22,6 +22,12 @@ kernels run over those iterations only, each read copied for them only. Both end
 iterations at which the loop makes every one of these reads, and an affine access
 between two addresses of one array stays inside it.
 
+A histogram whose every iteration adds (no test decides it), and whose index and
+increment the functional IR can say, runs kernels the Lift compiler generates
+(mappers/targets/functional.py `histogram_expression`): the range of bins is a tree
+reduction (the smallest and largest index, as a reduction's lanes), the adds a
+`scatter-atomic` into the copied range; the others run the kernels translated here.
+
 A sparse product in coordinate storage (SpMV_COO, y[row[k]] += val[k] * x[col[k]]) is
 such a histogram whose increment gathers from x at a column read in the loop: a kernel
 run first finds the range of columns over the same iterations, and that slice of x is
@@ -33,18 +39,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from lift.errors import LiftError
+from lift.ir.text import pretty
+from lift.opencl.generate import Kernel, generate
 from mappers.plan.access import Access, apart, apart_from_fixed, element_size
 from mappers.plan.loops import loop_view, trip_count
-from mappers.plan.plan import MapperContext, Plan, need
+from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
 from mappers.plan.region import Region, check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand, operand
+from mappers.targets.functional import (
+    BINS,
+    FIRST_BIN,
+    HistogramExpression,
+    generated_kernels,
+    histogram_expression,
+)
 from mappers.targets.kernels import (
     PUBLISH_RANGE,
     KernelArg,
     KernelBody,
     as_check,
     c_type,
+    fits_int,
     launch,
     pack_params,
     param_prelude,
@@ -52,7 +69,17 @@ from mappers.targets.kernels import (
     read_cells,
     status_when,
 )
-from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
+from mappers.targets.reduction import (
+    LOCAL,
+    PRELUDE,
+    Tree,
+    arguments_by_name,
+    group_lengths,
+    launch_tree,
+    require_worth_it,
+    stack_saved,
+    tree_kernels,
+)
 from mappers.targets.sparse import (
     check_fixed,
     displaced_read,
@@ -166,6 +193,9 @@ class _HistogramPlan(Plan):
         main.body.close_groups()
         self.params, whole = main.body.read_params()
         checks += [counted.exact, whole]
+        self.functional: _Generated | None = None
+        if not self.tests and self.gather is None and generated_kernels():
+            self.functional = self._generated(main.body)
         # Reads under a test: the tests alone, run first, say which iterations to copy for.
         self.active: _Translated | None = None
         self.active_params: list[tuple[str, Operand]] = []
@@ -184,6 +214,38 @@ class _HistogramPlan(Plan):
             checks.append(whole)
             self.active = active
         return builder.all_of(checks)
+
+    def _generated(self, body: KernelBody) -> _Generated | None:
+        """The generated kernels of this histogram, or None where the functional IR
+        cannot say it or the Lift compiler declines (the translated kernels run)."""
+        expression = histogram_expression(body, self.index_value, self.increment, LOCAL)
+        if expression is None:
+            return None
+        arguments = arguments_by_name(body)
+        kernels = tree_kernels(expression.bin_range, arguments)
+        declarations = {n: arguments[n].declaration for n in arguments}
+        try:
+            add = [
+                generate(expression.add, "idiom_histogram", expression.output, declarations, i)
+                for i in ("long", "int")
+            ]
+        except (LiftError, RecursionError):
+            return None
+        if kernels is None:
+            return None
+        types = [self.index_value.type] * 2
+        self.target += " (generated)"
+        self.generated = GeneratedKernel(
+            pretty(expression.algorithmic),
+            (
+                "bin range: tree-reduce of the smallest and largest bin",
+                "lower-scatter: (scatter + nb bins ...) -> (scatter-atomic 0 +)",
+            ),
+            pretty(expression.bin_range.partials) + "\n" + pretty(expression.add),
+            kernels[0].source + kernels[2].source + add[0].source,
+        )
+        return _Generated(expression, Tree(kernels, expression.bin_range, arguments, types),
+                          (add[0], add[1]))  # fmt: skip
 
     def _late_reads(self, body: KernelBody) -> list[Value]:
         """The reads of `body` that the loop makes only at some iterations (under a test)."""
@@ -333,6 +395,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         args: list[KernelArg],
         ranges: Sequence[tuple[Operand | None, Operand | None]],
     ) -> Operand:
+        if self.functional is not None:
+            return self._bins_generated(builder, self.functional, ranges)
         module = self.context.module
         source = self._source(args)
         common = [_scalar(end), _scalar(t_first), *args]
@@ -342,6 +406,59 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                        work=as_check(builder, self.count),
                        args=[*common, KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
         low, high, overflow = read_cells(builder, cells)
+        checks = [
+            builder.compare("eq", first, const("i32", 0)),
+            builder.compare("eq", overflow, const("i32", 0)),
+        ]
+        bins = self._bins_checked(builder, low, high, ranges, checks)
+
+        def add() -> Operand:
+            return launch(builder, module, source=source, kernel="idiom_histogram",
+                          global_size=[const(I64, _GRID)], local_size=None, work=self.count,
+                          args=[*common, bins.arg, _scalar(bins.low)])  # fmt: skip
+
+        return status_when(builder, bins.go, add)
+
+    def _bins_generated(
+        self,
+        builder: Builder,
+        generated: _Generated,
+        ranges: Sequence[tuple[Operand | None, Operand | None]],
+    ) -> Operand:
+        """The generated kernels over every iteration: the bins' range by a tree
+        reduction, then the atomic adds into the checked range's copy."""
+        module = self.context.module
+        body = self.main.body
+        values = dict(self.params) | group_lengths(builder, body)
+        found, (low, high) = launch_tree(builder, module, generated.tree, values=values,
+                                         count=self.count)  # fmt: skip
+        checks = [builder.compare("eq", found, const("i32", 0))]
+        bins = self._bins_checked(builder, low, high, ranges, checks)
+        add, narrow = generated.add
+        values |= {"n0": self.count, "nb": bins.count}
+        arguments = generated.tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
+        args = [arguments[p.name] for p in generated.expression.add.params]
+        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in add.sizes]
+        fits = builder.all_of([fits_int(builder, values[name]) for name in add.sizes])
+
+        def atomics() -> Operand:
+            return launch(builder, module, source=add.source, kernel=add.name,
+                          global_size=[const(I64, _GRID)], local_size=None, work=self.count,
+                          args=args, alternative=(fits, narrow.source))  # fmt: skip
+
+        return status_when(builder, bins.go, atomics)
+
+    def _bins_checked(
+        self,
+        builder: Builder,
+        low: Operand,
+        high: Operand,
+        ranges: Sequence[tuple[Operand | None, Operand | None]],
+        checks: list[Operand],
+    ) -> _Bins:
+        """The bins low .. high (inclusive) as a kernel argument, and the condition
+        for adding into them: `checks`, a range that is not empty, apart from every
+        read (`ranges`) and from every value the loop reads once."""
         size = const(I64, element_size(self.kind))
         low64, high64 = builder.to_i64(low), builder.to_i64(high)
         bins_start = builder.to_i64(self._bins_operand())
@@ -351,26 +468,38 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             bins_start,
             builder.binary("mul", builder.binary("add", high64, const(I64, 1)), size),
         )
-        checks = [
-            builder.compare("eq", first, const("i32", 0)),
-            builder.compare("eq", overflow, const("i32", 0)),
-            builder.compare("sle", low, high),
-        ]
+        checks = [*checks, builder.compare("sle", low64, high64)]
         for read_low, read_high in ranges:
             assert read_low is not None and read_high is not None
             checks.append(apart(builder, (range_low, range_high), (read_low, read_high)))
         checks.append(apart_from_fixed(builder, self.context.region, (range_low, range_high)))
-        bins_arg = KernelArg("", 2, range_low, builder.binary("sub", range_high, range_low))
-
-        def add() -> Operand:
-            return launch(builder, module, source=source, kernel="idiom_histogram",
-                          global_size=[const(I64, _GRID)], local_size=None, work=self.count,
-                          args=[*common, bins_arg, _scalar(low64)])  # fmt: skip
-
-        return status_when(builder, builder.all_of(checks), add)
+        arg = KernelArg("", 2, range_low, builder.binary("sub", range_high, range_low))
+        count = builder.binary("add", builder.binary("sub", high64, low64), const(I64, 1))
+        return _Bins(builder.all_of(checks), arg, low64, count)
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
+
+
+@dataclass(frozen=True)
+class _Generated:
+    """A histogram's generated kernels: the bins' range (a tree reduction) and the
+    atomic adds, with long and with int indices."""
+
+    expression: HistogramExpression
+    tree: Tree
+    add: tuple[Kernel, Kernel]
+
+
+@dataclass(frozen=True)
+class _Bins:
+    """The checked range of bins: `go` where the adds may run into `arg`, the copy of
+    bins `low` .. `low + count - 1`."""
+
+    go: Operand
+    arg: KernelArg
+    low: Operand
+    count: Operand
 
 
 @dataclass(frozen=True)

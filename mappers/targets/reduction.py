@@ -11,6 +11,7 @@ accumulators of one loop are folded by the same kernels. Loops of fewer than
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from lift.errors import LiftError
 from lift.ir.text import pretty
@@ -43,7 +44,18 @@ from matcher.demangle import demangle_names
 from matcher.detect import Instance
 from matcher.ir import Value, ValueKind
 
-__all__ = ["PRELUDE", "ceiling", "map_reduction", "require_worth_it", "stack_saved"]
+__all__ = [
+    "PRELUDE",
+    "Tree",
+    "arguments_by_name",
+    "ceiling",
+    "group_lengths",
+    "launch_tree",
+    "map_reduction",
+    "require_worth_it",
+    "stack_saved",
+    "tree_kernels",
+]
 
 GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
@@ -171,18 +183,10 @@ class _ReductionPlan(Plan):
         where the Lift compiler declines them (the translated kernels run)."""
         functional = self.functional
         assert functional is not None
-        declarations = {
-            p.name: self._arguments_by_name()[p.name].declaration
-            for p in functional.partials.params
-        }
-        try:
-            first = generate(functional.partials, "idiom_reduce", declarations=declarations)
-            narrow = generate(
-                functional.partials, "idiom_reduce", declarations=declarations, index="int"
-            )
-            final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
-        except (LiftError, RecursionError):
+        kernels = tree_kernels(functional, self._arguments_by_name())
+        if kernels is None:
             return None
+        first, _, final = kernels
         self.generated = GeneratedKernel(
             pretty(functional.algorithmic),
             (
@@ -192,13 +196,10 @@ class _ReductionPlan(Plan):
             pretty(functional.partials) + "\n" + pretty(functional.total),
             first.source + final.source,
         )
-        return first, narrow, final
+        return kernels
 
     def _arguments_by_name(self) -> dict[str, KernelArg]:
-        body = self.body
-        by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
-        by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
-        return by_name
+        return arguments_by_name(self.body)
 
     def _lanes(self) -> list[Lane] | None:
         """The lanes as the Lift compiler folds them, in `_lane_types`'s order: each
@@ -339,7 +340,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * s)) for s in sizes]
         first_args += [KernelArg("", 4, None, const(I64, LOCAL * 4))]
         module = self.context.module
-        groups = self._groups(builder)
+        groups = _groups(builder, self.count)
         status_first = launch(
             builder,
             module,
@@ -380,66 +381,17 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         return builder.binary("or", status, self._order_unsettled(builder))
 
     def _call_generated(self, builder: Builder, functional: ReductionExpression) -> Operand:
-        """The two generated kernels: each group's partial lanes, then their total in one
-        group; the totals land where the translated kernels' do (`self.results`)."""
-        types = self._lane_types()
-        sizes = [element_size(t) for t in types]
-        saved = stack_saved(builder, self.context.module)
-        partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in types]
-        outputs = [builder.emit("ptr", f"alloca {t}") for t in types]
-        body = self.body
-        by_name = self._arguments_by_name()
+        """The two generated kernels (`launch_tree`); the totals land where the translated
+        kernels' do (`self.results`)."""
+        values = dict(self.params) | group_lengths(builder, self.body)
         assert self.kernels is not None
-        first, narrow, final = self.kernels
-        groups = self._groups(builder)
-        per = ceiling(builder, self.count, builder.binary("mul", groups, const(I64, LOCAL)))
-        groups = ceiling(builder, self.count, builder.binary("mul", per, const(I64, LOCAL)))
-        values = dict(self.params) | {"n0": self.count, "wg": groups, "per": per}
-        for group in body.groups.values():
-            assert group.bytes is not None
-            count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
-            values[f"{group.name}_len"] = count
-        first_args = [by_name[p.name] for p in functional.partials.params]
-        first_args += [_handed_off(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
-        first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
-        module = self.context.module
-        fits = builder.all_of([fits_int(builder, values[name]) for name in first.sizes])
-        status_first = launch(
+        status, self.results = launch_tree(
             builder,
-            module,
-            source=first.source,
-            kernel=first.name,
-            global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
-            local_size=[LOCAL],
-            work=self.count,
-            args=first_args,
-            alternative=(fits, narrow.source),
+            self.context.module,
+            Tree(self.kernels, functional, self._arguments_by_name(), self._lane_types()),
+            values=values,
+            count=self.count,
         )
-        final_per = ceiling(builder, groups, const(I64, LOCAL))
-        final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
-        final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
-        final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
-        final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
-        # The total of the partials, only where the partials were made.
-        status_final = status_when(
-            builder,
-            builder.compare("eq", status_first, const("i32", 0)),
-            lambda: launch(
-                builder,
-                module,
-                source=final.source,
-                kernel=final.name,
-                global_size=[const(I64, LOCAL)],
-                local_size=[LOCAL],
-                work=self.count,  # the reduction's work: the device choice must be the first's
-                args=final_args,
-            ),
-        )
-        self.results = [
-            builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(types, outputs, strict=True)
-        ]
-        builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
-        status = builder.binary("or", status_first, status_final)
         return builder.binary("or", status, self._order_unsettled(builder))
 
     def _order_unsettled(self, builder: Builder) -> Operand:
@@ -465,16 +417,6 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
             ):
                 unsettled = builder.binary("or", unsettled, check)
         return builder.cast("zext", unsettled, "i32")
-
-    def _groups(self, builder: Builder) -> Operand:
-        """Work-groups of the first kernel: one per LOCAL * PER_ITEM iterations, 1 to GROUPS."""
-        chunk = LOCAL * PER_ITEM
-        wanted = builder.binary("sdiv", builder.binary("add", self.count, const(I64, chunk - 1)),
-                                const(I64, chunk))  # fmt: skip
-        at_least_one = builder.select(builder.compare("slt", wanted, const(I64, 1)),
-                                      const(I64, 1), wanted)  # fmt: skip
-        too_many = builder.compare("sgt", at_least_one, const(I64, GROUPS))
-        return builder.select(too_many, const(I64, GROUPS), at_least_one)
 
     def done(self, builder: Builder) -> dict[Value, Operand]:
         results: dict[Value, Operand] = {}
@@ -547,6 +489,123 @@ def _extremum(accumulator: _Accumulator) -> str | None:
     # `first < second ? chosen : other` keeps the lesser where chosen is first.
     keeps_lesser = (test.predicate in _LESS) == (chosen is first)
     return "min" if keeps_lesser else "max"
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A reduction's generated kernels (partials with long and int indices, the final
+    fold), its expression, the argument of each program parameter and the IR type of
+    each lane."""
+
+    kernels: tuple[Kernel, Kernel, Kernel]
+    functional: ReductionExpression
+    arguments: dict[str, KernelArg]
+    types: list[str]
+
+
+def launch_tree(
+    builder: Builder, module: ModuleText, tree: Tree, *, values: dict[str, Operand], count: Operand
+) -> tuple[Operand, list[Operand]]:
+    """Launch a generated tree reduction over `count` values: each group's partial lanes,
+    then their total in one group, only where the first launch succeeded. `values` gives
+    the size variables of the programs beyond the groups' (`n0`, `wg`, `per`, `m`).
+    Returns the status (i32, 0 where both ran) and the lanes' totals."""
+    sizes = [element_size(t) for t in tree.types]
+    saved = stack_saved(builder, module)
+    partials = [builder.emit("ptr", f"alloca {t}, i32 {GROUPS}") for t in tree.types]
+    outputs = [builder.emit("ptr", f"alloca {t}") for t in tree.types]
+    first, narrow, final = tree.kernels
+    groups = _groups(builder, count)
+    per = ceiling(builder, count, builder.binary("mul", groups, const(I64, LOCAL)))
+    groups = ceiling(builder, count, builder.binary("mul", per, const(I64, LOCAL)))
+    values = values | {"n0": count, "wg": groups, "per": per}
+    first_args = [tree.arguments[p.name] for p in tree.functional.partials.params]
+    first_args += [_handed_off(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
+    first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
+    fits = builder.all_of([fits_int(builder, values[name]) for name in first.sizes])
+    status_first = launch(
+        builder,
+        module,
+        source=first.source,
+        kernel=first.name,
+        global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
+        local_size=[LOCAL],
+        work=count,
+        args=first_args,
+        alternative=(fits, narrow.source),
+    )
+    final_per = ceiling(builder, groups, const(I64, LOCAL))
+    final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
+    final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
+    final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
+    final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
+    # The total of the partials, only where the partials were made.
+    status_final = status_when(
+        builder,
+        builder.compare("eq", status_first, const("i32", 0)),
+        lambda: launch(
+            builder,
+            module,
+            source=final.source,
+            kernel=final.name,
+            global_size=[const(I64, LOCAL)],
+            local_size=[LOCAL],
+            work=count,  # the reduction's work: the device choice must be the first's
+            args=final_args,
+        ),
+    )
+    results = [
+        builder.emit(t, f"load {t}, ptr {o.ref}") for t, o in zip(tree.types, outputs, strict=True)
+    ]
+    builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
+    return builder.binary("or", status_first, status_final), results
+
+
+def tree_kernels(
+    functional: ReductionExpression, arguments: dict[str, KernelArg]
+) -> tuple[Kernel, Kernel, Kernel] | None:
+    """The partial folds (long and int indices) and the final fold of `functional`,
+    generated, its parameters declared as their `arguments`; None where the Lift
+    compiler declines them."""
+    declarations = {p.name: arguments[p.name].declaration for p in functional.partials.params}
+    try:
+        first = generate(functional.partials, "idiom_reduce", declarations=declarations)
+        narrow = generate(
+            functional.partials, "idiom_reduce", declarations=declarations, index="int"
+        )
+        final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
+    except (LiftError, RecursionError):
+        return None
+    return first, narrow, final
+
+
+def arguments_by_name(body: KernelBody) -> dict[str, KernelArg]:
+    """The kernel argument of each buffer group and scalar of `body`, by its name: what
+    the parameters of a functional expression of `body` are bound to."""
+    by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
+    by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
+    return by_name
+
+
+def group_lengths(builder: Builder, body: KernelBody) -> dict[str, Operand]:
+    """The size variable `{group}_len` of each buffer group of `body`: its elements."""
+    lengths = {}
+    for group in body.groups.values():
+        assert group.bytes is not None
+        count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
+        lengths[f"{group.name}_len"] = count
+    return lengths
+
+
+def _groups(builder: Builder, count: Operand) -> Operand:
+    """Work-groups of the first kernel: one per LOCAL * PER_ITEM iterations, 1 to GROUPS."""
+    chunk = LOCAL * PER_ITEM
+    wanted = builder.binary("sdiv", builder.binary("add", count, const(I64, chunk - 1)),
+                            const(I64, chunk))  # fmt: skip
+    at_least_one = builder.select(builder.compare("slt", wanted, const(I64, 1)),
+                                  const(I64, 1), wanted)  # fmt: skip
+    too_many = builder.compare("sgt", at_least_one, const(I64, GROUPS))
+    return builder.select(too_many, const(I64, GROUPS), at_least_one)
 
 
 def _tree(count: int, fold: str) -> str:

@@ -865,3 +865,47 @@ def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclu
 def test_integer_arithmetic_wraps_in_generated_kernels() -> None:
     kernel = generate(lam("(lambda ((x (array i32 N))) (map-global 0 (lambda (v) (* v 3:i32)) x))"))
     assert "(int)((uint)" in kernel.source
+
+
+UNSIGNED_OPS = {
+    # (the lane's expression, what numpy computes from x, y as int32)
+    "(lshr (get 0 p) 3:i32)": lambda x, y: (x.view(np.uint32) >> 3).view(np.int32),
+    "(shl (get 0 p) 5:i32)": lambda x, y: (x.view(np.uint32) << 5).view(np.int32),
+    "(ashr (get 0 p) 4:i32)": lambda x, y: x >> 4,
+    "(urem (get 0 p) (get 1 p))": lambda x, y: (x.view(np.uint32) % y.view(np.uint32)).view(
+        np.int32
+    ),
+    "(udiv (get 0 p) (get 1 p))": lambda x, y: (x.view(np.uint32) // y.view(np.uint32)).view(
+        np.int32
+    ),
+    "(/ (get 0 p) (get 1 p))": lambda x, y: np.abs(x) // np.abs(y) * np.sign(x) * np.sign(y),
+    "(% (get 0 p) (get 1 p))": np.fmod,
+}
+
+
+@pytest.mark.parametrize("lane", sorted(UNSIGNED_OPS))
+def test_integer_bit_operations_read_the_bits_as_llvm_does(device: Device, lane: str) -> None:
+    """Shifts and divisions of negative values: unsigned where LLVM's operation is, C's
+    truncating division where it is signed."""
+    program = lam(
+        "(lambda ((x (array i32 N)) (y (array i32 N)))"
+        f" (map-global 0 (lambda (p) {lane}) (zip x y)))"
+    )
+    r, n = rng(15), 999
+    x = r.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+    y = r.integers(1, 2**20, n, dtype=np.int64).astype(np.int32) * r.choice([-1, 1], n).astype(
+        np.int32
+    )
+    if "urem" in lane or "udiv" in lane:
+        y = np.abs(y)
+    out = np.zeros(n, np.int32)
+    device.run(program, generate(program), {"x": x, "y": y}, {"N": n}, Launch((64,), (16,)), out)
+    np.testing.assert_array_equal(out, UNSIGNED_OPS[lane](x, y).astype(np.int32))
+
+
+def test_u64_widens_an_int_read_as_unsigned(device: Device) -> None:
+    program = lam("(lambda ((x (array i32 N))) (map-global 0 (lambda (v) (u64 v)) x))")
+    x = np.array([-1, 0, 7, -(2**31), 2**31 - 1], np.int32)
+    out = np.zeros(5, np.int64)
+    device.run(program, generate(program), {"x": x}, {"N": 5}, Launch((8,), (8,)), out)
+    np.testing.assert_array_equal(out, x.view(np.uint32).astype(np.int64))

@@ -1,0 +1,71 @@
+"""Histograms run kernels the Lift compiler generates (mappers/targets/histogram.py,
+functional.py `histogram_expression`): the bins' range as a tree reduction of the
+smallest and largest index, the adds as a `scatter-atomic` into that range's copy, for
+int, long, unsigned, float and double bins at indices computed with shifts, masks,
+remainders and conversions. A histogram under a test keeps its translated kernels; bins
+that overlap what the loop reads run the original loop. The program is built original
+and accelerated and run with launches forced on PoCL: both print the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mappers.accelerate import Accelerated
+from tests.mappers.differential import build_pair, same_outputs
+
+PROGRAM = Path(__file__).parents[1] / "programs" / "histogram_kinds.c"
+ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+GENERATED = {
+    "count_keys": 0, "count_buckets": 1, "count_digits": 2, "residues": 3, "weights": 4,
+    "weights_double": 5,
+}  # fmt: skip
+TRANSLATED = {"in_range": 6}
+OVERLAPPING = 7
+
+Builds = tuple[Path, Path, Accelerated]
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> Builds:
+    return build_pair(PROGRAM, tmp_path_factory.mktemp("histogram_kinds"))
+
+
+def test_histograms_without_tests_are_generated(builds: Builds) -> None:
+    details = {
+        o.instance.function: o
+        for u in builds[2].units
+        for o in u.outcomes
+        if o.instance.idiom == "Histogram" and o.instance.within is None
+    }
+    assert set(details) == set(GENERATED) | set(TRANSLATED)
+    for function, outcome in details.items():
+        assert outcome.replaced, (function, outcome.detail)
+        generated = function in GENERATED
+        assert outcome.detail.endswith("(generated)") == generated, (function, outcome.detail)
+        if generated:
+            assert outcome.generated is not None
+            assert "(scatter + nb hist_bins" in outcome.generated.expression
+            assert "scatter-atomic 0 +" in outcome.generated.lowered
+
+
+def _adds(stderr: str) -> int:
+    return sum(
+        1
+        for line in stderr.splitlines()
+        if "cl_run kernel 'idiom_histogram'" in line and line.endswith("done")
+    )
+
+
+@pytest.mark.parametrize("function", sorted(GENERATED) + sorted(TRANSLATED))
+@pytest.mark.parametrize("n", [1, 129, 5000])
+def test_the_bins_are_the_originals(builds: Builds, function: str, n: int) -> None:
+    which = (GENERATED | TRANSLATED)[function]
+    stderr = same_outputs(builds, [str(n), str(which)], ON_POCL)
+    assert _adds(stderr) == 1, stderr[-2000:]
+
+
+def test_bins_overlapping_the_keys_run_the_original_loop(builds: Builds) -> None:
+    stderr = same_outputs(builds, ["300", str(OVERLAPPING)], ON_POCL)
+    assert _adds(stderr) == 0, stderr[-2000:]
