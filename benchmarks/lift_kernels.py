@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -331,6 +331,71 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     }
 
 
+HISTOGRAM_GRID = 16384  # work-items of the histogram kernels, as the tool launches them
+
+
+def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[str, Any]:
+    """n keys counted into `bins` int bins, data on the device: the atomic adds the Lift
+    compiler generates for a histogram (`(scatter-atomic 0 +)`, mappers/targets/
+    functional.py), on the tool's grid of work-items, against two hand-written kernels
+    (lift_reference/histogram.cl): global atomics, and bins kept in local memory per
+    work-group. Ideal traffic: every key read once (the bins are few)."""
+    keys = np.random.default_rng(12).integers(0, bins, n).astype(np.int32)
+    expected = np.bincount(keys, minlength=bins).astype(np.int32)
+    kp = ir.Param("keys", Array(I32, Size.of("n0")))
+    hp = ir.Param("h", Array(I32, Size.of("nb")))
+    v = ir.Param("v")
+    places = ir.Apply(ir.Map(ir.Lambda((v,), ir.Apply(ir.Op("i64"), (v,)))), (kp,))
+    ones = ir.Apply(ir.Map(ir.Lambda((v,), ir.Literal(1, I32))), (kp,))
+    program = ir.Lambda((kp, hp), ir.Apply(ir.ScatterAtomic(0, ir.Op("+")), (places, ones, hp)))
+    kernel = generate(program, "histogram", Output("h", True, Size.of(0), (Size.of(1),)))
+    launch = Launch((HISTOGRAM_GRID,), (256,))
+    sizes = {"n0": n, "nb": bins}
+    times = {}
+    outputs = {}
+    plain = kernel.source.replace("restrict h,", "h,")  # the bins without restrict
+    for name, source in (("default", kernel.source), ("default_no_restrict", plain)):
+        variant = replace(kernel, source=source)
+        counts = np.zeros(bins, dtype=np.int32)
+        measured = device.run(program, variant, {"keys": keys, "h": counts}, sizes, launch,
+                              counts, repeat=1)  # fmt: skip
+        outputs[name] = counts.copy()
+        timed = [device.run(program, variant, {"keys": keys, "h": np.zeros(bins, np.int32)},
+                            sizes, launch, counts, repeat=1)[0] for _ in range(repeat)]  # fmt: skip
+        times[name] = statistics.median(timed or measured)
+    cl = device.cl
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    built = cl.Program(device.context, (REFERENCES / "histogram.cl").read_text()).build()
+    keys_buf = cl.Buffer(device.context, flags, hostbuf=keys)
+    references = [("reference", "histogram_global", [])]
+    if bins <= 4096:  # the local kernel's bins
+        references.append(("reference_local", "histogram_local", [np.int32(bins)]))
+    for name, entry, extra in references:
+        counts = np.zeros(bins, dtype=np.int32)
+        bins_buf = cl.Buffer(device.context, flags, hostbuf=counts)
+        kernel_ref = cl.Kernel(built, entry)
+        args = [keys_buf, bins_buf, np.int32(n), *extra]
+        timed = []
+        for attempt in range(repeat + 1):  # the first a warm-up, its counts compared
+            cl.enqueue_fill_buffer(device.queue, bins_buf, np.int32(0), 0, counts.nbytes)
+            event = kernel_ref(device.queue, (HISTOGRAM_GRID,), (256,), *args)
+            event.wait()
+            if attempt == 0:
+                cl.enqueue_copy(device.queue, counts, bins_buf)
+                outputs[name] = counts.copy()
+            else:
+                timed.append((event.profile.end - event.profile.start) * 1e-9)
+        times[name] = statistics.median(timed)
+    traffic = 4 * n
+    return {
+        "case": f"histogram{bins}",
+        "n": n,
+        "seconds": times,
+        "GBs": {k: traffic / t / 1e9 for k, t in times.items()},
+        "outputs_equal": {k: bool(np.array_equal(o, expected)) for k, o in outputs.items()},
+    }
+
+
 def _scan_reference(device: Device, x: np.ndarray, repeat: int) -> tuple[float, np.ndarray]:
     cl = device.cl
     n, local = len(x), 256
@@ -392,6 +457,15 @@ def main() -> None:
         rows.append(row)
         summary = {k: row[k] for k in ("case", "GBs", "share_of_copy", "best", "search_seconds")}
         print(json.dumps(summary), flush=True)
+    for bins in (256, 65536):
+        if wanted and f"histogram{bins}" not in wanted:
+            continue
+        row = measure_histogram(device, int(2**25 * args.scale), bins, args.repeat)
+        row["share_of_copy"] = (
+            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+        )
+        rows.append(row)
+        print(json.dumps({k: row[k] for k in ("case", "GBs", "outputs_equal")}), flush=True)
     if not wanted or "scan" in wanted:
         row = measure_scan(device, int(2**25 * args.scale), args.repeat)
         row["share_of_copy"] = (

@@ -198,7 +198,7 @@ def infer_function(
                 start = start.element
             _same(infer_function(f, [start, values.element], env), start, "scatter's function")
             return Array(start, length)
-        case ir.ScatterAtomic(_, f):
+        case ir.ScatterAtomic(_, f) | ir.ScatterAtomicLocal(_, _, f):
             indices, values = _array(types, 0, "scatter-atomic"), _array(types, 1, "scatter-atomic")
             into = _array(types, 2, "scatter-atomic")
             _index_type(indices, "scatter-atomic")

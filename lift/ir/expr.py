@@ -50,6 +50,7 @@ __all__ = [
     "ScanSeq",
     "Scatter",
     "ScatterAtomic",
+    "ScatterAtomicLocal",
     "Slide",
     "Split",
     "SplitVec",
@@ -299,6 +300,18 @@ class ScatterAtomic:
 
 
 @dataclass(frozen=True)
+class ScatterAtomicLocal:
+    """`((scatter-atomic-local d c f) idx xs into)`: scatter-atomic with each work-group
+    adding into its own copy of the bins in local memory (room for c of them), then
+    each copy into `into`, once: the global atomics a group makes fall from one per
+    value to one per bin. Only where `into` has at most c elements (the caller checks)."""
+
+    dim: int
+    capacity: int
+    f: Fun
+
+
+@dataclass(frozen=True)
 class ToLocal:
     """f's result is kept in local memory (shared by a work-group)."""
 
@@ -336,7 +349,7 @@ Pattern = (
     Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Scatter | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
-    | SplitVec | JoinVec | ScatterAtomic
+    | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
 )  # fmt: skip
 Fun = Lambda | Op | Pattern
 

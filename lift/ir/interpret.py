@@ -210,7 +210,7 @@ class _Interpreter:
                 return [values[_index(i, len(values))] for i in _list(args[0])]
             case ir.Scatter(f, length, init):
                 return self.scatter(f, length.evaluate(self.sizes), init, args, env)
-            case ir.ScatterAtomic(_, f):  # in order: the atomic's order is any
+            case ir.ScatterAtomic(_, f) | ir.ScatterAtomicLocal(_, _, f):  # in order: any is
                 return self.fold_into(f, list(_list(args[2])), args, env)
             case ir.Iterate(count, f):
                 current = args[0]

@@ -106,6 +106,8 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             | ir.ScatterAtomic(dim, f)
         ):  # fmt: skip
             return name, [str(dim), _fun_text(f)]
+        case ir.ScatterAtomicLocal(dim, capacity, f):
+            return name, [str(dim), str(capacity), _fun_text(f)]
     held: ir.Fun | None = getattr(fun, "f", None)
     return name, [] if held is None else [_fun_text(held)]
 
@@ -436,7 +438,7 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return None
         case ir.Gather() | ir.Scatter():
             return 2
-        case ir.ScatterAtomic():
+        case ir.ScatterAtomic() | ir.ScatterAtomicLocal():
             return 3
     return 1
 
@@ -453,6 +455,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "gather": ((), ir.Gather),
     "scatter": (("fun", "size", "value"), ir.Scatter),
     "scatter-atomic": (("int", "fun"), ir.ScatterAtomic),
+    "scatter-atomic-local": (("int", "int", "fun"), ir.ScatterAtomicLocal),
     "iterate": (("int", "fun"), ir.Iterate),
     "scan": (("fun", "value"), ir.Scan),
     "scan-inclusive": (("fun", "value"), ir.InclusiveScan),

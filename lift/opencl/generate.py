@@ -101,6 +101,9 @@ class Kernel:
     # The type of indices and sizes in the kernel: `int` only where every size, offset and
     # index fits in 31 bits (the caller checks; cheaper arithmetic on a GPU).
     index: str = "long"
+    # (size, most): the kernel is exact only where the size is at most that (the bins a
+    # work-group keeps in local memory); the caller checks them at run time.
+    limits: tuple[tuple[Size, int], ...] = ()
 
 
 def generate(
@@ -123,7 +126,9 @@ def generate(
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
     """The kernel computes every element for these sizes: each split divides its length."""
-    return all(length.evaluate(dict(sizes)) % n == 0 for length, n in kernel.requirements)
+    values = dict(sizes)
+    divides = all(length.evaluate(values) % n == 0 for length, n in kernel.requirements)
+    return divides and all(size.evaluate(values) <= most for size, most in kernel.limits)
 
 
 def c_type(kind: Type) -> str:
@@ -214,6 +219,7 @@ class _Generator:
         self.sizes: set[str] = set()
         self.requirements: list[tuple[Size, int]] = []
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
+        self.limits: list[tuple[Size, int]] = []
 
     # ------------------------------------------------------------ the kernel
 
@@ -264,7 +270,15 @@ class _Generator:
         )
         requirements = tuple(sorted(set(self.requirements), key=str))
         return Kernel(
-            self.name, source, names, tuple(sizes), dims, self.output, requirements, self.index
+            self.name,
+            source,
+            names,
+            tuple(sizes),
+            dims,
+            self.output,
+            requirements,
+            self.index,
+            tuple(self.limits),
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
@@ -528,6 +542,9 @@ class _Generator:
             case ir.Apply(ir.ScatterAtomic(dim, f), (idx, xs, into)):
                 self.scatter_atomic(dim, f, (idx, xs, into), env, sink)
                 return
+            case ir.Apply(ir.ScatterAtomicLocal(dim, capacity, f), (idx, xs, into)):
+                self.scatter_atomic(dim, f, (idx, xs, into), env, sink, capacity)
+                return
             case ir.Apply(ir.Lambda(params, body), args):
                 bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
                 self.emit(body, dict(env) | dict(zip(params, bound, strict=True)), sink)
@@ -621,11 +638,19 @@ class _Generator:
         self.depth -= 1
         self.line("}")
 
-    def scatter_atomic(
-        self, dim: int, f: ir.Fun, args: tuple[ir.Expr, ...], env: _Env, sink: Element
+    def scatter_atomic(  # noqa: PLR0917 (the pattern's parts, then where it writes)
+        self,
+        dim: int,
+        f: ir.Fun,
+        args: tuple[ir.Expr, ...],
+        env: _Env,
+        sink: Element,
+        capacity: int = 0,
     ) -> None:
         """Each global work-item of `dim` adds its values atomically into the output, the
-        array `into` itself (written in place: the output is that parameter)."""
+        array `into` itself (written in place: the output is that parameter); with a
+        `capacity`, into its work-group's bins in local memory first, which are added
+        into the output once, after the group's values."""
         idx, xs, into = args
         out = self.output
         if not (
@@ -636,14 +661,19 @@ class _Generator:
             and isinstance(sink, Memory)
         ):
             raise LiftError("scatter-atomic writes into the array it is given: the output")
-        kinds = self.type_of(idx, env), self.type_of(xs, env)
+        kinds = self.type_of(idx, env), self.type_of(xs, env), self.type_of(into, env)
         element = kinds[1].element if isinstance(kinds[1], Array) else None
         if not _adds(f) or not isinstance(element, Scalar) or element.name not in _ATOMIC_ADD:
             raise LiftError("scatter-atomic adds scalars (an atomic +)")
         if element.name in ("i64", "f64"):
             self.int64_atomics = True
         indices, values = self.value(idx, env), self.value(xs, env)
-        assert isinstance(kinds[0], Array)
+        assert isinstance(kinds[0], Array) and isinstance(kinds[2], Array)
+        kind = c_type(element)
+        target: Element = sink
+        if capacity:
+            self.limits.append((kinds[2].length, capacity))
+            target = self._private_bins(dim, kind, element, capacity, kinds[2].length)
         length = self.size_text(kinds[0].length)
         self.dims.note(dim, length=kinds[0].length)
         i = self.fresh("i")
@@ -652,10 +682,51 @@ class _Generator:
         self.depth += 1
         k, v = self.fresh("k"), self.fresh("v")
         self.line(f"const long {k} = {text_of(_at(indices, i), 'a scattered index')};")
-        self.line(f"const {c_type(element)} {v} = {text_of(_at(values, i), 'a scattered value')};")
-        cell = _at(sink, k)
+        self.line(f"const {kind} {v} = {text_of(_at(values, i), 'a scattered value')};")
+        self._atomic_add(target, k, v, element, "__local" if capacity else "__global")
+        self.depth -= 1
+        self.line("}")
+        if capacity:
+            self._merge_bins(dim, target, sink, element, kinds[2].length)
+
+    def _atomic_add(
+        self, bins: Element, index: str, value: str, element: Scalar, space: str
+    ) -> None:
+        """`bins[index] += value`, atomically, in the address `space` of the bins."""
+        cell = _at(bins, index)
         assert isinstance(cell, Cell)
-        self.line(_ATOMIC_ADD[element.name].format(cell=f"&{cell.text}", v=v))
+        self.line(_ATOMIC_ADD[element.name].format(cell=f"&{cell.text}", v=value, space=space))
+
+    def _private_bins(
+        self, dim: int, kind: str, element: Scalar, capacity: int, count: Size
+    ) -> Memory:
+        """The work-group's bins in local memory, each set to +'s identity (-0.0 for
+        floating point: exact for every value added to it, +0.0 too)."""
+        bins = self.fresh("bins")
+        self.locals.append(f"  __local {kind} {bins}[{capacity}];")
+        zero = "-0.0" if element.name in ("f32", "f64") else "0"
+        b = self.fresh("b")
+        n = self.size_text(count)
+        self.line(f"for ({self.index} {b} = get_local_id({dim}); {b} < {n}; "
+                  f"{b} += get_local_size({dim})) {bins}[{b}] = {zero};")  # fmt: skip
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        return Memory(bins, "0", ("1",))
+
+    def _merge_bins(
+        self, dim: int, bins: Element, sink: Element, element: Scalar, count: Size
+    ) -> None:
+        """Each of the work-group's bins added into the output once (an integer bin that
+        stayed 0 not at all)."""
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        b, v = self.fresh("b"), self.fresh("v")
+        n = self.size_text(count)
+        self.line(f"for ({self.index} {b} = get_local_id({dim}); {b} < {n}; "
+                  f"{b} += get_local_size({dim})) {{")  # fmt: skip
+        self.depth += 1
+        self.line(f"const {c_type(element)} {v} = {text_of(_at(bins, b), 'a bin')};")
+        if element.name in _UNSIGNED:  # integers: nothing to add
+            self.line(f"if ({v} != 0)")
+        self._atomic_add(sink, b, v, element, "__global")
         self.depth -= 1
         self.line("}")
 
@@ -798,16 +869,16 @@ def _in_double(name: str, args: list[str], width: int | None) -> str:
 # An atomic `*cell += v` per element type: integers by the device's atomics, floating
 # point values by a compare-and-swap of their bits.
 _ATOMIC_ADD = {
-    "i32": "atomic_add((volatile __global int*){cell}, {v});",
-    "i64": "atom_add((volatile __global long*){cell}, {v});",
+    "i32": "atomic_add((volatile {space} int*){cell}, {v});",
+    "i64": "atom_add((volatile {space} long*){cell}, {v});",
     "f32": (
-        "{{ volatile __global uint* lk_at = (volatile __global uint*){cell}; "
+        "{{ volatile {space} uint* lk_at = (volatile {space} uint*){cell}; "
         "union {{ uint u; float f; }} lk_old, lk_new; "
         "do {{ lk_old.u = *lk_at; lk_new.f = lk_old.f + {v}; }} "
         "while (atomic_cmpxchg(lk_at, lk_old.u, lk_new.u) != lk_old.u); }}"
     ),
     "f64": (
-        "{{ volatile __global ulong* lk_at = (volatile __global ulong*){cell}; "
+        "{{ volatile {space} ulong* lk_at = (volatile {space} ulong*){cell}; "
         "union {{ ulong u; double f; }} lk_old, lk_new; "
         "do {{ lk_old.u = *lk_at; lk_new.f = lk_old.f + {v}; }} "
         "while (atom_cmpxchg(lk_at, lk_old.u, lk_new.u) != lk_old.u); }}"

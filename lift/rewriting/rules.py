@@ -32,6 +32,7 @@ __all__ = [
     "LowerScatter",
     "MapFusion",
     "PartialReduce",
+    "PrivateBins",
     "ReduceMapFusion",
     "Rule",
     "SlideTiling",
@@ -358,6 +359,23 @@ class LowerScatter(Rule):
 
 
 @dataclass(frozen=True)
+class PrivateBins(Rule):
+    """((scatter-atomic d f) idx xs into) -> ((scatter-atomic-local d c f) idx xs into):
+    each work-group adds into its own bins in local memory first (room for c), then
+    into `into` once per bin; valid where `into` has at most c elements, which the
+    generated kernel states as a limit for its caller to check."""
+
+    capacity: int = 4096
+    name = "private-bins"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.ScatterAtomic(dim, f), args):
+                return ir.Apply(ir.ScatterAtomicLocal(dim, self.capacity, f), args)
+        return None
+
+
+@dataclass(frozen=True)
 class ToMemory(Rule):
     """(F x) -> ((to-local F) x) or ((to-private F) x) for a lowered map or reduce F:
     its result is kept in that memory for what reads it next."""
@@ -424,4 +442,6 @@ class Vectorise(Rule):
         return ir.Apply(ir.JoinVec(), (ir.Apply(ir.Map(ir.MapVec(f)), (vectors,)),))
 
 
-LOWERING = (LowerMap, LowerReduce, LowerScan, LowerScatter, ToMemory, CopyToLocal, Vectorise)
+LOWERING = (
+    LowerMap, LowerReduce, LowerScan, LowerScatter, PrivateBins, ToMemory, CopyToLocal, Vectorise
+)  # fmt: skip

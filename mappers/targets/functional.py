@@ -28,7 +28,7 @@ from lift.ir import expr as ir
 from lift.ir.build import ScanPrograms, chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
-from lift.rewriting.rules import LowerScatter, identity_of
+from lift.rewriting.rules import LowerScatter, PrivateBins, identity_of
 from lift.rewriting.traverse import apply_first
 from mappers.targets.kernels import BufferGroup, KernelBody
 from matcher.ir import Value, ValueKind
@@ -36,6 +36,7 @@ from matcher.ir import Value, ValueKind
 __all__ = [
     "BINS",
     "FIRST_BIN",
+    "LOCAL_BINS",
     "HistogramExpression",
     "Lane",
     "ReductionExpression",
@@ -207,9 +208,11 @@ class HistogramExpression:
     add: ir.Lambda
     output: Output
     algorithmic: ir.Lambda
+    add_local: ir.Lambda  # `add` with each work-group's bins in local memory first
 
 
 BINS, FIRST_BIN = "hist_bins", "hist_first"
+LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
 def histogram_expression(
@@ -245,9 +248,10 @@ def histogram_expression(
     scatter = ir.Apply(ir.Scatter(ir.Op("+"), count, bins), (places, values))
     algorithmic = ir.Lambda(params, scatter)
     add = apply_first(algorithmic, LowerScatter(0))
-    assert isinstance(add, ir.Lambda)
+    add_local = apply_first(add, PrivateBins(LOCAL_BINS)) if add is not None else None
+    assert isinstance(add, ir.Lambda) and isinstance(add_local, ir.Lambda)
     output = Output(BINS, True, Size.of(0), (Size.of(1),))
-    return HistogramExpression(bin_range, add, output, algorithmic)
+    return HistogramExpression(bin_range, add, output, algorithmic, add_local)
 
 
 def scan_expression(

@@ -51,6 +51,7 @@ from mappers.rewrite.irtext import Operand, operand
 from mappers.targets.functional import (
     BINS,
     FIRST_BIN,
+    LOCAL_BINS,
     HistogramExpression,
     generated_kernels,
     histogram_expression,
@@ -61,7 +62,6 @@ from mappers.targets.kernels import (
     KernelBody,
     as_check,
     c_type,
-    fits_int,
     launch,
     pack_params,
     param_prelude,
@@ -94,6 +94,7 @@ from matcher.ir import Block, Value
 __all__ = ["map_histogram"]
 
 _GRID = 16384  # work-items of every kernel (each loops over its share of the iterations)
+_GROUP = 256  # work-items of a group of the generated adds (each group's bins in local memory)
 _ATOMICS = {
     "i32": "atomic_add((volatile __global int*)cell, inc);",
     "i64": "atom_add((volatile __global long*)cell, inc);",
@@ -226,8 +227,8 @@ class _HistogramPlan(Plan):
         declarations = {n: arguments[n].declaration for n in arguments}
         try:
             add = [
-                generate(expression.add, "idiom_histogram", expression.output, declarations, i)
-                for i in ("long", "int")
+                generate(program, "idiom_histogram", expression.output, declarations)
+                for program in (expression.add, expression.add_local)
             ]
         except (LiftError, RecursionError):
             return None
@@ -240,9 +241,11 @@ class _HistogramPlan(Plan):
             (
                 "bin range: tree-reduce of the smallest and largest bin",
                 "lower-scatter: (scatter + nb bins ...) -> (scatter-atomic 0 +)",
+                f"private-bins({LOCAL_BINS}): each work-group's bins in local memory first, "
+                f"where there are at most {LOCAL_BINS}",
             ),
-            pretty(expression.bin_range.partials) + "\n" + pretty(expression.add),
-            kernels[0].source + kernels[2].source + add[0].source,
+            pretty(expression.bin_range.partials) + "\n" + pretty(expression.add_local),
+            kernels[0].source + kernels[2].source + add[1].source + add[0].source,
         )
         return _Generated(expression, Tree(kernels, expression.bin_range, arguments, types),
                           (add[0], add[1]))  # fmt: skip
@@ -434,17 +437,19 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                                          count=self.count)  # fmt: skip
         checks = [builder.compare("eq", found, const("i32", 0))]
         bins = self._bins_checked(builder, low, high, ranges, checks)
-        add, narrow = generated.add
+        add, add_local = generated.add
         values |= {"n0": self.count, "nb": bins.count}
         arguments = generated.tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
         args = [arguments[p.name] for p in generated.expression.add.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in add.sizes]
-        fits = builder.all_of([fits_int(builder, values[name]) for name in add.sizes])
+        # Few bins: each work-group's in local memory first (the kernel's limit).
+        few = builder.compare("sle", bins.count, const(I64, LOCAL_BINS))
 
         def atomics() -> Operand:
             return launch(builder, module, source=add.source, kernel=add.name,
-                          global_size=[const(I64, _GRID)], local_size=None, work=self.count,
-                          args=args, alternative=(fits, narrow.source))  # fmt: skip
+                          global_size=[const(I64, _GRID)], local_size=[_GROUP],
+                          work=self.count, args=args,
+                          alternative=(few, add_local.source))  # fmt: skip
 
         return status_when(builder, bins.go, atomics)
 
@@ -484,7 +489,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
 @dataclass(frozen=True)
 class _Generated:
     """A histogram's generated kernels: the bins' range (a tree reduction) and the
-    atomic adds, with long and with int indices."""
+    atomic adds, into the global bins and through each work-group's bins in local
+    memory."""
 
     expression: HistogramExpression
     tree: Tree

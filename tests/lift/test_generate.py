@@ -501,13 +501,14 @@ def integer_fold_case(op: str, identity: str, expected: Callable[[np.ndarray], A
     return Case(program, {"x": x}, {"N": 40, "M": 21}, Launch((32,), (8,)), check=folds)
 
 
-def histogram_case(kind: str) -> Case:
-    """Keys less `lo` counted (or weighted) into the bins `h` they already hold, atomically:
-    weights of halves, so that every order of the additions gives the same sums."""
+def histogram_case(kind: str, pattern: str = "scatter-atomic 0") -> Case:
+    """Keys less `lo` counted (or weighted) into the bins `h` they already hold, atomically
+    (in each work-group's bins first, with `scatter-atomic-local`): weights of halves, so
+    that every order of the additions gives the same sums."""
     weight = {"i32": "1:i32", "i64": "3:i64", "f32": "(get 1 p)", "f64": "(get 1 p)"}[kind]
     program = lam(
         f"(lambda ((keys (array i32 N)) (w (array {kind} N)) (h (array {kind} B)) (lo i32))"
-        " ((scatter-atomic 0 +) (map (lambda (p) (i64 (- (get 0 p) lo))) (zip keys w))"
+        f" (({pattern} +) (map (lambda (p) (i64 (- (get 0 p) lo))) (zip keys w))"
         f" (map (lambda (p) {weight}) (zip keys w)) h))"
     )
     r, n, bins = rng(14), 5000, 37
@@ -547,6 +548,10 @@ CASES: dict[str, Callable[[], Case]] = {
     "histogram-i64": lambda: histogram_case("i64"),
     "histogram-f32": lambda: histogram_case("f32"),
     "histogram-f64": lambda: histogram_case("f64"),
+    "histogram-local-i32": lambda: histogram_case("i32", "scatter-atomic-local 0 64"),
+    "histogram-local-i64": lambda: histogram_case("i64", "scatter-atomic-local 0 64"),
+    "histogram-local-f32": lambda: histogram_case("f32", "scatter-atomic-local 0 64"),
+    "histogram-local-f64": lambda: histogram_case("f64", "scatter-atomic-local 0 64"),
     "integer-max": lambda: integer_fold_case("max", "-2147483648", lambda r: r.max(axis=1)),
     "integer-and": lambda: integer_fold_case("&", "-1", lambda r: np.bitwise_and.reduce(r, 1)),
     "integer-xor": lambda: integer_fold_case("^", "0", lambda r: np.bitwise_xor.reduce(r, 1)),
@@ -909,3 +914,11 @@ def test_u64_widens_an_int_read_as_unsigned(device: Device) -> None:
     out = np.zeros(5, np.int64)
     device.run(program, generate(program), {"x": x}, {"N": 5}, Launch((8,), (8,)), out)
     np.testing.assert_array_equal(out, x.view(np.uint32).astype(np.int64))
+
+
+def test_local_bins_are_limited_to_their_capacity() -> None:
+    kernel = generate(histogram_case("i32", "scatter-atomic-local 0 64").program,
+                      output=Output("h", True, Size.of(0), (Size.of(1),)))  # fmt: skip
+    assert "__local int lk_bins" in kernel.source and "[64];" in kernel.source
+    assert requirements_hold(kernel, {"N": 10, "B": 64})
+    assert not requirements_hold(kernel, {"N": 10, "B": 65})

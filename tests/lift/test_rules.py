@@ -34,6 +34,7 @@ from lift.rewriting.rules import (
     LowerScatter,
     MapFusion,
     PartialReduce,
+    PrivateBins,
     ReduceMapFusion,
     Rule,
     SlideTiling,
@@ -652,8 +653,12 @@ def test_lower_scatter(data: st.DataObject) -> None:
     h = data.draw(st.lists(values, min_size=bins, max_size=bins))
     lowered = apply_first(program, LowerScatter(0))
     assert lowered is not None and "(scatter-atomic 0 " in show(lowered)
+    private = apply_first(lowered, PrivateBins(8))
+    assert private is not None and "(scatter-atomic-local 0 8 " in show(private)
     sizes = {"N": n, "B": bins}
-    assert run(lowered, [keys, w, h], sizes) == run(program, [keys, w, h], sizes)
+    expected = run(program, [keys, w, h], sizes)
+    assert run(lowered, [keys, w, h], sizes) == expected
+    assert run(private, [keys, w, h], sizes) == expected
 
 
 @pytest.mark.parametrize(
@@ -822,6 +827,7 @@ def test_rule_families_are_listed() -> None:
         LowerReduce,
         LowerScan,
         LowerScatter,
+        PrivateBins,
         ToMemory,
         CopyToLocal,
         Vectorise,

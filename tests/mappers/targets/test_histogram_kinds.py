@@ -1,13 +1,15 @@
 """Histograms run kernels the Lift compiler generates (mappers/targets/histogram.py,
 functional.py `histogram_expression`): the bins' range as a tree reduction of the
-smallest and largest index, the adds as a `scatter-atomic` into that range's copy, for
-int, long, unsigned, float and double bins at indices computed with shifts, masks,
-remainders and conversions. A histogram under a test keeps its translated kernels; bins
-that overlap what the loop reads run the original loop. The program is built original
-and accelerated and run with launches forced on PoCL: both print the same."""
+smallest and largest index, the adds as a `scatter-atomic` into that range's copy
+(through each work-group's bins in local memory where there are at most 4096 of them),
+for int, long, unsigned, float and double bins at indices computed with shifts, masks,
+remainders and conversions. A histogram under a test keeps its translated kernels;
+bins that overlap what the loop reads run the original loop. The program is built
+original and accelerated and run with launches forced on PoCL: both print the same."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ PROGRAM = Path(__file__).parents[1] / "programs" / "histogram_kinds.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 GENERATED = {
     "count_keys": 0, "count_buckets": 1, "count_digits": 2, "residues": 3, "weights": 4,
-    "weights_double": 5,
+    "weights_double": 5, "count_wide": 8,
 }  # fmt: skip
 TRANSLATED = {"in_range": 6}
 OVERLAPPING = 7
@@ -47,7 +49,9 @@ def test_histograms_without_tests_are_generated(builds: Builds) -> None:
         if generated:
             assert outcome.generated is not None
             assert "(scatter + nb hist_bins" in outcome.generated.expression
-            assert "scatter-atomic 0 +" in outcome.generated.lowered
+            # Each work-group's bins in local memory first, where there are at most 4096.
+            assert "(scatter-atomic-local 0 4096 +\n" in outcome.generated.lowered
+            assert re.search(r"__local \w+ lk_bins\d+\[4096\];", outcome.generated.source)
 
 
 def _adds(stderr: str) -> int:
