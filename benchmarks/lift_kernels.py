@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from lift.ir.build import chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd 
 from lift.ir.text import show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
+from mappers.targets.functional import LOCAL_BINS  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
 F64 = Scalar("f64")
@@ -336,8 +337,10 @@ HISTOGRAM_GRID = 16384  # work-items of the histogram kernels, as the tool launc
 
 def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[str, Any]:
     """n keys counted into `bins` int bins, data on the device: the atomic adds the Lift
-    compiler generates for a histogram (`(scatter-atomic 0 +)`, mappers/targets/
-    functional.py), on the tool's grid of work-items, against two hand-written kernels
+    compiler generates for a histogram as the tool launches them (`default`: through
+    each work-group's bins in local memory where there are at most LOCAL_BINS, global
+    atomics otherwise; `global_atomics`: the latter always), on the tool's grid of
+    work-items in groups of 256, against two hand-written kernels
     (lift_reference/histogram.cl): global atomics, and bins kept in local memory per
     work-group. Ideal traffic: every key read once (the bins are few)."""
     keys = np.random.default_rng(12).integers(0, bins, n).astype(np.int32)
@@ -347,15 +350,20 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     v = ir.Param("v")
     places = ir.Apply(ir.Map(ir.Lambda((v,), ir.Apply(ir.Op("i64"), (v,)))), (kp,))
     ones = ir.Apply(ir.Map(ir.Lambda((v,), ir.Literal(1, I32))), (kp,))
-    program = ir.Lambda((kp, hp), ir.Apply(ir.ScatterAtomic(0, ir.Op("+")), (places, ones, hp)))
-    kernel = generate(program, "histogram", Output("h", True, Size.of(0), (Size.of(1),)))
+    output = Output("h", True, Size.of(0), (Size.of(1),))
+    scatter = ir.Lambda((kp, hp), ir.Apply(ir.ScatterAtomic(0, ir.Op("+")), (places, ones, hp)))
+    local = ir.Apply(ir.ScatterAtomicLocal(0, LOCAL_BINS, ir.Op("+")), (places, ones, hp))
+    programs = {"global_atomics": scatter}
+    if bins <= LOCAL_BINS:  # what the tool launches for so few bins
+        programs["default"] = ir.Lambda((kp, hp), local)
+    else:
+        programs["default"] = scatter
     launch = Launch((HISTOGRAM_GRID,), (256,))
     sizes = {"n0": n, "nb": bins}
     times = {}
     outputs = {}
-    plain = kernel.source.replace("restrict h,", "h,")  # the bins without restrict
-    for name, source in (("default", kernel.source), ("default_no_restrict", plain)):
-        variant = replace(kernel, source=source)
+    for name, program in programs.items():
+        variant = generate(program, "histogram", output)
         counts = np.zeros(bins, dtype=np.int32)
         measured = device.run(program, variant, {"keys": keys, "h": counts}, sizes, launch,
                               counts, repeat=1)  # fmt: skip
