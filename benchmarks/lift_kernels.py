@@ -42,11 +42,11 @@ from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
 from lift.exploration.space import default_candidate, launch_shape  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
-from lift.ir.build import chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
+from lift.ir.build import blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
 from lift.ir.text import show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
-from mappers.targets.functional import LOCAL_BINS  # noqa: E402
+from mappers.targets.functional import LOCAL_BINS, SCAN_BLOCK  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
 F64 = Scalar("f64")
@@ -274,7 +274,6 @@ def measure_case(device: Device, case: Case, budget: float, repeat: int) -> dict
 
 
 I32 = Scalar("i32")
-SCAN_CHUNK = 64  # values a work-item scans in the generated kernels (mappers/targets/scan.py)
 
 
 def _wrapped(values: np.ndarray) -> np.ndarray:
@@ -289,30 +288,30 @@ def _exclusive(totals: np.ndarray) -> np.ndarray:
 
 def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     """An inclusive scan of n ints, data on the device: the two kernels the Lift compiler
-    generates (chunks of SCAN_CHUNK values a work-item) against the hand-written scan in
-    lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the sum
-    of its two kernels' times, the host's scan of the totals between them not counted.
+    generates (blocks of SCAN_BLOCK values a work-group, in local memory) against the
+    hand-written scan in lift_reference/scan_blocks.cl (256 values a work-group, in local
+    memory); each the sum of its two kernels' times, the host's scan of the totals
+    between them not counted.
     Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
     xp = ir.Param("x", Array(I32, Size.of("n0")))
     a, b = ir.Param("a"), ir.Param("b")
     fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
-    yp = ir.Param("y", Array(I32, Size.of("m") * Size.of("per")))
-    programs = chunked_scan(
-        [xp], xp, fold, ir.Literal(0, I32), Size.of("n0"), inclusive=True, written=[yp]
-    )
-    chunks = -(-n // SCAN_CHUNK)
-    sizes = {"n0": n, "m": chunks, "per": SCAN_CHUNK}
+    yp = ir.Param("y", Array(I32, Size.of("wg") * SCAN_BLOCK))
+    programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
+                            local=SCAN_BLOCK, inclusive=True, written=[yp])  # fmt: skip
+    chunks = -(-n // SCAN_BLOCK)
+    sizes = {"n0": n, "wg": chunks, "per": 1}
     first = generate(programs.totals, "totals")
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
     second = generate(programs.chunks, "chunks", output=output)
     totals = np.zeros(chunks, dtype=np.int32)
-    launch = Launch((-(-chunks // 256) * 256,), (256,))
+    launch = Launch((chunks * SCAN_BLOCK,), (SCAN_BLOCK,))
     first_s = device.run(programs.totals, first, {"x": x}, sizes, launch, totals,
                          repeat=repeat + 1)  # fmt: skip
     starts = _exclusive(totals)
-    y = np.zeros(chunks * SCAN_CHUNK, dtype=np.int32)
+    y = np.zeros(chunks * SCAN_BLOCK, dtype=np.int32)
     second_s = device.run(programs.chunks, second, {"x": x, "y": y, "t": starts}, sizes,
                           launch, y, repeat=repeat + 1)  # fmt: skip
     generated_s = statistics.median(first_s[1:]) + statistics.median(second_s[1:])

@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from lift.ir import expr as ir
 from lift.ir.types import Array, Size
 
-__all__ = ["ScanPrograms", "chunked_scan", "fold_lanes", "map_nd", "tree_reduce", "zip_nd"]
+__all__ = [
+    "ScanPrograms",
+    "blocked_scan",
+    "chunked_scan",
+    "fold_lanes",
+    "map_nd",
+    "tree_reduce",
+    "zip_nd",
+]
 
 
 def map_nd(f: ir.Fun, grid: ir.Expr, depth: int) -> ir.Apply:
@@ -148,3 +156,85 @@ def chunked_scan(
         ir.Lambda((totals, start), starts_body),
         ir.Lambda((*params, *written, totals), chunks_body),
     )
+
+
+def blocked_scan(
+    params: Sequence[ir.Param],
+    values: ir.Expr,
+    fold: ir.Lambda,
+    identity: ir.Literal,
+    count: Size,
+    *,
+    local: int,
+    inclusive: bool,
+    magnitudes: bool = False,
+    written: Sequence[ir.Param] = (),
+) -> ScanPrograms:
+    """The programs of (scan fold z values) in blocks of `local` values, one work-group
+    a block (`local` a power of two): `totals` folds each block in local memory
+    (`tree_reduce`, one value a work-item: `per` is 1, `wg` the blocks); `starts` scans
+    the `wg` totals from `z` (the host's, as for `chunked_scan`); `chunks` copies each
+    block into local memory and scans it there in log2(local) steps (Hillis and Steele:
+    step d adds to each value the one d before it, into a new buffer), then writes
+    each prefix folded with the block's start. Every load and store of global memory
+    coalesces. Arguments as `chunked_scan`'s; a floating-point sum is reordered."""
+    kind = identity.type
+    blocks = Size.of("wg")
+    totals_values, total_fold = values, fold
+    total_identity: ir.Expr = identity
+    if magnitudes:
+        v = ir.Param("v")
+        both = ir.Lambda((v,), ir.Apply(ir.Op("tuple"), (v, ir.Apply(ir.Op("abs"), (v,)))))
+        totals_values = ir.Apply(ir.Map(both), (values,))
+        total_fold = fold_lanes(["+", "+"])
+        total_identity = ir.Apply(ir.Op("tuple"), (identity, identity))
+    totals_body = tree_reduce(totals_values, total_fold, total_identity, local, count)
+    totals = ir.Param("t", Array(kind, blocks))
+    start = ir.Param("z", kind)
+    starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))
+    padded = ir.Apply(ir.Pad(0, blocks * local - count, identity), (values,))
+    pairs = ir.Apply(ir.Zip(), (ir.Apply(ir.Split(Size.of(local)), (padded,)), totals))
+    block = ir.Param("block")
+    scanned = _block_scan(ir.Apply(ir.Get(0), (block,)), fold, identity, local, inclusive)
+    begin = ir.Apply(ir.Get(1), (block,))
+    v = ir.Param("v")
+    each = ir.Lambda((v,), ir.Apply(fold, (begin, v)))
+    written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
+    chunks_body = ir.Apply(
+        ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((block,), written_out)), (pairs,)),)
+    )
+    return ScanPrograms(
+        ir.Lambda(tuple(params), totals_body),
+        ir.Lambda((totals, start), starts_body),
+        ir.Lambda((*params, *written, totals), chunks_body),
+    )
+
+
+def _block_scan(
+    block: ir.Expr, fold: ir.Lambda, identity: ir.Literal, local: int, inclusive: bool
+) -> ir.Expr:
+    """A block of `local` values scanned in local memory: copied there, then each step
+    d = 1, 2, 4, ... folds into every value the one d before it (the identity before
+    the first), each step into a new buffer; shifted by one for an exclusive scan."""
+
+    def shifted(xs: ir.Expr, by: int) -> ir.Expr:
+        """xs moved `by` places later, the identity before: (get 0 (slide n 1 (pad ...)))."""
+        padded = ir.Apply(ir.Pad(by, Size.of(0), identity), (xs,))
+        return ir.Apply(ir.Get(0), (ir.Apply(ir.Slide(local, 1), (padded,)),))
+
+    v, q = ir.Param("v"), ir.Param("q")
+    copy = ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v)))
+    step = ir.ToLocal(
+        ir.MapLocal(
+            0,
+            ir.Lambda((q,), ir.Apply(fold, (ir.Apply(ir.Get(1), (q,)), ir.Apply(ir.Get(0), (q,))))),
+        )
+    )
+    current: ir.Expr = ir.Apply(copy, (block,))
+    distance = 1
+    while distance < local:
+        xs = ir.Param(f"x{distance}")
+        following = ir.Apply(step, (ir.Apply(ir.Zip(), (xs, shifted(xs, distance))),))
+        current = ir.Apply(ir.Lambda((xs,), following), (current,))
+        distance *= 2
+    return current if inclusive else shifted(current, 1)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lift.ir import expr as ir
-from lift.ir.build import ScanPrograms, chunked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
+from lift.ir.build import ScanPrograms, blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
 from lift.rewriting.rules import LowerScatter, PrivateBins, identity_of
@@ -37,6 +37,7 @@ __all__ = [
     "BINS",
     "FIRST_BIN",
     "LOCAL_BINS",
+    "SCAN_BLOCK",
     "HistogramExpression",
     "Lane",
     "ReductionExpression",
@@ -112,8 +113,8 @@ class ReductionExpression:
 
 @dataclass(frozen=True)
 class ScanExpression:
-    """A scan on the device (lift.ir.build.chunked_scan): the chunks' totals, then each
-    chunk scanned from its start into the output group, whose view is `output`; the
+    """A scan on the device (lift.ir.build.blocked_scan): the blocks' totals, then each
+    block scanned from its start into the output group, whose view is `output`; the
     starts between them are the host's (runtime/idiom_scan.c). `algorithmic` is what
     they compute together: (scan fold z (map point grid))."""
 
@@ -212,6 +213,7 @@ class HistogramExpression:
 
 
 BINS, FIRST_BIN = "hist_bins", "hist_first"
+SCAN_BLOCK = 256  # the values of a scan's block: one work-group scans it in local memory
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
@@ -289,8 +291,8 @@ def scan_expression(
     written = () if group.name in builder.buffers else (builder.written_buffer(group),)
     values = ir.Apply(ir.Map(function), (grid,))
     count = Size.of("n0")
-    programs = chunked_scan(
-        params, values, fold, identity, count,
+    programs = blocked_scan(
+        params, values, fold, identity, count, local=SCAN_BLOCK,
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
     params = (*params, *written)

@@ -18,7 +18,7 @@ import pytest
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
-from lift.ir.build import chunked_scan, zip_nd
+from lift.ir.build import blocked_scan, chunked_scan, zip_nd
 from lift.ir.check import infer_function
 from lift.ir.interpret import run
 from lift.ir.text import parse
@@ -865,6 +865,41 @@ def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclu
     np.testing.assert_array_equal(written[:n], expected.astype(np.int32))
     np.testing.assert_array_equal(written[n:], sentinel[n:])
     assert "if (" in second.source  # stores guarded by the output's length
+
+
+@pytest.mark.parametrize("inclusive", [False, True])
+@pytest.mark.parametrize("n", [1, 5, 16, 17, 1000])
+def test_blocked_scan_kernels_compute_every_prefix(device: Device, n: int, inclusive: bool) -> None:
+    """The two kernels of a scan in blocks of 16 (lift.ir.build.blocked_scan): each
+    block's total by a tree in local memory, the host's starts between them, then each
+    block scanned in local memory from its start: every prefix of int32 values that wrap,
+    the padded block's elements past the output's length left as they were."""
+    x = ir.Param("x", Array(Scalar("i32"), Size.of("n0")))
+    fold = lam("(lambda (a b) (+ a b))")
+    identity = ir.Literal(0, Scalar("i32"))
+    programs = blocked_scan([x], x, fold, identity, Size.of("n0"), local=16, inclusive=inclusive)
+    blocks = -(-n // 16)
+    sizes = {"n0": n, "wg": blocks, "per": 1}
+    values = rng(22).integers(-(2**31), 2**31, n).astype(np.int32)
+    totals = np.zeros(blocks, dtype=np.int32)
+    first = generate(programs.totals, "totals")
+    device.run(programs.totals, first, {"x": values}, sizes, Launch((blocks * 16,), (16,)),
+               totals)  # fmt: skip
+    starts = np.array(run(programs.starts, [totals.tolist(), 17], sizes), dtype=np.int64)
+    starts = ((starts + 2**31) % 2**32 - 2**31).astype(np.int32)  # as the host wraps them
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    y = ir.Param("y", Array(Scalar("i32"), Size.of("wg") * 16))
+    chunks_program = ir.Lambda((*programs.chunks.params, y), programs.chunks.body)
+    second = generate(chunks_program, "chunks", output=output)
+    sentinel = np.full(blocks * 16, 99, dtype=np.int32)
+    written = np.zeros_like(sentinel)
+    inputs = {"x": values, "t": starts, "y": sentinel}
+    device.run(chunks_program, second, inputs, sizes, Launch((blocks * 16,), (16,)), written)
+    running = (np.cumsum(values.astype(np.int64)) + 17 + 2**31) % 2**32 - 2**31
+    expected = running if inclusive else np.concatenate(([17], running[:-1]))
+    np.testing.assert_array_equal(written[:n], expected.astype(np.int32))
+    np.testing.assert_array_equal(written[n:], sentinel[n:])
+    assert second.source.count("barrier(CLK_LOCAL_MEM_FENCE);") >= 4  # log2(16) steps
 
 
 def test_integer_arithmetic_wraps_in_generated_kernels() -> None:

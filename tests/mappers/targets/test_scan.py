@@ -1,9 +1,9 @@
 """The scan mapper (programs/scan_shapes.c): integer scans, the running value in a
 register (its total used after the loop, or not) or in the output array, run as two
-generated kernels with launches forced on PoCL and print what the original prints; a
-call whose output overlaps its input keeps the original code (the guard); floating-point
-sums are scanned in another order (reassociation), declined where some order could
-overflow."""
+generated kernels (blocks of 256 scanned in local memory) with launches forced on PoCL
+and print what the original prints; a call whose output overlaps its input keeps the
+original code (the guard); floating-point sums are scanned in another order
+(reassociation), declined where some order could overflow."""
 
 from __future__ import annotations
 
@@ -45,14 +45,17 @@ def test_every_scan_is_replaced_by_generated_kernels(
     assert {o.detail for o in outcomes} == {"OpenCL scan kernels (generated)"}
     for outcome in outcomes:
         kernel = outcome.generated
-        assert kernel is not None and "scan-seq" in kernel.lowered
+        # Blocks of 256 scanned in local memory by work-groups, in log2(256) steps.
+        assert kernel is not None and "(map-workgroup 0" in kernel.lowered
+        assert "blocked scan: blocks of 256" in kernel.rewrites[0]
+        assert kernel.source.count("__local ") >= 9
         totals, chunks = kernel.source.split("__kernel void idiom_scan_chunks(")
         # The first kernel only reads the output group (in place), the second writes it.
         assert "__global char* restrict" not in totals
         assert chunks.count("__global char* restrict") == 1
 
 
-@pytest.mark.parametrize("n", [4, 63, 64, 65, 1000, 300_001])
+@pytest.mark.parametrize("n", [4, 63, 64, 65, 255, 256, 257, 1000, 300_001])
 def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
     builds: tuple[Path, Path, Accelerated], n: int
 ) -> None:
