@@ -41,6 +41,7 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     buffer_arg,
+    fits_int,
     launch,
     status_when,
 )
@@ -150,24 +151,32 @@ class _ScanPlan(Plan):
         self.start = builder.emit(self.acc.type, f"load {self.acc.type}, ptr {previous.first.ref}")
         return builder.binary("and", same_start, same_stride)
 
-    def _kernels(self) -> tuple[Kernel, Kernel]:
+    def _kernels(self) -> tuple[Kernel, Kernel, Kernel, Kernel]:
+        """The totals' and the blocks' kernels, each with long indices and with int
+        indices (launched where every size fits in 31 bits: cheaper on a GPU)."""
         programs = self.functional.programs
         args, writing = self._arguments_by_name(), self._arguments_by_name(writing=True)
+        totals_declared = {p.name: args[p.name].declaration for p in programs.totals.params}
+        chunks_declared = {
+            p.name: writing[p.name].declaration for p in programs.chunks.params if p.name in writing
+        }
+        output = self.functional.output
         try:
-            totals = generate(
-                programs.totals,
-                "idiom_scan_totals",
-                declarations={p.name: args[p.name].declaration for p in programs.totals.params},
+            totals, totals_int = (
+                generate(
+                    programs.totals, "idiom_scan_totals", declarations=totals_declared, index=index
+                )
+                for index in ("long", "int")
             )
-            chunks = generate(
-                programs.chunks,
-                "idiom_scan_chunks",
-                output=self.functional.output,
-                declarations={
-                    p.name: writing[p.name].declaration
-                    for p in programs.chunks.params
-                    if p.name in writing
-                },
+            chunks, chunks_int = (
+                generate(
+                    programs.chunks,
+                    "idiom_scan_chunks",
+                    output=output,
+                    declarations=chunks_declared,
+                    index=index,
+                )
+                for index in ("long", "int")
             )
         except (LiftError, RecursionError) as error:
             raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
@@ -182,7 +191,7 @@ class _ScanPlan(Plan):
             pretty(programs.totals) + "\n" + pretty(programs.chunks),
             totals.source + chunks.source,
         )
-        return totals, chunks
+        return totals, totals_int, chunks, chunks_int
 
     def _arguments_by_name(self, *, writing: bool = False) -> dict[str, KernelArg]:
         """The kernels' arguments by program parameter: the buffer groups (the output
@@ -216,7 +225,7 @@ class _ScanPlan(Plan):
             assert group.bytes is not None
             length = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
             values[f"{group.name}_len"] = length
-        first, second = self.kernels
+        first, first_int, second, second_int = self.kernels
         programs = self.functional.programs
         outputs = {"out": KernelArg("", 1, totals, chunk_bytes)}
         magnitudes = const("ptr", "null")
@@ -225,6 +234,10 @@ class _ScanPlan(Plan):
             magnitudes = builder.emit("ptr", f"getelementptr i8, ptr {heap.ref}, i64 {twice.ref}")
             outputs = {"out0": outputs["out"], "out1": KernelArg("", 1, magnitudes, chunk_bytes)}
         work_items = [builder.binary("mul", chunks, const(I64, SCAN_BLOCK))]
+
+        def fits(kernel: Kernel) -> Operand:
+            return builder.all_of([fits_int(builder, values[name]) for name in kernel.sizes])
+
         status_first = status_when(
             builder,
             allocated,
@@ -232,6 +245,7 @@ class _ScanPlan(Plan):
                 builder, module, source=first.source, kernel=first.name,
                 global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                 args=self._args(programs.totals, first, values, outputs),
+                alternative=(fits(first), first_int.source),
             ),
         )  # fmt: skip
 
@@ -257,6 +271,7 @@ class _ScanPlan(Plan):
                     builder, module, source=second.source, kernel=second.name,
                     global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                     args=self._args(programs.chunks, second, values, starts_arg, writing=True),
+                    alternative=(fits(second), second_int.source),
                 ),
             )  # fmt: skip
 
