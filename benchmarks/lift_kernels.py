@@ -315,14 +315,17 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     y = np.zeros(chunks * SCAN_BLOCK, dtype=np.int32)
     second_s = device.run(programs.chunks, second, {"x": x, "y": y, "t": starts}, sizes,
                           launch, y, repeat=repeat + 1)  # fmt: skip
-    generated_s = statistics.median(first_s[1:]) + statistics.median(second_s[1:])
-    reference_s, reference_out = _scan_reference(device, x, repeat)
+    parts = {"totals": statistics.median(first_s[1:]), "blocks": statistics.median(second_s[1:])}
+    generated_s = parts["totals"] + parts["blocks"]
+    reference_parts, reference_out = _scan_reference(device, x, repeat)
+    reference_s = sum(reference_parts.values())
     traffic = 8 * n
     return {
         "case": "scan",
         "n": n,
         "generated_s": generated_s,
         "reference_s": reference_s,
+        "kernels_s": {"generated": parts, "reference": reference_parts},
         "GBs": {"default": traffic / generated_s / 1e9, "reference": traffic / reference_s / 1e9},
         "default_equals_reference": bool(
             np.array_equal(y[:n], expected) and np.array_equal(reference_out, expected)
@@ -404,7 +407,9 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     }
 
 
-def _scan_reference(device: Device, x: np.ndarray, repeat: int) -> tuple[float, np.ndarray]:
+def _scan_reference(
+    device: Device, x: np.ndarray, repeat: int
+) -> tuple[dict[str, float], np.ndarray]:
     cl = device.cl
     n, local = len(x), 256
     groups = -(-n // local)
@@ -427,7 +432,8 @@ def _scan_reference(device: Device, x: np.ndarray, repeat: int) -> tuple[float, 
                           repeat)  # fmt: skip
     cl.enqueue_copy(device.queue, out, out_buf)
     device.queue.finish()
-    return statistics.median(first_times) + statistics.median(second_times), out
+    times = {"totals": statistics.median(first_times), "blocks": statistics.median(second_times)}
+    return times, out
 
 
 def _timed(device: Device, kernel: Any, shape: Any, args: list[Any], repeat: int) -> list[float]:
