@@ -42,8 +42,8 @@ def zip_nd(arrays: Sequence[ir.Expr], depth: int) -> ir.Expr:
 
 def fold_lanes(ops: Sequence[str], keep_nan: Sequence[bool] = ()) -> ir.Lambda:
     """(lambda (a b) (tuple (op0 (get 0 a) (get 0 b)) ...)): the lanes folded pairwise.
-    A lane marked in `keep_nan` (a floating-point min or max) gives a NaN operand rather
-    than the other one, as OpenCL's fmin would: a NaN met anywhere reaches the total."""
+    A lane marked in `keep_nan` (a floating-point min or max) gives a NaN operand where
+    OpenCL's fmin would give the other one: a NaN met anywhere reaches the total."""
     a, b = ir.Param("a"), ir.Param("b")
     lanes = []
     for k, op in enumerate(ops):
@@ -96,12 +96,12 @@ def tree_reduce(
 
 @dataclass(frozen=True)
 class ScanPrograms:
-    """A scan on the device, lowered from `chunked-scan`: three kernels, run in order.
-    `totals` folds each chunk of `per` values (one work-item a chunk, `m` chunks, the
-    last padded with the identity; with the sum of the magnitudes too, a tuple, for a
-    floating-point sum); `starts` scans the `m` totals from the scan's start
-    `z` in one work-item (where each chunk starts); `chunks` scans each chunk from its
-    start into the output, written up to the `count` real values."""
+    """A scan on the device in three programs, run in order: `totals` folds each chunk
+    (`chunked_scan`: `per` values a work-item, `m` chunks; `blocked_scan`: a block a
+    work-group, `wg` blocks; the last padded with the identity; with the sum of the
+    magnitudes too, a tuple, for a floating-point sum); `starts` scans the totals from
+    the scan's start `z` in one work-item (where each chunk starts); `chunks` scans each
+    chunk from its start into the output, written up to the `count` real values."""
 
     totals: ir.Lambda
     starts: ir.Lambda

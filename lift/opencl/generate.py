@@ -125,7 +125,8 @@ def generate(
 
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
-    """The kernel computes every element for these sizes: each split divides its length."""
+    """The kernel computes every element for these sizes: each split divides its length,
+    and each limited size (`Kernel.limits`) is within its limit."""
     values = dict(sizes)
     divides = all(length.evaluate(values) % n == 0 for length, n in kernel.requirements)
     return divides and all(size.evaluate(values) <= most for size, most in kernel.limits)
@@ -715,8 +716,8 @@ class _Generator:
     def _merge_bins(
         self, dim: int, bins: Element, sink: Element, element: Scalar, count: Size
     ) -> None:
-        """Each of the work-group's bins added into the output once (an integer bin that
-        stayed 0 not at all)."""
+        """Each of the work-group's bins added into the output once, except those that kept
+        their identity's bits (0, or -0.0: nothing was added to them)."""
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         b, v = self.fresh("b"), self.fresh("v")
         n = self.size_text(count)
@@ -724,8 +725,12 @@ class _Generator:
                   f"{b} += get_local_size({dim})) {{")  # fmt: skip
         self.depth += 1
         self.line(f"const {c_type(element)} {v} = {text_of(_at(bins, b), 'a bin')};")
-        if element.name in _UNSIGNED:  # integers: nothing to add
+        if element.name in _UNSIGNED:
             self.line(f"if ({v} != 0)")
+        else:  # -0.0's bits: a bin no value reached (adding it could flush a subnormal)
+            bits = "as_uint" if element.name == "f32" else "as_ulong"
+            sign = "0x80000000u" if element.name == "f32" else "0x8000000000000000ul"
+            self.line(f"if ({bits}({v}) != {sign})")
         self._atomic_add(sink, b, v, element, "__global")
         self.depth -= 1
         self.line("}")

@@ -13,9 +13,13 @@ strided view per read:
 
 written into the output group through `(strided iW_o (gW_s0 gW_s1) (n0 n1) gW)`. The size
 variables are exactly the parameters the translated kernel packs (`KernelBody.read_params`),
-so the guard and the launch bind them the same way. A body the functional IR cannot say
-(an integer computation, a loop index used as a value, control flow) gives None: the
-kernel is then translated from the IR as before.
+so the guard and the launch bind them the same way. Integer arithmetic is said with
+LLVM's operations (wrapping `+ - *`, `shl`, `ashr`, `lshr`, `udiv`, `urem`, `u64`). A
+body the functional IR cannot say (8- and 16-bit values, unsigned orders, a loop index
+used as a value, control flow) gives None: the kernel is then translated from the IR.
+
+Reductions, scans and histograms become expressions the same way (`reduction_expression`,
+`scan_expression`, `histogram_expression`), each with the programs the mappers launch.
 """
 
 from __future__ import annotations
@@ -251,7 +255,8 @@ def histogram_expression(
     algorithmic = ir.Lambda(params, scatter)
     add = apply_first(algorithmic, LowerScatter(0))
     add_local = apply_first(add, PrivateBins(LOCAL_BINS)) if add is not None else None
-    assert isinstance(add, ir.Lambda) and isinstance(add_local, ir.Lambda)
+    if not isinstance(add, ir.Lambda) or not isinstance(add_local, ir.Lambda):
+        return None
     output = Output(BINS, True, Size.of(0), (Size.of(1),))
     return HistogramExpression(bin_range, add, output, algorithmic, add_local)
 

@@ -194,9 +194,6 @@ class _HistogramPlan(Plan):
         main.body.close_groups()
         self.params, whole = main.body.read_params()
         checks += [counted.exact, whole]
-        self.functional: _Generated | None = None
-        if not self.tests and self.gather is None and generated_kernels():
-            self.functional = self._generated(main.body)
         # Reads under a test: the tests alone, run first, say which iterations to copy for.
         self.active: _Translated | None = None
         self.active_params: list[tuple[str, Operand]] = []
@@ -214,6 +211,10 @@ class _HistogramPlan(Plan):
             self.active_params, whole = active.body.read_params()
             checks.append(whole)
             self.active = active
+        # Generated where every iteration adds: no test, so no read made at some only.
+        self.functional: _Generated | None = None
+        if not self.tests and self.active is None and self.gather is None and generated_kernels():
+            self.functional = self._generated(main.body)
         return builder.all_of(checks)
 
     def _generated(self, body: KernelBody) -> _Generated | None:

@@ -439,8 +439,11 @@ _FOLDS = {"fadd": "+", "fsub": "+", "fmul": "*", "add": "+", "sub": "+", "mul": 
           "and": "&", "or": "|", "xor": "^"}  # fmt: skip
 _IDENTITIES = {"+": (-0.0, 0), "*": (1.0, 1), "&": (None, -1), "|": (None, 0), "^": (None, 0)}
 _EXTREMES = {"float": math.inf, "double": math.inf, "i32": 2**31 - 1, "i64": 2**63 - 1}
-_LESS = {"olt", "ole", "ult", "ule", "slt", "sle"}  # unsigned integer orders are not said
-_GREATER = {"ogt", "oge", "ugt", "uge", "sgt", "sge"}
+# The orders a lane's min and max follow, by comparison: for fcmp, ordered or unordered
+# (a NaN reaches the total, which the host declines); for icmp, signed only (OpenCL's
+# min and max of int and long are signed: ult, ule, ugt, uge keep the translated kernels).
+_LESS = {"fcmp": {"olt", "ole", "ult", "ule"}, "icmp": {"slt", "sle"}}
+_GREATER = {"fcmp": {"ogt", "oge", "ugt", "uge"}, "icmp": {"sgt", "sge"}}
 _EXTREMUM_CALLS = {"llvm.minnum.": "min", "llvm.maxnum.": "max", "llvm.smin.": "min",
                    "llvm.smax.": "max", "fmin": "min", "fminf": "min", "fmax": "max",
                    "fmaxf": "max"}  # fmt: skip
@@ -481,13 +484,14 @@ def _extremum(accumulator: _Accumulator) -> str | None:
     if update.opcode != "select" or len(pair) != 2:
         return None
     test, chosen, other = update.operands
-    if test.opcode not in ("fcmp", "icmp") or {chosen, other} != pair:
+    if test.opcode not in _LESS or {chosen, other} != pair:
         return None
     first, second = test.operands
-    if {first, second} != pair or test.predicate not in _LESS | _GREATER:
+    less, greater = _LESS[test.opcode], _GREATER[test.opcode]
+    if {first, second} != pair or test.predicate not in less | greater:
         return None
     # `first < second ? chosen : other` keeps the lesser where chosen is first.
-    keeps_lesser = (test.predicate in _LESS) == (chosen is first)
+    keeps_lesser = (test.predicate in less) == (chosen is first)
     return "min" if keeps_lesser else "max"
 
 

@@ -213,10 +213,12 @@ class _ScanPlan(Plan):
         saved = stack_saved(builder, module)
         chunks = ceiling(builder, self.count, const(I64, SCAN_BLOCK))
         chunk_bytes = builder.binary("mul", chunks, const(I64, size))
-        # The totals, the starts and the magnitudes, a block's each, on the heap.
+        # The totals, the starts and (a floating-point sum's) the magnitudes, a block's
+        # each, on the heap.
         module.declare("malloc", "declare noalias ptr @malloc(i64)")
         module.declare("free", "declare void @free(ptr)")
-        heap = builder.call("ptr", "malloc", [builder.binary("mul", chunk_bytes, const(I64, 3))])
+        arrays = const(I64, 3 if self.floating else 2)
+        heap = builder.call("ptr", "malloc", [builder.binary("mul", chunk_bytes, arrays)])
         allocated = builder.compare("ne", heap, const("ptr", "null"))
         totals = heap
         starts = builder.emit("ptr", f"getelementptr i8, ptr {heap.ref}, i64 {chunk_bytes.ref}")

@@ -9,11 +9,14 @@ both print the same."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from mappers.accelerate import Accelerated
+from mappers.targets.reduction import _extremum
 from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
+from tests.matcher.solver_testkit import ir_function, named
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "reduction_kinds.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
@@ -59,3 +62,50 @@ def test_small_values(builds: Builds, n: int) -> None:
 def test_values_that_wrap_around(builds: Builds, n: int) -> None:
     stderr = same_outputs(builds, [str(n), "1"], ON_POCL)
     assert _launches(stderr) == len(FUNCTIONS), stderr[-2000:]
+
+
+EXTREMA = """
+define i32 @extrema(i32 %acc, i32 %x, float %facc, float %fx) {
+  %c0 = icmp slt i32 %x, %acc
+  %s0 = select i1 %c0, i32 %x, i32 %acc
+  %c1 = icmp sgt i32 %acc, %x
+  %s1 = select i1 %c1, i32 %acc, i32 %x
+  %c2 = icmp ult i32 %x, %acc
+  %s2 = select i1 %c2, i32 %x, i32 %acc
+  %c3 = icmp ugt i32 %x, %acc
+  %s3 = select i1 %c3, i32 %x, i32 %acc
+  %c4 = fcmp ult float %fx, %facc
+  %s4 = select i1 %c4, float %fx, float %facc
+  %c5 = fcmp ogt float %facc, %fx
+  %s5 = select i1 %c5, float %fx, float %facc
+  %c6 = icmp eq i32 %x, %acc
+  %s6 = select i1 %c6, i32 %x, i32 %acc
+  ret i32 %s0
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("update", "expected"),
+    [
+        ("s0", "min"),  # x < acc ? x : acc
+        ("s1", "max"),  # acc > x ? acc : x
+        ("s2", None),  # unsigned: OpenCL's min of int is signed
+        ("s3", None),
+        ("s4", "min"),  # unordered or less: a NaN reaches the total, the host declines
+        ("s5", "min"),  # acc > x ? x : acc
+        ("s6", None),  # no order
+    ],
+)
+def test_a_select_is_a_minimum_or_maximum_by_a_signed_or_floating_point_order(
+    update: str, expected: str | None
+) -> None:
+    function = ir_function(EXTREMA)
+    value = named(function, f"%{update}")
+    floating = value.type == "float"
+    accumulator = SimpleNamespace(
+        update=value,
+        acc=named(function, "%facc" if floating else "%acc"),
+        operand=named(function, "%fx" if floating else "%x"),
+    )
+    assert _extremum(accumulator) == expected  # type: ignore[arg-type]
