@@ -303,10 +303,10 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
                             local=SCAN_BLOCK, inclusive=True, written=[yp])  # fmt: skip
     chunks = -(-n // SCAN_BLOCK)
     sizes = {"n0": n, "wg": chunks, "per": 1}
-    # int indices: what the tool launches where every size fits in 31 bits
-    first = generate(programs.totals, "totals", index="int")
+    # int indices and the work-group known: what the tool launches where sizes fit
+    first = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
-    second = generate(programs.chunks, "chunks", output=output, index="int")
+    second = generate(programs.chunks, "chunks", output=output, index="int", work_group=SCAN_BLOCK)
     totals = np.zeros(chunks, dtype=np.int32)
     launch = Launch((chunks * SCAN_BLOCK,), (SCAN_BLOCK,))
     first_s = device.run(programs.totals, first, {"x": x}, sizes, launch, totals,

@@ -112,15 +112,25 @@ def generate(
     output: Output | None = None,
     declarations: Mapping[str, str] | None = None,
     index: str = "long",
+    *,
+    work_group: int | None = None,
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
     parameters: a caller whose buffers live inside larger device buffers declares
-    `__global char* g_mem, long g_at` and defines `g` itself before the source."""
+    `__global char* g_mem, long g_at` and defines `g` itself before the source.
+
+    With `work_group`, the caller launches work-groups of that many items, one group
+    for each element of the `map-workgroup` (its `Dimension.groups`): the kernel
+    requires that size (`reqd_work_group_size`), a `map-workgroup` takes its element
+    from the group's id, and a `map-local` of a known length of at most that size
+    takes its element from the item's id, without a loop (a GPU's compiler then keeps
+    the work-group's steps apart from loop control)."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
     generator.index, generator.suffix = index, ("L" if index == "long" else "")
+    generator.work_group = work_group
     return generator.kernel()
 
 
@@ -221,6 +231,7 @@ class _Generator:
         self.requirements: list[tuple[Size, int]] = []
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
         self.limits: list[tuple[Size, int]] = []
+        self.work_group: int | None = None  # the launch's work-group size, where known
 
     # ------------------------------------------------------------ the kernel
 
@@ -264,7 +275,14 @@ class _Generator:
             narrowed = [f"  const int {size} = (int){size}_arg;" for size in sizes]
         body = "\n".join(narrowed + self.locals + self.lines)
         prelude = PRELUDE + (_INT64_ATOMICS if self.int64_atomics else "")
-        source = f"{prelude}__kernel void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
+        required = (
+            f"__attribute__((reqd_work_group_size({self.work_group}, 1, 1))) "
+            if self.work_group
+            else ""
+        )
+        source = (
+            f"{prelude}__kernel {required}void {self.name}({', '.join(arguments)}) {{\n{body}\n}}\n"
+        )
         dims = tuple(self.dims.seen.get(d, Dimension()) for d in range(len(self.dims.seen)))
         names = tuple(
             part.strip().rsplit(" ", 1)[1] for argument in arguments for part in argument.split(",")
@@ -628,7 +646,11 @@ class _Generator:
                 self.dims.note(d, local=kind.length)
             case _:
                 start, step = "0", "1"
-        self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
+        if self._one_each(fun, kind.length):
+            # One element an item (or a group): a test, no loop.
+            self.line(f"if ({start} < {length}) {{ const {self.index} {i} = {start};")
+        else:
+            self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
         self.depth += 1
         local_before = len(self.locals)
         applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
@@ -734,6 +756,17 @@ class _Generator:
         self._atomic_add(sink, b, v, element, "__global")
         self.depth -= 1
         self.line("}")
+
+    def _one_each(self, fun: ir.Fun, length: Size) -> bool:
+        """Whether each item (map-local) or group (map-workgroup) of the known launch
+        takes one element at most: a map-local of a constant length up to the
+        work-group's size, or a map-workgroup (one group an element, by contract)."""
+        if self.work_group is None:
+            return False
+        if isinstance(fun, ir.MapWorkgroup):
+            return True
+        constant = length.constant
+        return isinstance(fun, ir.MapLocal) and constant is not None and constant <= self.work_group
 
     def reduce(
         self,

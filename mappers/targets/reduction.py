@@ -572,12 +572,21 @@ def tree_kernels(
     generated, its parameters declared as their `arguments`; None where the Lift
     compiler declines them."""
     declarations = {p.name: arguments[p.name].declaration for p in functional.partials.params}
+    # Launched in groups of LOCAL, one a work-group of the expression (`launch_tree`).
     try:
-        first = generate(functional.partials, "idiom_reduce", declarations=declarations)
-        narrow = generate(
-            functional.partials, "idiom_reduce", declarations=declarations, index="int"
+        first, narrow = (
+            generate(
+                functional.partials,
+                "idiom_reduce",
+                declarations=declarations,
+                index=index,
+                work_group=LOCAL,
+            )
+            for index in ("long", "int")
         )
-        final = generate(functional.total, "idiom_reduce_final", index="int")  # < 2^31
+        final = generate(
+            functional.total, "idiom_reduce_final", index="int", work_group=LOCAL
+        )  # < 2^31
     except (LiftError, RecursionError):
         return None
     return first, narrow, final

@@ -162,9 +162,14 @@ class _ScanPlan(Plan):
         }
         output = self.functional.output
         try:
+            # Launched in groups of SCAN_BLOCK, one a block (`call`).
             totals, totals_int = (
                 generate(
-                    programs.totals, "idiom_scan_totals", declarations=totals_declared, index=index
+                    programs.totals,
+                    "idiom_scan_totals",
+                    declarations=totals_declared,
+                    index=index,
+                    work_group=SCAN_BLOCK,
                 )
                 for index in ("long", "int")
             )
@@ -175,6 +180,7 @@ class _ScanPlan(Plan):
                     output=output,
                     declarations=chunks_declared,
                     index=index,
+                    work_group=SCAN_BLOCK,
                 )
                 for index in ("long", "int")
             )

@@ -92,6 +92,7 @@ int main(int argc, char **argv)
 """
 
 SECTIONS = ("expression:", "rewrites:", "lowered:", "kernel:")
+GROUP_OF_128 = "__attribute__((reqd_work_group_size(128, 1, 1))) "
 
 
 def line_of(text: str) -> int:
@@ -239,8 +240,9 @@ def test_a_floating_point_reduction_shows_its_expression_and_both_kernels(
     assert pretty(parse(expression)) == expression
     assert "(reduce" in expression
     kernels = section(out, "kernel")
-    assert "__kernel void idiom_reduce(" in kernels
-    assert "__kernel void idiom_reduce_final(" in kernels
+    # Both for their launch's work-group of 128.
+    assert f"__kernel {GROUP_OF_128}void idiom_reduce(" in kernels
+    assert f"__kernel {GROUP_OF_128}void idiom_reduce_final(" in kernels
 
 
 def test_idiom_kernels_translated_shows_no_generated_kernel(

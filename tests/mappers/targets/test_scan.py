@@ -49,7 +49,9 @@ def test_every_scan_is_replaced_by_generated_kernels(
         assert kernel is not None and "(map-workgroup 0" in kernel.lowered
         assert "blocked scan: blocks of 256" in kernel.rewrites[0]
         assert kernel.source.count("__local ") >= 9
-        totals, chunks = kernel.source.split("__kernel void idiom_scan_chunks(")
+        totals, chunks = kernel.source.split("void idiom_scan_chunks(")
+        # Both kernels launched in work-groups of 256.
+        assert kernel.source.count("reqd_work_group_size(256, 1, 1)") == 2
         # The first kernel only reads the output group (in place), the second writes it.
         assert "__global char* restrict" not in totals
         assert chunks.count("__global char* restrict") == 1
