@@ -63,10 +63,11 @@ def tree_reduce(
     """Lift's reduction in work-groups: the values padded with the identity to whole
     chunks of `local * per`; each work-item folds `per` of its chunk's values, `local`
     apart (neighbouring items read neighbouring values); the group folds the `local`
-    results pairwise in local memory (log2(local) steps); one result per group."""
-    steps = local.bit_length() - 1
+    results in local memory in log2(local) steps, each halving them: item i folds the
+    values i and i + half (`(transpose (split half ys))`: neighbouring items read
+    neighbouring values, no two of a step the same bank); one result per group."""
     per, groups = Size.of("per"), Size.of("wg")
-    chunk, xs, ys, c, v = (ir.Param(n) for n in ("chunk", "xs", "ys", "c", "v"))
+    chunk, ys, c, v = (ir.Param(n) for n in ("chunk", "ys", "c", "v"))
 
     def fold_rows(rows: ir.Expr) -> ir.Expr:
         return ir.Apply(
@@ -78,13 +79,12 @@ def tree_reduce(
             (c,), fold_rows(ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(local)), (c,)),)))
         )
     )
-    halve = ir.Lambda(
-        (xs,),
-        ir.Apply(
-            ir.ToLocal(ir.Lambda((ys,), fold_rows(ir.Apply(ir.Split(Size.of(2)), (ys,))))), (xs,)
-        ),
-    )
-    tree = ir.Apply(ir.Iterate(steps, halve), (ir.Apply(first, (chunk,)),))
+    tree: ir.Expr = ir.Apply(first, (chunk,))
+    half = local // 2
+    while half >= 1:
+        pairs = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(half)), (ys,)),))
+        tree = ir.Apply(ir.ToLocal(ir.Lambda((ys,), fold_rows(pairs))), (tree,))
+        half //= 2
     result = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (tree,))
     padding = groups * local * per - count
     padded = ir.Apply(ir.Pad(0, padding, identity), (values,))
