@@ -224,7 +224,8 @@ def _measure_fixed(device: Device, case: Case, repeat: int) -> dict[str, Any]:
     """A lowered program timed on its own NDRange: no search."""
     reference_s, reference_out = _reference(device, case, repeat)
     assert case.fixed_launch is not None
-    kernel = generate(case.program)
+    # For its launch's work-group, as the tool generates its trees (reduction.tree_kernels).
+    kernel = generate(case.program, work_group=case.fixed_launch[1][0])
     out = np.zeros(case.output_elements)
     times = device.run(case.program, kernel, case.inputs, case.sizes,
                        Launch(*case.fixed_launch), out, repeat=repeat + 1)  # fmt: skip
