@@ -63,6 +63,7 @@ __all__ = [
     "apply",
     "lam",
     "mapped_function",
+    "operator_of",
     "with_function",
 ]
 
@@ -356,6 +357,16 @@ Fun = Lambda | Op | Pattern
 # Patterns that only rearrange data: no code of their own.
 LAYOUT = (Zip, Split, Join, Slide, Pad, Transpose, Gather, Get, Strided, SplitVec, JoinVec)
 _MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
+
+
+def operator_of(f: Fun) -> str | None:
+    """The operator `f` applies: an operation itself, or `(lambda (a b) (op a b))`."""
+    match f:
+        case Op(name):
+            return name
+        case Lambda((a, b), Apply(Op(name), (x, y))) if (x, y) == (a, b):
+            return name
+    return None
 
 
 def mapped_function(fun: Fun) -> Fun | None:

@@ -27,7 +27,14 @@ from lift.ir.check import infer, infer_function
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
 from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
 
-__all__ = ["Dimension", "Kernel", "Output", "generate", "requirements_hold"]
+__all__ = [
+    "INT64_ATOMICS",
+    "Dimension",
+    "Kernel",
+    "Output",
+    "generate",
+    "requirements_hold",
+]
 
 _C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
 _OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, buffers)
@@ -274,7 +281,7 @@ class _Generator:
             arguments += [f"long {size}_arg" for size in sizes]
             narrowed = [f"  const int {size} = (int){size}_arg;" for size in sizes]
         body = "\n".join(narrowed + self.locals + self.lines)
-        prelude = PRELUDE + (_INT64_ATOMICS if self.int64_atomics else "")
+        prelude = PRELUDE + (INT64_ATOMICS if self.int64_atomics else "")
         required = (
             f"__attribute__((reqd_work_group_size({self.work_group}, 1, 1))) "
             if self.work_group
@@ -686,7 +693,11 @@ class _Generator:
             raise LiftError("scatter-atomic writes into the array it is given: the output")
         kinds = self.type_of(idx, env), self.type_of(xs, env), self.type_of(into, env)
         element = kinds[1].element if isinstance(kinds[1], Array) else None
-        if not _adds(f) or not isinstance(element, Scalar) or element.name not in _ATOMIC_ADD:
+        if (
+            ir.operator_of(f) != "+"
+            or not isinstance(element, Scalar)
+            or element.name not in _ATOMIC_ADD
+        ):
             raise LiftError("scatter-atomic adds scalars (an atomic +)")
         if element.name in ("i64", "f64"):
             self.int64_atomics = True
@@ -855,16 +866,6 @@ def _lanes_of(kind: Type) -> list[Scalar] | None:
     return None
 
 
-def _adds(f: ir.Fun) -> bool:
-    """`f` is + itself, or (lambda (a b) (+ a b))."""
-    match f:
-        case ir.Op("+"):
-            return True
-        case ir.Lambda((a, b), ir.Apply(ir.Op("+"), (x, y))):
-            return (x, y) == (a, b)
-    return False
-
-
 def _unlowered(expression: ir.Expr) -> bool:
     return isinstance(expression, ir.Apply) and isinstance(
         expression.fun, ir.Map | ir.Reduce | ir.Scan
@@ -922,7 +923,7 @@ _ATOMIC_ADD = {
         "while (atom_cmpxchg(lk_at, lk_old.u, lk_new.u) != lk_old.u); }}"
     ),
 }
-_INT64_ATOMICS = (
+INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
 )

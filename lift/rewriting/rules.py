@@ -161,7 +161,7 @@ def identity_of(f: ir.Fun, init: ir.Expr) -> ir.Literal | None:
     """The identity of `f`'s associative operator, typed as `init` (a literal, or a
     parameter that declares its scalar type): + and -0.0 (exact for every float, +0.0
     included) or 0, * and 1; None for any other function."""
-    name = _operator(f)
+    name = ir.operator_of(f)
     kind = init.type if isinstance(init, ir.Literal | ir.Param) else None
     if not isinstance(kind, Scalar) or name not in ("+", "*"):
         return None
@@ -175,23 +175,10 @@ def associative_identity(f: ir.Fun, init: ir.Expr) -> bool:
     """`f` folds associatively and `init` is its identity: partial reductions folded
     again give the same total (in exact arithmetic; floating-point sums are reordered,
     which the caller has allowed)."""
-    name = _operator(f)
+    name = ir.operator_of(f)
     if name is None or not isinstance(init, ir.Literal):
         return False
     return init.value in _IDENTITIES.get(name, ())
-
-
-def _operator(f: ir.Fun) -> str | None:
-    """The operator `f` applies: an operation itself, or `(lambda (a b) (op a b))`."""
-    return f.name if isinstance(f, ir.Op) else _lambda_op(f)
-
-
-def _lambda_op(f: ir.Fun) -> str | None:
-    """The operator of `(lambda (a b) (op a b))`."""
-    match f:
-        case ir.Lambda((a, b), ir.Apply(ir.Op(name), (x, y))) if (x, y) == (a, b):
-            return name
-    return None
 
 
 @dataclass(frozen=True)
@@ -352,7 +339,9 @@ class LowerScatter(Rule):
     def apply(self, expression: ir.Expr) -> ir.Expr | None:
         match expression:
             case ir.Apply(ir.Scatter(f, length, ir.Param() as into), (idx, xs)) if (
-                _operator(f) == "+" and isinstance(into.type, Array) and into.type.length == length
+                ir.operator_of(f) == "+"
+                and isinstance(into.type, Array)
+                and into.type.length == length
             ):
                 return ir.Apply(ir.ScatterAtomic(self.dim, f), (idx, xs, into))
         return None

@@ -47,6 +47,7 @@ __all__ = [
     "ReductionExpression",
     "ScanExpression",
     "StencilExpression",
+    "call_operation",
     "generated_kernels",
     "histogram_expression",
     "reduction_expression",
@@ -308,6 +309,18 @@ def scan_expression(
     return ScanExpression(programs, output, algorithmic)
 
 
+def call_operation(call: Value) -> str | None:
+    """The functional IR's operation for a call of a math function (`sqrt`, `min`...),
+    by its name or an LLVM intrinsic's prefix; None for any other value."""
+    if call.opcode != "call":
+        return None
+    callee = call.callee or ""
+    for prefix, name in _CALLS.items():
+        if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
+            return name
+    return None
+
+
 def ir_array(kind: Scalar, length: str) -> Array:
     return Array(kind, Size.of(length))
 
@@ -466,12 +479,9 @@ class _Builder:
         if opcode in _CASTS:
             _scalar(value.operands[0].type)  # from i1 (true as -1 or 1) or i8: not said
             return self._op(_scalar(value.type), value.operands)
-        if opcode == "call":
-            callee = value.callee or ""
-            for prefix, name in _CALLS.items():
-                if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
-                    args = [o for o in value.operands if o.kind is not ValueKind.GLOBAL]
-                    return self._op(name, args)
+        name = call_operation(value)
+        if name is not None:
+            return self._op(name, [o for o in value.operands if o.kind is not ValueKind.GLOBAL])
         raise _Unsupported
 
     def _op(self, name: str, operands: Sequence[Value]) -> ir.Expr:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 from lift.errors import LiftError
 from lift.ir.text import pretty
-from lift.opencl.generate import Kernel, generate
+from lift.opencl.generate import INT64_ATOMICS, Kernel, generate
 from mappers.plan.access import Access, apart, apart_from_fixed, element_size
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
@@ -62,6 +62,7 @@ from mappers.targets.kernels import (
     KernelBody,
     as_check,
     c_type,
+    group_lengths,
     launch,
     pack_params,
     param_prelude,
@@ -74,7 +75,6 @@ from mappers.targets.reduction import (
     PRELUDE,
     Tree,
     arguments_by_name,
-    group_lengths,
     launch_tree,
     require_worth_it,
     stack_saved,
@@ -109,10 +109,6 @@ _ATOMICS = {
         "while (atom_cmpxchg((volatile __global ulong*)cell, old.u, new.u) != old.u);"
     ),
 }
-_INT64_ATOMICS = (
-    "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
-    "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
-)
 _NEVER_READ = "__never_read"  # the bin's old value: the atomic's business, never the kernel's
 
 
@@ -271,7 +267,7 @@ class _HistogramPlan(Plan):
 
     def _source(self, args: list[KernelArg]) -> str:
         kind = c_type(self.kind)
-        extensions = _INT64_ATOMICS if self.kind in ("i64", "double") else ""
+        extensions = INT64_ATOMICS if self.kind in ("i64", "double") else ""
         declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
         prelude = "\n".join("  " + line for line in param_prelude(self.params))
         find_range = self.main.loop(

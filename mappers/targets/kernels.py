@@ -36,6 +36,7 @@ __all__ = [
     "as_check",
     "c_type",
     "fits_int",
+    "group_lengths",
     "launch",
     "pack_params",
     "param_prelude",
@@ -635,3 +636,13 @@ def read_cells(builder: Builder, cells: Operand) -> tuple[Operand, Operand, Oper
         cell = builder.emit("ptr", f"getelementptr i32, ptr {cells.ref}, i32 {k}")
         loaded.append(builder.emit("i32", f"load i32, ptr {cell.ref}"))
     return loaded[0], loaded[1], loaded[2]
+
+
+def group_lengths(builder: Builder, body: KernelBody) -> dict[str, Operand]:
+    """The size variable `{group}_len` of each buffer group of `body`: its elements."""
+    lengths = {}
+    for group in body.groups.values():
+        assert group.bytes is not None
+        count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
+        lengths[f"{group.name}_len"] = count
+    return lengths

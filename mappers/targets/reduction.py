@@ -25,6 +25,7 @@ from mappers.rewrite.irtext import ModuleText, Operand, operand
 from mappers.targets.functional import (
     Lane,
     ReductionExpression,
+    call_operation,
     generated_kernels,
     reduction_expression,
 )
@@ -35,6 +36,7 @@ from mappers.targets.kernels import (
     KernelBody,
     c_type,
     fits_int,
+    group_lengths,
     launch,
     pack_params,
     param_prelude,
@@ -49,7 +51,6 @@ __all__ = [
     "Tree",
     "arguments_by_name",
     "ceiling",
-    "group_lengths",
     "launch_tree",
     "map_reduction",
     "require_worth_it",
@@ -444,9 +445,6 @@ _EXTREMES = {"float": math.inf, "double": math.inf, "i32": 2**31 - 1, "i64": 2**
 # min and max of int and long are signed: ult, ule, ugt, uge keep the translated kernels).
 _LESS = {"fcmp": {"olt", "ole", "ult", "ule"}, "icmp": {"slt", "sle"}}
 _GREATER = {"fcmp": {"ogt", "oge", "ugt", "uge"}, "icmp": {"sgt", "sge"}}
-_EXTREMUM_CALLS = {"llvm.minnum.": "min", "llvm.maxnum.": "max", "llvm.smin.": "min",
-                   "llvm.smax.": "max", "fmin": "min", "fminf": "min", "fmax": "max",
-                   "fmaxf": "max"}  # fmt: skip
 
 
 def _lane_of(accumulator: _Accumulator) -> Lane | None:
@@ -473,14 +471,11 @@ def _extremum(accumulator: _Accumulator) -> str | None:
     the operand, else None."""
     update, pair = accumulator.update, {accumulator.acc, accumulator.operand}
     if update.opcode == "call":
-        callee = update.callee or ""
         args = [o for o in update.operands if o.kind is not ValueKind.GLOBAL]
-        if set(args) != pair or len(args) != 2:
+        name = call_operation(update)
+        if set(args) != pair or len(args) != 2 or name not in ("min", "max"):
             return None
-        for prefix, name in _EXTREMUM_CALLS.items():
-            if callee == prefix or (prefix.endswith(".") and callee.startswith(prefix)):
-                return name
-        return None
+        return name
     if update.opcode != "select" or len(pair) != 2:
         return None
     test, chosen, other = update.operands
@@ -598,16 +593,6 @@ def arguments_by_name(body: KernelBody) -> dict[str, KernelArg]:
     by_name = {g.name: a for g, a in zip(body.groups.values(), body.buffer_args(), strict=True)}
     by_name |= {n: a for (n, _), a in zip(body.scalars, body.scalar_args(), strict=True)}
     return by_name
-
-
-def group_lengths(builder: Builder, body: KernelBody) -> dict[str, Operand]:
-    """The size variable `{group}_len` of each buffer group of `body`: its elements."""
-    lengths = {}
-    for group in body.groups.values():
-        assert group.bytes is not None
-        count = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
-        lengths[f"{group.name}_len"] = count
-    return lengths
 
 
 def _groups(builder: Builder, count: Operand) -> Operand:

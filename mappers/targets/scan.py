@@ -42,6 +42,7 @@ from mappers.targets.kernels import (
     KernelBody,
     buffer_arg,
     fits_int,
+    group_lengths,
     launch,
     status_when,
 )
@@ -229,10 +230,7 @@ class _ScanPlan(Plan):
         totals = heap
         starts = builder.emit("ptr", f"getelementptr i8, ptr {heap.ref}, i64 {chunk_bytes.ref}")
         values = dict(self.params) | {"n0": self.count, "wg": chunks, "per": const(I64, 1)}
-        for group in self.body.groups.values():
-            assert group.bytes is not None
-            length = builder.binary("sdiv", group.bytes, const(I64, element_size(group.element)))
-            values[f"{group.name}_len"] = length
+        values |= group_lengths(builder, self.body)
         first, first_int, second, second_int = self.kernels
         programs = self.functional.programs
         outputs = {"out": KernelArg("", 1, totals, chunk_bytes)}

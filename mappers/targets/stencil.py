@@ -29,7 +29,7 @@ from lift.errors import LiftError
 from lift.exploration.space import lower
 from lift.ir.text import pretty
 from lift.opencl.generate import Kernel, generate
-from mappers.plan.access import Access, apart_from_fixed, element_size
+from mappers.plan.access import Access, apart_from_fixed
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
 from mappers.plan.region import Region, check_legal, flows_from, guard_conditions
@@ -41,6 +41,7 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     fits_int,
+    group_lengths,
     launch,
     pack_params,
     param_prelude,
@@ -214,10 +215,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         program = self.functional.program
         by_name = self._arguments_by_name()
         values = dict(self.params) | {f"n{d}": c for d, c in enumerate(self.counts)}
-        for group in body.groups.values():
-            assert group.bytes is not None
-            size = const(I64, element_size(group.element))
-            values[f"{group.name}_len"] = builder.binary("sdiv", group.bytes, size)
+        values |= group_lengths(builder, body)
         args = [by_name[p.name] for p in program.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
         fits = [fits_int(builder, values[name]) for name in kernel.sizes]
