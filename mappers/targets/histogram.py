@@ -221,6 +221,8 @@ class _HistogramPlan(Plan):
             return None
         arguments = arguments_by_name(body)
         kernels = tree_kernels(expression.bin_range, arguments)
+        if kernels is None:
+            return None
         declarations = {n: arguments[n].declaration for n in arguments}
         try:
             add = [
@@ -228,8 +230,6 @@ class _HistogramPlan(Plan):
                 for program in (expression.add, expression.add_local)
             ]
         except (LiftError, RecursionError):
-            return None
-        if kernels is None:
             return None
         types = [self.index_value.type] * 2
         self.target += " (generated)"
