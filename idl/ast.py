@@ -193,12 +193,14 @@ class If:
 
 @dataclass(frozen=True)
 class Collect:
-    """`collect index count body`."""
+    """`collect index count [keeping v, ...] body`; `keeping` empty: every variable of
+    the body that changes with the index is a slot variable."""
 
     index: str
     count: Expr
     body: Formula
     span: SourceSpan | None = field(default=None, compare=False, repr=False)
+    keeping: tuple[Variable, ...] = ()
 
 
 Formula = Atom | And | Or | Inherits | ForAll | ForSome | ForValue | If | Collect

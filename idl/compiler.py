@@ -232,8 +232,28 @@ class Expander:
                     f"slot {number} and a variable fixed outside the collect",
                     node.span,
                 )
-        slot_variables = tuple(tuple(m[name] for name in inner) for m in mappings[:slots])
-        return Collect(slots, bodies[0], slot_variables, node.span)
+        kept = self._kept(node, inner, scope)
+        slot_variables = tuple(tuple(m[name] for name in kept) for m in mappings[:slots])
+        local = tuple(name for name in inner if name not in kept)
+        return Collect(slots, bodies[0], slot_variables, node.span, local)
+
+    def _kept(self, node: ast.Collect, inner: list[str], scope: _Scope) -> list[str]:
+        """The slot variables of `collect i n keeping {v[i]}, ...` (as slot 0 names them);
+        without `keeping`, every variable of the body that changes with `i`."""
+        if not node.keeping:
+            return inner
+        kept: list[str] = []
+        for variable in node.keeping:
+            name = self.variable(variable, scope.bind(node.index, 0))
+            if name not in inner:
+                raise self.error(
+                    f"collect over '{node.index}' keeps {{{name}}}, which is not a variable "
+                    f"of its body that changes with '{node.index}'",
+                    variable.span,
+                )
+            if name not in kept:
+                kept.append(name)
+        return kept
 
     # Names ---------------------------------------------------------------------------
 

@@ -76,7 +76,8 @@ def rename_formula(formula: Formula, mapping: Mapping[str, str]) -> Formula:
             return Disjunction(tuple(rename_formula(part, mapping) for part in parts))
         case Collect(slots=slots, body=body, slot_variables=slot_variables, span=span):
             renamed = tuple(tuple(name(v) for v in slot) for slot in slot_variables)
-            return Collect(slots, rename_formula(body, mapping), renamed, span)
+            local = tuple(name(v) for v in formula.local)
+            return Collect(slots, rename_formula(body, mapping), renamed, span, local)
 
 
 class ShapeMismatch(Exception):
@@ -108,13 +109,16 @@ def slot_mapping(first: Formula, other: Formula, mapping: dict[str, str]) -> Non
         ) if len(a_parts) == len(b_parts):
             for a_part, b_part in zip(a_parts, b_parts, strict=True):
                 slot_mapping(a_part, b_part, mapping)
-        case Collect(), Collect() if (first.slots, len(first.slot_variables[0])) == (
-            other.slots,
-            len(other.slot_variables[0]),
-        ):
+        case Collect(), Collect() if (
+            first.slots,
+            len(first.slot_variables[0]),
+            len(first.local),
+        ) == (other.slots, len(other.slot_variables[0]), len(other.local)):
             slot_mapping(first.body, other.body, mapping)
             for a_slot, b_slot in zip(first.slot_variables, other.slot_variables, strict=True):
                 for a, b in zip(a_slot, b_slot, strict=True):
                     same(a, b)
+            for a, b in zip(first.local, other.local, strict=True):
+                same(a, b)
         case _:
             raise ShapeMismatch("its formula is not the same for every slot")

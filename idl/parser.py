@@ -145,8 +145,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         return ast.If(left, right, then_, else_, _span(meta))
 
     def build_collect(self, meta: Meta, children: list[Any]) -> ast.Collect:
-        index, count, body = children
-        return ast.Collect(str(index), count, body, _span(meta))
+        index, count, *keeping, body = children
+        kept = keeping[0] if keeping and keeping[0] is not None else ()
+        return ast.Collect(str(index), count, body, _span(meta), kept)
+
+    def build_keeping(self, meta: Meta, children: list[Any]) -> tuple[ast.Variable, ...]:
+        return tuple(children)
 
     def build_rename(self, meta: Meta, children: list[Any]) -> ast.Rename:
         pairs = tuple(child for child in children if isinstance(child, ast.RenamePair))

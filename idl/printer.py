@@ -101,11 +101,13 @@ def _lines(formula: ast.Formula, grouped: bool = False) -> list[str]:
                 if len(one) <= _WIDTH:
                     return [one]
             return [head, *_indent(then_lines), "else", *_indent(else_lines), "endif"]
-        case ast.Collect(index=index, count=count, body=body):
+        case ast.Collect(index=index, count=count, body=body, keeping=keeping):
             lines = _lines(body)
             if isinstance(body, (ast.ForAll, ast.ForSome, ast.ForValue)):
                 lines = _group([lines], "and")  # the body must be a primary: `( ... )`
             head = f"collect {index} {print_expr(count)}"
+            if keeping:
+                head += " keeping " + ", ".join(print_variable(v) for v in keeping)
             if len(lines) == 1:
                 return [f"{head} {lines[0]}"]
             return [head, *_indent(lines)]
@@ -190,10 +192,12 @@ def _formula_lines(formula: Formula) -> list[str]:
             for part in parts:
                 lines += _indent(_formula_lines(part))
             return lines
-        case Collect(slots=slots, body=body, slot_variables=slot_variables):
+        case Collect(slots=slots, body=body, slot_variables=slot_variables, local=local):
             lines = [f"collect {slots} slots"]
             for number, names in enumerate(slot_variables):
                 lines.append(f"  slot {number}: " + ", ".join("{" + n + "}" for n in names))
+            if local:
+                lines.append("  local: " + ", ".join("{" + n + "}" for n in local))
             return [*lines, "  body", *_indent(_formula_lines(body), "    ")]
 
 

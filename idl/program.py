@@ -12,7 +12,9 @@ Shape of a formula after expansion (IDL.md section 4 and 6):
   Disjunction is false (e.g. `for some i=0..0`).
 - `Collect`: `collect i n F`. `body` is F expanded for slot 0; `slot_variables[k]`
   lists, for slot k, the names that the slot-0 names in `slot_variables[0]` take.
-  The body's other variables are the collect's outer variables: fixed outside.
+  `local` (a collect `keeping` some of its variables) lists the body's other variables
+  that change with the slot: each inner solution's own, in no slot. The body's
+  remaining variables are the collect's outer variables: fixed outside.
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ class Collect:
     body: Formula
     slot_variables: tuple[tuple[str, ...], ...]
     span: SourceSpan | None = field(default=None, compare=False)
+    local: tuple[str, ...] = ()
 
 
 Formula = Atom | Conjunction | Disjunction | Collect

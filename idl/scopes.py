@@ -61,9 +61,11 @@ def _free(node: ast.Formula, bound: frozenset[str]) -> Iterator[str]:
             names = (n for e in (left, right) for n in _expr_names(e))
             yield from _free(then_, bound)
             yield from _free(else_, bound)
-        case ast.Collect(index=index, count=count, body=body):
+        case ast.Collect(index=index, count=count, body=body, keeping=keeping):
             names = _expr_names(count)
-            yield from _free(body, bound | {index})
+            inner = bound | {index}
+            yield from (n for v in keeping for n in _variable_names(v) if n not in inner)
+            yield from _free(body, inner)
     yield from (n for n in names if n not in bound)
 
 

@@ -252,6 +252,7 @@ def _facts(solution: Solution, in_place: list[Value]) -> tuple[tuple[str, str], 
             if value is not None
             and name.endswith(("array", "bins", "values", "columns", "row_ptr"))
         }
+        | {_short(_address_root(load)) for load in _loads(solution)}
     )
     if arrays:
         facts.append(("arrays", ", ".join(arrays)))
@@ -261,6 +262,24 @@ def _facts(solution: Solution, in_place: list[Value]) -> tuple[tuple[str, str], 
             facts.append(("type", value.type))
             break
     return tuple(facts)
+
+
+def _loads(solution: Solution) -> list[Value]:
+    """The loads the instance names as `read[k].value` where it keeps none of their
+    arrays (Reduction: see OperandReads)."""
+    reads = [(name, value) for name, value in solution.items() if name.startswith("read[")]
+    if any(value is not None and name.endswith("].array") for name, value in reads):
+        return []
+    return [value for name, value in reads if value is not None and name.endswith("].value")]
+
+
+def _address_root(load: Value) -> Value:
+    """What a load's address is computed from: its getelementptrs followed to the first
+    pointer that is not one (an argument, a global, an allocation or a loaded pointer)."""
+    address = load.operands[0]
+    while address.opcode == "getelementptr" and address.operands:
+        address = address.operands[0]
+    return address
 
 
 def _line(value: Value) -> str:

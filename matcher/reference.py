@@ -15,7 +15,9 @@ The formulation, for a program P on a function F:
   the solutions of its body by this same definition (over the slot-0 variables, the
   body's other variables fixed at their values, unused where the selection leaves
   them free), sorted by value ids with unused first, in slots 0..k-1, the others
-  unused; with more inner solutions than slots the collect fails.
+  unused; with more inner solutions than slots the collect fails. A collect `keeping`
+  some variables solves its body over those and its local variables, and its inner
+  solutions are the distinct values of the kept ones.
 - The solution set is the union over selections, as a set.
 """
 
@@ -132,7 +134,7 @@ class _Reference:
                     functools.partial(holds, self.function, item),
                 )
                 continue
-            inner = set(item.slot_variables[0])
+            inner = set(item.slot_variables[0]) | set(item.local)
             outer = [n for n in formula_variables(item.body) if n not in inner]
             produced = [n for slot in item.slot_variables for n in slot]
             for position, name in enumerate(produced):
@@ -157,7 +159,8 @@ class _Reference:
         self, collect: Collect, outer: tuple[tuple[str, Value | None], ...]
     ) -> Assignment | None:
         inner = collect.slot_variables[0]
-        solutions = self.solve(collect.body, inner, dict(outer))
+        ways = self.solve(collect.body, (*inner, *collect.local), dict(outer))
+        solutions = {way[: len(inner)] for way in ways}
         if len(solutions) > collect.slots:
             return None
         ordered = sorted(solutions, key=lambda s: tuple(-1 if v is None else v.id for v in s))

@@ -17,7 +17,10 @@ formulation's (`matcher.reference` poses the same program to python-constraint):
   solutions (with the same section 7 rule inside the body) are sorted by the ids of
   their values, unused first, and fill slots 0..k-1; slots k..n-1 are unused. More
   than n inner solutions: the collect fails (the idiom does not describe that code,
-  and dropping some would hide code from a mapper).
+  and dropping some would hide code from a mapper). A collect `keeping` some of its
+  variables has as inner solutions the distinct values of those (slot 0's); its other
+  variables that change with the slot are local to the body, and once one way is found
+  for a value of the kept ones the body's search leaves that value (as `distinct` does).
 - Steps: one per candidate value tried, per disjunct entered and per collect body
   solved. When `budget` steps are spent, or `max_solutions` solutions found (each holds
   every variable: an ambiguous idiom could otherwise fill the memory), the search
@@ -98,7 +101,8 @@ DEFAULT_MAX_SOLUTIONS = 1_000
 Solution = dict[str, Value | None]
 Check = Callable[[list[Slot]], bool]
 Generator = Callable[[list[Slot]], Iterable[Value | None]]
-Emit = Callable[[list[Slot]], None]
+# Takes a solution; True when the search is to leave the present values of its keys.
+Emit = Callable[[list[Slot]], bool]
 # A frame of the search stack, by its first item:
 #   _BIND:   (_BIND, values left, variable, its checks, plan node, step index, conflict,
 #             solutions emitted when pushed, the bind step, variables its generator reads)
@@ -239,15 +243,27 @@ def may_match(program: Program, function: Function) -> bool:
 
 class _Run:
     """One depth-first search: the top one or a collect body's; its stack, where its
-    solutions go and how many it has emitted."""
+    solutions go and how many it has emitted. With `keys` (detection's key variables at
+    the top, a `keeping` collect's kept ones in its body), the depth of the frame that
+    bound each variable is kept, and `cut`, set when `emit` asks for it, is where to
+    unwind to: the search under an assignment of the keys already reported is
+    abandoned."""
 
-    __slots__ = ("emit", "emitted", "stack", "top")
+    __slots__ = ("bound_at", "cut", "emit", "emitted", "keys", "stack")
 
-    def __init__(self, emit: Emit, *, top: bool) -> None:
+    def __init__(self, emit: Emit, keys: tuple[int, ...] | None = None) -> None:
         self.emit = emit
         self.emitted = 0
         self.stack: list[Frame] = []
-        self.top = top
+        self.keys = keys
+        self.bound_at: dict[int, int] = {}
+        self.cut: int | None = None
+
+    def cut_at_keys(self, vals: list[Slot]) -> None:
+        """After a solution: unwind to where the last of the bound keys was bound."""
+        assert self.keys is not None
+        depths = [self.bound_at.get(s, -1) for s in self.keys if vals[s] is not UNBOUND]
+        self.cut = max(depths, default=-1)
 
 
 class _Engine:
@@ -292,12 +308,9 @@ class _Engine:
         self._nogood_count = 0
         domain = self.ix.domain
         self._domain: Generator = lambda vals: domain  # not `self.ix`: no cycle
-        # Detection mode (`distinct`): the key slots, the keys found, the depth of the
-        # top-level frame that bound each slot, and where to unwind to after a solution.
+        # Detection mode (`distinct`): the key slots and the keys found.
         self._key_slots: tuple[int, ...] | None = None
         self._keys: set[tuple[Value | None, ...]] = set()
-        self._bound_at: dict[int, int] = {}
-        self._cut: int | None = None
 
     def release(self) -> None:
         """Drops what the search compiled. Its checks close over the engine (a cycle),
@@ -325,21 +338,18 @@ class _Engine:
         vals: list[Slot] = [UNBOUND] * len(self.compiled.names)
         found = self.found
 
-        def emit(vals: list[Slot]) -> None:
+        def emit(vals: list[Slot]) -> bool:
             if self._key_slots is not None:
                 key = self._key(vals)
                 if key in self._keys:
-                    return
+                    return False
                 self._keys.add(key)
-                depths = [
-                    self._bound_at.get(s, -1) for s in self._key_slots if vals[s] is not UNBOUND
-                ]
-                self._cut = max(depths, default=-1)
             found[tuple([None if v is UNBOUND else v for v in vals])] = None  # type: ignore[misc]
             if len(found) >= max_solutions:
                 raise _TooManySolutions
+            return self._key_slots is not None
 
-        self.search(self.planner.root(), vals, _Run(emit, top=True))
+        self.search(self.planner.root(), vals, _Run(emit, self._key_slots))
 
     def _count(self) -> None:
         self.steps += 1
@@ -352,9 +362,9 @@ class _Engine:
         node, index = root, 0
         while True:
             conflict = self._forward(node, index, vals, run)
-            if run.top and self._cut is not None:
-                self._unwind(vals, run.stack, self._cut)
-                self._cut = None
+            if run.cut is not None:
+                self._unwind(vals, run.stack, run.cut)
+                run.cut = None
             elif conflict is not None:
                 self._fail(set(conflict), vals, run)
             resumed = self._backtrack(vals, run)
@@ -449,7 +459,8 @@ class _Engine:
         branch = node.branch
         if branch is None:
             run.emitted += 1
-            run.emit(vals)
+            if run.emit(vals):
+                run.cut_at_keys(vals)
             return None
         if branch in nogoods and (known := self._known_failure(branch, vals)) is not None:
             return known
@@ -473,8 +484,8 @@ class _Engine:
                             conflict.update(slots)
                             break
                     else:
-                        if run.top:
-                            self._bound_at[var] = len(stack) - 1
+                        if run.keys is not None:
+                            run.bound_at[var] = len(stack) - 1
                         return node, index + 1
                 vals[var] = UNBOUND
                 stack.pop()
@@ -602,9 +613,9 @@ class _Engine:
             vals[slot] = result[i]
         stack = run.stack
         stack.append((_UNDO, slots, collect.outer))  # popping it undoes the assignment
-        if run.top:
+        if run.keys is not None:
             for slot in slots:
-                self._bound_at[slot] = len(stack) - 1
+                run.bound_at[slot] = len(stack) - 1
         for check, read in checks:
             if not check(vals):
                 return read
@@ -620,11 +631,15 @@ class _Engine:
         inner_vals = _only(collect.outer, outer, len(vals))
         found: dict[tuple[Value | None, ...], None] = {}
         inner = collect.inner
+        keyed = bool(collect.local)  # `keeping`: the rest of the way found is not read
 
-        def emit(vals: list[Slot]) -> None:
+        def emit(vals: list[Slot]) -> bool:
             found[tuple(_value(vals[s]) for s in inner)] = None
+            return keyed and all(vals[s] is not UNBOUND for s in inner)
 
-        self.search(self.planner.collect_root(collect), inner_vals, _Run(emit, top=False))
+        self.search(
+            self.planner.collect_root(collect), inner_vals, _Run(emit, inner if keyed else None)
+        )
         result: CollectResult = None
         if len(found) <= collect.slots:
             ordered = sorted(found, key=_canonical)
@@ -649,9 +664,9 @@ class _Engine:
                 vals[slot] = value
         stack = run.stack
         stack.append((_UNDO, step.local, step.outer))
-        if run.top:
+        if run.keys is not None:
             for slot in step.local:
-                self._bound_at[slot] = len(stack) - 1
+                run.bound_at[slot] = len(stack) - 1
         return None
 
     def exists_values(self, step: ExistsStep, vals: list[Slot]) -> CollectResult:
@@ -665,12 +680,12 @@ class _Engine:
         inner_vals = _only(step.outer, outer, len(vals))
         local = step.local
 
-        def emit(vals: list[Slot]) -> None:
+        def emit(vals: list[Slot]) -> bool:
             raise _Found(tuple(_value(vals[s]) for s in local))
 
         result: CollectResult = None
         try:
-            self.search(self.planner.exists_root(step), inner_vals, _Run(emit, top=False))
+            self.search(self.planner.exists_root(step), inner_vals, _Run(emit))
         except _Found as found:
             result = found.values
         self._settled[key] = result

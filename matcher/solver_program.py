@@ -58,6 +58,9 @@ class CCollect:
     produced: tuple[int, ...]  # every slot's variables, slot by slot
     variables: frozenset[int]
     order: int
+    # The body's variables that are each inner solution's own (`keeping`): one solution
+    # is kept per value of `inner`, whatever these take.
+    local: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -276,9 +279,10 @@ class _Builder:
         body = self.group(collect.body)
         inner_names = collect.slot_variables[0] if collect.slot_variables else ()
         inner = tuple(self.slots[n] for n in inner_names)
-        outer = tuple(sorted(body.variables - set(inner)))
+        local = tuple(self.slots[n] for n in collect.local)
+        outer = tuple(sorted(body.variables - set(inner) - set(local)))
         produced = tuple(self.slots[n] for slot in collect.slot_variables for n in slot)
         for slot in produced:
             self.first_seen.setdefault(slot, order)
         variables = frozenset(outer) | frozenset(produced)
-        return CCollect(collect.slots, body, inner, outer, produced, variables, order)
+        return CCollect(collect.slots, body, inner, outer, produced, variables, order, local)

@@ -196,6 +196,21 @@ def test_collect_shape() -> None:
     )
 
 
+def test_collect_keeping_one_variable_makes_the_others_its_own() -> None:
+    text = """
+    Constraint T
+    ( collect i 2 keeping {read[i].value}
+        ( {read[i].value} is load instruction and {read[i].address} is first argument of
+          {read[i].value} and {read[i].address} has data flow to {sum} ) and
+      {sum} is fadd instruction )
+    End
+    """
+    collect, _ = compile_one(text).formula.parts  # type: ignore[union-attr]
+    assert isinstance(collect, Collect)
+    assert collect.slot_variables == (("read[0].value",), ("read[1].value",))
+    assert collect.local == ("read[0].address",)
+
+
 def test_collect_of_one_slot_still_knows_its_slot_variables() -> None:
     program = compile_one("Constraint T collect i 1 ( {g[i]} has data flow to {x} ) End")
     assert isinstance(program.formula, Collect)

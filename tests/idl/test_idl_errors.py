@@ -254,6 +254,17 @@ def test_collect_whose_shape_depends_on_its_index() -> None:
     assert error.span is not None and (error.span.line, error.span.column) == (2, 3)
 
 
+def test_collect_keeping_what_its_slots_do_not_change() -> None:
+    text = "Constraint C\n  collect i 2 keeping {b} ( {a[i]} has data flow to {b} )\nEnd\n"
+    error = first_error({"c.idl": text}, "C")
+    assert_rendered(
+        error,
+        "c.idl:2:23",
+        "keeps {b}, which is not a variable of its body that changes with 'i'",
+        "  collect i 2 keeping {b} ( {a[i]} has data flow to {b} )",
+    )
+
+
 def test_errors_without_a_position() -> None:
     library = Library.from_texts({"x.idl": "Constraint X {a[N]} is unused End\n"})
     with pytest.raises(IdlError, match="unknown specification 'Y'"):

@@ -30,6 +30,7 @@ KEYWORDS = frozenset(
         "Export",
         "inherits",
         "collect",
+        "keeping",
         "not",
         "otherwise",
         "specified",
@@ -87,7 +88,9 @@ def _extend(inner: st.SearchStrategy[ast.Formula]) -> st.SearchStrategy[ast.Form
         st.builds(ast.ForSome, inner, names, exprs, exprs, optional_renames),
         st.builds(ast.ForValue, inner, names, exprs, optional_renames),
         st.builds(ast.If, exprs, exprs, inner, inner),
-        st.builds(ast.Collect, names, exprs, inner),
+        st.builds(
+            ast.Collect, names, exprs, inner, keeping=st.lists(variables, max_size=2).map(tuple)
+        ),
     )
 
 

@@ -324,11 +324,14 @@ def _collect(
     function: Function,
     witness: Witness,
     slots: tuple[str, str] = ("r", "s"),
+    *,
+    keeping: bool = False,
 ) -> Formula:
     """A collect over {r[k]} (and {s[k]}); sometimes with a collect over {q[k]} (and
-    {t[k]}) inside, whose outer variables include {r[0]}."""
+    {t[k]}) inside, whose outer variables include {r[0]}. With `keeping`, over both, the
+    collect keeping {r[k]} only."""
     first, second = (f"{prefix}[0]" for prefix in slots)
-    inner = (first,) if rng.random() < 0.7 else (first, second)
+    inner = (first, second) if keeping or rng.random() >= 0.7 else (first,)
     local = dict(witness)
     for name in inner:
         local[name] = _neighbour(rng, function, witness[rng.choice(outer)])
@@ -342,12 +345,16 @@ def _collect(
     parts = [anchor, *(_formula(rng, names, function, local, 1) for _ in range(rng.randint(1, 2)))]
     if slots == ("r", "s") and rng.random() < 0.25:
         parts.append(_collect(rng, (first, *outer), function, local, ("q", "t")))
-    return Gather(rng.choice((1, 2, 3)), And(*parts), inner)
+    count = rng.choice((1, 2, 3))
+    if keeping or (len(inner) == 2 and rng.random() < 0.5):  # the second is local
+        return Gather(count, And(*parts), inner[:1], inner[1:])
+    return Gather(count, And(*parts), inner)
 
 
-def random_program(seed: int, function: Function) -> Program:
+def random_program(seed: int, function: Function, *, keeping: bool = False) -> Program:
     """A small program over two to four variables (and a collect's slots), with
-    conjunctions, disjunctions, `unused` and sometimes one collect."""
+    conjunctions, disjunctions, `unused` and sometimes one collect (always, with
+    `keeping`: one that keeps one of its two variables)."""
     rng = random.Random(seed)
     names = _VARIABLES[: rng.randint(2, 4)]
     witness = _witness(rng, function, names)
@@ -357,8 +364,8 @@ def random_program(seed: int, function: Function) -> Program:
         if rng.random() < 0.6 and value is not None and value.opcode:
             parts.append(A("opcode", name, detail=value.opcode))  # selective, as idioms are
     parts.append(_formula(rng, names, function, witness, 2))
-    if rng.random() < 0.3:
-        collect = _collect(rng, names, function, witness)
+    if keeping or rng.random() < 0.3:
+        collect = _collect(rng, names, function, witness, keeping=keeping)
         if rng.random() < 0.2:  # an optional collect: inside a disjunction
             collect = Or(collect, random_atom(rng, names, function, witness))
         parts.append(collect)

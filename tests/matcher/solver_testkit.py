@@ -54,12 +54,16 @@ def Or(*parts: Formula) -> Disjunction:
     return Disjunction(tuple(parts))
 
 
-def Gather(slots: int, body: Formula, inner: tuple[str, ...]) -> Collect:
+def Gather(
+    slots: int, body: Formula, inner: tuple[str, ...], local: tuple[str, ...] = ()
+) -> Collect:
     """`collect i slots body` where body is written for slot 0 and each inner name ends
-    in `[0]` (`read[0]`); slot k's names end in `[k]`."""
+    in `[0]` (`read[0]`); slot k's names end in `[k]`. With `local`, the collect keeps
+    `inner` only: `collect i slots keeping {inner...} body`."""
     assert all(name.endswith("[0]") for name in inner)
     slot_variables = tuple(tuple(name[:-3] + f"[{k}]" for name in inner) for k in range(slots))
-    return Collect(slots, body, slot_variables)
+    named = formula_variables(body)
+    return Collect(slots, body, slot_variables, local=tuple(n for n in local if n in named))
 
 
 def make_program(formula: Formula, name: str = "Test") -> Program:

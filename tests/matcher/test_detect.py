@@ -34,8 +34,10 @@ def test_reduction_interface_is_the_dot_product() -> None:
     assert s["acc_init"] is not None and s["acc_init"].constant == 0.0
     assert s["iter_begin"] is not None and s["iter_begin"].constant == 0
     assert s["iter_end"] is not None and s["iter_end"].name == "%n"
-    bases = {s[f"read[{k}].array"].name for k in range(2) if s[f"read[{k}].array"]}
-    assert bases == {"%x", "%y"}
+    loads = [s[f"load[{k}]"] for k in range(3)]
+    assert loads[2] is None and all(s[f"read[{k}].value"] is loads[k] for k in range(3))
+    assert {load.operands[0].operands[0].name for load in loads[:2]} == {"%x", "%y"}
+    assert dict(instance.facts)["arrays"] == "x, y"
 
 
 def test_gemm_interface_and_nested_instances() -> None:

@@ -36,13 +36,15 @@ def _solver_set(
     return set(rows)
 
 
-def _check_cases(function: Function, first_seed: int, count: int) -> tuple[int, int]:
+def _check_cases(
+    function: Function, first_seed: int, count: int, *, keeping: bool = False
+) -> tuple[int, int]:
     """Runs `count` accepted random programs on `function`; returns (cases, non-empty)."""
     done = nonempty = 0
     seed = first_seed
     while done < count:
         seed += 1
-        program = random_program(seed, function)
+        program = random_program(seed, function, keeping=keeping)
         got = _solver_set(program, function, "selective")
         if got is None:
             continue
@@ -66,6 +68,18 @@ def test_random_programs_on_random_ir(block: int) -> None:
     assert cases == per_block * PROGRAMS
     # The generator must produce programs that match, not only empty answers.
     assert nonempty >= cases // 4, (nonempty, cases)
+
+
+def test_collects_keeping_one_of_their_variables() -> None:
+    # Each program has a collect whose second variable is local to its body: one inner
+    # solution per value of the first, whatever ways the body holds.
+    cases = nonempty = 0
+    for number in range(20):
+        function = ir_function(random_ir(5000 + number))
+        done, hits = _check_cases(function, 500_000 + number * 1000, 5, keeping=True)
+        cases, nonempty = cases + done, nonempty + hits
+    assert cases == 100
+    assert nonempty >= cases // 5, (nonempty, cases)
 
 
 def test_random_programs_on_compiled_c() -> None:
