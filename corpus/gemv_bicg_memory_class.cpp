@@ -75,7 +75,7 @@ int main(int argc, char** argv)
     std::vector<double> x(n), b(n), r(n), rt(n), p(n), pt(n), q(n), s(n);
     double total_x = 0.0, total_res = 0.0, last_alpha = 0.0;
     for (int sol = 0; sol < solves; ++sol) {
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < n; ++i) {   // expect: Map in main
             b[i] = 1.0 + 0.5 * std::sin(0.01 * (i + 1) * (sol + 1));
             x[i] = 0.0;
             r[i] = b[i];

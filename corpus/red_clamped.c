@@ -63,13 +63,13 @@ int main(int argc, char **argv)
             for (int bx = 0; bx + 4 <= w; bx += 4) {
                 int best = 1 << 30;
                 for (int dy = -2; dy <= 2; dy++)
-                    for (int dx = -2; dx <= 2; dx++) {
+                    for (int dx = -2; dx <= 2; dx++) {   // expect: Reduction in main
                         int s = block_sad(cur, ref, w, h, bx, by, dx + r, dy);
                         best = s < best ? s : best;
                     }
                 total += best;
             }
-        for (int i = 0; i < w; i++)
+        for (int i = 0; i < w; i++)   // expect: Reduction in main
             resp += tap_response(a, w, i, wt);
     }
     printf("w = %d h = %d reps = %d\n", w, h, reps);

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 512; i++)
         ring[i] = i < 256 ? i % 17 : 100000;
     long total = 0;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < reps; r++) {   // expect: Reduction in main
         unsigned char from = (unsigned char)(head + r);
         total += ring_sum(from, (unsigned char)(from + count), ring);
     }

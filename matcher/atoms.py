@@ -56,9 +56,12 @@ Decisions where IDL.md leaves room:
   search per value and direction, cached on the index (`FunctionIndex.data_flow_within`),
   where spelling it out as a chain of `has data flow to` made the solver walk every path.
 - `has attribute pure`: a `call` whose attributes include `nounwind` and one of
-  `memory(none)`, `memory(read)`, `readnone`, `readonly`, or whose callee is a known pure
-  maths function (`sqrt`, `exp`, ... with their `f`/`l` variants) or intrinsic
-  (`llvm.fabs.*`, `llvm.sqrt.*`, `llvm.fmuladd.*`, `llvm.smax.*`, ...).
+  `memory(none)`, `memory(read)`, `readnone`, `readonly`, or a `memory(...)` that writes
+  errno only (`memory(errnomem: write)`: a function of the file that calls `expf`, as
+  pure as `expf` itself), or whose callee is a known pure maths function (`sqrt`, `exp`,
+  ... with their `f`/`l` variants) or intrinsic (`llvm.fabs.*`, `llvm.sqrt.*`,
+  `llvm.fmuladd.*`, `llvm.smax.*`, ...). The maths functions may set errno; a replaced
+  loop leaves errno as it was (docs/acceleration.md).
 - `fills a private scratch array`: a `call` with `Value.fills`, set when the model is
   built (`matcher.scratch`): the callee, defined in the module, writes nothing but local
   arrays of the caller passed to it, every byte of them on every path, and reads nothing
@@ -143,6 +146,18 @@ _DOMINANCE = {
 _NONE_AWARE = frozenset({AtomKind.UNUSED, AtomKind.SAME, AtomKind.NOT_SAME})
 
 
+def _writes_errno_only(attribute: str) -> bool:
+    """`memory(...)` that may read anything but writes nothing except errno:
+    `memory(errnomem: write)`, `memory(read, errnomem: write)`."""
+    if not (attribute.startswith("memory(") and attribute.endswith(")")):
+        return False
+    for entry in attribute[len("memory(") : -1].split(","):
+        location, _, access = entry.strip().rpartition(": ")
+        if "write" in access and location != "errnomem":
+            return False
+    return True
+
+
 def opcode_name(detail: Detail) -> str:
     """The LLVM spelling of an opcode detail (`gep` and `branch` are IDL's short forms)."""
     if not isinstance(detail, str):
@@ -160,7 +175,10 @@ def is_pure_call(value: Value) -> bool:
     """A call without side effects: pure by its attributes or by its known callee."""
     if value.kind is not ValueKind.INSTRUCTION or value.opcode != "call":
         return False
-    if "nounwind" in value.attributes and not _PURE_MEMORY.isdisjoint(value.attributes):
+    if "nounwind" in value.attributes and (
+        not _PURE_MEMORY.isdisjoint(value.attributes)
+        or any(_writes_errno_only(word) for word in value.attributes)
+    ):
         return True
     callee = value.callee or ""
     if callee.startswith("llvm."):

@@ -7,7 +7,10 @@ The canonical pipeline keeps idioms visible to the matcher:
    `noinline` attributes that `-O0` adds, and with TBAA metadata (so LICM can hoist
    loads out of loops). `-ffp-contract=off` keeps `a*b+c` as `fmul` + `fadd` instead of
    `llvm.fmuladd`.
-2. `opt-22` runs `CANONICAL_PASSES`: tiny helpers (C++ accessors, macros turned into
+2. `opt-22` runs `CANONICAL_PASSES`: the C library's functions are declared with what
+   they touch (inferattrs, as clang -O2 does: `expf` writes errno only, so a function
+   of the file that calls it is inferred to write errno only, and a global pointer is
+   not reloaded after each call), tiny helpers (C++ accessors, macros turned into
    functions) are inlined under a low threshold (functions declared `inline` under
    LLVM's higher threshold for inline hints, as at -O2; for C++, small loop-free
    functions defined in a class body too: see `hint_inline_functions`), locals are
@@ -68,7 +71,7 @@ IR_SUFFIXES = frozenset({".ll", ".bc"})
 
 # Loop passes need loop-simplify form; simplifycfg undoes it, so it comes last again.
 CANONICAL_PASSES = (
-    "cgscc(inline),function(sroa),cgscc(function-attrs),"
+    "inferattrs,cgscc(inline),function(sroa),cgscc(function-attrs),"
     "require<globals-aa>,function(invalidate<aa>),"
     "function(sroa,early-cse,simplifycfg,loop-simplify,lcssa,loop-rotate,"
     "loop-mssa(licm),instcombine<no-verify-fixpoint>,gvn<no-pre;no-load-pre>,"

@@ -33,6 +33,9 @@ _FUNCTION_ATTRS = re.compile(
 )
 _GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}", re.MULTILINE)
 _CALL_GROUP = re.compile(r"\)\s*(#\d+)")
+# An attribute word: a run of characters, or a parenthesised part kept whole with its
+# spaces (`memory(argmem: write, errnomem: write)` is one attribute).
+_ATTRIBUTE_WORD = re.compile(r'(?:"[^"]*"|\([^()]*\)|[^\s("])+')
 _PREDICATE = re.compile(
     r"= (?:icmp|fcmp)(?: \w+)*? (eq|ne|[us](?:gt|ge|lt|le)|o\w\w|u\w\w|true|false|ord|uno) "
 )
@@ -112,11 +115,14 @@ def _function_attributes(
     ir_text: str,
 ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """Attribute words of each declared/defined function, and of each attribute group."""
-    groups = {f"#{m.group(1)}": frozenset(m.group(2).split()) for m in _GROUP.finditer(ir_text)}
+    groups = {
+        f"#{m.group(1)}": frozenset(_ATTRIBUTE_WORD.findall(m.group(2)))
+        for m in _GROUP.finditer(ir_text)
+    }
     by_function: dict[str, frozenset[str]] = {}
     for match in _FUNCTION_ATTRS.finditer(ir_text):
         words: set[str] = set()
-        for token in match.group(2).split():
+        for token in _ATTRIBUTE_WORD.findall(match.group(2)):
             words |= groups.get(token, {token})
         by_function[_unquote(match.group(1))] = frozenset(words)
     return by_function, groups

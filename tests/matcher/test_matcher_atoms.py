@@ -364,6 +364,29 @@ def test_pure_calls() -> None:
     assert not holds(branches, A("pure", "f"), {"f": report})
 
 
+# A function of the file that calls expf writes errno only: as pure as expf, once the
+# front end has declared what the C library's functions touch (inferattrs).
+C_ERRNO_ONLY = """
+#include <math.h>
+__attribute__((noinline)) float weight(float x) { return x < 1e-6f ? 1.0f : expf(-x) / x; }
+__attribute__((noinline)) void report(float x) { *(volatile float *)0 = x; }
+float total(const float *x, int n) {
+    float s = 0.0f;
+    for (int i = 0; i < n; i++) s += weight(x[i]);
+    report(s);
+    return s;
+}
+"""
+
+
+def test_a_call_that_writes_errno_only_is_pure() -> None:
+    module = compiled_c(C_ERRNO_ONLY)
+    (total,) = [f for f in module.functions if f.name == "total"]
+    calls = {v.callee: v for v in total.instructions if v.opcode == "call"}
+    assert "memory(errnomem: write)" in calls["weight"].attributes  # one word, not split
+    assert is_pure_call(calls["weight"]) and not is_pure_call(calls["report"])
+
+
 def test_outside_the_element() -> None:
     # A field of a record is inside its element; the previous or next record, outside.
     function = ir_function(LL_FIELDS)
