@@ -1,4 +1,4 @@
-// corpus: Reduction over the primitive pairs of shell pairs, as an electron-repulsion code keeps them (Parboil rpes's shape): global tables reached through global pointers, loop bounds read from the shells on every trip, each term a function of the file that calls expf (it writes only errno), the sum of each shell pair kept in a global array; the front end loads the global shell pointer at two levels of the nest, and the innermost loop takes it through a phi of the two. Beside it, the same nest that also rescales the primitives it sums (not a reduction: the loop writes what it reads)
+// corpus: Reduction over the primitive pairs of shell pairs, as an electron-repulsion code keeps them (Parboil rpes's shape): global tables reached through global pointers, loop bounds read from the shells on every trip, each term a function of the file that calls expf (it writes only errno), the sum of each shell pair kept in a global array; the front end loads the global shell pointer at two levels of the nest, and the innermost loop takes it through a phi of the two. Beside it, the same nest that also rescales the primitives it sums, and one that sets a tag in the shells it weights its terms by (neither a reduction: the loop writes what it reads)
 // args: test=12 2 bench=60 3
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +48,24 @@ void damped_integrals(int nshells)
         }
 }
 
+/* The sums weighted by a tag kept in the shells, which every term also writes, into the
+   shell numbered by its primitive: the table the terms read through is written in the
+   loop. */
+void counted_integrals(int nshells)
+{
+    int e = 0;
+    for (int s1 = 0; s1 < nshells; s1++)
+        for (int s2 = s1; s2 < nshells; s2++) {
+            pair_sums[e] = 0.0f;
+            for (int p1 = 0; p1 < shells[s1].count; p1++)
+                for (int p2 = 0; p2 < shells[s2].count; p2++) {   // expect-none: Reduction
+                    pair_sums[e] += (float)shells[s1].atom * boys0(shells[s2].alpha[p2]);
+                    shells[p2].atom = p2;
+                }
+            e++;
+        }
+}
+
 int main(int argc, char **argv)
 {
     int nshells = argc > 1 ? atoi(argv[1]) : 12;
@@ -82,6 +100,8 @@ int main(int argc, char **argv)
            (double)pair_sums[pairs - 1]);
     damped_integrals(nshells);
     printf("damped last = %.6e\n", (double)pair_sums[pairs - 1]);
+    counted_integrals(nshells);
+    printf("counted last = %.6e\n", (double)pair_sums[pairs - 1]);
     for (int s = 0; s < nshells; s++)
         free(shells[s].alpha);
     free(shells);

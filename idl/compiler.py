@@ -305,7 +305,7 @@ class Expander:
         if rename is None:
             return formula
         pairs: dict[str, str] = {}
-        names = formula_variables(formula)
+        names = formula_variables(formula, local=True)
         for pair in rename.pairs:
             callee = self.variable(pair.callee, scope)
             if callee in pairs:

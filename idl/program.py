@@ -113,8 +113,9 @@ class Collect:
 Formula = Atom | Conjunction | Disjunction | Collect
 
 
-def formula_variables(formula: Formula) -> tuple[str, ...]:
-    """Every variable of the formula, in order of first appearance (collect slots included)."""
+def formula_variables(formula: Formula, *, local: bool = False) -> tuple[str, ...]:
+    """Every variable of the formula, in order of first appearance (collect slots
+    included; the variables local to a collect's body only with `local`)."""
     seen: dict[str, None] = {}
 
     def visit(node: Formula) -> None:
@@ -124,8 +125,9 @@ def formula_variables(formula: Formula) -> tuple[str, ...]:
             case Conjunction(parts=parts) | Disjunction(parts=parts):
                 for part in parts:
                     visit(part)
-            case Collect(body=body, slot_variables=slots):
-                visit(body)
+            case Collect(body=body, slot_variables=slots, local=own):
+                inner = formula_variables(body, local=local)
+                seen.update(dict.fromkeys(n for n in inner if local or n not in own))
                 for slot in slots:
                     seen.update(dict.fromkeys(slot))
 

@@ -95,6 +95,7 @@ __all__ = [
     "is_pure_call",
     "opcode_name",
     "projection_size",
+    "writes_errno_only",
 ]
 
 Detail = str | int | None
@@ -146,7 +147,7 @@ _DOMINANCE = {
 _NONE_AWARE = frozenset({AtomKind.UNUSED, AtomKind.SAME, AtomKind.NOT_SAME})
 
 
-def _writes_errno_only(attribute: str) -> bool:
+def writes_errno_only(attribute: str) -> bool:
     """`memory(...)` that may read anything but writes nothing except errno:
     `memory(errnomem: write)`, `memory(read, errnomem: write)`."""
     if not (attribute.startswith("memory(") and attribute.endswith(")")):
@@ -177,7 +178,7 @@ def is_pure_call(value: Value) -> bool:
         return False
     if "nounwind" in value.attributes and (
         not _PURE_MEMORY.isdisjoint(value.attributes)
-        or any(_writes_errno_only(word) for word in value.attributes)
+        or any(writes_errno_only(word) for word in value.attributes)
     ):
         return True
     callee = value.callee or ""

@@ -252,7 +252,11 @@ def _facts(solution: Solution, in_place: list[Value]) -> tuple[tuple[str, str], 
             if value is not None
             and name.endswith(("array", "bins", "values", "columns", "row_ptr"))
         }
-        | {_short(_address_root(load)) for load in _loads(solution)}
+        | {
+            _short(root)
+            for root in map(_address_root, _loads(solution))
+            if not root.name.lstrip("%").isdigit()  # a named array, not a temporary
+        }
     )
     if arrays:
         facts.append(("arrays", ", ".join(arrays)))

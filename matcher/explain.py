@@ -111,8 +111,9 @@ def _text(part: Formula) -> str:
             return "(" + " and ".join(_text(p) for p in inner) + ")"
         case Disjunction(parts=inner):
             return "(" + " or ".join(_text(p) for p in inner) + ")"
-        case Collect(slots=slots, body=body):
-            return f"collect {slots} {_text(body)}"
+        case Collect(slots=slots, body=body, slot_variables=kept, local=local):
+            keeping = (" keeping " + ", ".join(f"{{{n}}}" for n in kept[0])) if local else ""
+            return f"collect {slots}{keeping} {_text(body)}"
     return repr(part)
 
 

@@ -122,7 +122,8 @@ def adopt_compiled(compiled: CompiledProgram) -> Program:
 
 
 def _compile(program: Program) -> CompiledProgram:
-    names = tuple(dict.fromkeys(program.variables + formula_variables(program.formula)))
+    # A keeping collect's local variables need slots for its body's search too.
+    names = tuple(dict.fromkeys(program.variables + formula_variables(program.formula, local=True)))
     builder = _Builder({name: i for i, name in enumerate(names)})
     root = builder.group(program.formula)
     unseen = len(names) + builder.counter

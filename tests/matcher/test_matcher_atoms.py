@@ -30,7 +30,7 @@ from solver_testkit import (
 )
 
 from idl.program import Atom, AtomKind
-from matcher.atoms import AtomError, candidates, holds, is_pure_call
+from matcher.atoms import AtomError, candidates, holds, is_pure_call, writes_errno_only
 from matcher.ir import Function, Value
 
 Domain = tuple[Value | None, ...]
@@ -379,12 +379,29 @@ float total(const float *x, int n) {
 """
 
 
-def test_a_call_that_writes_errno_only_is_pure() -> None:
+def test_a_call_thatwrites_errno_only_is_pure() -> None:
     module = compiled_c(C_ERRNO_ONLY)
     (total,) = [f for f in module.functions if f.name == "total"]
     calls = {v.callee: v for v in total.instructions if v.opcode == "call"}
     assert "memory(errnomem: write)" in calls["weight"].attributes  # one word, not split
     assert is_pure_call(calls["weight"]) and not is_pure_call(calls["report"])
+
+
+@pytest.mark.parametrize(
+    ("attribute", "pure"),
+    [
+        ("memory(errnomem: write)", True),
+        ("memory(read, errnomem: write)", True),
+        ("memory(argmem: read)", True),
+        ("memory(argmem: readwrite, errnomem: write)", False),
+        ("memory(write)", False),
+        ("memory(readwrite, argmem: none)", False),
+        ("memory(inaccessiblemem: write, errnomem: write)", False),
+        ("memory(argmem: write)", False),
+    ],
+)
+def test_memory_thatwrites_errno_only(attribute: str, pure: bool) -> None:
+    assert writes_errno_only(attribute) is pure
 
 
 def test_outside_the_element() -> None:
