@@ -58,15 +58,22 @@ def fold_lanes(ops: Sequence[str], keep_nan: Sequence[bool] = ()) -> ir.Lambda:
 
 
 def tree_reduce(
-    values: ir.Expr, fold: ir.Lambda, identity: ir.Expr, local: int, count: Size
+    values: ir.Expr,
+    fold: ir.Lambda,
+    identity: ir.Expr,
+    local: int,
+    count: Size,
+    per: Size | None = None,
 ) -> ir.Expr:
     """Lift's reduction in work-groups: the values padded with the identity to whole
     chunks of `local * per`; each work-item folds `per` of its chunk's values, `local`
     apart (neighbouring items read neighbouring values); the group folds the `local`
     results in local memory in log2(local) steps, each halving them: item i folds the
     values i and i + half (`(transpose (split half ys))`: neighbouring items read
-    neighbouring values, no two of a step the same bank); one result per group."""
-    per, groups = Size.of("per"), Size.of("wg")
+    neighbouring values, no two of a step the same bank); one result per group. `per`
+    is the size variable `per` unless given (a constant 1: one value an item, no loop)."""
+    groups = Size.of("wg")
+    per = Size.of("per") if per is None else per
     chunk, ys, c, v = (ir.Param(n) for n in ("chunk", "ys", "c", "v"))
 
     def fold_rows(rows: ir.Expr) -> ir.Expr:
@@ -172,7 +179,7 @@ def blocked_scan(
 ) -> ScanPrograms:
     """The programs of (scan fold z values) in blocks of `local` values, one work-group
     a block (`local` a power of two): `totals` folds each block in local memory
-    (`tree_reduce`, one value a work-item: `per` is 1, `wg` the blocks); `starts` scans
+    (`tree_reduce`, one value a work-item: `per` the constant 1, `wg` the blocks); `starts` scans
     the `wg` totals from `z` (the host's, as for `chunked_scan`); `chunks` copies each
     block into local memory and scans it there in log2(local) steps (Hillis and Steele:
     step d adds to each value the one d before it, into a new buffer), then writes
@@ -188,7 +195,9 @@ def blocked_scan(
         totals_values = ir.Apply(ir.Map(both), (values,))
         total_fold = fold_lanes(["+", "+"])
         total_identity = ir.Apply(ir.Op("tuple"), (identity, identity))
-    totals_body = tree_reduce(totals_values, total_fold, total_identity, local, count)
+    totals_body = tree_reduce(
+        totals_values, total_fold, total_identity, local, count, per=Size.of(1)
+    )
     totals = ir.Param("t", Array(kind, blocks))
     start = ir.Param("z", kind)
     starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))

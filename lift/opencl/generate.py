@@ -444,8 +444,8 @@ class _Generator:
                 if step > 1:  # whole windows only: the last one ends at the end
                     self.require(Array(source.element, source.length - size), Size.of(step))
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
-            case ir.Pad(left, _, boundary):
-                return self.pad(x, types[0], left, boundary, env)
+            case ir.Pad(left, right, boundary):
+                return self.pad(x, types[0], left, right.constant == 0, boundary, env)
             case ir.Transpose():
                 return Lazy(lambda i: Lazy(lambda j: _at(_at(x, j), i)))
             case ir.Gather():
@@ -468,7 +468,13 @@ class _Generator:
         raise LiftError(f"no OpenCL view for {type(fun).__name__}")
 
     def pad(
-        self, x: Element, kind: Type, left: int, boundary: ir.Expr | None, env: _Env
+        self,
+        x: Element,
+        kind: Type,
+        left: int,
+        none_right: bool,
+        boundary: ir.Expr | None,
+        env: _Env,
     ) -> Element:
         assert isinstance(kind, Array)
         n = self.size_text(kind.length)
@@ -476,7 +482,8 @@ class _Generator:
             edges = self.value(boundary, env)
 
             def padded_tuple(i: str) -> Element:
-                return _choose(_inside(i, left, n), _at(x, _shifted(i, left)), edges)
+                inside = _inside(i, left, n, none_right)
+                return _choose(inside, _at(x, _shifted(i, left)), edges)
 
             return Lazy(padded_tuple)
         if boundary is None:
@@ -492,7 +499,7 @@ class _Generator:
 
         def padded(i: str) -> str:
             inside = text_of(_at(x, _shifted(i, left)), "pad")
-            return f"({_inside(i, left, n)} ? {inside} : {edge})"
+            return f"({_inside(i, left, n, none_right)} ? {inside} : {edge})"
 
         return Lazy(padded)
 
@@ -834,11 +841,15 @@ def _at(element: Element, index: str) -> Element:
     raise LiftError("an index into a value that is not an array")
 
 
-def _inside(index: str, left: int, length: str) -> str:
-    """C: `index` falls on the padded array's own elements (indices are never negative,
-    so with nothing added on the left only the end is tested)."""
+def _inside(index: str, left: int, length: str, none_right: bool = False) -> str:
+    """C: `index` falls on the padded array's own elements. Indices are never negative
+    nor past the padded array's end, so with nothing added on the left only the end is
+    tested, and with nothing added on the right only the start (a scan's step `pad d 0`:
+    one comparison an element, as a hand-written `lid >= d` has)."""
     if left == 0:
         return f"(({index}) < {length})"
+    if none_right:
+        return f"(({index}) >= {left})"
     return f"(({index}) >= {left} && ({index}) < {left} + {length})"
 
 
