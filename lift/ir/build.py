@@ -63,6 +63,7 @@ def tree_reduce(
     identity: ir.Expr,
     local: int,
     count: Size,
+    *,
     per: Size | None = None,
 ) -> ir.Expr:
     """Lift's reduction in work-groups: the values padded with the identity to whole

@@ -445,7 +445,7 @@ class _Generator:
                     self.require(Array(source.element, source.length - size), Size.of(step))
                 return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{step} + ({j})")))
             case ir.Pad(left, right, boundary):
-                return self.pad(x, types[0], left, right.constant == 0, boundary, env)
+                return self.pad(x, types[0], left, boundary, env, none_right=right.constant == 0)
             case ir.Transpose():
                 return Lazy(lambda i: Lazy(lambda j: _at(_at(x, j), i)))
             case ir.Gather():
@@ -472,9 +472,10 @@ class _Generator:
         x: Element,
         kind: Type,
         left: int,
-        none_right: bool,
         boundary: ir.Expr | None,
         env: _Env,
+        *,
+        none_right: bool,
     ) -> Element:
         assert isinstance(kind, Array)
         n = self.size_text(kind.length)
