@@ -18,6 +18,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from lift.ir import expr as ir
+from lift.opencl.generate import Kernel, Output, generate
 from mappers.plan.access import Access, apart, element_size, measure
 from mappers.plan.loops import LoopView
 from mappers.plan.region import Region
@@ -38,6 +40,7 @@ __all__ = [
     "fits_int",
     "group_lengths",
     "launch",
+    "long_and_int",
     "pack_params",
     "param_prelude",
     "publish_range",
@@ -547,6 +550,24 @@ def launch(
 
 
 INT_LIMIT = 2**30  # a loop counter below it, plus a global size below it, stays an int
+
+
+def long_and_int(
+    program: ir.Lambda,
+    name: str,
+    *,
+    work_group: int,
+    declarations: dict[str, str] | None = None,
+    output: Output | None = None,
+) -> tuple[Kernel, Kernel]:
+    """`program` generated for launches in groups of `work_group`, twice: with `long`
+    indices, and with `int` ones (launched where every size fits in 31 bits: `fits_int`).
+    Raises what `generate` raises."""
+    wide, narrow = (
+        generate(program, name, output, declarations, index, work_group=work_group)
+        for index in ("long", "int")
+    )
+    return wide, narrow
 
 
 def fits_int(builder: Builder, value: Operand) -> Operand:

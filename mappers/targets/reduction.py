@@ -38,6 +38,7 @@ from mappers.targets.kernels import (
     fits_int,
     group_lengths,
     launch,
+    long_and_int,
     pack_params,
     param_prelude,
     status_when,
@@ -569,15 +570,8 @@ def tree_kernels(
     declarations = {p.name: arguments[p.name].declaration for p in functional.partials.params}
     # Launched in groups of LOCAL, one a work-group of the expression (`launch_tree`).
     try:
-        first, narrow = (
-            generate(
-                functional.partials,
-                "idiom_reduce",
-                declarations=declarations,
-                index=index,
-                work_group=LOCAL,
-            )
-            for index in ("long", "int")
+        first, narrow = long_and_int(
+            functional.partials, "idiom_reduce", declarations=declarations, work_group=LOCAL
         )
         final = generate(
             functional.total, "idiom_reduce_final", index="int", work_group=LOCAL

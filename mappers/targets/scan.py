@@ -28,7 +28,7 @@ from __future__ import annotations
 from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.text import pretty
-from lift.opencl.generate import Kernel, generate
+from lift.opencl.generate import Kernel
 from mappers.plan.access import apart_from_fixed, element_size, measure
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
@@ -44,6 +44,7 @@ from mappers.targets.kernels import (
     fits_int,
     group_lengths,
     launch,
+    long_and_int,
     status_when,
 )
 from mappers.targets.reduction import ceiling, require_worth_it, stack_saved
@@ -164,26 +165,18 @@ class _ScanPlan(Plan):
         output = self.functional.output
         try:
             # Launched in groups of SCAN_BLOCK, one a block (`call`).
-            totals, totals_int = (
-                generate(
-                    programs.totals,
-                    "idiom_scan_totals",
-                    declarations=totals_declared,
-                    index=index,
-                    work_group=SCAN_BLOCK,
-                )
-                for index in ("long", "int")
+            totals, totals_int = long_and_int(
+                programs.totals,
+                "idiom_scan_totals",
+                declarations=totals_declared,
+                work_group=SCAN_BLOCK,
             )
-            chunks, chunks_int = (
-                generate(
-                    programs.chunks,
-                    "idiom_scan_chunks",
-                    output=output,
-                    declarations=chunks_declared,
-                    index=index,
-                    work_group=SCAN_BLOCK,
-                )
-                for index in ("long", "int")
+            chunks, chunks_int = long_and_int(
+                programs.chunks,
+                "idiom_scan_chunks",
+                output=output,
+                declarations=chunks_declared,
+                work_group=SCAN_BLOCK,
             )
         except (LiftError, RecursionError) as error:
             raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
