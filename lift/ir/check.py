@@ -187,6 +187,15 @@ def infer_function(
             indices, values = _array(types, 0, "gather"), _array(types, 1, "gather")
             _index_type(indices, "gather")
             return Array(values.element, indices.length)
+        case ir.Segment(length):
+            if not length.isidentifier():
+                raise LiftError(f"segment's length is named by a name, not {length!r}")
+            if len(types) != 3:
+                raise LiftError("segment takes its first index, its end and an array")
+            for bound in types[:2]:
+                if not (isinstance(bound, Scalar) and bound.name in _INDEX):
+                    raise LiftError(f"segment's bounds are i32 or i64, not {type_text(bound)}")
+            return Array(_array(types, 2, "segment").element, Size.of(length))
         case ir.Scatter(f, length, init):
             indices, values = _array(types, 0, "scatter"), _array(types, 1, "scatter")
             _index_type(indices, "scatter")

@@ -3,7 +3,7 @@
 A function is a `Lambda`, a scalar `Op`, or a pattern: the algorithmic ones say what is
 computed (`Map`, `Reduce`, `Split`, ...), the lowered ones also say how, on an OpenCL
 device (`MapGlobal`, `MapLocal`, `ScanSeq`, `ToLocal`, `MapVec`, ...). Patterns that only rearrange
-data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Strided`,
+data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Segment`, `Strided`,
 `SplitVec`, `JoinVec`) generate no code: the OpenCL generator turns them into index
 arithmetic.
 
@@ -51,6 +51,7 @@ __all__ = [
     "Scatter",
     "ScatterAtomic",
     "ScatterAtomicLocal",
+    "Segment",
     "Slide",
     "Split",
     "SplitVec",
@@ -194,6 +195,16 @@ class Transpose:
 @dataclass(frozen=True)
 class Gather:
     """`(gather idx xs)`: xs[idx[0]], xs[idx[1]], ... (the x[col[j]] of a sparse product)."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """`(segment n lo hi xs)`: xs[lo], ..., xs[hi - 1], bounds that are values known only
+    at run time (a sparse row's entries, from its row pointers); none where hi <= lo. The
+    result's length is the size `n`, named here: two segments with one name have the same
+    bounds, and nothing outside the segment's scope names it."""
+
+    length: str
 
 
 @dataclass(frozen=True)
@@ -347,7 +358,8 @@ class JoinVec:
 
 
 Pattern = (
-    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Scatter | Iterate
+    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Scatter
+    | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
@@ -355,7 +367,9 @@ Pattern = (
 Fun = Lambda | Op | Pattern
 
 # Patterns that only rearrange data: no code of their own.
-LAYOUT = (Zip, Split, Join, Slide, Pad, Transpose, Gather, Get, Strided, SplitVec, JoinVec)
+LAYOUT = (
+    Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Get, Strided, SplitVec, JoinVec
+)  # fmt: skip
 _MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
 
 

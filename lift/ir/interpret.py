@@ -205,6 +205,8 @@ class _Interpreter:
             case ir.Transpose():
                 rows = [_list(r) for r in _list(args[0])]
                 return [list(column) for column in zip(*rows, strict=True)] if rows else []
+            case ir.Segment(length):
+                return self.segment(length, args)
             case ir.Gather():
                 values = _list(args[1])
                 return [values[_index(i, len(values))] for i in _list(args[0])]
@@ -255,6 +257,17 @@ class _Interpreter:
             lanes = zip(*vector, strict=True)  # a tuple of vectors: tuples of lanes
             return Lanes(self.apply(f, [tuple(lane)], env) for lane in lanes)
         return Lanes(self.apply(f, [x], env) for x in vector)
+
+    def segment(self, length: str, args: list[Value]) -> list[Value]:
+        """xs[lo:hi] (nothing where hi <= lo); its length is the size named `length`."""
+        lo, hi, xs = int(args[0]), int(args[1]), _list(args[2])
+        if hi <= lo:
+            self.sizes[length] = 0
+            return []
+        if lo < 0 or hi > len(xs):
+            raise LiftError(f"segment {lo}..{hi} outside 0..{len(xs)}")
+        self.sizes[length] = hi - lo
+        return xs[lo:hi]
 
     def pad(self, xs: list[Value], left: int, right: int, boundary: ir.Expr | None) -> list[Value]:
         if boundary is not None:

@@ -87,6 +87,8 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [str(left), size_text(right), edge]
         case ir.Get(index):
             return name, [str(index)]
+        case ir.Segment(length):
+            return name, [length]
         case ir.SplitVec(width):
             return name, [str(width)]
         case ir.Iterate(count, f):
@@ -420,6 +422,8 @@ class _Parser:
             raise self.fail("a pad's edge is clamp, a literal or a tuple of literals", node)
         if kind == "value":
             return self.expression(node, scope)
+        if kind == "name":
+            return self.atom(node, "a size's name")
         return self.function(node, scope)
 
 
@@ -438,6 +442,8 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return None
         case ir.Gather() | ir.Scatter():
             return 2
+        case ir.Segment():
+            return 3
         case ir.ScatterAtomic() | ir.ScatterAtomicLocal():
             return 3
     return 1
@@ -453,6 +459,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "pad": (("int", "size", "edge"), ir.Pad),
     "transpose": ((), ir.Transpose),
     "gather": ((), ir.Gather),
+    "segment": (("name",), ir.Segment),
     "scatter": (("fun", "size", "value"), ir.Scatter),
     "scatter-atomic": (("int", "fun"), ir.ScatterAtomic),
     "scatter-atomic-local": (("int", "int", "fun"), ir.ScatterAtomicLocal),

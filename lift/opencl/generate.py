@@ -239,11 +239,14 @@ class _Generator:
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
         self.limits: list[tuple[Size, int]] = []
         self.work_group: int | None = None  # the launch's work-group size, where known
+        self.segments: set[str] = set()  # sizes the kernel computes: segments' lengths
+        self.taken: set[str] = set()  # the program's parameters and size variables
 
     # ------------------------------------------------------------ the kernel
 
     def kernel(self) -> Kernel:
         taken = {p.name for p in self.program.params} | _size_variables(self.program)
+        self.taken = taken
         output = self.output.name if not self.output.into else None
         clash = sorted(n for n in taken if n.startswith(_OWN) or n == output)
         if clash:
@@ -273,7 +276,7 @@ class _Generator:
                 env[param] = (param.name, kind)
         sink = self._output_sink(result_type, arguments)
         self.emit(self.program.body, env, sink)
-        sizes = sorted(self.sizes)
+        sizes = sorted(self.sizes - self.segments)
         if self.index == "long":
             arguments += [f"long {size}" for size in sizes]
             narrowed = []
@@ -451,6 +454,9 @@ class _Generator:
             case ir.Gather():
                 indices = values[0]
                 return Lazy(lambda i: _at(x, text_of(_at(indices, i), "gather's index")))
+            case ir.Segment(length):
+                first = self.segment(length, values[0], values[1])
+                return Lazy(lambda i: _at(x, f"{first} + ({i})"))
             case ir.Strided(offset, strides, _):
                 if not isinstance(x, Memory) or len(x.strides) != 1 or x.index:
                     raise LiftError("strided views a flat buffer")
@@ -466,6 +472,19 @@ class _Generator:
                     raise LiftError("split-vec reads vectors from a buffer")
                 return Lazy(lambda i: VectorMemory(x, width).at(i))
         raise LiftError(f"no OpenCL view for {type(fun).__name__}")
+
+    def segment(self, length: str, lo: Element, hi: Element) -> str:
+        """Declare a segment's first index and its length, the size `length` (0 where
+        hi <= lo), where it is computed; return the first index's name."""
+        if length in self.segments or length in self.taken or length.startswith(_OWN):
+            raise LiftError(f"the segment length {length} is named twice")
+        self.segments.add(length)
+        first, end = self.fresh("lo"), self.fresh("hi")
+        self.line(f"const long {first} = {text_of(lo, 'a segment bound')};")
+        self.line(f"const long {end} = {text_of(hi, 'a segment bound')};")
+        count = f"({self.index})({end} - {first})"
+        self.line(f"const {self.index} {length} = {end} > {first} ? {count} : 0;")
+        return first
 
     def pad(
         self,

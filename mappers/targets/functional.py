@@ -42,16 +42,19 @@ __all__ = [
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
+    "SPARSE_SLICES",
     "HistogramExpression",
     "Lane",
     "ReductionExpression",
     "ScanExpression",
+    "SparseRows",
     "StencilExpression",
     "call_operation",
     "generated_kernels",
     "histogram_expression",
     "reduction_expression",
     "scan_expression",
+    "spmv_expression",
     "stencil_expression",
 ]
 
@@ -309,6 +312,100 @@ def scan_expression(
     return ScanExpression(programs, output, algorithmic)
 
 
+@dataclass(frozen=True)
+class SparseRows:
+    """What a CSR product's match gives its expression: the row's data loop (its first
+    and end positions), its accumulator (the header phi, its initial value, its update
+    each entry, its value after the loop), the entry's reads (the matrix's value, the
+    column index, x at that column), the value stored and the row's earlier read of its
+    cell (None where it reads none)."""
+
+    begin: Value
+    end: Value
+    acc: Value
+    acc_init: Value
+    update: Value
+    final: Value
+    matrix: Value
+    column_read: Value
+    gathered: Value
+    stored: Value
+    cell_read: Value | None
+
+
+# A CSR product's slices: the matrix's values `V` and column indices `C` (one range of
+# positions, from `vlo`: `V_len` of each) and x's elements `X` (`X_len`, from `xlo`).
+SPARSE_SLICES = ("V", "C", "X")
+
+
+def spmv_expression(
+    body: KernelBody,
+    rows: SparseRows,
+    out: tuple[BufferGroup, str],
+    *,
+    position_moved: int,
+    column_moved: int,
+) -> StencilExpression | None:
+    """The expression of a CSR product whose row reads `body` has translated: for each
+    row, its entries `(segment entries lo hi (zip V C))` folded in order by the loop's
+    own update, x gathered at each entry's column, the stored value written into the
+    group and index `out`. Entries at `position + position_moved` and x at `column +
+    column_moved` (1-based storage), each less its slice's first index. None where the
+    functional IR cannot say the row."""
+    group, index = out
+    first_position, first_column = ir.Param("vlo", Scalar("i64")), ir.Param("xlo", Scalar("i64"))
+    try:
+        builder = _Builder(body, None, None)
+        if rows.cell_read is not None:
+            builder.bound[rows.cell_read] = builder._read(group, index)
+        builder.written_buffer(group)
+        lo, hi = (
+            _index_in_slice(builder.expression(bound), position_moved, first_position)
+            for bound in (rows.begin, rows.end)
+        )
+        acc, entry, row, pair = ir.Param("acc"), ir.Param("e"), ir.Param("row"), ir.Param("ce")
+        builder.bound |= {
+            rows.acc: acc,
+            rows.matrix: ir.Apply(ir.Get(0), (ir.Apply(ir.Get(0), (entry,)),)),
+            rows.column_read: ir.Apply(ir.Get(1), (ir.Apply(ir.Get(0), (entry,)),)),
+            rows.gathered: ir.Apply(ir.Get(1), (entry,)),
+        }
+        update = builder.expression(rows.update)
+        start = builder.expression(rows.acc_init)
+        reads = (rows.matrix, rows.column_read, rows.gathered)
+        lengths = ("V_len", "V_len", "X_len")
+        values, columns, x = (
+            ir.Param(name, Array(Scalar(_scalar(read.type)), Size.of(length)))
+            for name, read, length in zip(SPARSE_SLICES, reads, lengths, strict=True)
+        )
+        column = _index_in_slice(ir.Apply(ir.Get(1), (pair,)), column_moved, first_column)
+        columns_of = ir.Apply(ir.Map(ir.Lambda((pair,), column)), (row,))
+        entries = ir.Apply(ir.Zip(), (row, ir.Apply(ir.Gather(), (columns_of, x))))
+        fold = ir.Reduce(ir.Lambda((acc, entry), update), start)
+        builder.bound[rows.final] = ir.Apply(ir.Get(0), (ir.Apply(fold, (entries,)),))
+        stored = builder.expression(rows.stored)
+        matrix = ir.Apply(ir.Zip(), (values, columns))
+        segment = ir.Apply(ir.Segment("entries"), (lo, hi, matrix))
+        if len(builder.views) < 2:
+            raise _Unsupported  # one read: the grid holds scalars, its point is not a tuple
+        function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (segment,)))
+    except (_Unsupported, RecursionError):
+        return None
+    params = (*builder.params(), values, columns, x, first_position, first_column)
+    program = ir.Lambda(params, map_nd(function, grid, 1))
+    output = Output(group.name, True, Size.of(f"{index}_o"), (Size.of(f"{index}_s0"),))
+    return StencilExpression(program, output)
+
+
+def _index_in_slice(index: ir.Expr, moved: int, first: ir.Param) -> ir.Expr:
+    """`(- (+ (i64 index) moved) first)`: a loop's index moved by `moved` elements, as an
+    index into the slice copied from the loop's element `first`."""
+    wide = ir.Apply(ir.Op("i64"), (index,))
+    if moved:
+        wide = ir.Apply(ir.Op("+"), (wide, ir.Literal(moved, Scalar("i64"))))
+    return ir.Apply(ir.Op("-"), (wide, first))
+
+
 def call_operation(call: Value) -> str | None:
     """The functional IR's operation for a call of a math function (`sqrt`, `min`...),
     by its name or an LLVM intrinsic's prefix; None for any other value."""
@@ -346,6 +443,8 @@ class _Builder:
         self.buffers: dict[str, ir.Param] = {}
         self.scalars: dict[str, ir.Param] = {}
         self.nodes = 0
+        # Values said otherwise than by their IR: a sparse row's accumulator, its entries.
+        self.bound: dict[Value, ir.Expr] = {}
 
     def order(self, stores: Sequence[Value], order: Sequence[Value]) -> None:
         self.positions = {instruction: k for k, instruction in enumerate(order)}
@@ -420,6 +519,8 @@ class _Builder:
         if self.nodes > _MOST_NODES:
             raise _Unsupported
         body = self.body
+        if value in self.bound:
+            return self.bound[value]
         if value.kind is ValueKind.CONSTANT:
             return _literal(value)
         name = body.names.get(value)

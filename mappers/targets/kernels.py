@@ -36,6 +36,8 @@ __all__ = [
     "KernelArg",
     "KernelBody",
     "as_check",
+    "buffer_arg",
+    "buffer_declaration",
     "c_type",
     "fits_int",
     "group_lengths",
@@ -430,13 +432,19 @@ def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
     pointer = f"__global {qualifier}{c_type(group.element)}*"
     name = group.name
     return KernelArg(
-        f"__global {qualifier}char* restrict {name}_mem, long {name}_at",
+        buffer_declaration(name, const_data=const_data),
         kind,
         group.low,
         group.bytes,
         flags=RESIDENT,
         definition=f"#define {name} (({pointer})({name}_mem + {name}_at))",
     )
+
+
+def buffer_declaration(name: str, *, const_data: bool) -> str:
+    """The kernel parameters of the buffer `buffer_arg` passes as `name`."""
+    qualifier = "const " if const_data else ""
+    return f"__global {qualifier}char* restrict {name}_mem, long {name}_at"
 
 
 def _root(address: Value, region: Region) -> Value:
@@ -556,13 +564,13 @@ def long_and_int(
     program: ir.Lambda,
     name: str,
     *,
-    work_group: int,
+    work_group: int | None,
     declarations: dict[str, str] | None = None,
     output: Output | None = None,
 ) -> tuple[Kernel, Kernel]:
-    """`program` generated for launches in groups of `work_group`, twice: with `long`
-    indices, and with `int` ones (launched where every size fits in 31 bits: `fits_int`).
-    Raises what `generate` raises."""
+    """`program` generated for launches in groups of `work_group` (None: any), twice: with
+    `long` indices, and with `int` ones (launched where every size fits in 31 bits:
+    `fits_int`). Raises what `generate` raises."""
     wide, narrow = (
         generate(program, name, output, declarations, index, work_group=work_group)
         for index in ("long", "int")

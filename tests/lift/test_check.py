@@ -108,6 +108,12 @@ NM_F64 = "(array (array f64 M) N)"
         ("(lambda (x) (pad 2 0 0.0:f64 x))", [NM_F64], "(array (array f64 M) (+ N 2))"),
         ("(lambda (x) (transpose x))", [NM_F64], "(array (array f64 N) M)"),
         ("(lambda (i x) (gather i x))", ["(array i32 K)", N_F64], "(array f64 K)"),
+        ("(lambda (a b x) (segment n a b x))", ["i32", "i64", N_F64], "(array f64 n)"),
+        (  # two segments of one name: zipped, their lengths are one size
+            "(lambda (a b x y) (zip (segment n a b x) (segment n a b y)))",
+            ["i64", "i64", N_F64, "(array i32 M)"],
+            "(array (tuple f64 i32) n)",
+        ),
         (
             "(lambda (i x) (gather i x))",
             ["(array i64 K)", NM_F64],
@@ -269,6 +275,9 @@ def test_infer_of_an_environment_and_of_literals() -> None:
         ("(lambda (x) (slide 3 0 x))", [N_F64], "slide's size and step are positive"),
         ("(lambda (x) (pad 1 1 0.0:f32 x))", [NM_F64], "pad's constant: f64 and f32 differ"),
         ("(lambda (i x) (gather i x))", ["(array f32 K)", N_F64], "gather's indices"),
+        ("(lambda (a b x) (segment n a b x))", ["f64", "i32", N_F64], "segment's bounds"),
+        ("(lambda (a b x) (segment 3 a b x))", ["i32", "i32", N_F64], "named by a name"),
+        ("(lambda (a b x) (segment n a b x))", ["i32", "i32", "f64"], "segment takes an array"),
         (
             "(lambda (i x) (scatter + 4 0.0:f64 i x))",
             ["(array i32 M)", N_F64],

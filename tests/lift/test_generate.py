@@ -529,6 +529,44 @@ def to_private_case() -> Case:
     return Case(program, {"x": rng(13).random(4 * 70)}, {"N": 70}, Launch((32,), (8,)))
 
 
+CSR_PRODUCT = """
+(lambda ((ptr (array i32 R1)) (v (array f64 E)) (c (array i32 E)) (x (array f64 X)))
+  (map-global 0
+    (lambda (p)
+      ((lambda (row)
+         (get 0 (reduce-seq (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                  (zip row (gather (map (lambda (e) (get 1 e)) row) x)))))
+       (segment entries (get 0 p) (get 1 p) (zip v c))))
+    (zip (strided 0 (1) (R) ptr) (strided 1 (1) (R) ptr))))
+"""
+
+
+def csr_product_case() -> Case:
+    """y = A x with A in compressed rows, a row's entries folded in order: rows of 0 to 7
+    entries (empty ones among them), more rows than work-items."""
+    r, rows, columns = rng(15), 300, 90
+    lengths = r.integers(0, 8, rows)
+    lengths[:5] = 0
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    entries = int(ptr[-1])
+    inputs = {
+        "ptr": ptr,
+        "v": r.random(entries),
+        "c": r.integers(0, columns, entries).astype(np.int32),
+        "x": r.random(columns),
+    }
+
+    def products(out: np.ndarray) -> None:
+        dense = np.zeros((rows, columns))
+        for i in range(rows):
+            for k in range(ptr[i], ptr[i + 1]):
+                dense[i, inputs["c"][k]] += inputs["v"][k]
+        np.testing.assert_allclose(out, dense @ inputs["x"], rtol=1e-12)
+
+    sizes = {"R1": rows + 1, "R": rows, "E": entries, "X": columns}
+    return Case(lam(CSR_PRODUCT), inputs, sizes, Launch((128,), (32,)), check=products)
+
+
 CASES: dict[str, Callable[[], Case]] = {
     "zip-map": zip_map_case,
     "axpy-scalar-parameter": axpy_case,
@@ -543,6 +581,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "map-seq-in-map-global": map_seq_case,
     "row-sums": row_sums_case,
     "to-private": to_private_case,
+    "csr-product-segments": csr_product_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
     "histogram-i32": lambda: histogram_case("i32"),
     "histogram-i64": lambda: histogram_case("i64"),

@@ -76,6 +76,9 @@ def go(source: str, *args: Any, sizes: dict[str, int] | None = None) -> Any:
         # gather: xs[idx[0]], xs[idx[1]], ...
         ("(lambda (i x) (gather i x))", [[2, 0, 2], [10, 20, 30]], [30, 10, 30]),
         ("(lambda (i x) (gather i x))", [[], [10]], []),
+        # segment: xs[lo:hi], nothing where hi <= lo
+        ("(lambda (a b x) (segment n a b x))", [1, 3, [10, 20, 30, 40]], [20, 30]),
+        ("(lambda (a b x) (segment n a b x))", [3, 1, [10, 20, 30, 40]], []),
         # scatter: a histogram of the indices
         (
             "(lambda (i x) (scatter + 4 0:i32 i x))",
@@ -148,6 +151,16 @@ def test_strided_views_with_sizes() -> None:
         go(rows, grid, sizes={"M": 3})
     with pytest.raises(LiftError, match="index 12 outside"):
         go(rows, grid, sizes={"N": 4, "M": 4})
+
+
+def test_segments_of_rows_between_row_pointers() -> None:
+    row_sums = (
+        "(lambda (p x) (map (lambda (r) (reduce + 0:i32 (segment n (get 0 r) (get 1 r) x)))"
+        " (zip (strided 0 (1) (R) p) (strided 1 (1) (R) p))))"
+    )
+    assert go(row_sums, [0, 2, 2, 5], [1, 2, 3, 4, 5], sizes={"R": 3}) == [[3], [0], [12]]
+    with pytest.raises(LiftError, match=r"segment 4\.\.9 outside 0\.\.5"):
+        go("(lambda (x) (segment n 4:i32 9:i32 x))", [1, 2, 3, 4, 5])
 
 
 def test_split_and_scatter_with_symbolic_sizes() -> None:

@@ -49,6 +49,7 @@ PATTERN_SOURCES = [
     "(lambda (xs) (pad 2 2 -1:i32 xs))",
     "(lambda (xss) (transpose xss))",
     "(lambda (idx xs) (gather idx xs))",
+    "(lambda (lo hi xs) (segment n lo hi xs))",
     "(lambda (idx xs) (scatter + 16 0:i32 idx xs))",
     "(lambda (idx xs) (scatter (lambda (a b) (+ a b)) K 0:i64 idx xs))",
     "(lambda (xs) (iterate 3 (lambda (ys) (map (lambda (v) (* v 2:i32)) ys)) xs))",
@@ -94,7 +95,7 @@ def test_the_hand_written_sources_name_every_pattern() -> None:
     heads = set(re.findall(r"\(([a-z][a-z-]*)", " ".join(PATTERN_SOURCES)))
     patterns = {
         "map", "reduce", "zip", "split", "join", "slide", "pad", "transpose", "gather",
-        "scatter", "iterate", "scan", "get", "strided", "map-global", "map-workgroup",
+        "segment", "scatter", "iterate", "scan", "get", "strided", "map-global", "map-workgroup",
         "map-local", "map-seq", "reduce-seq", "to-local", "to-global", "to-private",
         "map-vec", "split-vec", "join-vec",
     }  # fmt: skip
@@ -330,6 +331,7 @@ def functions(draw: st.DrawFn, scope: dict[str, ir.Param], depth: int) -> ir.Fun
             lambda: ir.Slide(draw(st.integers(1, 9)), draw(st.integers(1, 9))),
             lambda: ir.Get(draw(st.integers(0, 16))),
             lambda: ir.SplitVec(draw(st.integers(0, 16))),
+            lambda: ir.Segment(draw(st.sampled_from(SIZE_NAMES))),
         ]
         return draw(st.sampled_from(layout))()
     if choice == 2:
@@ -370,6 +372,8 @@ def _arity(fun: ir.Fun, draw: st.DrawFn) -> int:
             return draw(st.integers(1, 3))
         case ir.Gather() | ir.Scatter():
             return 2
+        case ir.Segment():
+            return 3
     return 1
 
 
