@@ -296,6 +296,49 @@ def test_snapshot_a_tuple_written_into_two_parameters() -> None:
     assert output.written() == {"z", "r"}
 
 
+CSR_INT_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void csr(__global const int* restrict ptr, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict out, long E_arg, long R_arg, long R1_arg, long X_arg) {
+  const int E = (int)E_arg;
+  const int R = (int)R_arg;
+  const int R1 = (int)R1_arg;
+  const int X = (int)X_arg;
+  for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
+    const long lk_lo3 = ptr[lk_i1];
+    const long lk_hi4 = ptr[(lk_i1) + 1];
+    const int entries = lk_hi4 > lk_lo3 ? (int)(lk_hi4 - lk_lo3) : 0;
+    double lk_p5[1];
+    double lk_acc6 = 0.0;
+    for (int lk_j7 = 0; lk_j7 < (entries); lk_j7++) {
+      double lk_next11 = (lk_acc6 + (v[lk_lo3 + (lk_j7)] * x[c[lk_lo3 + (lk_j7)]]));
+      lk_acc6 = lk_next11;
+    }
+    lk_p5[0] = lk_acc6;
+    out[lk_i1] = lk_p5[0];
+  }
+}
+"""  # noqa: E501
+
+
+def test_snapshot_a_csr_product_over_segments() -> None:
+    """A row's entries between its row pointers: the segment's bounds read once, its length
+    a variable of the kernel (not an argument), the entries folded in order."""
+    kernel = generate(lam(CSR_PRODUCT), "csr", index="int")
+    assert kernel.source == CSR_INT_SOURCE
+    assert "entries" not in kernel.sizes
+
+
+def test_a_segment_named_twice_is_refused() -> None:
+    program = lam(
+        "(lambda ((a i64) (b i64) (x (array f64 N)) (y (array f64 N)))"
+        " (map-global 0 (lambda (p) (+ (get 0 p) (get 1 p)))"
+        " (zip (segment n a b x) (segment n a b y))))"
+    )
+    with pytest.raises(LiftError, match="the segment length n is named twice"):
+        generate(program)
+
+
 def test_generation_is_deterministic() -> None:
     program, output = stencil_2d()
     first = generate(program, "jacobi", output)
