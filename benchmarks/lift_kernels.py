@@ -12,7 +12,9 @@ profiling (median of several launches after a warm-up):
 
 A scan (`scan`) is measured apart: the two kernels generated for it, the host's scan of
 the chunks' totals between them not counted, against a hand-written two-kernel scan in
-local memory (lift_reference/scan_blocks.cl).
+local memory (lift_reference/scan_blocks.cl). A CSR sparse matrix-vector product (`spmv`)
+too: the kernel generated from the tool's program for it, with long and with int indices,
+against a hand-written one (lift_reference/spmv_csr.cl), outputs compared bit for bit.
 
 Each is reported in GB/s of its ideal traffic (every input element read once, every
 output element written once) and as a share of the copy kernel's bandwidth. Outputs are
@@ -28,7 +30,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,13 +42,14 @@ sys.path.insert(0, str(ROOT))
 
 from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
-from lift.exploration.space import default_candidate, launch_shape  # noqa: E402
+from lift.exploration.space import default_candidate, launch_shape, lower  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
 from lift.ir.build import blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
-from lift.ir.text import show  # noqa: E402
+from lift.ir.text import parse, show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
 from mappers.targets.functional import LOCAL_BINS, SCAN_BLOCK  # noqa: E402
+from mappers.targets.kernels import INT_LIMIT  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
 F64 = Scalar("f64")
@@ -86,7 +89,7 @@ def _lit(value: float) -> ir.Literal:
 
 
 def _stencil(
-    offsets: list[tuple[int, ...]], body: Callable[[list[ir.Expr]], ir.Expr], n: int
+    offsets: Sequence[tuple[int, ...]], body: Callable[[list[ir.Expr]], ir.Expr], n: int
 ) -> tuple[ir.Lambda, Output, dict[str, int]]:
     """A stencil as the mapper gives it: one strided view per read, offsets and strides
     as size variables bound at run time."""
@@ -379,7 +382,7 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
     built = cl.Program(device.context, (REFERENCES / "histogram.cl").read_text()).build()
     keys_buf = cl.Buffer(device.context, flags, hostbuf=keys)
-    references = [("reference", "histogram_global", [])]
+    references: list[tuple[str, str, list[Any]]] = [("reference", "histogram_global", [])]
     if bins <= 4096:  # the local kernel's bins
         references.append(("reference_local", "histogram_local", [np.int32(bins)]))
     for name, entry, extra in references:
@@ -405,6 +408,98 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
         "seconds": times,
         "GBs": {k: traffic / t / 1e9 for k, t in times.items()},
         "outputs_equal": {k: bool(np.array_equal(o, expected)) for k, o in outputs.items()},
+    }
+
+
+# y = A x for A in CSR, as the tool's mapper gives it (functional.spmv_expression): one row
+# a pair of neighbouring row pointers, its entries a segment of the values and columns
+# (copied from position vlo), folded in order, x (copied from position xlo) gathered at
+# each entry's column.
+SPMV_PROGRAM = """
+(lambda ((ptr (array i32 R1)) (V (array f64 E)) (C (array i32 E)) (X (array f64 N))
+         (vlo i64) (xlo i64))
+  (map (lambda (p)
+         ((lambda (row)
+            (get 0 (reduce (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                     (zip row (gather (map (lambda (ce) (- (i64 (get 1 ce)) xlo)) row) X)))))
+          (segment entries (- (i64 (get 0 p)) vlo) (- (i64 (get 1 p)) vlo) (zip V C))))
+       (zip (strided 0 (1) (R) ptr) (strided 1 (1) (R) ptr))))
+"""
+SPMV_BAND = 512  # a row's columns within this many of the diagonal: most reads of x cached
+
+
+def _banded_csr(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A random square matrix in CSR (row pointers, values, column indices; the same for
+    the same `rows`): 8 to 40 entries a row, so every row has some; its columns drawn
+    within SPMV_BAND of the diagonal, ascending in a row as a CSR matrix usually stores
+    them, so that neighbouring rows read much the same part of x."""
+    rng = np.random.default_rng(13)
+    counts = rng.integers(8, 41, rows)
+    ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+    row_of = np.repeat(np.arange(rows), counts)
+    cols = np.clip(row_of + rng.integers(-SPMV_BAND, SPMV_BAND + 1, len(row_of)), 0, rows - 1)
+    cols = cols[np.lexsort((cols, row_of))].astype(np.int32)  # rows stay, columns sorted
+    return ptr, rng.random(len(row_of)), cols
+
+
+def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
+    """y = A x for a random banded CSR matrix (`_banded_csr`), data on the device: the
+    kernel the Lift compiler generates from SPMV_PROGRAM lowered as the tool lowers it
+    (one row a work-item, its entries in a sequential loop), with `long` and with `int`
+    indices (the tool launches the latter where every size fits: mappers/targets/
+    kernels.fits_int), against the hand-written lift_reference/spmv_csr.cl; one row a
+    work-item, in groups of 256. Both add a row's products in order from 0.0 without
+    contraction, so their outputs must be equal bit for bit; numpy's, summed in another
+    order, only close. Ideal traffic: the row pointers, values and column indices read
+    once, x once an entry (an upper bound: the band's reads mostly hit the cache), y
+    written once."""
+    ptr, values, cols = _banded_csr(rows)
+    entries = len(values)
+    x = np.random.default_rng(14).random(rows)
+    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))  # no empty row
+    parsed = parse(SPMV_PROGRAM)
+    assert isinstance(parsed, ir.Lambda)
+    program, _ = lower(parsed)
+    sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
+    inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    launch = Launch((-(-rows // 256) * 256,), (256,))
+    times = {}
+    outputs = {}
+    for index in ("long", "int"):
+        if index == "int" and not all(abs(size) < INT_LIMIT for size in sizes.values()):
+            continue  # as the tool: the long kernel only
+        kernel = generate(program, "spmv", output=None, index=index)
+        y = np.zeros(rows)
+        measured = device.run(program, kernel, inputs, sizes, launch, y, repeat=repeat + 1)
+        times[index] = statistics.median(measured[1:])
+        outputs[index] = y
+    cl = device.cl
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    built = cl.Program(device.context, (REFERENCES / "spmv_csr.cl").read_text()).build()
+    y = np.zeros(rows)
+    buffers = [cl.Buffer(device.context, flags, hostbuf=a) for a in (ptr, values, cols, x, y)]
+    timed = _timed(device, cl.Kernel(built, "spmv_csr"), (launch.global_size, launch.local_size),
+                   [*buffers, np.int32(rows)], repeat)  # fmt: skip
+    cl.enqueue_copy(device.queue, y, buffers[-1])
+    device.queue.finish()
+    times["reference"] = statistics.median(timed)
+    outputs["reference"] = y
+    traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
+    bits = outputs["reference"].view(np.int64)
+    return {
+        "case": "spmv",
+        "rows": rows,
+        "entries": entries,
+        "seconds": times,
+        "GBs": {k: traffic / t / 1e9 for k, t in times.items()},
+        "outputs_equal": {
+            k: bool(np.array_equal(o.view(np.int64), bits))
+            for k, o in outputs.items()
+            if k != "reference"
+        },
+        "close_to_numpy": {
+            k: bool(np.allclose(o, expected, rtol=1e-12, atol=0.0)) for k, o in outputs.items()
+        },
     }
 
 
@@ -488,6 +583,14 @@ def main() -> None:
         )
         rows.append(row)
         print(json.dumps({k: row[k] for k in ("case", "GBs", "share_of_copy")}), flush=True)
+    if not wanted or "spmv" in wanted:
+        row = measure_spmv(device, int(2**20 * args.scale), args.repeat)
+        row["share_of_copy"] = (
+            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+        )
+        rows.append(row)
+        shown = ("case", "GBs", "share_of_copy", "outputs_equal", "close_to_numpy")
+        print(json.dumps({k: row[k] for k in shown}), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     result = {"device": device.name, "copy_GBs": copy_gbs, "cases": rows}
     (args.out / "lift_kernels.json").write_text(json.dumps(result, indent=1))
