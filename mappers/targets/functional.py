@@ -43,6 +43,7 @@ __all__ = [
     "LOCAL_BINS",
     "SCAN_BLOCK",
     "SPARSE_SLICES",
+    "GatheredRead",
     "HistogramExpression",
     "Lane",
     "ReductionExpression",
@@ -225,12 +226,27 @@ SCAN_BLOCK = 256  # the values of a scan's block: one work-group scans it in loc
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
+@dataclass(frozen=True)
+class GatheredRead:
+    """A read at an index that is data: the load `read` of x at `column + moved` (a
+    sparse product in coordinate storage, y[row[k]] += val[k] * x[col[k]]). The kernels
+    read x's slice `X` (`X_len` elements) copied from its element `xlo`."""
+
+    read: Value
+    column: Value
+    moved: int
+
+
 def histogram_expression(
-    body: KernelBody, index: Value, increment: Value, local: int
+    body: KernelBody,
+    index: Value,
+    increment: Value,
+    local: int,
+    gathered: GatheredRead | None = None,
 ) -> HistogramExpression | None:
     """The programs of a histogram whose reads `body` has translated: `increment` added
-    into bins[`index`] at every iteration; None where the functional IR cannot say the
-    index or the increment."""
+    into bins[`index`] at every iteration, reading x where `gathered` says; None where
+    the functional IR cannot say the index or the increment."""
     if index.type not in ("i32", "i64"):
         return None
     largest = 2 ** (31 if index.type == "i32" else 63) - 1
@@ -239,22 +255,29 @@ def histogram_expression(
     try:
         builder = _Builder(body, None, None)
         position = builder.expression(index)
-        added = builder.expression(increment)
         kind = Scalar(_scalar(increment.type))
         if index.type == "i32":
             position = ir.Apply(ir.Op("i64"), (position,))
         first = ir.Param(FIRST_BIN, Scalar("i64"))
         position = ir.Apply(ir.Op("-"), (position, first))
-        place, grid = builder.grid(position)
-        value, _ = builder.grid(added)
+        if gathered is None:
+            added = builder.expression(increment)
+            place, grid = builder.grid(position)
+            value, _ = builder.grid(added)
+            extra: tuple[ir.Param, ...] = ()
+            values: ir.Expr = ir.Apply(ir.Map(value), (grid,))
+        else:
+            place, grid, values, extra = _gathered_increments(
+                builder, position, increment, gathered
+            )
     except (_Unsupported, RecursionError):
         return None
     if bin_range is None:
         return None
     count = Size.of("nb")
     bins = ir.Param(BINS, Array(kind, count))
-    params = (*builder.params(), bins, first)
-    places, values = ir.Apply(ir.Map(place), (grid,)), ir.Apply(ir.Map(value), (grid,))
+    params = (*builder.params(), *extra, bins, first)
+    places = ir.Apply(ir.Map(place), (grid,))
     scatter = ir.Apply(ir.Scatter(ir.Op("+"), count, bins), (places, values))
     algorithmic = ir.Lambda(params, scatter)
     add = apply_first(algorithmic, LowerScatter(0))
@@ -263,6 +286,29 @@ def histogram_expression(
         return None
     output = Output(BINS, True, Size.of(0), (Size.of(1),))
     return HistogramExpression(bin_range, add, output, algorithmic, add_local)
+
+
+def _gathered_increments(
+    builder: _Builder, position: ir.Expr, increment: Value, gathered: GatheredRead
+) -> tuple[ir.Lambda, ir.Expr, ir.Expr, tuple[ir.Param, ...]]:
+    """A histogram's place function and grid, its increments with x gathered at each
+    iteration's column, `(map inc (zip grid (gather (map column grid) X)))`, and the
+    parameters of x's slice."""
+    x = ir.Param("X", Array(Scalar(_scalar(gathered.read.type)), Size.of("X_len")))
+    first_column = ir.Param("xlo", Scalar("i64"))
+    pair = ir.Param("q")
+    builder.bound[gathered.read] = ir.Apply(ir.Get(1), (pair,))
+    added = builder.expression(increment)
+    column = _index_in_slice(builder.expression(gathered.column), gathered.moved, first_column)
+    if len(builder.views) < 2:
+        raise _Unsupported  # one read: the grid holds scalars, its point is not a tuple
+    place, grid = builder.grid(position)
+    columns, _ = builder.grid(column)
+    value, _ = builder.grid(added)
+    at = ir.Apply(ir.Gather(), (ir.Apply(ir.Map(columns), (grid,)), x))
+    inc = ir.Lambda((pair,), ir.Apply(value, (ir.Apply(ir.Get(0), (pair,)),)))
+    values = ir.Apply(ir.Map(inc), (ir.Apply(ir.Zip(), (grid, at)),))
+    return place, grid, values, (x, first_column)
 
 
 def scan_expression(

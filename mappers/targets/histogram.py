@@ -52,6 +52,7 @@ from mappers.targets.functional import (
     BINS,
     FIRST_BIN,
     LOCAL_BINS,
+    GatheredRead,
     HistogramExpression,
     generated_kernels,
     histogram_expression,
@@ -61,6 +62,7 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     as_check,
+    buffer_declaration,
     c_type,
     group_lengths,
     launch,
@@ -81,6 +83,7 @@ from mappers.targets.reduction import (
     tree_kernels,
 )
 from mappers.targets.sparse import (
+    Slice,
     check_fixed,
     displaced_read,
     moved_index,
@@ -209,14 +212,18 @@ class _HistogramPlan(Plan):
             self.active = active
         # Generated where every iteration adds: no test, so no read made at some only.
         self.functional: _Generated | None = None
-        if not self.tests and self.active is None and self.gather is None and generated_kernels():
+        if not self.tests and self.active is None and generated_kernels():
             self.functional = self._generated(main.body)
         return builder.all_of(checks)
 
     def _generated(self, body: KernelBody) -> _Generated | None:
         """The generated kernels of this histogram, or None where the functional IR
         cannot say it or the Lift compiler declines (the translated kernels run)."""
-        expression = histogram_expression(body, self.index_value, self.increment, LOCAL)
+        gathered = None
+        if self.gather is not None:
+            gather = self.gather
+            gathered = GatheredRead(gather.read, gather.column, gather.moved)
+        expression = histogram_expression(body, self.index_value, self.increment, LOCAL, gathered)
         if expression is None:
             return None
         arguments = arguments_by_name(body)
@@ -224,6 +231,7 @@ class _HistogramPlan(Plan):
         if kernels is None:
             return None
         declarations = {n: arguments[n].declaration for n in arguments}
+        declarations["X"] = buffer_declaration("X", const_data=True)  # a gathered x's slice
         try:
             add = [
                 generate(program, "idiom_histogram", expression.output, declarations)
@@ -384,7 +392,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         ranges = [*ranges, (x.group.low, x.group.high)]
         return status_when(builder, ok, lambda: self._bins(builder, t_first=t_first,
                                                        args=[*args, *x.args], end=end,
-                                                       ranges=ranges))  # fmt: skip
+                                                       ranges=ranges,
+                                                       x=(x, x_count)))  # fmt: skip
 
     def _bins(
         self,
@@ -394,9 +403,10 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         end: Operand,
         args: list[KernelArg],
         ranges: Sequence[tuple[Operand | None, Operand | None]],
+        x: tuple[Slice, Operand] | None = None,
     ) -> Operand:
         if self.functional is not None:
-            return self._bins_generated(builder, self.functional, ranges)
+            return self._bins_generated(builder, self.functional, ranges, x)
         module = self.context.module
         source = self._source(args)
         common = [_scalar(end), _scalar(t_first), *args]
@@ -424,9 +434,11 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         builder: Builder,
         generated: _Generated,
         ranges: Sequence[tuple[Operand | None, Operand | None]],
+        x: tuple[Slice, Operand] | None,
     ) -> Operand:
         """The generated kernels over every iteration: the bins' range by a tree
-        reduction, then the atomic adds into the checked range's copy."""
+        reduction, then the atomic adds into the checked range's copy (reading `x`'s
+        slice, and its length, where the increments gather from it)."""
         module = self.context.module
         body = self.main.body
         values = dict(self.params) | group_lengths(builder, body)
@@ -437,6 +449,9 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         add, add_local = generated.add
         values |= {"n0": self.count, "nb": bins.count}
         arguments = generated.tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
+        if x is not None:
+            arguments |= {"X": x[0].buffer, "xlo": x[0].first}
+            values["X_len"] = x[1]
         args = [arguments[p.name] for p in generated.expression.add.params]
         args += [KernelArg("", 3, values[name], const(I64, 8)) for name in add.sizes]
         # Few bins: each work-group's in local memory first (the kernel's limit).

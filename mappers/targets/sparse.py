@@ -570,12 +570,7 @@ class _CsrPlan(Plan):
             column.opcode == "sext" and column.operands[0] is gather.column_read
         )
         moved = counter_offset(gather.position, self.entry.iterator)
-        if (
-            gather.row_tables
-            or moved is None
-            or not plain_column
-            or self.entry.predicate != "slt"
-        ):
+        if gather.row_tables or moved is None or not plain_column or self.entry.predicate != "slt":
             return None
         rows = SparseRows(
             self.entry.iter_begin, self.entry.iter_end, gather.acc, gather.acc_init,

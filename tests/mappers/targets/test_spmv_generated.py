@@ -1,11 +1,18 @@
-"""CSR products run kernels the Lift compiler generates (programs/csr_forms.c): 0-based
-rows, 1-based storage read through `k - 1` and `ja[k] - 1`, y scaled and added to, float
-values, 64-bit row pointers. Each form's rows fold their entries in the loop's order, so
-with launches forced on PoCL the program prints what the original prints, to the bit; and
-so it does with the kernels translated from the IR (`IDIOM_KERNELS=translated`)."""
+"""Sparse products run kernels the Lift compiler generates.
+
+CSR (programs/csr_forms.c): 0-based rows, 1-based storage read through `k - 1` and
+`ja[k] - 1`, y scaled and added to, float values, 64-bit row pointers. A row's entries are
+a segment of the values between its row pointers, folded in the loop's order, so with
+launches forced on PoCL the program prints what the original prints, to the bit; and so
+it does with the kernels translated from the IR (`IDIOM_KERNELS=translated`).
+
+Coordinate storage (programs/coo_forms.c): 0-based, 1-based columns, float values, 64-bit
+indices; x gathered at each entry's column, the products added atomically into y (their
+values exact in any order, so the outputs compare to the bit too)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,55 +20,66 @@ import pytest
 from mappers.accelerate import Accelerated
 from tests.mappers.differential import build_pair, same_outputs
 
-PROGRAM = Path(__file__).parents[1] / "programs" / "csr_forms.c"
+PROGRAMS = Path(__file__).parents[1] / "programs"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-FORMS = {"plain", "one_based", "scaled", "single", "wide"}
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accelerated]:
-    return build_pair(PROGRAM, tmp_path_factory.mktemp("csr_generated"))
+@dataclass(frozen=True)
+class Forms:
+    program: str
+    idiom: str
+    functions: frozenset[str]
+    target: str  # the report's target with translated kernels
+    kernel: str  # the product's kernel, as IDIOM_VERBOSE names it
 
 
-@pytest.fixture(scope="module")
-def translated(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Path, Path, Accelerated]:
+CSR = Forms(
+    "csr_forms.c", "SpMV_CSR", frozenset({"plain", "one_based", "scaled", "single", "wide"}),
+    "OpenCL CSR SpMV kernel", "idiom_spmv",
+)  # fmt: skip
+COO = Forms(
+    "coo_forms.c", "SpMV_COO", frozenset({"plain", "one_based", "single", "wide"}),
+    "OpenCL histogram kernel (atomics)", "idiom_histogram",
+)  # fmt: skip
+BUILDS = [(forms, kernels) for forms in (CSR, COO) for kernels in ("generated", "translated")]
+
+
+@pytest.fixture(scope="module", params=BUILDS, ids=lambda b: f"{b[0].idiom}-{b[1]}")
+def build(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Forms, str, tuple[Path, Path, Accelerated]]:
+    forms, kernels = request.param
+    folder = tmp_path_factory.mktemp(f"{forms.idiom}_{kernels}")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("IDIOM_KERNELS", "translated")
-        return build_pair(PROGRAM, tmp_path_factory.mktemp("csr_translated"))
+        patch.setenv("IDIOM_KERNELS", kernels)
+        return forms, kernels, build_pair(PROGRAMS / forms.program, folder)
 
 
-def _targets(report: Accelerated) -> dict[str, str]:
-    return {
+def test_every_form_is_replaced_by_the_kernels_asked_for(
+    build: tuple[Forms, str, tuple[Path, Path, Accelerated]],
+) -> None:
+    forms, kernels, (_, _, report) = build
+    targets = {
         o.instance.function: o.detail
         for u in report.units
         for o in u.outcomes
-        if o.instance.idiom == "SpMV_CSR" and o.replaced
+        if o.instance.idiom == forms.idiom and o.replaced
     }
+    assert set(targets) == forms.functions
+    suffix = " (generated)" if kernels == "generated" else ""
+    assert set(targets.values()) == {forms.target + suffix}
 
 
-def test_every_form_runs_a_generated_kernel(generated: tuple[Path, Path, Accelerated]) -> None:
-    targets = _targets(generated[2])
-    assert set(targets) == FORMS
-    assert set(targets.values()) == {"OpenCL CSR SpMV kernel (generated)"}
-
-
-def test_translated_kernels_when_asked(translated: tuple[Path, Path, Accelerated]) -> None:
-    assert set(_targets(translated[2]).values()) == {"OpenCL CSR SpMV kernel"}
-
-
-@pytest.mark.parametrize("kernels", ["generated", "translated"])
-@pytest.mark.parametrize(("rows", "steps"), [("1", "1"), ("4", "2"), ("300", "3")])
+@pytest.mark.parametrize(("size", "steps"), [("1", "1"), ("4", "2"), ("300", "3")])
 def test_outputs_equal_the_original_to_the_bit(
-    request: pytest.FixtureRequest, kernels: str, rows: str, steps: str
+    build: tuple[Forms, str, tuple[Path, Path, Accelerated]], size: str, steps: str
 ) -> None:
-    pair = request.getfixturevalue(kernels)
-    stderr = same_outputs(pair, [rows, steps], ON_POCL)
+    forms, _, pair = build
+    stderr = same_outputs(pair, [size, steps], ON_POCL)
     launches = [
         line
         for line in stderr.splitlines()
-        if "cl_run kernel 'idiom_spmv'" in line and line.endswith("done")
+        if f"cl_run kernel '{forms.kernel}'" in line and line.endswith("done")
     ]
-    # Every form at every step, rows without entries too (the first three are empty).
-    assert len(launches) == len(FORMS) * int(steps)
+    # Every form at every step (CSR's rows without entries too: its first three).
+    assert len(launches) == len(forms.functions) * int(steps)
