@@ -212,7 +212,8 @@ class Scatter:
     """`(scatter f n init idx xs)`: n elements, element k folded with f from init over the
     xs[i] whose idx[i] is k, in order (a histogram: f = +, xs all ones). `init` is one
     value for every element, or an array of the n starting values (a histogram adding
-    into the counts it already holds)."""
+    into the counts it already holds). An xs[i] whose idx[i] is negative is dropped (an
+    iteration a conditional histogram skips); the scatter-atomic patterns drop it too."""
 
     f: Fun
     length: Size

@@ -292,8 +292,11 @@ class _Interpreter:
     def fold_into(
         self, f: ir.Fun, result: list[Value], args: list[Value], env: dict[ir.Param, Value]
     ) -> list[Value]:
-        """Each args[1][i] folded with f into result[args[0][i]], in order."""
+        """Each args[1][i] folded with f into result[args[0][i]], in order; an element at
+        a negative index is dropped."""
         for index, x in zip(_list(args[0]), _list(args[1]), strict=True):
+            if int(index) < 0:
+                continue
             k = _index(index, len(result))
             result[k] = self.apply(f, [result[k], x], env)
         return result

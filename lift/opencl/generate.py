@@ -743,8 +743,12 @@ class _Generator:
         self.depth += 1
         k, v = self.fresh("k"), self.fresh("v")
         self.line(f"const long {k} = {text_of(_at(indices, i), 'a scattered index')};")
+        self.line(f"if ({k} >= 0) {{  // a negative index drops the value")
+        self.depth += 1
         self.line(f"const {kind} {v} = {text_of(_at(values, i), 'a scattered value')};")
         self._atomic_add(target, k, v, element, "__local" if capacity else "__global")
+        self.depth -= 1
+        self.line("}")
         self.depth -= 1
         self.line("}")
         if capacity:

@@ -50,6 +50,7 @@ __all__ = [
     "ScanExpression",
     "SparseRows",
     "StencilExpression",
+    "Tests",
     "call_operation",
     "generated_kernels",
     "histogram_expression",
@@ -156,24 +157,35 @@ def stencil_expression(
         return None
 
 
+Tests = Sequence[tuple[Value, bool]]  # branch conditions and the value each must have
+
+
 def reduction_expression(
-    body: KernelBody, lanes: list[Lane], local: int
+    body: KernelBody, lanes: list[Lane], local: int, tests: Tests = ()
 ) -> ReductionExpression | None:
     """The programs of a reduction whose reads `body` has translated (one loop, each
-    read with strides of its own), folded in work-groups of `local` items; None where the
-    functional IR cannot say an operand."""
+    read with strides of its own), folded in work-groups of `local` items, over the
+    iterations where every test of `tests` holds (the others fold the identities); None
+    where the functional IR cannot say an operand or a test."""
     try:
-        return _reduction(body, lanes, local)
+        return _reduction(body, lanes, local, tests)
     except (_Unsupported, RecursionError):
         return None
 
 
-def _reduction(body: KernelBody, lanes: list[Lane], local: int) -> ReductionExpression:
+def _reduction(
+    body: KernelBody, lanes: list[Lane], local: int, tests: Tests
+) -> ReductionExpression:
     builder = _Builder(body, None, None)
+    holds = builder.condition(tests)
     values = []
     for lane in lanes:
         value = builder.expression(lane.operand)
-        values.append(ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value)
+        value = ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value
+        if holds is not None:
+            unit = ir.Literal(lane.identity, Scalar(_scalar(lane.operand.type)))
+            value = ir.Apply(ir.Op("select"), (holds, value, unit))
+        values.append(value)
     kinds = [Scalar(_scalar(lane.operand.type)) for lane in lanes]
     identity = ir.Apply(
         ir.Op("tuple"),
@@ -242,26 +254,37 @@ def histogram_expression(
     index: Value,
     increment: Value,
     local: int,
+    *,
     gathered: GatheredRead | None = None,
+    tests: Tests = (),
 ) -> HistogramExpression | None:
     """The programs of a histogram whose reads `body` has translated: `increment` added
-    into bins[`index`] at every iteration, reading x where `gathered` says; None where
-    the functional IR cannot say the index or the increment."""
+    into bins[`index`] at every iteration where every test of `tests` holds, reading x
+    where `gathered` says; None where the functional IR cannot say the index, the
+    increment or a test. An iteration whose tests fail counts for no bin's range, and
+    its place is -1: the scatter drops it."""
     if index.type not in ("i32", "i64"):
         return None
     largest = 2 ** (31 if index.type == "i32" else 63) - 1
     bounds = [Lane(index, "min", largest), Lane(index, "max", -largest - 1)]
-    bin_range = reduction_expression(body, bounds, local)
+    bin_range = reduction_expression(body, bounds, local, tests)
     try:
         builder = _Builder(body, None, None)
+        holds = builder.condition(tests)
         position = builder.expression(index)
         kind = Scalar(_scalar(increment.type))
         if index.type == "i32":
             position = ir.Apply(ir.Op("i64"), (position,))
         first = ir.Param(FIRST_BIN, Scalar("i64"))
         position = ir.Apply(ir.Op("-"), (position, first))
+        if holds is not None:
+            dropped = ir.Literal(-1, Scalar("i64"))
+            position = ir.Apply(ir.Op("select"), (holds, position, dropped))
         if gathered is None:
             added = builder.expression(increment)
+            if holds is not None:  # computed only where the tests hold, as in the loop
+                identity = ir.Literal(-0.0 if kind.name in ("f32", "f64") else 0, kind)
+                added = ir.Apply(ir.Op("select"), (holds, added, identity))
             place, grid = builder.grid(position)
             value, _ = builder.grid(added)
             extra: tuple[ir.Param, ...] = ()
@@ -576,6 +599,17 @@ class _Builder:
             return self._load(value)
         return self._compute(value)
 
+    def condition(self, tests: Tests) -> ir.Expr | None:
+        """Every test holds: `(and ...)` of the conditions, each negated where it must be
+        false, outermost first (OpenCL's && tests the inner ones only where the outer
+        hold, as the loop's branches do); None where there is none."""
+        holds: ir.Expr | None = None
+        for branch, taken in tests:
+            test = self.expression(branch.operands[0])
+            test = test if taken else ir.Apply(ir.Op("not"), (test,))
+            holds = test if holds is None else ir.Apply(ir.Op("and"), (holds, test))
+        return holds
+
     def _scalar(self, name: str, value: Value) -> ir.Expr:
         if name not in self.scalars:
             self.scalars[name] = ir.Param(name, Scalar(_scalar(value.type)))
@@ -605,6 +639,10 @@ class _Builder:
         opcode = value.opcode or ""
         if opcode in _FLOAT_OPS:
             return self._op(_FLOAT_OPS[opcode], value.operands)
+        if value.type == "i1" and opcode in ("and", "or"):  # tests combined
+            return self._op(opcode, value.operands)
+        if value.type == "i1" and opcode == "xor" and _is_true(value.operands[1]):
+            return self._op("not", value.operands[:1])
         if opcode in _INTEGER_OPS:
             _scalar(value.type)  # i32 or i64: no narrower integer
             return self._op(_INTEGER_OPS[opcode], value.operands)
@@ -639,6 +677,10 @@ def _scalar(type_text: str) -> str:
     if type_text not in _SCALARS:
         raise _Unsupported
     return _SCALARS[type_text]
+
+
+def _is_true(value: Value) -> bool:
+    return value.kind is ValueKind.CONSTANT and value.type == "i1" and value.constant in (1, -1)
 
 
 def _literal(value: Value) -> ir.Literal:

@@ -212,7 +212,7 @@ class _HistogramPlan(Plan):
             self.active = active
         # Generated where every iteration adds: no test, so no read made at some only.
         self.functional: _Generated | None = None
-        if not self.tests and self.active is None and generated_kernels():
+        if self.active is None and generated_kernels():
             self.functional = self._generated(main.body)
         return builder.all_of(checks)
 
@@ -223,7 +223,11 @@ class _HistogramPlan(Plan):
         if self.gather is not None:
             gather = self.gather
             gathered = GatheredRead(gather.read, gather.column, gather.moved)
-        expression = histogram_expression(body, self.index_value, self.increment, LOCAL, gathered)
+        if gathered is not None and self.tests:
+            return None  # a conditional product: its x range is found under the tests
+        expression = histogram_expression(
+            body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests
+        )
         if expression is None:
             return None
         arguments = arguments_by_name(body)

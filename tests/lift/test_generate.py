@@ -544,10 +544,11 @@ def integer_fold_case(op: str, identity: str, expected: Callable[[np.ndarray], A
     return Case(program, {"x": x}, {"N": 40, "M": 21}, Launch((32,), (8,)), check=folds)
 
 
-def histogram_case(kind: str, pattern: str = "scatter-atomic 0") -> Case:
+def histogram_case(kind: str, pattern: str = "scatter-atomic 0", low_keys: int = 5) -> Case:
     """Keys less `lo` counted (or weighted) into the bins `h` they already hold, atomically
     (in each work-group's bins first, with `scatter-atomic-local`): weights of halves, so
-    that every order of the additions gives the same sums."""
+    that every order of the additions gives the same sums. Keys from `low_keys`: those
+    below `lo` (5) fall at negative places, and their values are dropped."""
     weight = {"i32": "1:i32", "i64": "3:i64", "f32": "(get 1 p)", "f64": "(get 1 p)"}[kind]
     program = lam(
         f"(lambda ((keys (array i32 N)) (w (array {kind} N)) (h (array {kind} B)) (lo i32))"
@@ -555,7 +556,7 @@ def histogram_case(kind: str, pattern: str = "scatter-atomic 0") -> Case:
         f" (map (lambda (p) {weight}) (zip keys w)) h))"
     )
     r, n, bins = rng(14), 5000, 37
-    keys = r.integers(5, 5 + bins, n).astype(np.int32)
+    keys = r.integers(low_keys, 5 + bins, n).astype(np.int32)
     weights = (r.integers(-8, 9, n) / 2).astype(NUMPY[kind])
     counts = r.integers(0, 4, bins).astype(NUMPY[kind])
     output = Output("h", True, Size.of(0), (Size.of(1),))
@@ -634,6 +635,10 @@ CASES: dict[str, Callable[[], Case]] = {
     "histogram-local-i64": lambda: histogram_case("i64", "scatter-atomic-local 0 64"),
     "histogram-local-f32": lambda: histogram_case("f32", "scatter-atomic-local 0 64"),
     "histogram-local-f64": lambda: histogram_case("f64", "scatter-atomic-local 0 64"),
+    "histogram-dropped-i32": lambda: histogram_case("i32", low_keys=-3),
+    "histogram-local-dropped-f64": lambda: histogram_case(
+        "f64", "scatter-atomic-local 0 64", low_keys=0
+    ),
     "integer-max": lambda: integer_fold_case("max", "-2147483648", lambda r: r.max(axis=1)),
     "integer-and": lambda: integer_fold_case("&", "-1", lambda r: np.bitwise_and.reduce(r, 1)),
     "integer-xor": lambda: integer_fold_case("^", "0", lambda r: np.bitwise_xor.reduce(r, 1)),

@@ -153,6 +153,12 @@ def test_strided_views_with_sizes() -> None:
         go(rows, grid, sizes={"N": 4, "M": 4})
 
 
+def test_a_scatter_drops_values_at_negative_indices() -> None:
+    """A conditional histogram's skipped iterations: their place is -1."""
+    counted = go("(lambda (i x) (scatter + 3 0:i32 i x))", [0, -1, 2, -1, 2], [1, 5, 1, 7, 1])
+    assert counted == [1, 0, 2]
+
+
 def test_segments_of_rows_between_row_pointers() -> None:
     row_sums = (
         "(lambda (p x) (map (lambda (r) (reduce + 0:i32 (segment n (get 0 r) (get 1 r) x)))"
@@ -232,8 +238,8 @@ def test_run_errors() -> None:
         go("(lambda (x) (split-vec 4 x))", [1, 2, 3, 4, 5, 6])
     with pytest.raises(LiftError, match=r"index 3 outside 0\.\.2"):
         go("(lambda (i x) (gather i x))", [3], [1, 2, 3])
-    with pytest.raises(LiftError, match="index -1 outside"):
-        go("(lambda (i x) (scatter + 2 0:i32 i x))", [-1], [1])
+    with pytest.raises(LiftError, match="index 2 outside"):
+        go("(lambda (i x) (scatter + 2 0:i32 i x))", [2], [1])
     with pytest.raises(LiftError, match="clamp padding of an empty array"):
         go("(lambda (x) (pad 1 1 clamp x))", [])
     with pytest.raises(LiftError, match="an array expected"):
