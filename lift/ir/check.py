@@ -187,6 +187,15 @@ def infer_function(
             indices, values = _array(types, 0, "gather"), _array(types, 1, "gather")
             _index_type(indices, "gather")
             return Array(values.element, indices.length)
+        case ir.Indices(dim, lengths):
+            if types:
+                raise LiftError("indices takes no data")
+            if not 0 <= dim < len(lengths):
+                raise LiftError(f"indices {dim} of {len(lengths)} dimension(s)")
+            counted: Type = Scalar("i64")
+            for length in reversed(lengths):
+                counted = Array(counted, length)
+            return counted
         case ir.Segment(length):
             if not length.isidentifier():
                 raise LiftError(f"segment's length is named by a name, not {length!r}")

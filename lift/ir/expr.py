@@ -3,7 +3,8 @@
 A function is a `Lambda`, a scalar `Op`, or a pattern: the algorithmic ones say what is
 computed (`Map`, `Reduce`, `Split`, ...), the lowered ones also say how, on an OpenCL
 device (`MapGlobal`, `MapLocal`, `ScanSeq`, `ToLocal`, `MapVec`, ...). Patterns that only rearrange
-data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Segment`, `Strided`,
+data (`Split`, `Join`, `Slide`, `Pad`, `Transpose`, `Zip`, `Get`, `Gather`, `Segment`,
+`Indices`, `Strided`,
 `SplitVec`, `JoinVec`) generate no code: the OpenCL generator turns them into index
 arithmetic.
 
@@ -29,6 +30,7 @@ __all__ = [
     "Get",
     "InclusiveScan",
     "InclusiveScanSeq",
+    "Indices",
     "Iterate",
     "Join",
     "JoinVec",
@@ -198,6 +200,16 @@ class Gather:
 
 
 @dataclass(frozen=True)
+class Indices:
+    """`(indices d (n0 n1 ...))`: the nested array of those lengths whose element
+    (i0, i1, ...) is i_d, an i64: where a loop's counter is used as a value (a point's
+    coordinate). It takes no data."""
+
+    dim: int
+    lengths: tuple[Size, ...]
+
+
+@dataclass(frozen=True)
 class Segment:
     """`(segment n lo hi xs)`: xs[lo], ..., xs[hi - 1], bounds that are values known only
     at run time (a sparse row's entries, from its row pointers); none where hi <= lo. The
@@ -359,8 +371,8 @@ class JoinVec:
 
 
 Pattern = (
-    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Scatter
-    | Iterate
+    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Indices
+    | Scatter | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
@@ -369,7 +381,8 @@ Fun = Lambda | Op | Pattern
 
 # Patterns that only rearrange data: no code of their own.
 LAYOUT = (
-    Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Get, Strided, SplitVec, JoinVec
+    Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Indices, Get, Strided, SplitVec,
+    JoinVec,
 )  # fmt: skip
 _MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
 

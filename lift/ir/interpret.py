@@ -207,6 +207,8 @@ class _Interpreter:
                 return [list(column) for column in zip(*rows, strict=True)] if rows else []
             case ir.Segment(length):
                 return self.segment(length, args)
+            case ir.Indices(dim, lengths):
+                return self.indices(dim, [n.evaluate(self.sizes) for n in lengths], [])
             case ir.Gather():
                 values = _list(args[1])
                 return [values[_index(i, len(values))] for i in _list(args[0])]
@@ -257,6 +259,11 @@ class _Interpreter:
             lanes = zip(*vector, strict=True)  # a tuple of vectors: tuples of lanes
             return Lanes(self.apply(f, [tuple(lane)], env) for lane in lanes)
         return Lanes(self.apply(f, [x], env) for x in vector)
+
+    def indices(self, dim: int, counts: list[int], chosen: list[int]) -> Value:
+        if len(chosen) == len(counts):
+            return chosen[dim]
+        return [self.indices(dim, counts, [*chosen, k]) for k in range(counts[len(chosen)])]
 
     def segment(self, length: str, args: list[Value]) -> list[Value]:
         """xs[lo:hi] (nothing where hi <= lo); its length is the size named `length`."""

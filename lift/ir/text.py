@@ -89,6 +89,8 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [str(index)]
         case ir.Segment(length):
             return name, [length]
+        case ir.Indices(dim, lengths):
+            return name, [str(dim), "(" + " ".join(size_text(n) for n in lengths) + ")"]
         case ir.SplitVec(width):
             return name, [str(width)]
         case ir.Iterate(count, f):
@@ -353,7 +355,7 @@ class _Parser:
         if arity is not None and len(args) not in (0, arity):
             name = head.text if isinstance(head, _Atom) else "lambda"
             raise self.fail(f"{name} takes {arity} data argument(s), not {len(args)}", node)
-        if not args:
+        if not args and arity != 0:
             raise self.fail("a function where a value is expected", node)
         return ir.Apply(fun, args)
 
@@ -444,6 +446,8 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return 2
         case ir.Segment():
             return 3
+        case ir.Indices():
+            return 0
         case ir.ScatterAtomic() | ir.ScatterAtomicLocal():
             return 3
     return 1
@@ -460,6 +464,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "transpose": ((), ir.Transpose),
     "gather": ((), ir.Gather),
     "segment": (("name",), ir.Segment),
+    "indices": (("int", "sizes"), ir.Indices),
     "scatter": (("fun", "size", "value"), ir.Scatter),
     "scatter-atomic": (("int", "fun"), ir.ScatterAtomic),
     "scatter-atomic-local": (("int", "int", "fun"), ir.ScatterAtomicLocal),

@@ -421,6 +421,8 @@ class _Generator:
         raise LiftError("a function where a value is expected")
 
     def layout(self, fun: ir.Fun, args: tuple[ir.Expr, ...], env: _Env) -> Element:
+        if isinstance(fun, ir.Indices):
+            return _indices(fun.dim, len(fun.lengths), ())
         values = [self.value(a, env) for a in args]
         types = [self.type_of(a, env) for a in args]
         x = values[-1]
@@ -863,6 +865,13 @@ def _at(element: Element, index: str) -> Element:
     if isinstance(element, TupleValue):  # an array of tuples kept as one array per lane
         return TupleValue(tuple(_at(item, index) for item in element.items))
     raise LiftError("an index into a value that is not an array")
+
+
+def _indices(dim: int, depth: int, chosen: tuple[str, ...]) -> Element:
+    """The view of `(indices dim ...)`: the index of dimension `dim`, as a long."""
+    if len(chosen) == depth:
+        return f"((long)({chosen[dim]}))"
+    return Lazy(lambda i: _indices(dim, depth, (*chosen, i)))
 
 
 def _inside(index: str, left: int, length: str, none_right: bool = False) -> str:

@@ -34,6 +34,7 @@ from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output
 from lift.rewriting.rules import LowerScatter, PrivateBins, identity_of
 from lift.rewriting.traverse import apply_first
+from mappers.plan.loops import LoopView
 from mappers.targets.kernels import BufferGroup, KernelBody
 from matcher.ir import Value, ValueKind
 
@@ -595,9 +596,28 @@ class _Builder:
         name = body.names.get(value)
         if name is not None and any(v is value for _, v in body.scalars):
             return self._scalar(name, value)
+        for depth, loop in enumerate(body.loops):
+            if value is loop.iterator:
+                return self._counter(depth, loop)
         if value.opcode == "load":
             return self._load(value)
         return self._compute(value)
+
+    def _counter(self, depth: int, loop: LoopView) -> ir.Expr:
+        """A loop's counter used as a value: its first value plus the point's coordinate
+        in that loop times the step, as the translated kernel computes it (`it{d}`)."""
+        key = f"t{depth}"
+        if key not in self.views:
+            lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
+            self.views[key] = ir.Apply(ir.Indices(depth, lengths), ())
+        coordinate = ir.Apply(ir.Get(list(self.views).index(key)), (self.point,))
+        moved = ir.Apply(ir.Op("*"), (coordinate, ir.Literal(loop.step, Scalar("i64"))))
+        first = self.expression(loop.iter_begin)
+        if loop.iter_begin.type != "i64":
+            first = ir.Apply(ir.Op("i64"), (first,))
+        counter = ir.Apply(ir.Op("+"), (first, moved))
+        kind = _scalar(loop.iterator.type)
+        return counter if kind == "i64" else ir.Apply(ir.Op(kind), (counter,))
 
     def condition(self, tests: Tests) -> ir.Expr | None:
         """Every test holds: `(and ...)` of the conditions, each negated where it must be
@@ -664,10 +684,24 @@ class _Builder:
         if opcode in _CASTS:
             _scalar(value.operands[0].type)  # from i1 (true as -1 or 1) or i8: not said
             return self._op(_scalar(value.type), value.operands)
+        if opcode == "uitofp":
+            return self._unsigned_to_float(value)
         name = call_operation(value)
         if name is not None:
             return self._op(name, [o for o in value.operands if o.kind is not ValueKind.GLOBAL])
         raise _Unsupported
+
+    def _unsigned_to_float(self, value: Value) -> ir.Expr:
+        """An unsigned integer converted to floating point: as a signed one where LLVM
+        knows it is not negative (`nneg`), an i32 through its unsigned widening."""
+        source = _scalar(value.operands[0].type)
+        kind = _scalar(value.type)
+        if " nneg " in f" {value.text} ":
+            return self._op(kind, value.operands)
+        if source != "i32":
+            raise _Unsupported  # an unsigned 64-bit value: OpenCL's long is signed
+        widened = ir.Apply(ir.Op("u64"), (self.expression(value.operands[0]),))
+        return ir.Apply(ir.Op(kind), (widened,))
 
     def _op(self, name: str, operands: Sequence[Value]) -> ir.Expr:
         return ir.Apply(ir.Op(name), tuple(self.expression(o) for o in operands))

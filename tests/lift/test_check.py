@@ -109,6 +109,7 @@ NM_F64 = "(array (array f64 M) N)"
         ("(lambda (x) (transpose x))", [NM_F64], "(array (array f64 N) M)"),
         ("(lambda (i x) (gather i x))", ["(array i32 K)", N_F64], "(array f64 K)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i64", N_F64], "(array f64 n)"),
+        ("(lambda () (indices 1 (N M)))", [], "(array (array i64 M) N)"),
         (  # two segments of one name: zipped, their lengths are one size
             "(lambda (a b x y) (zip (segment n a b x) (segment n a b y)))",
             ["i64", "i64", N_F64, "(array i32 M)"],
@@ -277,6 +278,7 @@ def test_infer_of_an_environment_and_of_literals() -> None:
         ("(lambda (i x) (gather i x))", ["(array f32 K)", N_F64], "gather's indices"),
         ("(lambda (a b x) (segment n a b x))", ["f64", "i32", N_F64], "segment's bounds"),
         ("(lambda (a b x) (segment 3 a b x))", ["i32", "i32", N_F64], "named by a name"),
+        ("(lambda () (indices 2 (N M)))", [], "indices 2 of 2 dimension(s)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i32", "f64"], "segment takes an array"),
         (
             "(lambda (i x) (scatter + 4 0.0:f64 i x))",

@@ -611,6 +611,21 @@ def csr_product_case() -> Case:
     return Case(lam(CSR_PRODUCT), inputs, sizes, Launch((128,), (32,)), check=products)
 
 
+def coordinates_case() -> Case:
+    """A point's value from its coordinates (a loop counter used as a value) and a read."""
+    program = lam(
+        "(lambda ((x (array f64 L)))"
+        " (map-global 1 (map-global 0 (lambda (p) (+ (get 0 p) (f64 (- (* 3:i64 (get 1 p))"
+        " (get 2 p)))))) (map (lambda (r) (zip (get 0 r) (get 1 r) (get 2 r)))"
+        " (zip (strided 0 (M 1) (N M) x) (indices 0 (N M)) (indices 1 (N M))))))"
+    )
+    rows, columns = 13, 21
+    return Case(
+        program, {"x": rng(16).random(rows * columns)}, {"L": rows * columns, "N": rows,
+        "M": columns}, Launch((16, 8), (8, 4)),
+    )  # fmt: skip
+
+
 CASES: dict[str, Callable[[], Case]] = {
     "zip-map": zip_map_case,
     "axpy-scalar-parameter": axpy_case,
@@ -626,6 +641,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "row-sums": row_sums_case,
     "to-private": to_private_case,
     "csr-product-segments": csr_product_case,
+    "coordinates": coordinates_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
     "histogram-i32": lambda: histogram_case("i32"),
     "histogram-i64": lambda: histogram_case("i64"),

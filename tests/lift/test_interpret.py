@@ -153,6 +153,12 @@ def test_strided_views_with_sizes() -> None:
         go(rows, grid, sizes={"N": 4, "M": 4})
 
 
+def test_indices_give_each_element_its_coordinate() -> None:
+    rows = go("(lambda () (indices 0 (N M)))", sizes={"N": 2, "M": 3})
+    assert rows == [[0, 0, 0], [1, 1, 1]]
+    assert go("(lambda () (indices 1 (N M)))", sizes={"N": 2, "M": 3}) == [[0, 1, 2], [0, 1, 2]]
+
+
 def test_a_scatter_drops_values_at_negative_indices() -> None:
     """A conditional histogram's skipped iterations: their place is -1."""
     counted = go("(lambda (i x) (scatter + 3 0:i32 i x))", [0, -1, 2, -1, 2], [1, 5, 1, 7, 1])

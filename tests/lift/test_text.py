@@ -50,6 +50,7 @@ PATTERN_SOURCES = [
     "(lambda (xss) (transpose xss))",
     "(lambda (idx xs) (gather idx xs))",
     "(lambda (lo hi xs) (segment n lo hi xs))",
+    "(lambda () (indices 1 (N (- M 2))))",
     "(lambda (idx xs) (scatter + 16 0:i32 idx xs))",
     "(lambda (idx xs) (scatter (lambda (a b) (+ a b)) K 0:i64 idx xs))",
     "(lambda (xs) (iterate 3 (lambda (ys) (map (lambda (v) (* v 2:i32)) ys)) xs))",
@@ -95,7 +96,8 @@ def test_the_hand_written_sources_name_every_pattern() -> None:
     heads = set(re.findall(r"\(([a-z][a-z-]*)", " ".join(PATTERN_SOURCES)))
     patterns = {
         "map", "reduce", "zip", "split", "join", "slide", "pad", "transpose", "gather",
-        "segment", "scatter", "iterate", "scan", "get", "strided", "map-global", "map-workgroup",
+        "segment", "indices", "scatter", "iterate", "scan", "get", "strided", "map-global",
+        "map-workgroup",
         "map-local", "map-seq", "reduce-seq", "to-local", "to-global", "to-private",
         "map-vec", "split-vec", "join-vec",
     }  # fmt: skip
@@ -332,6 +334,7 @@ def functions(draw: st.DrawFn, scope: dict[str, ir.Param], depth: int) -> ir.Fun
             lambda: ir.Get(draw(st.integers(0, 16))),
             lambda: ir.SplitVec(draw(st.integers(0, 16))),
             lambda: ir.Segment(draw(st.sampled_from(SIZE_NAMES))),
+            lambda: ir.Indices(draw(st.integers(0, 2)), (draw(sizes), draw(sizes))),
         ]
         return draw(st.sampled_from(layout))()
     if choice == 2:
@@ -374,6 +377,8 @@ def _arity(fun: ir.Fun, draw: st.DrawFn) -> int:
             return 2
         case ir.Segment():
             return 3
+        case ir.Indices():
+            return 0
     return 1
 
 

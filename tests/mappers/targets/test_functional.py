@@ -411,9 +411,10 @@ TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
     "dissipation": lambda n: 2 * n * n * 5,
 }
 # Of those, generated too: integer arithmetic (+ - * wrap, / truncates, as LLVM's), two
-# stores per point (a tuple written through two views) and the four-loop nest (its
-# components loop in each work-item). The loop index used as a value stays translated.
-GENERATED_TOO = ("dissipation", "pairs", "smooth")
+# stores per point (a tuple written through two views), the four-loop nest (its
+# components loop in each work-item) and the loop index used as a value (its first value
+# plus the point's coordinate, `(indices d ...)`, times its step).
+GENERATED_TOO = ("dissipation", "pairs", "ramp", "smooth")
 
 # One nest of two loops whose rows lie `stride` elements apart: with one row, any stride
 # is valid, and one of 2^32 does not fit an int (the kernel computing long indices runs).
