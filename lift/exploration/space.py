@@ -162,7 +162,8 @@ def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
             return ir.Apply(ir.MapSeq(lowered_f), tuple(_lower(a, -1, steps) for a in args))
         case ir.Apply(ir.Gather(), (ir.Apply(ir.Map(f), indices), xs)) if dim < 0:
             # The indices are computed where each is read, once: a map of them stays fused.
-            fused = ir.Apply(ir.Map(_lower_fun(f, -1, steps)), indices)
+            inner = tuple(_lower(a, -1, steps) for a in indices)
+            fused = ir.Apply(ir.Map(_lower_fun(f, -1, steps)), inner)
             return ir.Apply(ir.Gather(), (fused, _lower(xs, dim, steps)))
         case ir.Apply(ir.Reduce(f, init), args):
             steps.append("lower-reduce")

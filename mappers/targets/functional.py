@@ -43,7 +43,6 @@ __all__ = [
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
-    "SPARSE_SLICES",
     "GatheredRead",
     "HistogramExpression",
     "Lane",
@@ -51,7 +50,6 @@ __all__ = [
     "ScanExpression",
     "SparseRows",
     "StencilExpression",
-    "Tests",
     "call_operation",
     "generated_kernels",
     "histogram_expression",
@@ -282,10 +280,9 @@ def histogram_expression(
             dropped = ir.Literal(-1, Scalar("i64"))
             position = ir.Apply(ir.Op("select"), (holds, position, dropped))
         if gathered is None:
+            # Computed only where the place is not negative (the scatter drops the rest):
+            # where the tests hold, as in the loop.
             added = builder.expression(increment)
-            if holds is not None:  # computed only where the tests hold, as in the loop
-                identity = ir.Literal(-0.0 if kind.name in ("f32", "f64") else 0, kind)
-                added = ir.Apply(ir.Op("select"), (holds, added, identity))
             place, grid = builder.grid(position)
             value, _ = builder.grid(added)
             extra: tuple[ir.Param, ...] = ()
@@ -387,8 +384,8 @@ class SparseRows:
     """What a CSR product's match gives its expression: the row's data loop (its first
     and end positions), its accumulator (the header phi, its initial value, its update
     each entry, its value after the loop), the entry's reads (the matrix's value, the
-    column index, x at that column), the value stored and the row's earlier read of its
-    cell (None where it reads none)."""
+    column index, x at that column), the value stored and the row's reads of its cell
+    before it stores (its old value)."""
 
     begin: Value
     end: Value
@@ -400,7 +397,7 @@ class SparseRows:
     column_read: Value
     gathered: Value
     stored: Value
-    cell_read: Value | None
+    cell_reads: tuple[Value, ...]
 
 
 # A CSR product's slices: the matrix's values `V` and column indices `C` (one range of
@@ -426,8 +423,8 @@ def spmv_expression(
     first_position, first_column = ir.Param("vlo", Scalar("i64")), ir.Param("xlo", Scalar("i64"))
     try:
         builder = _Builder(body, None, None)
-        if rows.cell_read is not None:
-            builder.bound[rows.cell_read] = builder._read(group, index)
+        for read in rows.cell_reads:
+            builder.bound[read] = builder._read(group, index)
         builder.written_buffer(group)
         lo, hi = (
             _index_in_slice(builder.expression(bound), position_moved, first_position)

@@ -75,6 +75,21 @@ void masked(int n, const _Bool *mask, const unsigned char *k, int *h)
             h[k[i] % NB]++;
 }
 
+/* a division under a test nested in another, both tests on values every iteration
+ * reads: the quotient is computed only where the divisor is not zero (a generated
+ * kernel that divided anyway would stop a CPU device with SIGFPE) */
+void nested(int n, const int *num, const int *den, int *h)
+{
+    for (int i = 0; i < n; i++) {
+        int a = num[i], b = den[i];
+        if ((a ^ b) >= 0 && b != 0) {
+            int q = a / b;
+            if (q < NB)
+                h[q]++;
+        }
+    }
+}
+
 static unsigned next(unsigned *state)
 {
     *state = *state * 1103515245u + 12345u;
@@ -103,6 +118,7 @@ int main(int argc, char **argv)
     unsigned char *bytes = malloc(size);
     _Bool *mask = malloc(size);
     int h[NB] = {0}, odd[NB] = {0}, sat[NB] = {0}, masked_h[NB] = {0}, ratio[NB] = {0};
+    int nest[NB] = {0};
     long q[NB] = {0};
     float fh[NB] = {0};
     for (int i = 0; i < size + 2 * NB; i++)
@@ -138,5 +154,7 @@ int main(int argc, char **argv)
     print_ints("saturating", sat, NB);
     masked(n, mask, bytes, masked_h);
     print_ints("masked", masked_h, NB);
+    nested(n, num, den, nest);
+    print_ints("nested", nest, NB);
     return 0;
 }

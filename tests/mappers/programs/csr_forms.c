@@ -1,6 +1,6 @@
 /* CSR products in the forms the generated kernel says: 0-based rows; 1-based storage
    read through `k - 1` and `ja[k] - 1` (SPARSKIT's amux); y scaled and added to;
-   float values; 64-bit row pointers and counters.
+   float values; 64-bit row pointers and counters; y's old value as the sum's start.
    Usage: csr_forms ROWS STEPS. Rows have 0 to 9 entries, the first rows none. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,16 @@ void wide(long n, const long *rowptr, const int *col, const double *val, const d
     }
 }
 
+void accumulate(int n, const int *rowptr, const int *col, const double *val, const double *x,
+                double *y) {
+    for (int i = 0; i < n; i++) {
+        double sum = y[i];
+        for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
+            sum += val[k] * x[col[k]];
+        y[i] = sum;
+    }
+}
+
 int main(int argc, char **argv) {
     int n = argc > 1 ? atoi(argv[1]) : 100, steps = argc > 2 ? atoi(argv[2]) : 2;
     int *rowptr = malloc((n + 1) * sizeof *rowptr), *ia = malloc((n + 1) * sizeof *ia);
@@ -93,6 +103,7 @@ int main(int argc, char **argv) {
         scaled(n, 0.5, -0.25, rowptr, col, val, x, y);
         single(n, rowptr, col, fval, fx, fy);
         wide(n, wideptr, col, val, y, x);
+        accumulate(n, rowptr, col, val, x, y);
         for (int i = 0; i < n; i++) {
             x[i] = x[i] / (1.0 + (x[i] < 0 ? -x[i] : x[i]));
             fx[i] = fy[i] / (1.0f + (fy[i] < 0 ? -fy[i] : fy[i]));

@@ -15,10 +15,12 @@ from tests.mappers.differential import build_pair, run_binary
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "conditional.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked"}
+REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked", "nested"}
 # Tests on values read at every iteration: generated kernels, whose skipped iterations drop
-# their adds. The others read under their tests, and keep the translated kernels.
-GENERATED = {"in_range", "odd_ones"}
+# their adds; `nested` divides under two tests, which the kernel's && evaluates in order
+# (a division by zero would stop PoCL). The others read under their tests, and keep the
+# translated kernels.
+GENERATED = {"in_range", "odd_ones", "nested"}
 KEPT = {  # near-misses, with the reason they keep their code
     "saturating": "depends on the bins",
     "quotients": "read only under another test",

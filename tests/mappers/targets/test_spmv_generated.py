@@ -1,7 +1,8 @@
 """Sparse products run kernels the Lift compiler generates.
 
 CSR (programs/csr_forms.c): 0-based rows, 1-based storage read through `k - 1` and
-`ja[k] - 1`, y scaled and added to, float values, 64-bit row pointers. A row's entries are
+`ja[k] - 1`, y scaled and added to, float values, 64-bit row pointers, y's old value as
+the row's start. A row's entries are
 a segment of the values between its row pointers, folded in the loop's order, so with
 launches forced on PoCL the program prints what the original prints, to the bit; and so
 it does with the kernels translated from the IR (`IDIOM_KERNELS=translated`).
@@ -34,7 +35,8 @@ class Forms:
 
 
 CSR = Forms(
-    "csr_forms.c", "SpMV_CSR", frozenset({"plain", "one_based", "scaled", "single", "wide"}),
+    "csr_forms.c", "SpMV_CSR",
+    frozenset({"plain", "one_based", "scaled", "single", "wide", "accumulate"}),
     "OpenCL CSR SpMV kernel", "idiom_spmv",
 )  # fmt: skip
 COO = Forms(
