@@ -43,6 +43,12 @@ void ramp(int n, const double *a, double *b)
         b[i] = (a[i - 1] + a[i + 1]) * i;
 }
 
+void halves(int n, const short *a, short *b)
+{
+    for (int i = 1; i <= n; i++)
+        b[i] = (short)((a[i - 1] + a[i + 1]) / 2);
+}
+
 void matvec(int n, const double *m, const double *x, double *y)
 {
     for (int i = 0; i < n; i++) {
@@ -81,15 +87,17 @@ int main(int argc, char **argv)
     double *a = calloc(n * n + 2, sizeof(double)), *b = calloc(n + 2, sizeof(double));
     double *c = calloc(n + 2, sizeof(double));
     unsigned char *k = calloc(n, 1);
+    short *h = calloc(n + 2, sizeof(short)), *hh = calloc(n + 2, sizeof(short));
     /* the signal comes from the input: a freshly zeroed one would fold blur's reads */
     if (fread(f, sizeof(float), n + 2, stdin) != (size_t)(n + 2))
         return 1;
     blur(n, f, g);
     two(n, a, b, c);
     ramp(n, a, b);
+    halves(n, h, hh);
     matvec(n, a, b, c);
     nothing(n, a);
-    printf("%g %g %d %g\\n", g[1], c[1], tally(n, k), total(n, c));
+    printf("%g %g %d %g %d\\n", g[1], c[1], tally(n, k), total(n, c), hh[1]);
     return 0;
 }
 """
@@ -201,12 +209,21 @@ def test_line_selects_the_match_spanning_it(program: Path) -> None:
         assert operation in section(out, "expression")
 
 
-def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
-    code, out, _ = lift(program, "--function", "ramp")  # the index as a value: translated
+def test_a_loop_index_used_as_a_value_is_a_coordinate_of_the_grid(program: Path) -> None:
+    code, out, _ = lift(program, "--function", "ramp")
     assert code == 0
     loop = line_of("b[i] = (a[i - 1] + a[i + 1]) * i;")
+    (head,) = heads(out)
+    assert head == f"Stencil at lines {loop - 1}-{loop} of ramp: OpenCL stencil kernel (generated)"
+    assert "(indices 0 (n0))" in section(out, "expression")
+
+
+def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
+    code, out, _ = lift(program, "--function", "halves")  # 16-bit values: translated
+    assert code == 0
+    loop = line_of("b[i] = (short)((a[i - 1] + a[i + 1]) / 2);")
     assert out.strip() == (
-        f"Stencil at lines {loop - 1}-{loop} of ramp: replaced by OpenCL stencil kernel; no "
+        f"Stencil at lines {loop - 1}-{loop} of halves: replaced by OpenCL stencil kernel; no "
         "kernel generated for it (no functional expression of this match)"
     )
     code, out, _ = lift(program, "--function", "matvec")  # GEMV: BLAS
@@ -279,7 +296,7 @@ def test_a_function_without_an_instance_is_a_clear_error(program: Path) -> None:
     assert code == 1 and out == ""
     assert err == (
         f"idiom: {program}: no idiom instance in nothing; instances are in blur, "
-        "matvec, ramp, tally, total, two\n"
+        "halves, matvec, ramp, tally, total, two\n"
     )
     code, _, err = lift(program, "--function", "absent")
     assert code == 1
