@@ -1,7 +1,8 @@
 /* CSR products in the forms the generated kernel says: 0-based rows; 1-based storage
    read through `k - 1` and `ja[k] - 1` (SPARSKIT's amux); y scaled and added to;
    float values; 64-bit row pointers and counters; y's old value as the sum's start.
-   Usage: csr_forms ROWS STEPS. Rows have 0 to 9 entries, the first rows none. */
+   Usage: csr_forms ROWS STEPS [SWAPPED]. Rows have 0 to 9 entries, the first rows none;
+   with SWAPPED, some rows' pointers are swapped (a row whose begin is past its end). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -77,6 +78,12 @@ int main(int argc, char **argv) {
         rowptr[i + 1] = rowptr[i] + (i < 3 ? 0 : (int)(next() % 10));
     }
     int nnz = rowptr[n];
+    if (argc > 3) /* some rows' pointers swapped: their begin past their end, no entries */
+        for (int i = 5; i < n - 1; i += 17) {
+            int t = rowptr[i];
+            rowptr[i] = rowptr[i + 1];
+            rowptr[i + 1] = t;
+        }
     int *col = malloc((nnz + 1) * sizeof *col), *ja = malloc((nnz + 1) * sizeof *ja);
     double *val = malloc((nnz + 1) * sizeof *val);
     float *fval = malloc((nnz + 1) * sizeof *fval);
