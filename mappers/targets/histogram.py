@@ -70,6 +70,7 @@ from mappers.targets.kernels import (
     param_prelude,
     range_cells,
     read_cells,
+    size_args,
     status_when,
 )
 from mappers.targets.reduction import (
@@ -457,7 +458,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             arguments |= {"X": x[0].buffer, "xlo": x[0].first}
             values["X_len"] = x[1]
         args = [arguments[p.name] for p in generated.expression.add.params]
-        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in add.sizes]
+        args += size_args(add, values)
         # Few bins: each work-group's in local memory first (the kernel's limit).
         few = builder.compare("sle", bins.count, const(I64, LOCAL_BINS))
 

@@ -15,7 +15,7 @@ it, with the offset and strides measured at run time (mappers/plan/access.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lift.ir import expr as ir
@@ -48,6 +48,8 @@ __all__ = [
     "publish_range",
     "range_cells",
     "read_cells",
+    "size_args",
+    "sizes_fit",
     "status_when",
 ]
 
@@ -576,6 +578,17 @@ def long_and_int(
         for index in ("long", "int")
     )
     return wide, narrow
+
+
+def size_args(kernel: Kernel, values: Mapping[str, Operand]) -> list[KernelArg]:
+    """A generated kernel's size arguments (its `sizes`, passed as longs after the
+    program's parameters), each from `values` by name."""
+    return [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
+
+
+def sizes_fit(builder: Builder, kernel: Kernel, values: Mapping[str, Operand]) -> Operand:
+    """i1: every size of `kernel` fits an int (`fits_int`): its `int` twin may run."""
+    return builder.all_of([fits_int(builder, values[name]) for name in kernel.sizes])
 
 
 def fits_int(builder: Builder, value: Operand) -> Operand:

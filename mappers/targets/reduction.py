@@ -35,12 +35,13 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     c_type,
-    fits_int,
     group_lengths,
     launch,
     long_and_int,
     pack_params,
     param_prelude,
+    size_args,
+    sizes_fit,
     status_when,
 )
 from matcher.demangle import demangle_names
@@ -521,8 +522,8 @@ def launch_tree(
     values = values | {"n0": count, "wg": groups, "per": per}
     first_args = [tree.arguments[p.name] for p in tree.functional.partials.params]
     first_args += [_handed_off(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
-    first_args += [KernelArg("", 3, values[name], const(I64, 8)) for name in first.sizes]
-    fits = builder.all_of([fits_int(builder, values[name]) for name in first.sizes])
+    first_args += size_args(first, values)
+    fits = sizes_fit(builder, first, values)
     status_first = launch(
         builder,
         module,

@@ -45,6 +45,7 @@ from mappers.targets.kernels import (
     group_lengths,
     launch,
     long_and_int,
+    size_args,
     status_when,
 )
 from mappers.targets.reduction import ceiling, require_worth_it, stack_saved
@@ -302,7 +303,7 @@ class _ScanPlan(Plan):
         names = [p.name for p in program.params]
         names += [name for name in own if name not in names]
         args = [by_name[name] for name in names]
-        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
+        args += size_args(kernel, values)
         return args
 
 

@@ -57,7 +57,6 @@ from mappers.targets.kernels import (
     buffer_arg,
     buffer_declaration,
     c_type,
-    fits_int,
     group_lengths,
     launch,
     long_and_int,
@@ -66,6 +65,8 @@ from mappers.targets.kernels import (
     publish_range,
     range_cells,
     read_cells,
+    size_args,
+    sizes_fit,
 )
 from mappers.targets.reduction import (
     PRELUDE,
@@ -787,8 +788,8 @@ class _CsrPlan(Plan):
         values = dict(self.params) | {"n0": self.count} | group_lengths(builder, self.body)
         values |= lengths
         args = [by_name[p.name] for p in self.functional.program.params]
-        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in wide.sizes]
-        fits = builder.all_of([fits_int(builder, values[name]) for name in wide.sizes])
+        args += size_args(wide, values)
+        fits = sizes_fit(builder, wide, values)
         return launch(builder, self.context.module, source=wide.source, kernel="idiom_spmv",
                       global_size=[self.count], local_size=None, work=work, args=args,
                       alternative=(fits, narrow.source))  # fmt: skip

@@ -40,11 +40,12 @@ from mappers.targets.kernels import (
     BufferGroup,
     KernelArg,
     KernelBody,
-    fits_int,
     group_lengths,
     launch,
     pack_params,
     param_prelude,
+    size_args,
+    sizes_fit,
 )
 from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
@@ -217,9 +218,8 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         values = dict(self.params) | {f"n{d}": c for d, c in enumerate(self.counts)}
         values |= group_lengths(builder, body)
         args = [by_name[p.name] for p in program.params]
-        args += [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
-        fits = [fits_int(builder, values[name]) for name in kernel.sizes]
-        return kernel.source, args, (builder.all_of(fits), narrow.source)
+        args += size_args(kernel, values)
+        return kernel.source, args, (sizes_fit(builder, kernel, values), narrow.source)
 
     def _arguments_by_name(self) -> dict[str, KernelArg]:
         """The kernel argument of each buffer group and fixed scalar, by its name."""
