@@ -315,8 +315,7 @@ def _gathered_increments(
     """A histogram's place function and grid, its increments with x gathered at each
     iteration's column, `(map inc (zip grid (gather (map column grid) X)))`, and the
     parameters of x's slice."""
-    x = ir.Param("X", Array(Scalar(_scalar(gathered.read.type)), Size.of("X_len")))
-    first_column = ir.Param("xlo", Scalar("i64"))
+    x, first_column = _x_slice(gathered.read)
     pair = ir.Param("q")
     builder.bound[gathered.read] = ir.Apply(ir.Get(1), (pair,))
     added = builder.expression(increment)
@@ -400,11 +399,6 @@ class SparseRows:
     cell_reads: tuple[Value, ...]
 
 
-# A CSR product's slices: the matrix's values `V` and column indices `C` (one range of
-# positions, from `vlo`: `V_len` of each) and x's elements `X` (`X_len`, from `xlo`).
-SPARSE_SLICES = ("V", "C", "X")
-
-
 def spmv_expression(
     body: KernelBody,
     rows: SparseRows,
@@ -420,7 +414,7 @@ def spmv_expression(
     column_moved` (1-based storage), each less its slice's first index. None where the
     functional IR cannot say the row."""
     group, index = out
-    first_position, first_column = ir.Param("vlo", Scalar("i64")), ir.Param("xlo", Scalar("i64"))
+    first_position = ir.Param("vlo", Scalar("i64"))
     try:
         builder = _Builder(body, None, None)
         for read in rows.cell_reads:
@@ -439,12 +433,11 @@ def spmv_expression(
         }
         update = builder.expression(rows.update)
         start = builder.expression(rows.acc_init)
-        reads = (rows.matrix, rows.column_read, rows.gathered)
-        lengths = ("V_len", "V_len", "X_len")
-        values, columns, x = (
-            ir.Param(name, Array(Scalar(_scalar(read.type)), Size.of(length)))
-            for name, read, length in zip(SPARSE_SLICES, reads, lengths, strict=True)
+        values, columns = (
+            ir.Param(name, Array(Scalar(_scalar(read.type)), Size.of("V_len")))
+            for name, read in (("V", rows.matrix), ("C", rows.column_read))
         )
+        x, first_column = _x_slice(rows.gathered)
         column = _index_in_slice(ir.Apply(ir.Get(1), (pair,)), column_moved, first_column)
         columns_of = ir.Apply(ir.Map(ir.Lambda((pair,), column)), (row,))
         entries = ir.Apply(ir.Zip(), (row, ir.Apply(ir.Gather(), (columns_of, x))))
@@ -462,6 +455,14 @@ def spmv_expression(
     program = ir.Lambda(params, map_nd(function, grid, 1))
     output = Output(group.name, True, Size.of(f"{index}_o"), (Size.of(f"{index}_s0"),))
     return StencilExpression(program, output)
+
+
+def _x_slice(read: Value) -> tuple[ir.Param, ir.Param]:
+    """The parameters of x's slice that a sparse product gathers from: `X` (`X_len`
+    elements of the type `read` loads) and `xlo`, the index of its first element. (A CSR
+    product's matrix slices are `V` and `C`, `V_len` each, from `vlo`.)"""
+    kind = Scalar(_scalar(read.type))
+    return ir.Param("X", Array(kind, Size.of("X_len"))), ir.Param("xlo", Scalar("i64"))
 
 
 def _index_in_slice(index: ir.Expr, moved: int, first: ir.Param) -> ir.Expr:

@@ -222,10 +222,9 @@ class _HistogramPlan(Plan):
         cannot say it or the Lift compiler declines (the translated kernels run)."""
         gathered = None
         if self.gather is not None:
-            gather = self.gather
-            gathered = GatheredRead(gather.read, gather.column, gather.moved)
-        if gathered is not None and self.tests:
-            return None  # a conditional product: its x range is found under the tests
+            if self.tests:
+                return None  # a conditional product: its x range is found under the tests
+            gathered = GatheredRead(self.gather.read, self.gather.column, self.gather.moved)
         expression = histogram_expression(
             body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests
         )
@@ -455,7 +454,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         values |= {"n0": self.count, "nb": bins.count}
         arguments = generated.tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
         if x is not None:
-            arguments |= {"X": x[0].buffer, "xlo": x[0].first}
+            arguments |= x[0].by_name
             values["X_len"] = x[1]
         args = [arguments[p.name] for p in generated.expression.add.params]
         args += size_args(add, values)

@@ -378,6 +378,12 @@ class Slice:
     def args(self) -> list[KernelArg]:
         return [self.buffer, self.first]
 
+    @property
+    def by_name(self) -> dict[str, KernelArg]:
+        """The two arguments by the names a generated kernel's parameters have."""
+        name = self.group.name
+        return {name: self.buffer, f"{name.lower()}lo": self.first}
+
     def apart(self, builder: Builder, written: tuple[Operand, Operand]) -> Operand:
         assert self.group.low is not None and self.group.high is not None
         return apart(builder, written, (self.group.low, self.group.high))
@@ -783,8 +789,7 @@ class _CsrPlan(Plan):
         wide, narrow = self.kernels
         by_name = arguments_by_name(self.body)
         for piece in slices:
-            name = piece.group.name
-            by_name |= {name: piece.buffer, f"{name.lower()}lo": piece.first}
+            by_name |= piece.by_name
         values = dict(self.params) | {"n0": self.count} | group_lengths(builder, self.body)
         values |= lengths
         args = [by_name[p.name] for p in self.functional.program.params]
