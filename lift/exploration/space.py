@@ -124,6 +124,8 @@ def _global_depth(expression: ir.Expr) -> int:
             return 1 + (_global_depth(inner) if inner is not None else _fun_depth(f))
         case ir.Apply(ir.Join() | ir.JoinVec() | ir.Split(), (x,)):
             return _global_depth(x)
+        case ir.Apply(ir.Permute(), (_, xs, _)):
+            return _global_depth(xs)
     return 0
 
 
@@ -160,11 +162,13 @@ def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
                 )
             steps.append("lower-map(seq)")
             return ir.Apply(ir.MapSeq(lowered_f), tuple(_lower(a, -1, steps) for a in args))
-        case ir.Apply(ir.Gather(), (ir.Apply(ir.Map(f), indices), xs)) if dim < 0:
+        case ir.Apply(ir.Permute(), (indices, xs, into)):
+            # Each index is computed where its element is written: a map of them stays
+            # fused, as a gather's does.
+            return ir.Apply(ir.Permute(), (_fused(indices, steps), _lower(xs, dim, steps), into))
+        case ir.Apply(ir.Gather(), (ir.Apply(ir.Map(), _) as indices, xs)) if dim < 0:
             # The indices are computed where each is read, once: a map of them stays fused.
-            inner = tuple(_lower(a, -1, steps) for a in indices)
-            fused = ir.Apply(ir.Map(_lower_fun(f, -1, steps)), inner)
-            return ir.Apply(ir.Gather(), (fused, _lower(xs, dim, steps)))
+            return ir.Apply(ir.Gather(), (_fused(indices, steps), _lower(xs, dim, steps)))
         case ir.Apply(ir.Reduce(f, init), args):
             steps.append("lower-reduce")
             return ir.Apply(
@@ -176,6 +180,16 @@ def _lower(expression: ir.Expr, dim: int, steps: list[str]) -> ir.Expr:
         case ir.Lambda(params, body):
             return ir.Lambda(params, _lower(body, dim, steps))
     return expression
+
+
+def _fused(indices: ir.Expr, steps: list[str]) -> ir.Expr:
+    """A gather's or permute's indices, each computed where it is read: a map of them
+    stays a map (fused into its reader), its function and arguments lowered."""
+    match indices:
+        case ir.Apply(ir.Map(f), args):
+            inner = tuple(_lower(a, -1, steps) for a in args)
+            return ir.Apply(ir.Map(_lower_fun(f, -1, steps)), inner)
+    return _lower(indices, -1, steps)
 
 
 def _lower_fun(fun: ir.Fun, dim: int, steps: list[str]) -> ir.Fun:

@@ -187,6 +187,13 @@ def infer_function(
             indices, values = _array(types, 0, "gather"), _array(types, 1, "gather")
             _index_type(indices, "gather")
             return Array(values.element, indices.length)
+        case ir.Permute():
+            indices, values = _array(types, 0, "permute"), _array(types, 1, "permute")
+            into = _array(types, 2, "permute")
+            _index_type(indices, "permute")
+            _sizes_equal([indices, values], "permute's indices and values")
+            _same(values.element, into.element, "permute's values and array")
+            return into
         case ir.Indices(dim, lengths):
             if types:
                 raise LiftError("indices takes no data")

@@ -46,6 +46,7 @@ __all__ = [
     "Pad",
     "Param",
     "Pattern",
+    "Permute",
     "Reduce",
     "ReduceSeq",
     "Scan",
@@ -197,6 +198,14 @@ class Transpose:
 @dataclass(frozen=True)
 class Gather:
     """`(gather idx xs)`: xs[idx[0]], xs[idx[1]], ... (the x[col[j]] of a sparse product)."""
+
+
+@dataclass(frozen=True)
+class Permute:
+    """`(permute idx xs into)`: `into` with xs[i] in place of into[idx[i]] (JDS's
+    y[perm[r]] = sum). No two indices are equal and each is an index of `into` (the
+    caller checks it at run time): each element is written once, in any order, with no
+    atomics. Elements no index names keep their values."""
 
 
 @dataclass(frozen=True)
@@ -372,7 +381,7 @@ class JoinVec:
 
 Pattern = (
     Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Indices
-    | Scatter | Iterate
+    | Scatter | Permute | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal

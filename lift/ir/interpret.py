@@ -212,6 +212,8 @@ class _Interpreter:
             case ir.Gather():
                 values = _list(args[1])
                 return [values[_index(i, len(values))] for i in _list(args[0])]
+            case ir.Permute():
+                return _permuted(_list(args[0]), _list(args[1]), list(_list(args[2])))
             case ir.Scatter(f, length, init):
                 return self.scatter(f, length.evaluate(self.sizes), init, args, env)
             case ir.ScatterAtomic(_, f) | ir.ScatterAtomicLocal(_, _, f):  # in order: any is
@@ -333,6 +335,19 @@ def _list(value: Value) -> list[Value]:
     if not isinstance(value, list):
         raise LiftError(f"an array expected, not {type(value).__name__}")
     return value
+
+
+def _permuted(indices: list[Value], values: list[Value], result: list[Value]) -> list[Value]:
+    """`result` with values[i] at indices[i]: an index twice is an error (the kernel's
+    work-items would race), as is one outside `result`."""
+    placed: set[int] = set()
+    for index, x in zip(indices, values, strict=True):
+        k = _index(index, len(result))
+        if k in placed:
+            raise LiftError(f"permute writes index {k} twice")
+        placed.add(k)
+        result[k] = x
+    return result
 
 
 def _index(value: Value, length: int) -> int:

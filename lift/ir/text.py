@@ -444,7 +444,7 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return None
         case ir.Gather() | ir.Scatter():
             return 2
-        case ir.Segment():
+        case ir.Segment() | ir.Permute():
             return 3
         case ir.Indices():
             return 0
@@ -463,6 +463,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "pad": (("int", "size", "edge"), ir.Pad),
     "transpose": ((), ir.Transpose),
     "gather": ((), ir.Gather),
+    "permute": ((), ir.Permute),
     "segment": (("name",), ir.Segment),
     "indices": (("int", "sizes"), ir.Indices),
     "scatter": (("fun", "size", "value"), ir.Scatter),

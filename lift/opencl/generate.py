@@ -594,6 +594,9 @@ class _Generator:
             case ir.Apply(ir.ToGlobal(f) | ir.ToLocal(f) | ir.ToPrivate(f), args):
                 self.emit(ir.Apply(f, args), env, sink)
                 return
+            case ir.Apply(ir.Permute(), (idx, xs, into)):
+                self.permute(idx, xs, into, env, sink)
+                return
             case ir.Apply(ir.ScatterAtomic(dim, f), (idx, xs, into)):
                 self.scatter_atomic(dim, f, (idx, xs, into), env, sink)
                 return
@@ -696,6 +699,24 @@ class _Generator:
             self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         self.depth -= 1
         self.line("}")
+
+    def permute(self, idx: ir.Expr, xs: ir.Expr, into: ir.Expr, env: _Env, sink: Element) -> None:
+        """xs written through a view that puts element i at into[idx[i]]: the map
+        producing xs stores each value at its index (the caller guarantees that no two
+        are equal and that each is inside `into`)."""
+        out = self.output
+        if not (
+            isinstance(into, ir.Param)
+            and out.into
+            and out.name == into.name
+            and not out.more_offsets
+            and isinstance(sink, Memory)
+            and len(sink.strides) == 1
+        ):
+            raise LiftError("permute writes into the one-dimensional array it is given: the output")
+        indices = self.value(idx, env)
+        places = Memory(sink.name, sink.offset, sink.strides)  # every index is inside
+        self.emit(xs, env, Lazy(lambda i: places.at(text_of(_at(indices, i), "an index"))))
 
     def scatter_atomic(  # noqa: PLR0917 (the pattern's parts, then where it writes)
         self,

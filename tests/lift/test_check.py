@@ -109,6 +109,7 @@ NM_F64 = "(array (array f64 M) N)"
         ("(lambda (x) (transpose x))", [NM_F64], "(array (array f64 N) M)"),
         ("(lambda (i x) (gather i x))", ["(array i32 K)", N_F64], "(array f64 K)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i64", N_F64], "(array f64 n)"),
+        ("(lambda (i x y) (permute i x y))", ["(array i64 K)", "(array f64 K)", N_F64], N_F64),
         ("(lambda () (indices 1 (N M)))", [], "(array (array i64 M) N)"),
         (  # two segments of one name: zipped, their lengths are one size
             "(lambda (a b x y) (zip (segment n a b x) (segment n a b y)))",
@@ -277,6 +278,17 @@ def test_infer_of_an_environment_and_of_literals() -> None:
         ("(lambda (x) (pad 1 1 0.0:f32 x))", [NM_F64], "pad's constant: f64 and f32 differ"),
         ("(lambda (i x) (gather i x))", ["(array f32 K)", N_F64], "gather's indices"),
         ("(lambda (a b x) (segment n a b x))", ["f64", "i32", N_F64], "segment's bounds"),
+        (
+            "(lambda (i x y) (permute i x y))",
+            ["(array i32 M)", "(array f64 K)", N_F64],
+            "permute's indices and values",
+        ),
+        (
+            "(lambda (i x y) (permute i x y))",
+            ["(array i32 K)", "(array f32 K)", N_F64],
+            "permute's values and array",
+        ),
+        ("(lambda (i x y) (permute i x y))", [N_F64, N_F64, N_F64], "permute's indices"),
         ("(lambda (a b x) (segment 3 a b x))", ["i32", "i32", N_F64], "named by a name"),
         ("(lambda () (indices 2 (N M)))", [], "indices 2 of 2 dimension(s)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i32", "f64"], "segment takes an array"),

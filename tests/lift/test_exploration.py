@@ -136,6 +136,13 @@ STENCIL_LOWERED = (
             " (map-global 0 (lambda (row) (reduce-seq + 0.0:f64 row)) x))",
             ("lower-reduce", "lower-map(global 0)"),
         ),
+        (  # the indices a permute writes at stay a map, computed where each is written
+            "(lambda ((i (array i32 N)) (x (array f64 N)) (y (array f64 M)))"
+            " (permute (map (lambda (k) (- k 1:i32)) i) (map neg x) y))",
+            "(lambda ((i (array i32 N)) (x (array f64 N)) (y (array f64 M)))"
+            " (permute (map (lambda (k) (- k 1:i32)) i) (map-global 0 neg x) y))",
+            ("lower-map(global 0)",),
+        ),
         (
             "(lambda ((x (array (array (array f64 K) M) N))) (map (map (map neg)) x))",
             "(lambda ((x (array (array (array f64 K) M) N)))"
@@ -143,7 +150,7 @@ STENCIL_LOWERED = (
             ("lower-map(global 0)", "lower-map(global 1)", "lower-map(global 2)"),
         ),
     ],
-    ids=["map-1d", "split-join", "split-join-rows", "reduce-in-map", "map-3d"],
+    ids=["map-1d", "split-join", "split-join-rows", "reduce-in-map", "permute", "map-3d"],
 )
 def test_lower(source: str, lowered: str, steps: tuple[str, ...]) -> None:
     program = lam(source)

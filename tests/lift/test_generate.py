@@ -611,6 +611,52 @@ def csr_product_case() -> Case:
     return Case(lam(CSR_PRODUCT), inputs, sizes, Launch((128,), (32,)), check=products)
 
 
+JDS_PRODUCT = """
+(lambda ((perm (array i32 R)) (count (array i32 R)) (jd (array i32 D)) (v (array f64 E))
+         (c (array i32 E)) (x (array f64 X)) (y (array f64 Y)))
+  (permute (map (lambda (p) (- (get 0 p) 1:i32)) (zip perm count))
+    (map-global 0
+      (lambda (p)
+        ((lambda (row)
+           (get 0 (reduce-seq (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                    (zip row (gather (map (lambda (e) (get 1 e)) row) x)))))
+         (gather (map (lambda (s) (+ (i64 s) (get 2 p))) (segment diagonals 0:i32 (get 1 p) jd))
+           (zip v c))))
+      (zip perm count (indices 0 (R))))
+    y))
+"""
+
+
+def jds_product_case() -> Case:
+    """y[perm[r] - 1] = row r's sum in jagged diagonal storage: row r's entries at
+    jd[d] + r over its diagonals d < count[r], folded in order; the rows of y that perm
+    leaves out keep their values."""
+    r, rows, columns, spare = rng(17), 300, 90, 7
+    count = np.sort(r.integers(0, 9, rows))[::-1].astype(np.int32)
+    diagonals = int(count[0])
+    on_diagonal = [int((count > d).sum()) for d in range(diagonals)]
+    jd = np.concatenate([[0], np.cumsum(on_diagonal)]).astype(np.int32)
+    entries = int(jd[-1])
+    perm = (r.permutation(rows + spare)[:rows] + 1).astype(np.int32)
+    inputs = {
+        "perm": perm, "count": count, "jd": jd, "v": r.random(entries),
+        "c": r.integers(0, columns, entries).astype(np.int32), "x": r.random(columns),
+        "y": r.random(rows + spare),
+    }  # fmt: skip
+
+    def products(out: np.ndarray) -> None:
+        expected = inputs["y"].copy()
+        for row in range(rows):
+            positions = [jd[d] + row for d in range(count[row])]
+            values = inputs["v"][positions] * inputs["x"][inputs["c"][positions]]
+            expected[perm[row] - 1] = sum(values, 0.0)
+        np.testing.assert_allclose(out, expected, rtol=1e-12)
+
+    sizes = {"R": rows, "D": diagonals + 1, "E": entries, "X": columns, "Y": rows + spare}
+    output = Output("y", True, Size.of(0), (Size.of(1),))
+    return Case(lam(JDS_PRODUCT), inputs, sizes, Launch((128,), (32,)), output, products)
+
+
 def coordinates_case() -> Case:
     """A point's value from its coordinates (a loop counter used as a value) and a read."""
     program = lam(
@@ -642,6 +688,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "to-private": to_private_case,
     "csr-product-segments": csr_product_case,
     "coordinates": coordinates_case,
+    "jds-product-permuted": jds_product_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
     "histogram-i32": lambda: histogram_case("i32"),
     "histogram-i64": lambda: histogram_case("i64"),

@@ -165,6 +165,17 @@ def test_a_scatter_drops_values_at_negative_indices() -> None:
     assert counted == [1, 0, 2]
 
 
+def test_permute_writes_each_value_at_its_index_once() -> None:
+    """The elements no index names keep their values; an index twice is refused (the
+    kernel's work-items would race), as is one outside the array."""
+    permute = "(lambda (i x y) (permute i x y))"
+    assert go(permute, [3, 0], [7, 8], [1, 2, 3, 4, 5]) == [8, 2, 3, 7, 5]
+    with pytest.raises(LiftError, match="permute writes index 1 twice"):
+        go(permute, [1, 1], [7, 8], [1, 2, 3])
+    with pytest.raises(LiftError, match="index 3 outside 0..2"):
+        go(permute, [3], [7], [1, 2, 3])
+
+
 def test_segments_of_rows_between_row_pointers() -> None:
     row_sums = (
         "(lambda (p x) (map (lambda (r) (reduce + 0:i32 (segment n (get 0 r) (get 1 r) x)))"

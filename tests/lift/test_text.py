@@ -49,6 +49,7 @@ PATTERN_SOURCES = [
     "(lambda (xs) (pad 2 2 -1:i32 xs))",
     "(lambda (xss) (transpose xss))",
     "(lambda (idx xs) (gather idx xs))",
+    "(lambda (idx xs ys) (permute idx xs ys))",
     "(lambda (lo hi xs) (segment n lo hi xs))",
     "(lambda () (indices 1 (N (- M 2))))",
     "(lambda (idx xs) (scatter + 16 0:i32 idx xs))",
@@ -96,7 +97,7 @@ def test_the_hand_written_sources_name_every_pattern() -> None:
     heads = set(re.findall(r"\(([a-z][a-z-]*)", " ".join(PATTERN_SOURCES)))
     patterns = {
         "map", "reduce", "zip", "split", "join", "slide", "pad", "transpose", "gather",
-        "segment", "indices", "scatter", "iterate", "scan", "get", "strided", "map-global",
+        "permute", "segment", "indices", "scatter", "iterate", "scan", "get", "strided", "map-global",
         "map-workgroup",
         "map-local", "map-seq", "reduce-seq", "to-local", "to-global", "to-private",
         "map-vec", "split-vec", "join-vec",
