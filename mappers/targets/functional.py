@@ -45,6 +45,7 @@ __all__ = [
     "SCAN_BLOCK",
     "GatheredRead",
     "HistogramExpression",
+    "JaggedRows",
     "Lane",
     "ReductionExpression",
     "ScanExpression",
@@ -53,6 +54,7 @@ __all__ = [
     "call_operation",
     "generated_kernels",
     "histogram_expression",
+    "jds_expression",
     "reduction_expression",
     "scan_expression",
     "spmv_expression",
@@ -80,6 +82,7 @@ _INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor"
                 "sdiv": "/", "srem": "%"}  # fmt: skip
 # Signed comparisons only: OpenCL compares int and long as signed.
 _SIGNED_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+_I64 = Scalar("i64")
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation
 
 
@@ -424,37 +427,110 @@ def spmv_expression(
             _index_in_slice(builder.expression(bound), position_moved, first_position)
             for bound in (rows.begin, rows.end)
         )
-        acc, entry, row, pair = ir.Param("acc"), ir.Param("e"), ir.Param("row"), ir.Param("ce")
-        builder.bound |= {
-            rows.acc: acc,
-            rows.matrix: ir.Apply(ir.Get(0), (ir.Apply(ir.Get(0), (entry,)),)),
-            rows.column_read: ir.Apply(ir.Get(1), (ir.Apply(ir.Get(0), (entry,)),)),
-            rows.gathered: ir.Apply(ir.Get(1), (entry,)),
-        }
-        update = builder.expression(rows.update)
-        start = builder.expression(rows.acc_init)
-        values, columns = (
-            ir.Param(name, Array(Scalar(_scalar(read.type)), Size.of("V_len")))
-            for name, read in (("V", rows.matrix), ("C", rows.column_read))
-        )
-        x, first_column = _x_slice(rows.gathered)
-        column = _index_in_slice(ir.Apply(ir.Get(1), (pair,)), column_moved, first_column)
-        columns_of = ir.Apply(ir.Map(ir.Lambda((pair,), column)), (row,))
-        entries = ir.Apply(ir.Zip(), (row, ir.Apply(ir.Gather(), (columns_of, x))))
-        fold = ir.Reduce(ir.Lambda((acc, entry), update), start)
-        builder.bound[rows.final] = ir.Apply(ir.Get(0), (ir.Apply(fold, (entries,)),))
-        stored = builder.expression(rows.stored)
-        matrix = ir.Apply(ir.Zip(), (values, columns))
-        segment = ir.Apply(ir.Segment("entries"), (lo, hi, matrix))
-        if len(builder.views) < 2:
-            raise _Unsupported  # one read: the grid holds scalars, its point is not a tuple
+        matrix = _matrix(rows)
+        segment = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
+        row, stored, x = _folded_row(builder, rows, column_moved)
         function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (segment,)))
     except (_Unsupported, RecursionError):
         return None
-    params = (*builder.params(), values, columns, x, first_position, first_column)
+    params = (*builder.params(), *matrix, x[0], first_position, x[1])
     program = ir.Lambda(params, map_nd(function, grid, 1))
     output = Output(group.name, True, Size.of(f"{index}_o"), (Size.of(f"{index}_s0"),))
     return StencilExpression(program, output)
+
+
+@dataclass(frozen=True)
+class JaggedRows:
+    """What a JDS product's match adds to a row's (`SparseRows`, its begin and end the
+    diagonals'): the read of the diagonal's first position (jd_ptr[d]), the row's
+    position on the diagonal (jd_ptr[d] + r) and the index of y it stores at (perm[r],
+    or r)."""
+
+    rows: SparseRows
+    start_read: Value
+    position: Value
+    y_index: Value
+
+
+def jds_expression(
+    body: KernelBody, jagged: JaggedRows, *, position_moved: int, column_moved: int
+) -> StencilExpression | None:
+    """The expression of a JDS product whose row reads `body` has translated: for each
+    row, its diagonals' first positions `(segment diagonals lo hi J)`, moved to the row,
+    gather its entries `(zip V C)`; they are folded in order as a CSR row's are, and the
+    row's value is written at its index of y, `(permute ...)` (the caller has checked
+    that no two rows store at one index). Slices: J (jd_ptr from `jlo`), V and C (from
+    `vlo`), X (from `xlo`), Y (y's rows written, from `ylo`). None where the functional
+    IR cannot say the row, or the row reads y (its old value) before it stores."""
+    rows = jagged.rows
+    if rows.cell_reads:
+        return None
+    kinds = [Scalar(_scalar(v.type)) for v in (jagged.start_read, rows.stored)]
+    starts, first_diagonal = ir.Param("J", Array(kinds[0], Size.of("J_len"))), ir.Param("jlo", _I64)
+    out, first_row = ir.Param("Y", Array(kinds[1], Size.of("Y_len"))), ir.Param("ylo", _I64)
+    first_position = ir.Param("vlo", _I64)
+    try:
+        builder = _Builder(body, None, None)
+        lo, hi = (
+            _index_in_slice(builder.expression(bound), 0, first_diagonal)
+            for bound in (rows.begin, rows.end)
+        )
+        start = ir.Param("s")
+        builder.bound[jagged.start_read] = start
+        position = _index_in_slice(
+            builder.expression(jagged.position), position_moved, first_position
+        )
+        del builder.bound[jagged.start_read]
+        diagonals = ir.Apply(ir.Segment("diagonals"), (lo, hi, starts))
+        matrix = _matrix(rows)
+        entries = ir.Apply(ir.Map(ir.Lambda((start,), position)), (diagonals,))
+        on_row = ir.Apply(ir.Gather(), (entries, ir.Apply(ir.Zip(), matrix)))
+        row, stored, x = _folded_row(builder, rows, column_moved)
+        at = _index_in_slice(builder.expression(jagged.y_index), 0, first_row)
+        function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (on_row,)))
+        places, _ = builder.grid(at)
+    except (_Unsupported, RecursionError):
+        return None
+    indices = ir.Apply(ir.Map(places), (grid,))
+    written = ir.Apply(ir.Permute(), (indices, map_nd(function, grid, 1), out))
+    params = (*builder.params(), starts, *matrix, *x, out, first_diagonal, first_position)
+    program = ir.Lambda((*params, first_row), written)
+    return StencilExpression(program, Output(out.name, True, Size.of(0), (Size.of(1),)))
+
+
+def _matrix(rows: SparseRows) -> tuple[ir.Param, ir.Param]:
+    """The matrix's slices: its values `V` and column indices `C`, `V_len` of each."""
+    return tuple(  # type: ignore[return-value]
+        ir.Param(name, Array(Scalar(_scalar(read.type)), Size.of("V_len")))
+        for name, read in (("V", rows.matrix), ("C", rows.column_read))
+    )
+
+
+def _folded_row(
+    builder: _Builder, rows: SparseRows, column_moved: int
+) -> tuple[ir.Param, ir.Expr, tuple[ir.Param, ir.Param]]:
+    """A sparse row's stored value as an expression of `row`, its entries (value,
+    column) in the loop's order: x gathered at each column (moved by `column_moved`, less
+    `xlo`), the entries folded by the loop's update from its start; and x's slice."""
+    acc, entry, row, pair = ir.Param("acc"), ir.Param("e"), ir.Param("row"), ir.Param("ce")
+    builder.bound |= {
+        rows.acc: acc,
+        rows.matrix: ir.Apply(ir.Get(0), (ir.Apply(ir.Get(0), (entry,)),)),
+        rows.column_read: ir.Apply(ir.Get(1), (ir.Apply(ir.Get(0), (entry,)),)),
+        rows.gathered: ir.Apply(ir.Get(1), (entry,)),
+    }
+    update = builder.expression(rows.update)
+    start = builder.expression(rows.acc_init)
+    x, first_column = _x_slice(rows.gathered)
+    column = _index_in_slice(ir.Apply(ir.Get(1), (pair,)), column_moved, first_column)
+    columns_of = ir.Apply(ir.Map(ir.Lambda((pair,), column)), (row,))
+    entries = ir.Apply(ir.Zip(), (row, ir.Apply(ir.Gather(), (columns_of, x))))
+    fold = ir.Reduce(ir.Lambda((acc, entry), update), start)
+    builder.bound[rows.final] = ir.Apply(ir.Get(0), (ir.Apply(fold, (entries,)),))
+    stored = builder.expression(rows.stored)
+    if len(builder.views) < 2:
+        raise _Unsupported  # one read: the grid holds scalars, its point is not a tuple
+    return row, stored, (x, first_column)
 
 
 def _x_slice(read: Value) -> tuple[ir.Param, ir.Param]:
