@@ -172,7 +172,7 @@ def test_permute_writes_each_value_at_its_index_once() -> None:
     assert go(permute, [3, 0], [7, 8], [1, 2, 3, 4, 5]) == [8, 2, 3, 7, 5]
     with pytest.raises(LiftError, match="permute writes index 1 twice"):
         go(permute, [1, 1], [7, 8], [1, 2, 3])
-    with pytest.raises(LiftError, match="index 3 outside 0..2"):
+    with pytest.raises(LiftError, match=r"index 3 outside 0\.\.2"):
         go(permute, [3], [7], [1, 2, 3])
 
 

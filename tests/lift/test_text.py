@@ -97,8 +97,8 @@ def test_the_hand_written_sources_name_every_pattern() -> None:
     heads = set(re.findall(r"\(([a-z][a-z-]*)", " ".join(PATTERN_SOURCES)))
     patterns = {
         "map", "reduce", "zip", "split", "join", "slide", "pad", "transpose", "gather",
-        "permute", "segment", "indices", "scatter", "iterate", "scan", "get", "strided", "map-global",
-        "map-workgroup",
+        "permute", "segment", "indices", "scatter", "iterate", "scan", "get", "strided",
+        "map-global", "map-workgroup",
         "map-local", "map-seq", "reduce-seq", "to-local", "to-global", "to-private",
         "map-vec", "split-vec", "join-vec",
     }  # fmt: skip

@@ -59,9 +59,7 @@ JDS = Forms(
     frozenset({"plain", "sorted", "one_based", "scaled", "single", "wide", "accumulate"}),
     "OpenCL JDS SpMV kernel", "idiom_jds_spmv", frozenset({"accumulate"}), 1,
 )  # fmt: skip
-BUILDS = [
-    (forms, kernels) for forms in (CSR, COO, JDS) for kernels in ("generated", "translated")
-]
+BUILDS = [(forms, kernels) for forms in (CSR, COO, JDS) for kernels in ("generated", "translated")]
 
 
 @pytest.fixture(scope="module", params=BUILDS, ids=lambda b: f"{b[0].idiom}-{b[1]}")
