@@ -104,6 +104,17 @@ def _bind(
     return bound
 
 
+def _bounds(length: str, types: Sequence[Type], what: str, takes: str) -> None:
+    """A segment's or range's length is a name, its bounds (the first two) i32 or i64."""
+    if not length.isidentifier():
+        raise LiftError(f"{what}'s length is named by a name, not {length!r}")
+    if len(types) != (3 if what == "segment" else 2):
+        raise LiftError(f"{what} takes {takes}")
+    for bound in types[:2]:
+        if not (isinstance(bound, Scalar) and bound.name in _INDEX):
+            raise LiftError(f"{what}'s bounds are i32 or i64, not {type_text(bound)}")
+
+
 def _sizes_equal(types: Sequence[Array], what: str) -> None:
     for other in types[1:]:
         if other.length != types[0].length:
@@ -204,14 +215,11 @@ def infer_function(
                 counted = Array(counted, length)
             return counted
         case ir.Segment(length):
-            if not length.isidentifier():
-                raise LiftError(f"segment's length is named by a name, not {length!r}")
-            if len(types) != 3:
-                raise LiftError("segment takes its first index, its end and an array")
-            for bound in types[:2]:
-                if not (isinstance(bound, Scalar) and bound.name in _INDEX):
-                    raise LiftError(f"segment's bounds are i32 or i64, not {type_text(bound)}")
+            _bounds(length, types, "segment", "its first index, its end and an array")
             return Array(_array(types, 2, "segment").element, Size.of(length))
+        case ir.Range(length):
+            _bounds(length, types, "range", "its first value and its end")
+            return Array(Scalar("i64"), Size.of(length))
         case ir.Scatter(f, length, init):
             indices, values = _array(types, 0, "scatter"), _array(types, 1, "scatter")
             _index_type(indices, "scatter")

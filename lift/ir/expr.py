@@ -47,6 +47,7 @@ __all__ = [
     "Param",
     "Pattern",
     "Permute",
+    "Range",
     "Reduce",
     "ReduceSeq",
     "Scan",
@@ -229,6 +230,15 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Range:
+    """`(range n lo hi)`: the i64 values lo, lo + 1, ..., hi - 1, bounds known only at
+    run time (the counter of a sparse row's loop over its entries, ELLPACK's j in
+    i*w + j); none where hi <= lo. Its length is the size `n`, named as a segment's."""
+
+    length: str
+
+
+@dataclass(frozen=True)
 class Scatter:
     """`(scatter f n init idx xs)`: n elements, element k folded with f from init over the
     xs[i] whose idx[i] is k, in order (a histogram: f = +, xs all ones). `init` is one
@@ -380,7 +390,8 @@ class JoinVec:
 
 
 Pattern = (
-    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Indices
+    Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Range
+    | Indices
     | Scatter | Permute | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
@@ -390,8 +401,8 @@ Fun = Lambda | Op | Pattern
 
 # Patterns that only rearrange data: no code of their own.
 LAYOUT = (
-    Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Indices, Get, Strided, SplitVec,
-    JoinVec,
+    Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Range, Indices, Get, Strided,
+    SplitVec, JoinVec,
 )  # fmt: skip
 _MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
 

@@ -207,6 +207,10 @@ class _Interpreter:
                 return [list(column) for column in zip(*rows, strict=True)] if rows else []
             case ir.Segment(length):
                 return self.segment(length, args)
+            case ir.Range(length):
+                lo, hi = int(args[0]), int(args[1])
+                self.sizes[length] = max(hi - lo, 0)
+                return list(range(lo, hi))
             case ir.Indices(dim, lengths):
                 return self.indices(dim, [n.evaluate(self.sizes) for n in lengths], [])
             case ir.Gather():

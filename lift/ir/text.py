@@ -87,7 +87,7 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [str(left), size_text(right), edge]
         case ir.Get(index):
             return name, [str(index)]
-        case ir.Segment(length):
+        case ir.Segment(length) | ir.Range(length):
             return name, [length]
         case ir.Indices(dim, lengths):
             return name, [str(dim), "(" + " ".join(size_text(n) for n in lengths) + ")"]
@@ -446,6 +446,8 @@ def _data_arity(fun: ir.Fun) -> int | None:
             return 2
         case ir.Segment() | ir.Permute():
             return 3
+        case ir.Range():
+            return 2
         case ir.Indices():
             return 0
         case ir.ScatterAtomic() | ir.ScatterAtomicLocal():
@@ -465,6 +467,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "gather": ((), ir.Gather),
     "permute": ((), ir.Permute),
     "segment": (("name",), ir.Segment),
+    "range": (("name",), ir.Range),
     "indices": (("int", "sizes"), ir.Indices),
     "scatter": (("fun", "size", "value"), ir.Scatter),
     "scatter-atomic": (("int", "fun"), ir.ScatterAtomic),

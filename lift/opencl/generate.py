@@ -459,6 +459,9 @@ class _Generator:
             case ir.Segment(length):
                 first = self.segment(length, values[0], values[1])
                 return Lazy(lambda i: _at(x, f"{first} + ({i})"))
+            case ir.Range(length):
+                first = self.segment(length, values[0], values[1])
+                return Lazy(lambda i: f"({first} + ({i}))")
             case ir.Strided(offset, strides, _):
                 if not isinstance(x, Memory) or len(x.strides) != 1 or x.index:
                     raise LiftError("strided views a flat buffer")

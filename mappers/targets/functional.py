@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any, cast
 
 from lift.ir import expr as ir
 from lift.ir.build import ScanPrograms, blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd
@@ -409,34 +410,62 @@ def spmv_expression(
     *,
     position_moved: int,
     column_moved: int,
+    entries_at: tuple[Value, Value] | None = None,
 ) -> StencilExpression | None:
     """The expression of a CSR product whose row reads `body` has translated: for each
     row, its entries `(segment entries lo hi (zip V C))` folded in order by the loop's
     own update, x gathered at each entry's column, the stored value written into the
     group and index `out`. Entries at `position + position_moved` and x at `column +
-    column_moved` (1-based storage), each less its slice's first index. None where the
-    functional IR cannot say the row."""
+    column_moved` (1-based storage), each less its slice's first index. With
+    `entries_at`, the entry loop's counter and the position it reads at (ELLPACK's
+    i*w + j): the counter runs over `(range entries lo hi)` and each position gathers
+    its entry from `(zip V C)`. None where the functional IR cannot say the row."""
     group, index = out
-    first_position = ir.Param("vlo", Scalar("i64"))
+    first_position = ir.Param("vlo", _I64)
     try:
         builder = _Builder(body, None, None)
         for read in rows.cell_reads:
             builder.bound[read] = builder._read(group, index)
         builder.written_buffer(group)
-        lo, hi = (
-            _index_in_slice(builder.expression(bound), position_moved, first_position)
-            for bound in (rows.begin, rows.end)
-        )
         matrix = _matrix(rows)
-        segment = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
+        on_row: ir.Expr
+        if entries_at is None:
+            lo, hi = (
+                _index_in_slice(builder.expression(bound), position_moved, first_position)
+                for bound in (rows.begin, rows.end)
+            )
+            on_row = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
+        else:
+            on_row = _counted_entries(builder, rows, entries_at, matrix, position_moved)
         row, stored, x = _folded_row(builder, rows, column_moved)
-        function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (segment,)))
+        function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (on_row,)))
     except (_Unsupported, RecursionError):
         return None
     params = (*builder.params(), *matrix, x[0], first_position, x[1])
     program = ir.Lambda(params, map_nd(function, grid, 1))
     output = Output(group.name, True, Size.of(f"{index}_o"), (Size.of(f"{index}_s0"),))
     return StencilExpression(program, output)
+
+
+def _counted_entries(
+    builder: _Builder,
+    rows: SparseRows,
+    entries_at: tuple[Value, Value],
+    matrix: tuple[ir.Param, ir.Param],
+    moved: int,
+) -> ir.Expr:
+    """A row's entries gathered at the positions its entry loop's counter reads:
+    `(gather (map (lambda (j) position) (range entries lo hi)) (zip V C))`."""
+    counter, position = entries_at
+    lo, hi = (builder.expression(bound) for bound in (rows.begin, rows.end))
+    j = ir.Param("j")
+    kind = _scalar(counter.type)
+    builder.bound[counter] = j if kind == "i64" else ir.Apply(ir.Op(kind), (j,))
+    at = _index_in_slice(builder.expression(position), moved, ir.Param("vlo", _I64))
+    del builder.bound[counter]  # the counter means nothing outside the entries' map
+    counters = ir.Apply(ir.Range("entries"), (lo, hi))
+    positions = ir.Apply(ir.Map(ir.Lambda((j,), at)), (counters,))
+    return ir.Apply(ir.Gather(), (positions, ir.Apply(ir.Zip(), matrix)))
 
 
 @dataclass(frozen=True)
@@ -527,10 +556,7 @@ def _folded_row(
     entries = ir.Apply(ir.Zip(), (row, ir.Apply(ir.Gather(), (columns_of, x))))
     fold = ir.Reduce(ir.Lambda((acc, entry), update), start)
     builder.bound[rows.final] = ir.Apply(ir.Get(0), (ir.Apply(fold, (entries,)),))
-    stored = builder.expression(rows.stored)
-    if len(builder.views) < 2:
-        raise _Unsupported  # one read: the grid holds scalars, its point is not a tuple
-    return row, stored, (x, first_column)
+    return row, builder.expression(rows.stored), (x, first_column)
 
 
 def _x_slice(read: Value) -> tuple[ir.Param, ir.Param]:
@@ -667,8 +693,9 @@ class _Builder:
             return self.bound[value]
         if value.kind is ValueKind.CONSTANT:
             return _literal(value)
-        name = body.names.get(value)
-        if name is not None and any(v is value for _, v in body.scalars):
+        # A scalar of the kernel: the row's, or one an entry's translation passed in.
+        name = next((n for n, v in body.scalars if v is value), None)
+        if name is not None:
             return self._scalar(name, value)
         for depth, loop in enumerate(body.loops):
             if value is loop.iterator:
@@ -804,10 +831,28 @@ def _literal(value: Value) -> ir.Literal:
 
 
 def _without_get(expression: ir.Expr, point: ir.Param) -> ir.Expr:
-    """`expression` with `(get 0 point)` read as `point` itself."""
+    """`expression` with `(get 0 point)` read as `point` itself, inside the functions it
+    applies too (a sparse row's fold, its start)."""
     match expression:
         case ir.Apply(ir.Get(0), (ir.Param() as p,)) if p == point:
             return point
         case ir.Apply(fun, args):
-            return ir.Apply(fun, tuple(_without_get(a, point) for a in args))
+            inner = tuple(_without_get(a, point) for a in args)
+            return ir.Apply(_fun_without_get(fun, point), inner)
+        case ir.Lambda(params, body):
+            return ir.Lambda(params, _without_get(body, point))
     return expression
+
+
+def _fun_without_get(fun: ir.Fun, point: ir.Param) -> ir.Fun:
+    """A function's parts that are expressions or functions, each without `(get 0 point)`."""
+    if isinstance(fun, ir.Lambda):
+        return ir.Lambda(fun.params, _without_get(fun.body, point))
+    changed: dict[str, object] = {}
+    for part in fields(fun):
+        held = getattr(fun, part.name)
+        if isinstance(held, ir.Apply | ir.Lambda):
+            changed[part.name] = _without_get(held, point)
+        elif part.name == "f":
+            changed[part.name] = _fun_without_get(held, point)
+    return cast(ir.Fun, replace(cast(Any, fun), **changed)) if changed else fun

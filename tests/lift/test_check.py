@@ -110,6 +110,7 @@ NM_F64 = "(array (array f64 M) N)"
         ("(lambda (i x) (gather i x))", ["(array i32 K)", N_F64], "(array f64 K)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i64", N_F64], "(array f64 n)"),
         ("(lambda (i x y) (permute i x y))", ["(array i64 K)", "(array f64 K)", N_F64], N_F64),
+        ("(lambda (a b) (range n a b))", ["i32", "i64"], "(array i64 n)"),
         ("(lambda () (indices 1 (N M)))", [], "(array (array i64 M) N)"),
         (  # two segments of one name: zipped, their lengths are one size
             "(lambda (a b x y) (zip (segment n a b x) (segment n a b y)))",
@@ -289,6 +290,8 @@ def test_infer_of_an_environment_and_of_literals() -> None:
             "permute's values and array",
         ),
         ("(lambda (i x y) (permute i x y))", [N_F64, N_F64, N_F64], "permute's indices"),
+        ("(lambda (a b) (range n a b))", ["f32", "i32"], "range's bounds are i32 or i64, not f32"),
+        ("(lambda (a b) (range 4 a b))", ["i32", "i32"], "range's length is named by a name"),
         ("(lambda (a b x) (segment 3 a b x))", ["i32", "i32", N_F64], "named by a name"),
         ("(lambda () (indices 2 (N M)))", [], "indices 2 of 2 dimension(s)"),
         ("(lambda (a b x) (segment n a b x))", ["i32", "i32", "f64"], "segment takes an array"),

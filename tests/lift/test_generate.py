@@ -657,6 +657,40 @@ def jds_product_case() -> Case:
     return Case(lam(JDS_PRODUCT), inputs, sizes, Launch((128,), (32,)), output, products)
 
 
+ELL_PRODUCT = """
+(lambda ((v (array f64 E)) (c (array i32 E)) (x (array f64 X)) (w i64))
+  (map-global 0
+    (lambda (i)
+      (get 0 (reduce-seq (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+               ((lambda (row) (zip row (gather (map (lambda (e) (get 1 e)) row) x)))
+                (gather (map (lambda (j) (+ (* i w) j)) (range entries 0:i64 w)) (zip v c))))))
+    (indices 0 (R))))
+"""
+
+
+def ell_product_case() -> Case:
+    """y = A x with A in ELLPACK storage, row-major: row i's entries at i*w + j for the
+    counter j of (range entries 0 w), its padding (zeros at column 0) folded as the loop
+    folds it."""
+    r, rows, width, columns = rng(18), 300, 6, 90
+    values = r.random(rows * width)
+    values[r.random(rows * width) < 0.3] = 0.0
+    inputs = {
+        "v": values, "c": r.integers(0, columns, rows * width).astype(np.int32),
+        "x": r.random(columns), "w": width,
+    }  # fmt: skip
+
+    def products(out: np.ndarray) -> None:
+        dense = np.zeros((rows, columns))
+        for i in range(rows):
+            for j in range(width):
+                dense[i, inputs["c"][i * width + j]] += values[i * width + j]
+        np.testing.assert_allclose(out, dense @ inputs["x"], rtol=1e-12)
+
+    sizes = {"R": rows, "E": rows * width, "X": columns}
+    return Case(lam(ELL_PRODUCT), inputs, sizes, Launch((128,), (32,)), check=products)
+
+
 def coordinates_case() -> Case:
     """A point's value from its coordinates (a loop counter used as a value) and a read."""
     program = lam(
@@ -689,6 +723,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "csr-product-segments": csr_product_case,
     "coordinates": coordinates_case,
     "jds-product-permuted": jds_product_case,
+    "ell-product-range": ell_product_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
     "histogram-i32": lambda: histogram_case("i32"),
     "histogram-i64": lambda: histogram_case("i64"),

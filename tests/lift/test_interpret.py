@@ -79,6 +79,9 @@ def go(source: str, *args: Any, sizes: dict[str, int] | None = None) -> Any:
         # segment: xs[lo:hi], nothing where hi <= lo
         ("(lambda (a b x) (segment n a b x))", [1, 3, [10, 20, 30, 40]], [20, 30]),
         ("(lambda (a b x) (segment n a b x))", [3, 1, [10, 20, 30, 40]], []),
+        # range: lo, lo + 1, ..., hi - 1, nothing where hi <= lo
+        ("(lambda (a b) (range n a b))", [-2, 2], [-2, -1, 0, 1]),
+        ("(lambda (a b) (range n a b))", [3, 1], []),
         # scatter: a histogram of the indices
         (
             "(lambda (i x) (scatter + 4 0:i32 i x))",

@@ -51,6 +51,7 @@ PATTERN_SOURCES = [
     "(lambda (idx xs) (gather idx xs))",
     "(lambda (idx xs ys) (permute idx xs ys))",
     "(lambda (lo hi xs) (segment n lo hi xs))",
+    "(lambda (lo hi) (range n lo hi))",
     "(lambda () (indices 1 (N (- M 2))))",
     "(lambda (idx xs) (scatter + 16 0:i32 idx xs))",
     "(lambda (idx xs) (scatter (lambda (a b) (+ a b)) K 0:i64 idx xs))",
@@ -97,7 +98,7 @@ def test_the_hand_written_sources_name_every_pattern() -> None:
     heads = set(re.findall(r"\(([a-z][a-z-]*)", " ".join(PATTERN_SOURCES)))
     patterns = {
         "map", "reduce", "zip", "split", "join", "slide", "pad", "transpose", "gather",
-        "permute", "segment", "indices", "scatter", "iterate", "scan", "get", "strided",
+        "permute", "segment", "range", "indices", "scatter", "iterate", "scan", "get", "strided",
         "map-global", "map-workgroup",
         "map-local", "map-seq", "reduce-seq", "to-local", "to-global", "to-private",
         "map-vec", "split-vec", "join-vec",

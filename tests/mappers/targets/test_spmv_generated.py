@@ -15,6 +15,11 @@ range-finding kernels make guarantee is written once per row. A row that reads y
 it stores (`y[perm[r]] += sum`) keeps its translated kernel. With a row of y claimed by
 two rows (`repeated`), every product through perm declines to the original.
 
+ELLPACK (programs/ell_forms.c): entries stored by rows (i*w + j) or by columns (j*n + i),
+float values, y added to. A row's entries are gathered at the positions its entry loop's
+counter computes, the counter running over `(range entries 0 w)`; with a third argument
+(atoi gives 0) no row has entries.
+
 Coordinate storage (programs/coo_forms.c): 0-based, 1-based columns, float values, 64-bit
 indices; x gathered at each entry's column, the products added atomically into y (their
 values exact in any order, so the outputs compare to the bit too)."""
@@ -59,7 +64,13 @@ JDS = Forms(
     frozenset({"plain", "sorted", "one_based", "scaled", "single", "wide", "accumulate"}),
     "OpenCL JDS SpMV kernel", "idiom_jds_spmv", frozenset({"accumulate"}), 1,
 )  # fmt: skip
-BUILDS = [(forms, kernels) for forms in (CSR, COO, JDS) for kernels in ("generated", "translated")]
+ELL = Forms(
+    "ell_forms.c", "SpMV_ELL", frozenset({"rows", "columns", "single", "accumulate"}),
+    "OpenCL ELLPACK SpMV kernel", "idiom_spmv",
+)  # fmt: skip
+BUILDS = [
+    (forms, kernels) for forms in (CSR, COO, JDS, ELL) for kernels in ("generated", "translated")
+]
 
 
 @pytest.fixture(scope="module", params=BUILDS, ids=lambda b: f"{b[0].idiom}-{b[1]}")
@@ -96,8 +107,8 @@ def test_outputs_equal_the_original_to_the_bit(
     build: tuple[Forms, str, tuple[Path, Path, Accelerated]], args: list[str]
 ) -> None:
     """With `swapped`, some CSR rows begin past their end: no entries, as in the loop;
-    JDS's rows store twice into a row of y, so only the form without perm launches (the
-    COO program takes no third argument)."""
+    JDS's rows store twice into a row of y, so only the form without perm launches;
+    ELLPACK's rows have no entries (the COO program takes no third argument)."""
     forms, _, pair = build
     stderr = same_outputs(pair, args, ON_POCL)
     steps = args[1]
