@@ -15,6 +15,11 @@ the chunks' totals between them not counted, against a hand-written two-kernel s
 local memory (lift_reference/scan_blocks.cl). A CSR sparse matrix-vector product (`spmv`)
 too: the kernel generated from the tool's program for it, with long and with int indices,
 against a hand-written one (lift_reference/spmv_csr.cl), outputs compared bit for bit.
+The same matrix in jagged diagonal storage (`jds`): the kernel generated from the tool's
+program for it (a row's diagonals a segment, its entries gathered, its value written at
+perm[r] of y by `permute`) against lift_reference/spmv_jds.cl; and in ELLPACK stored by
+columns (`ell`): the kernel generated from a `range` of each row's w entries at j*rows + i,
+padding folded, against lift_reference/spmv_ell.cl; each with long and int indices.
 
 Each is reported in GB/s of its ideal traffic (every input element read once, every
 output element written once) and as a share of the copy kernel's bandwidth. Outputs are
@@ -457,39 +462,147 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     entries = len(values)
     x = np.random.default_rng(14).random(rows)
     expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))  # no empty row
-    parsed = parse(SPMV_PROGRAM)
-    assert isinstance(parsed, ir.Lambda)
-    program, _ = lower(parsed)
     sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
     inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    times, outputs = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
+    arrays = [ptr, values, cols, x, np.zeros(rows)]
+    reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)
+    times["reference"], outputs["reference"] = reference
+    traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
+    shape = {"rows": rows, "entries": entries}
+    return _sparse_row("spmv", shape, times, outputs, expected, traffic=traffic)
+
+
+# y = A x for A in jagged diagonal storage, as the tool's mapper gives it
+# (functional.jds_expression): one sorted row a triple of its row of y, its length and its
+# own index; its diagonals' first positions a segment of J (copied from position jlo),
+# moved to the row, gather its entries of the values and columns (copied from vlo),
+# folded in order as a CSR row's; each row's value written into Y (its rows from ylo) at
+# its index, `permute`.
+JDS_PROGRAM = """
+(lambda ((perm (array i32 R)) (nzcnt (array i32 R)) (J (array i32 D)) (V (array f64 E))
+         (C (array i32 E)) (X (array f64 N)) (Y (array f64 R))
+         (jlo i64) (vlo i64) (xlo i64) (ylo i64))
+  (permute (map (lambda (p) (- (i64 (get 0 p)) ylo)) (zip perm nzcnt (indices 0 (R))))
+    (map (lambda (p)
+           ((lambda (row)
+              (get 0 (reduce (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                       (zip row (gather (map (lambda (ce) (- (i64 (get 1 ce)) xlo)) row) X)))))
+            (gather (map (lambda (s) (- (+ (i64 s) (get 2 p)) vlo))
+                         (segment diagonals (- 0:i64 jlo) (- (i64 (get 1 p)) jlo) J))
+                    (zip V C))))
+         (zip perm nzcnt (indices 0 (R))))
+    Y))
+"""
+# y = A x for A in ELLPACK stored by columns, as the mapper gives it (functional.
+# spmv_expression with its entry loop's counter): row i's entries gathered from the values
+# and columns (copied from vlo) at j*n + i for the counter j of (range entries 0 w),
+# padding included, folded in order.
+ELL_PROGRAM = """
+(lambda ((V (array f64 E)) (C (array i32 E)) (X (array f64 N)) (w i64) (n i64) (vlo i64)
+         (xlo i64))
+  (map (lambda (i)
+         (get 0 (reduce (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                  ((lambda (row)
+                     (zip row (gather (map (lambda (ce) (- (i64 (get 1 ce)) xlo)) row) X)))
+                   (gather (map (lambda (j) (- (+ (* j n) i) vlo)) (range entries 0:i64 w))
+                           (zip V C))))))
+       (indices 0 (R))))
+"""
+
+
+def _jagged(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`_banded_csr(rows)` in jagged diagonal storage (perm, nzcnt, jd_ptr, values, column
+    indices): its rows sorted by decreasing length (stably), perm[r] the row of A that
+    sorted row r is, nzcnt[r] its length, jd_ptr[d] where diagonal d starts (entry d of
+    every sorted row longer than d, in order), the values and columns diagonal after
+    diagonal."""
+    ptr, values, cols = _banded_csr(rows)
+    counts = np.diff(ptr)
+    perm = np.argsort(-counts, kind="stable")
+    nzcnt = counts[perm]
+    row = np.repeat(np.arange(rows), nzcnt)  # each entry's sorted row, row by row
+    diagonal = np.arange(len(row)) - np.repeat(np.cumsum(nzcnt) - nzcnt, nzcnt)
+    jd_ptr = np.concatenate(([0], np.cumsum(np.bincount(diagonal)))).astype(np.int32)
+    placed, taken = jd_ptr[diagonal] + row, ptr[perm[row]] + diagonal
+    data, idx = np.empty_like(values), np.empty_like(cols)
+    data[placed], idx[placed] = values[taken], cols[taken]
+    return perm.astype(np.int32), nzcnt.astype(np.int32), jd_ptr, data, idx
+
+
+def _ellpack(rows: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """`_banded_csr(rows)` in ELLPACK stored by columns: w entries a row (its longest
+    row's), entry j of row i at j*rows + i, the padding value 0.0 at column 0."""
+    ptr, values, cols = _banded_csr(rows)
+    counts = np.diff(ptr)
+    width = int(counts.max())
+    row = np.repeat(np.arange(rows), counts)
+    entry = np.arange(len(row)) - np.repeat(ptr[:-1], counts)
+    stored, columns = np.zeros(width * rows), np.zeros(width * rows, dtype=np.int32)
+    stored[entry * rows + row], columns[entry * rows + row] = values, cols
+    return stored, columns, width
+
+
+def _generated(
+    device: Device,
+    source: str,
+    inputs: dict[str, Any],
+    sizes: dict[str, int],
+    rows: int,
+    *,
+    output: Output | None = None,
+    repeat: int,
+) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """The kernel generated from `source` lowered as the tool lowers it, with long and,
+    where every size fits, int indices: its median time and y, one row a work-item."""
+    parsed = parse(source)
+    assert isinstance(parsed, ir.Lambda)
+    program, _ = lower(parsed)
     launch = Launch((-(-rows // 256) * 256,), (256,))
     times = {}
     outputs = {}
     for index in ("long", "int"):
         if index == "int" and not all(abs(size) < INT_LIMIT for size in sizes.values()):
             continue  # as the tool: the long kernel only
-        kernel = generate(program, "spmv", output=None, index=index)
+        kernel = generate(program, "spmv", output=output, index=index)
         y = np.zeros(rows)
         measured = device.run(program, kernel, inputs, sizes, launch, y, repeat=repeat + 1)
         times[index] = statistics.median(measured[1:])
         outputs[index] = y
+    return times, outputs
+
+
+def _sparse_reference(
+    device: Device, name: str, arrays: list[np.ndarray], scalars: list[Any], repeat: int
+) -> tuple[float, np.ndarray]:
+    """The hand-written lift_reference/`name`.cl on `arrays` (y, written, the last) then
+    `scalars`, one row a work-item in groups of 256: its median time and y."""
     cl = device.cl
     flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
-    built = cl.Program(device.context, (REFERENCES / "spmv_csr.cl").read_text()).build()
+    built = cl.Program(device.context, (REFERENCES / f"{name}.cl").read_text()).build()
+    rows = len(arrays[-1])
     y = np.zeros(rows)
-    buffers = [cl.Buffer(device.context, flags, hostbuf=a) for a in (ptr, values, cols, x, y)]
-    timed = _timed(device, cl.Kernel(built, "spmv_csr"), (launch.global_size, launch.local_size),
-                   [*buffers, np.int32(rows)], repeat)  # fmt: skip
+    buffers = [cl.Buffer(device.context, flags, hostbuf=a) for a in (*arrays[:-1], y)]
+    shape = ((-(-rows // 256) * 256,), (256,))
+    timed = _timed(device, cl.Kernel(built, name), shape, [*buffers, *scalars], repeat)
     cl.enqueue_copy(device.queue, y, buffers[-1])
     device.queue.finish()
-    times["reference"] = statistics.median(timed)
-    outputs["reference"] = y
-    traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
+    return statistics.median(timed), y
+
+
+def _sparse_row(
+    case: str,
+    shape: dict[str, int],
+    times: dict[str, float],
+    outputs: dict[str, np.ndarray],
+    expected: np.ndarray,
+    *,
+    traffic: int,
+) -> dict[str, Any]:
     bits = outputs["reference"].view(np.int64)
     return {
-        "case": "spmv",
-        "rows": rows,
-        "entries": entries,
+        "case": case,
+        **shape,
         "seconds": times,
         "GBs": {k: traffic / t / 1e9 for k, t in times.items()},
         "outputs_equal": {
@@ -501,6 +614,60 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
             k: bool(np.allclose(o, expected, rtol=1e-12, atol=0.0)) for k, o in outputs.items()
         },
     }
+
+
+def measure_jds(device: Device, rows: int, repeat: int) -> dict[str, Any]:
+    """y = A x for `_banded_csr`'s matrix in jagged diagonal storage (`_jagged`), data on
+    the device: the kernel the Lift compiler generates from JDS_PROGRAM lowered as the
+    tool lowers it (one sorted row a work-item, its diagonals in a sequential loop, its
+    value written at perm[r] of y), with `long` and `int` indices, against the
+    hand-written lift_reference/spmv_jds.cl; one sorted row a work-item, in groups of
+    256. Both add a row's products in order from 0.0 (a CSR row's order), outputs equal bit
+    for bit. Ideal traffic: perm and nzcnt read once a row, jd_ptr once a diagonal,
+    values, column indices and x once an entry, y written once."""
+    perm, nzcnt, jd_ptr, data, idx = _jagged(rows)
+    ptr, values, cols = _banded_csr(rows)
+    x = np.random.default_rng(14).random(rows)
+    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
+    entries, diagonals = len(data), len(jd_ptr) - 1
+    sizes = {"R": rows, "D": diagonals + 1, "E": entries, "N": rows}
+    inputs = {"perm": perm, "nzcnt": nzcnt, "J": jd_ptr, "V": data, "C": idx, "X": x,
+              "Y": np.zeros(rows), "jlo": 0, "vlo": 0, "xlo": 0, "ylo": 0}  # fmt: skip
+    output = Output("Y", True, Size.of(0), (Size.of(1),))
+    times, outputs = _generated(
+        device, JDS_PROGRAM, inputs, sizes, rows, output=output, repeat=repeat
+    )
+    arrays = [perm, nzcnt, jd_ptr, data, idx, x, np.zeros(rows)]
+    reference = _sparse_reference(device, "spmv_jds", arrays, [np.int32(rows)], repeat)
+    times["reference"], outputs["reference"] = reference
+    traffic = 8 * rows + 4 * diagonals + (12 + 8) * entries + 8 * rows
+    shape = {"rows": rows, "entries": entries, "diagonals": diagonals}
+    return _sparse_row("jds", shape, times, outputs, expected, traffic=traffic)
+
+
+def measure_ell(device: Device, rows: int, repeat: int) -> dict[str, Any]:
+    """y = A x for `_banded_csr`'s matrix in ELLPACK stored by columns (`_ellpack`), data
+    on the device: the kernel the Lift compiler generates from ELL_PROGRAM lowered as the
+    tool lowers it (one row a work-item, its w entries in a sequential loop), with `long`
+    and `int` indices, against the hand-written lift_reference/spmv_ell.cl; one row a
+    work-item, in groups of 256. Both fold the padding as the loop does, outputs equal bit
+    for bit. Ideal traffic: values, column indices and x once a stored entry (padding
+    included), y written once."""
+    stored, columns, width = _ellpack(rows)
+    ptr, values, cols = _banded_csr(rows)
+    x = np.random.default_rng(14).random(rows)
+    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
+    sizes = {"R": rows, "E": len(stored), "N": rows}
+    inputs = {"V": stored, "C": columns, "X": x, "w": width, "n": rows, "vlo": 0, "xlo": 0}
+    times, outputs = _generated(device, ELL_PROGRAM, inputs, sizes, rows, repeat=repeat)
+    arrays = [stored, columns, x, np.zeros(rows)]
+    scalars = [np.int32(rows), np.int32(width)]
+    times["reference"], outputs["reference"] = _sparse_reference(
+        device, "spmv_ell", arrays, scalars, repeat
+    )
+    traffic = (12 + 8) * len(stored) + 8 * rows
+    shape = {"rows": rows, "width": width, "stored_entries": len(stored)}
+    return _sparse_row("ell", shape, times, outputs, expected, traffic=traffic)
 
 
 def _scan_reference(
@@ -583,8 +750,11 @@ def main() -> None:
         )
         rows.append(row)
         print(json.dumps({k: row[k] for k in ("case", "GBs", "share_of_copy")}), flush=True)
-    if not wanted or "spmv" in wanted:
-        row = measure_spmv(device, int(2**20 * args.scale), args.repeat)
+    sparse = {"spmv": measure_spmv, "jds": measure_jds, "ell": measure_ell}
+    for name, measure in sparse.items():
+        if wanted and name not in wanted:
+            continue
+        row = measure(device, int(2**20 * args.scale), args.repeat)
         row["share_of_copy"] = (
             {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
         )
