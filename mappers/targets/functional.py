@@ -234,6 +234,7 @@ class HistogramExpression:
     output: Output
     algorithmic: ir.Lambda
     add_local: ir.Lambda  # `add` with each work-group's bins in local memory first
+    counted: bool = False  # an iteration's number is used as a value (its counter)
 
 
 BINS, FIRST_BIN = "hist_bins", "hist_first"
@@ -310,7 +311,8 @@ def histogram_expression(
     if not isinstance(add, ir.Lambda) or not isinstance(add_local, ir.Lambda):
         return None
     output = Output(BINS, True, Size.of(0), (Size.of(1),))
-    return HistogramExpression(bin_range, add, output, algorithmic, add_local)
+    counted = any(key.startswith("t") for key in builder.views)  # `_counter`'s views
+    return HistogramExpression(bin_range, add, output, algorithmic, add_local, counted)
 
 
 def _gathered_increments(

@@ -22,11 +22,14 @@ kernels run over those iterations only, each read copied for them only. Both end
 iterations at which the loop makes every one of these reads, and an affine access
 between two addresses of one array stays inside it.
 
-A histogram whose every iteration adds (no test decides it), and whose index and
-increment the functional IR can say, runs kernels the Lift compiler generates
-(mappers/targets/functional.py `histogram_expression`): the range of bins is a tree
-reduction (the smallest and largest index, as a reduction's lanes), the adds a
-`scatter-atomic` into the copied range; the others run the kernels translated here.
+A histogram whose index, increment and tests the functional IR can say runs kernels
+the Lift compiler generates (mappers/targets/functional.py `histogram_expression`): the
+range of bins is a tree reduction (the smallest and largest index, as a reduction's
+lanes), the adds a `scatter-atomic` into the copied range; the others run the kernels
+translated here. The generated kernels compute what the loop computes under a test only
+where it holds too (OpenCL's `?:` and `&&`), so with reads under a test they run over the
+active iterations first .. last, each read's offset moved to iteration `first` (an
+iteration's number used as a value would not be moved: those stay translated).
 
 A sparse product in coordinate storage (SpMV_COO, y[row[k]] += val[k] * x[col[k]]) is
 such a histogram whose increment gathers from x at a column read in the loop: a kernel
@@ -64,7 +67,6 @@ from mappers.targets.kernels import (
     as_check,
     buffer_declaration,
     c_type,
-    group_lengths,
     launch,
     pack_params,
     param_prelude,
@@ -211,9 +213,8 @@ class _HistogramPlan(Plan):
             self.active_params, whole = active.body.read_params()
             checks.append(whole)
             self.active = active
-        # Generated where every iteration adds: no test, so no read made at some only.
         self.functional: _Generated | None = None
-        if self.active is None and generated_kernels():
+        if generated_kernels():
             self.functional = self._generated(main.body)
         return builder.all_of(checks)
 
@@ -222,13 +223,11 @@ class _HistogramPlan(Plan):
         cannot say it or the Lift compiler declines (the translated kernels run)."""
         gathered = None
         if self.gather is not None:
-            if self.tests:
-                return None  # a conditional product: its x range is found under the tests
             gathered = GatheredRead(self.gather.read, self.gather.column, self.gather.moved)
         expression = histogram_expression(
             body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests
         )
-        if expression is None:
+        if expression is None or (self.active is not None and expression.counted):
             return None
         arguments = arguments_by_name(body)
         kernels = tree_kernels(expression.bin_range, arguments)
@@ -313,16 +312,9 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         groups = list(body.groups.values())
         buffers = body.buffer_args()
         if self.active is None:
-            packed = pack_params(builder, self.params)
+            every = _Iterations(const(I64, 0), self.count, buffers, self.params)
             ranges = [(g.low, g.high) for g in groups]
-            status = self._count(
-                builder,
-                t_first=const(I64, 0),
-                end=self.count,
-                buffers=buffers,
-                packed=packed,
-                ranges=ranges,
-            )
+            status = self._count(builder, every, ranges=ranges)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
             return status
         active = self.active.body
@@ -362,10 +354,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                 for arg, (low, high) in zip(buffers, ranges, strict=True)
             ]
             end = builder.binary("add", t_last, const(I64, 1))
-            packed = pack_params(builder, params)
-            return self._count(
-                builder, t_first=t_first, end=end, buffers=copies, packed=packed, ranges=ranges
-            )
+            return self._count(builder, _Iterations(t_first, end, copies, params), ranges=ranges)
 
         status = status_when(builder, go, restricted)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
@@ -374,46 +363,43 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
     def _count(
         self,
         builder: Builder,
+        iterations: _Iterations,
         *,
-        t_first: Operand,
-        end: Operand,
-        buffers: list[KernelArg],
-        packed: KernelArg,
         ranges: Sequence[tuple[Operand | None, Operand | None]],
     ) -> Operand:
-        """The two kernels over iterations t_first .. end - 1, with these copies of the
-        reads (`ranges`, their byte ranges): the range of bins, checked against the
-        reads, then the atomic adds. Returns the status (1 when the check fails)."""
-        args = [*self.main.body.scalar_args(), *buffers, packed]
+        """The two kernels over `iterations`, with their copies of the reads (`ranges`,
+        their byte ranges): the range of bins, checked against the reads, then the atomic
+        adds. Returns the status (1 when the check fails)."""
+        packed = pack_params(builder, iterations.params)
+        args = [*self.main.body.scalar_args(), *iterations.buffers, packed]
         if self.gather is None:
-            return self._bins(builder, t_first=t_first, args=args, end=end, ranges=ranges)
+            return self._bins(builder, iterations, args=args, ranges=ranges)
         gather = self.gather
-        found = gather.find_range(builder, self, args=[_scalar(end), _scalar(t_first), *args])
+        bounds = [_scalar(iterations.end), _scalar(iterations.first)]
+        found = gather.find_range(builder, self, args=[*bounds, *args])
         x_first, x_count, x_bad = read_range(builder, found.cells, inclusive=True)
         ok = succeeded(builder, found.status, x_bad)
         x = slice_of(builder, "X", gather.x, gather.read.type, first=x_first, count=x_count)
         assert x.group.low is not None and x.group.high is not None
         ranges = [*ranges, (x.group.low, x.group.high)]
-        return status_when(builder, ok, lambda: self._bins(builder, t_first=t_first,
-                                                       args=[*args, *x.args], end=end,
-                                                       ranges=ranges,
+        return status_when(builder, ok, lambda: self._bins(builder, iterations,
+                                                       args=[*args, *x.args], ranges=ranges,
                                                        x=(x, x_count)))  # fmt: skip
 
     def _bins(
         self,
         builder: Builder,
+        iterations: _Iterations,
         *,
-        t_first: Operand,
-        end: Operand,
         args: list[KernelArg],
         ranges: Sequence[tuple[Operand | None, Operand | None]],
         x: tuple[Slice, Operand] | None = None,
     ) -> Operand:
         if self.functional is not None:
-            return self._bins_generated(builder, self.functional, ranges, x)
+            return self._bins_generated(builder, self.functional, iterations, ranges, x)
         module = self.context.module
         source = self._source(args)
-        common = [_scalar(end), _scalar(t_first), *args]
+        common = [_scalar(iterations.end), _scalar(iterations.first), *args]
         cells = range_cells(builder)
         first = launch(builder, module, source=source, kernel="idiom_bin_range",
                        global_size=[const(I64, _GRID)], local_size=None,
@@ -437,22 +423,35 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         self,
         builder: Builder,
         generated: _Generated,
+        iterations: _Iterations,
         ranges: Sequence[tuple[Operand | None, Operand | None]],
         x: tuple[Slice, Operand] | None,
     ) -> Operand:
-        """The generated kernels over every iteration: the bins' range by a tree
-        reduction, then the atomic adds into the checked range's copy (reading `x`'s
-        slice, and its length, where the increments gather from it)."""
+        """The generated kernels over `iterations`: the bins' range by a tree reduction,
+        then the atomic adds into the checked range's copy (reading `x`'s slice, and its
+        length, where the increments gather from it). Their grid's point 0 is iteration
+        `first`: each read's view starts there."""
         module = self.context.module
         body = self.main.body
-        values = dict(self.params) | group_lengths(builder, body)
-        found, (low, high) = launch_tree(builder, module, generated.tree, values=values,
-                                         count=self.count)  # fmt: skip
+        count = builder.binary("sub", iterations.end, iterations.first)
+        values = dict(iterations.params)
+        for index, _ in body.reads:
+            if f"{index}_s0" in values:
+                moved = builder.binary("mul", iterations.first, values[f"{index}_s0"])
+                values[f"{index}_o"] = builder.binary("add", values[f"{index}_o"], moved)
+        copies = list(zip(body.groups.values(), iterations.buffers, strict=True))
+        for group, copy in copies:
+            assert copy.bytes is not None
+            size = const(I64, element_size(group.element))
+            values[f"{group.name}_len"] = builder.binary("sdiv", copy.bytes, size)
+        tree = replace(generated.tree, arguments=generated.tree.arguments
+                       | {group.name: copy for group, copy in copies})  # fmt: skip
+        found, (low, high) = launch_tree(builder, module, tree, values=values, count=count)
         checks = [builder.compare("eq", found, const("i32", 0))]
         bins = self._bins_checked(builder, low, high, ranges, checks)
         add, add_local = generated.add
-        values |= {"n0": self.count, "nb": bins.count}
-        arguments = generated.tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
+        values |= {"n0": count, "nb": bins.count}
+        arguments = tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
         if x is not None:
             arguments |= x[0].by_name
             values["X_len"] = x[1]
@@ -500,6 +499,19 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
 
     def _bins_operand(self) -> Operand:
         return operand(self.bins)
+
+
+@dataclass(frozen=True)
+class _Iterations:
+    """The iterations first .. end - 1 a histogram's kernels run, the copies of its
+    reads for them (buffer arguments, in the body's group order) and the reads' offsets
+    and strides in those copies (offsets of iteration 0, as the translated kernels
+    count)."""
+
+    first: Operand
+    end: Operand
+    buffers: list[KernelArg]
+    params: list[tuple[str, Operand]]
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,16 @@ int main(int argc, char **argv)
     for (int b = 0; b < NB; b++)
         printf(" %.2f", (double)fh[b]);
     printf("\n");
+    /* weights that start late: the active iterations begin past the middle */
+    float *late = malloc(sizeof(float) * size);
+    float fl[NB] = {0};
+    for (int i = 0; i < size; i++)
+        late[i] = i < n / 2 ? -w[i] * w[i] : w[i];
+    weighted(n, key, late, fl);
+    printf("weighted_late");
+    for (int b = 0; b < NB; b++)
+        printf(" %.2f", (double)fl[b]);
+    printf("\n");
     saturating(n, bytes, sat);
     print_ints("saturating", sat, NB);
     masked(n, mask, bytes, masked_h);

@@ -21,8 +21,10 @@ counter computes, the counter running over `(range entries 0 w)`; with a third a
 (atoi gives 0) no row has entries.
 
 Coordinate storage (programs/coo_forms.c): 0-based, 1-based columns, float values, 64-bit
-indices; x gathered at each entry's column, the products added atomically into y (their
-values exact in any order, so the outputs compare to the bit too)."""
+indices, every entry but those just above the diagonal, positive values only (the row and
+column read under the test, the others' columns far outside x: read, they would fault); x
+gathered at each entry's column, the products added atomically into y (their values exact in any
+order, so the outputs compare to the bit too)."""
 
 from __future__ import annotations
 
@@ -56,7 +58,8 @@ CSR = Forms(
     "OpenCL CSR SpMV kernel", "idiom_spmv",
 )  # fmt: skip
 COO = Forms(
-    "coo_forms.c", "SpMV_COO", frozenset({"plain", "one_based", "single", "wide"}),
+    "coo_forms.c", "SpMV_COO",
+    frozenset({"plain", "one_based", "single", "wide", "except_superdiagonal", "positive"}),
     "OpenCL histogram kernel (atomics)", "idiom_histogram",
 )  # fmt: skip
 JDS = Forms(
