@@ -3,8 +3,8 @@
    values; 64-bit indices; conditional: every entry but those just above the diagonal
    (a test on what every iteration reads), positive values only (the row and column read
    under the test; the other entries' columns are far outside x). Values are multiples of
-   1/8 and x small integers, so that the sums are exact in any order: the atomic adds of the kernel
-   reorder them. Usage: coo_forms N STEPS (N rows and columns, 6 N entries). */
+   1/8 and x small integers, so that the sums are exact in any order: the atomic adds of
+   the kernel reorder them. Usage: coo_forms N STEPS (N rows and columns, 6 N entries). */
 #include <stdio.h>
 #include <stdlib.h>
 
