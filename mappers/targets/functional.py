@@ -403,6 +403,13 @@ class SparseRows:
     gathered: Value
     stored: Value
     cell_reads: tuple[Value, ...]
+    # Rows kept in tables: the read of a row's pointer to its values (an address, read as
+    # an i64) and the values' size in bytes. The row's entries are at that address / size
+    # plus its counter; the slices of the values and of the columns (copied from each
+    # table's first row, `vlo` and `clo`) hold the rows one after the other, each as long
+    # as the lengths' table says (`idiom_rows_block` checked both), so a row's entries are
+    # at the same index of both.
+    row_start: tuple[Value, int] | None = None
 
 
 def spmv_expression(
@@ -431,7 +438,18 @@ def spmv_expression(
         builder.written_buffer(group)
         matrix = _matrix(rows)
         on_row: ir.Expr
-        if entries_at is None:
+        lo: ir.Expr
+        hi: ir.Expr
+        if rows.row_start is not None:
+            table_read, size = rows.row_start
+            at = ir.Apply(ir.Op("/"), (builder.expression(table_read), ir.Literal(size, _I64)))
+            start = ir.Apply(ir.Op("-"), (at, first_position))  # the row's index in V and C
+            lo, hi = (
+                ir.Apply(ir.Op("+"), (ir.Apply(ir.Op("i64"), (builder.expression(b),)), start))
+                for b in (rows.begin, rows.end)
+            )
+            on_row = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
+        elif entries_at is None:
             lo, hi = (
                 _index_in_slice(builder.expression(bound), position_moved, first_position)
                 for bound in (rows.begin, rows.end)

@@ -592,14 +592,19 @@ class _CsrPlan(Plan):
         plain_column = column is gather.column_read or (
             column.opcode == "sext" and column.operands[0] is gather.column_read
         )
-        if gather.row_tables or not plain_column or self.entry.predicate != "slt":
+        if not plain_column or self.entry.predicate != "slt":
             return None
+        row_start = None
+        if gather.row_tables:
+            if not self._entries_within_lengths():
+                return None
+            row_start = (gather.values, element_size(gather.matrix.type))
         moved = counter_offset(gather.position, self.entry.iterator)
         entries_at = None if moved is not None else (self.entry.iterator, gather.position)
         rows = SparseRows(
             self.entry.iter_begin, self.entry.iter_end, gather.acc, gather.acc_init,
             gather.update, gather.final, gather.matrix, gather.column_read, gather.gathered,
-            gather.stored, tuple(self.cell_reads),
+            gather.stored, tuple(self.cell_reads), row_start,
         )  # fmt: skip
         functional = spmv_expression(
             self.body, rows, (self.out, self.out_index),
@@ -627,6 +632,16 @@ class _CsrPlan(Plan):
         )
         self.functional = functional
         return kernels
+
+    def _entries_within_lengths(self) -> bool:
+        """Rows in tables: the entry loop runs from a constant not below 0 to the row's
+        length (as read from the lengths' table), so a row whose length is not positive,
+        whose pointer may be anything, has no entries, and the others' are in the block
+        `idiom_rows_block` checked."""
+        begin, end = self.entry.iter_begin, self.entry.iter_end
+        length = end.operands[0] if end.opcode == "sext" else end
+        first = int_constant(begin)
+        return length is self.length_read and first is not None and first >= 0
 
     def _row_pointers(self, body: KernelBody) -> tuple[str, str]:
         """The kernel's names of a row's pointers to its values and columns, when the

@@ -2,7 +2,9 @@
 pointers and lengths (programs/sparse_row_blocks.c) runs as a kernel only where its rows
 make one block of memory in row order (`idiom_rows_block`); every other layout runs the
 original loop (an empty row's pointer, never followed, may be anything), and the
-results equal the original's to the bit either way. A product in coordinate storage
+results equal the original's to the bit either way. The kernel is generated: a row's
+entries are a segment of the values' and the columns' blocks, at its row pointer's
+index in the values' block. A product in coordinate storage
 (programs/coo_aliased.c) gathers x on the device only when x lies apart from y."""
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ def test_the_row_tables_product_is_replaced(builds: tuple[Path, Path, Accelerate
     (outcome,) = [o for o in outcomes if o.instance.within is None]
     assert outcome.instance.idiom == "SpMV_CSR"
     assert outcome.replaced, outcome.detail
+    assert outcome.detail == "OpenCL CSR SpMV kernel (generated)"
     assert all(o.instance.within for o in outcomes if o is not outcome)
 
 
