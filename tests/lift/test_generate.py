@@ -329,6 +329,70 @@ def test_snapshot_a_csr_product_over_segments() -> None:
     assert "entries" not in kernel.sizes
 
 
+JDS_INT_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void jds(__global const int* restrict perm, __global const int* restrict count, __global const int* restrict jd, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict y, long D_arg, long E_arg, long R_arg, long X_arg, long Y_arg) {
+  const int D = (int)D_arg;
+  const int E = (int)E_arg;
+  const int R = (int)R_arg;
+  const int X = (int)X_arg;
+  const int Y = (int)Y_arg;
+  for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
+    const long lk_lo4 = 0;
+    const long lk_hi5 = count[lk_i1];
+    const int diagonals = lk_hi5 > lk_lo4 ? (int)(lk_hi5 - lk_lo4) : 0;
+    double lk_p6[1];
+    double lk_acc7 = 0.0;
+    for (int lk_j8 = 0; lk_j8 < (diagonals); lk_j8++) {
+      double lk_next14 = (lk_acc7 + (v[((long)((ulong)((long)jd[lk_lo4 + (lk_j8)]) + (ulong)((long)(lk_i1))))] * x[c[((long)((ulong)((long)jd[lk_lo4 + (lk_j8)]) + (ulong)((long)(lk_i1))))]]));
+      lk_acc7 = lk_next14;
+    }
+    lk_p6[0] = lk_acc7;
+    y[((int)((uint)perm[lk_i1] - (uint)1))] = lk_p6[0];
+  }
+}
+"""  # noqa: E501
+
+
+def test_snapshot_a_jds_product_written_through_its_permutation() -> None:
+    """A sorted row's diagonals a segment of jd, each moved to the row to gather its entry,
+    folded in order; the row's value stored at its index of y, with no atomics."""
+    case = jds_product_case()
+    assert generate(case.program, "jds", case.output, index="int").source == JDS_INT_SOURCE
+
+
+ELL_INT_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void ell(__global const double* restrict v, __global const int* restrict c, __global const double* restrict x, long w, __global double* restrict out, long E_arg, long R_arg, long X_arg) {
+  const int E = (int)E_arg;
+  const int R = (int)R_arg;
+  const int X = (int)X_arg;
+  for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
+    double lk_p3[1];
+    const long lk_lo4 = 0L;
+    const long lk_hi5 = w;
+    const int entries = lk_hi5 > lk_lo4 ? (int)(lk_hi5 - lk_lo4) : 0;
+    double lk_acc6 = 0.0;
+    for (int lk_j7 = 0; lk_j7 < (entries); lk_j7++) {
+      double lk_next13 = (lk_acc6 + (v[((long)((ulong)((long)((ulong)((long)(lk_i1)) * (ulong)w)) + (ulong)(lk_lo4 + (lk_j7))))] * x[c[((long)((ulong)((long)((ulong)((long)(lk_i1)) * (ulong)w)) + (ulong)(lk_lo4 + (lk_j7))))]]));
+      lk_acc6 = lk_next13;
+    }
+    lk_p3[0] = lk_acc6;
+    out[lk_i1] = lk_p3[0];
+  }
+}
+"""  # noqa: E501
+
+
+def test_snapshot_an_ellpack_product_over_a_range() -> None:
+    """A row's entries gathered at i*w + j for the counter j of a range: its bounds
+    declared where the row computes them, the counter its first value plus the step."""
+    case = ell_product_case()
+    assert generate(case.program, "ell", index="int").source == ELL_INT_SOURCE
+
+
 def test_a_segment_named_twice_is_refused() -> None:
     program = lam(
         "(lambda ((a i64) (b i64) (x (array f64 N)) (y (array f64 N)))"
