@@ -509,17 +509,20 @@ def jds_expression(
     gather its entries `(zip V C)`; they are folded in order as a CSR row's are, and the
     row's value is written at its index of y, `(permute ...)` (the caller has checked
     that no two rows store at one index). Slices: J (jd_ptr from `jlo`), V and C (from
-    `vlo`), X (from `xlo`), Y (y's rows written, from `ylo`). None where the functional
-    IR cannot say the row, or the row reads y (its old value) before it stores."""
+    `vlo`), X (from `xlo`), Y (y's rows written, from `ylo`). A row that reads its cell
+    of y before it stores (`y[perm[r]] += sum`) reads it from Y at its index, gathered
+    beside the row's point, as a COO product's x. None where the functional IR cannot
+    say the row."""
     rows = jagged.rows
-    if rows.cell_reads:
-        return None
     kinds = [Scalar(_scalar(v.type)) for v in (jagged.start_read, rows.stored)]
     starts, first_diagonal = ir.Param("J", Array(kinds[0], Size.of("J_len"))), ir.Param("jlo", _I64)
     out, first_row = ir.Param("Y", Array(kinds[1], Size.of("Y_len"))), ir.Param("ylo", _I64)
     first_position = ir.Param("vlo", _I64)
+    pair = ir.Param("q")  # a row's point and its cell's old value
     try:
         builder = _Builder(body, None, None)
+        for read in rows.cell_reads:
+            builder.bound[read] = ir.Apply(ir.Get(1), (pair,))
         lo, hi = (
             _index_in_slice(builder.expression(bound), 0, first_diagonal)
             for bound in (rows.begin, rows.end)
@@ -541,7 +544,12 @@ def jds_expression(
     except (_Unsupported, RecursionError):
         return None
     indices = ir.Apply(ir.Map(places), (grid,))
-    written = ir.Apply(ir.Permute(), (indices, map_nd(function, grid, 1), out))
+    values = map_nd(function, grid, 1)
+    if rows.cell_reads:
+        olds = ir.Apply(ir.Gather(), (indices, out))
+        value = ir.Lambda((pair,), ir.Apply(function, (ir.Apply(ir.Get(0), (pair,)),)))
+        values = ir.Apply(ir.Map(value), (ir.Apply(ir.Zip(), (grid, olds)),))
+    written = ir.Apply(ir.Permute(), (indices, values, out))
     params = (*builder.params(), starts, *matrix, *x, out, first_diagonal, first_position)
     program = ir.Lambda((*params, first_row), written)
     return StencilExpression(program, Output(out.name, True, Size.of(0), (Size.of(1),)))

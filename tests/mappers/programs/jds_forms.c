@@ -1,9 +1,10 @@
 /* Products in jagged diagonal storage in the forms the generated kernel says: rows
    stored through a permutation (Parboil's y[perm[r]]) or in sorted order (y[r]);
-   1-based columns read through `idx[j] - 1`; y scaled; float
-   values; 64-bit positions; and y[perm[r]] += sum, which reads y before it stores (a
-   translated kernel). Usage: jds_forms ROWS STEPS [REPEATED]. Rows have 0 to 8 entries;
-   with REPEATED, two sorted rows store into the same row of y (the later one wins). */
+   1-based columns read through `idx[j] - 1`; y scaled; float values; 64-bit positions;
+   y[perm[r]] += sum, which reads y before it stores; and a sum started from y[perm[r]],
+   which keeps its loop (a read at an address loaded in the loop). Usage: jds_forms ROWS
+   STEPS [REPEATED]. Rows have 0 to 8 entries; with REPEATED, two sorted rows store into
+   the same row of y (the later one wins). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -90,6 +91,18 @@ void accumulate(int n, const int *perm, const int *nzcnt, const int *jd_ptr, con
     }
 }
 
+void started(int n, const int *perm, const int *nzcnt, const int *jd_ptr, const int *idx,
+             const double *data, const double *x, double *y) {
+    for (int r = 0; r < n; r++) {
+        double sum = y[perm[r]];
+        for (int d = 0; d < nzcnt[r]; d++) {
+            int j = jd_ptr[d] + r;
+            sum += data[j] * x[idx[j]];
+        }
+        y[perm[r]] = sum;
+    }
+}
+
 static double checksum(int n, const double *y) {
     double s = 0.0;
     for (int i = 0; i < n; i++) s += (i % 7 + 1) * y[i];
@@ -158,6 +171,8 @@ int main(int argc, char **argv) {
         printf("wide %.17g\n", checksum(n, y));
         accumulate(n, perm, nzcnt, jd_ptr, idx, data, y, x);
         printf("accumulate %.17g\n", checksum(n, x));
+        started(n, perm, nzcnt, jd_ptr, idx, data, x, y);
+        printf("started %.17g\n", checksum(n, y));
         for (int i = 0; i < n; i++) x[i] = x[i] / (1.0 + (x[i] < 0 ? -x[i] : x[i]));
     }
     return 0;

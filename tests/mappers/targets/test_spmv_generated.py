@@ -12,8 +12,9 @@ sorted order, 1-based columns, y scaled, float values, 64-bit positions. A row's
 entries are the positions `jd_ptr[d] + r` of its diagonals, a segment of jd_ptr moved to
 the row; its value is written at y[perm[r]] through `permute`, which the claims the
 range-finding kernels make guarantee is written once per row. A row that reads y before
-it stores (`y[perm[r]] += sum`) keeps its translated kernel. With a row of y claimed by
-two rows (`repeated`), every product through perm declines to the original.
+it stores (`y[perm[r]] += sum`) reads its cell at the same index (a sum started from
+y[perm[r]] keeps its loop). With a row of y claimed by two rows (`repeated`), every
+product through perm declines to the original.
 
 ELLPACK (programs/ell_forms.c): entries stored by rows (i*w + j) or by columns (j*n + i),
 float values, y added to. A row's entries are gathered at the positions its entry loop's
@@ -65,7 +66,7 @@ COO = Forms(
 JDS = Forms(
     "jds_forms.c", "SpMV_JDS",
     frozenset({"plain", "sorted", "one_based", "scaled", "single", "wide", "accumulate"}),
-    "OpenCL JDS SpMV kernel", "idiom_jds_spmv", frozenset({"accumulate"}), 1,
+    "OpenCL JDS SpMV kernel", "idiom_jds_spmv", launched_with_third=1,
 )  # fmt: skip
 ELL = Forms(
     "ell_forms.c", "SpMV_ELL", frozenset({"rows", "columns", "single", "accumulate"}),
