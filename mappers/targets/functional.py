@@ -83,6 +83,7 @@ _INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor"
                 "sdiv": "/", "srem": "%"}  # fmt: skip
 # Signed comparisons only: OpenCL compares int and long as signed.
 _SIGNED_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+_SAME_SIGN = {"ult": "slt", "ule": "sle", "ugt": "sgt", "uge": "sge"}
 _I64 = Scalar("i64")
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation
 
@@ -795,9 +796,9 @@ class _Builder:
         if opcode in _INTEGER_OPS:
             _scalar(value.type)  # i32 or i64: no narrower integer
             return self._op(_INTEGER_OPS[opcode], value.operands)
-        if opcode == "icmp" and value.predicate in _SIGNED_COMPARE:
+        if opcode == "icmp" and _signed_predicate(value) in _SIGNED_COMPARE:
             _scalar(value.operands[0].type)
-            return self._op(_SIGNED_COMPARE[value.predicate or ""], value.operands)
+            return self._op(_SIGNED_COMPARE[_signed_predicate(value)], value.operands)
         if opcode == "zext" and (value.operands[0].type, value.type) == ("i32", "i64"):
             return self._op("u64", value.operands)
         if opcode == "zext" and value.operands[0].type == "i1":  # a test counted as 0 or 1
@@ -822,9 +823,14 @@ class _Builder:
 
     def _unsigned_to_float(self, value: Value) -> ir.Expr:
         """An unsigned integer converted to floating point: as a signed one where LLVM
-        knows it is not negative (`nneg`), an i32 through its unsigned widening."""
-        source = _scalar(value.operands[0].type)
+        knows it is not negative (`nneg`), an i32 through its unsigned widening, a test
+        (`(double)(j > i)`) as 1 where it holds and 0 elsewhere."""
         kind = _scalar(value.type)
+        if value.operands[0].type == "i1":
+            test = self.expression(value.operands[0])
+            one, zero = ir.Literal(1.0, Scalar(kind)), ir.Literal(0.0, Scalar(kind))
+            return ir.Apply(ir.Op("select"), (test, one, zero))
+        source = _scalar(value.operands[0].type)
         if " nneg " in f" {value.text} ":
             return self._op(kind, value.operands)
         if source != "i32":
@@ -840,6 +846,15 @@ def _scalar(type_text: str) -> str:
     if type_text not in _SCALARS:
         raise _Unsupported
     return _SCALARS[type_text]
+
+
+def _signed_predicate(compare: Value) -> str:
+    """An integer comparison's predicate as a signed one: an unsigned order marked
+    `samesign` (both operands of one sign, else poison) orders as the signed one does."""
+    predicate = compare.predicate or ""
+    if predicate in _SAME_SIGN and " samesign " in f" {compare.text} ":
+        return _SAME_SIGN[predicate]
+    return predicate
 
 
 def _is_true(value: Value) -> bool:

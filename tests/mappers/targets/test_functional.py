@@ -326,6 +326,15 @@ void ramp(int n, const double *a, double *b)
         b[i] = (a[i - 1] + a[i + 1]) * i;
 }
 
+/* Comparisons as numbers, (double)(j > i) and (double)(x < y): an i1 converted (uitofp),
+   and the counters' unsigned order that LLVM marks samesign. */
+void triangle(int n, double (*a)[N], double (*b)[N])
+{
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= n; j++)
+            b[i][j] = (double)(j > i) * a[i][j - 1] + (double)(a[i - 1][j] < a[i + 1][j]);
+}
+
 /* Four loops (corpus/stencil_rhs_grid.c's dissipation): the components of the records
    innermost. */
 void dissipation(int n, double dssp, double (*u)[M][M][5], double (*rhs)[M][M][5])
@@ -353,12 +362,15 @@ int main(int argc, char **argv)
     unsigned seed = 4321;
     int (*ia)[N] = malloc(sizeof(int) * N * N), (*ib)[N] = malloc(sizeof(int) * N * N);
     double *a = malloc(sizeof(double) * len), *b = malloc(sizeof(double) * len);
+    double (*da)[N] = malloc(sizeof(double) * N * N), (*db)[N] = malloc(sizeof(double) * N * N);
     double (*u)[M][M][5] = malloc(sizeof(double) * K * M * M * 5);
     double (*rhs)[M][M][5] = malloc(sizeof(double) * K * M * M * 5);
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) {
             ia[i][j] = (int)(next(&seed) % 200) - 100;
             ib[i][j] = 0;
+            da[i][j] = (double)ia[i][j] * 0.25;
+            db[i][j] = -1.0;
         }
     for (int i = 0; i < len; i++) {
         a[i] = (double)(next(&seed) % 1000) / 16.0 - 20.0;
@@ -389,6 +401,14 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < len; i++)
             printf("%d %a %a\n", i, a[i], b[i]);
+    } else if (!strcmp(which, "triangle")) {
+        for (int s = 0; s < 2; s++) {
+            triangle(n, da, db);
+            triangle(n, db, da);
+        }
+        for (int i = 0; i <= n + 1; i++)
+            for (int j = 0; j <= n + 1; j++)
+                printf("%d %d %a %a\n", i, j, da[i][j], db[i][j]);
     } else if (!strcmp(which, "dissipation")) {
         for (int s = 0; s < 4; s++)
             dissipation(n, 0.03125, u, rhs);
@@ -408,13 +428,15 @@ TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
     "smooth": lambda n: n * n,
     "pairs": _one_d,
     "ramp": _one_d,
+    "triangle": lambda n: n * n,
     "dissipation": lambda n: 2 * n * n * 5,
 }
 # Of those, generated too: integer arithmetic (+ - * wrap, / truncates, as LLVM's), two
 # stores per point (a tuple written through two views), the four-loop nest (its
 # components loop in each work-item) and the loop index used as a value (its first value
-# plus the point's coordinate, `(indices d ...)`, times its step).
-GENERATED_TOO = ("dissipation", "pairs", "ramp", "smooth")
+# plus the point's coordinate, `(indices d ...)`, times its step), comparisons converted
+# to numbers (a `select` of 1 and 0) and unsigned orders marked samesign (signed ones).
+GENERATED_TOO = ("dissipation", "pairs", "ramp", "smooth", "triangle")
 
 # One nest of two loops whose rows lie `stride` elements apart: with one row, any stride
 # is valid, and one of 2^32 does not fit an int (the kernel computing long indices runs).
