@@ -703,20 +703,25 @@ class _Generator:
         self.depth -= 1
         self.line("}")
 
-    def permute(self, idx: ir.Expr, xs: ir.Expr, into: ir.Expr, env: _Env, sink: Element) -> None:
-        """xs written through a view that puts element i at into[idx[i]]: the map
-        producing xs stores each value at its index (the caller guarantees that no two
-        are equal and that each is inside `into`)."""
+    def _writes_its_output(self, into: ir.Expr, sink: Element) -> bool:
+        """`into` is the parameter the kernel writes in place, a buffer of one lane."""
         out = self.output
-        if not (
+        return (
             isinstance(into, ir.Param)
             and out.into
             and out.name == into.name
             and not out.more_offsets
             and isinstance(sink, Memory)
-            and len(sink.strides) == 1
-        ):
+        )
+
+    def permute(self, idx: ir.Expr, xs: ir.Expr, into: ir.Expr, env: _Env, sink: Element) -> None:
+        """xs written through a view that puts element i at into[idx[i]]: the map
+        producing xs stores each value at its index (the caller guarantees that no two
+        are equal and that each is inside `into`)."""
+        one_dimension = isinstance(sink, Memory) and len(sink.strides) == 1
+        if not (self._writes_its_output(into, sink) and one_dimension):
             raise LiftError("permute writes into the one-dimensional array it is given: the output")
+        assert isinstance(sink, Memory)
         indices = self.value(idx, env)
         places = Memory(sink.name, sink.offset, sink.strides)  # every index is inside
         self.emit(xs, env, Lazy(lambda i: places.at(text_of(_at(indices, i), "an index"))))
@@ -735,14 +740,7 @@ class _Generator:
         `capacity`, into its work-group's bins in local memory first, which are added
         into the output once, after the group's values."""
         idx, xs, into = args
-        out = self.output
-        if not (
-            isinstance(into, ir.Param)
-            and out.into
-            and out.name == into.name
-            and not out.more_offsets
-            and isinstance(sink, Memory)
-        ):
+        if not self._writes_its_output(into, sink):
             raise LiftError("scatter-atomic writes into the array it is given: the output")
         kinds = self.type_of(idx, env), self.type_of(xs, env), self.type_of(into, env)
         element = kinds[1].element if isinstance(kinds[1], Array) else None

@@ -22,8 +22,6 @@ succeeded and what they found fits:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from lift.errors import LiftError
 from lift.exploration.space import lower
 from lift.ir.text import pretty
@@ -48,14 +46,10 @@ from mappers.targets.kernels import (
     KernelBody,
     as_check,
     buffer_declaration,
-    group_lengths,
-    launch,
     long_and_int,
     pack_params,
     publish_range,
     range_cells,
-    size_args,
-    sizes_fit,
 )
 from mappers.targets.reduction import arguments_by_name, require_worth_it, stack_saved
 from mappers.targets.sparse import (
@@ -63,7 +57,6 @@ from mappers.targets.sparse import (
     ROWS,
     Chain,
     Gather,
-    Slice,
     cells_arg,
     check_fixed,
     check_indexed,
@@ -72,6 +65,7 @@ from mappers.targets.sparse import (
     entry_body,
     indent,
     late_arrays,
+    launch_generated,
     load_late,
     loop_bounds,
     read_range,
@@ -295,36 +289,19 @@ class _JdsPlan(Plan):
         checks.append(apart_from_fixed(builder, self.context.region, written))
         chain.then(checks)
 
-        if self.kernels is not None:
+        if self.kernels is not None and self.functional is not None:
             slices = (jd, values, columns, x, y)
             lengths = {"J_len": d_count, "V_len": p_count, "X_len": c_count, "Y_len": y_count}
-            status = self._launch_generated(builder, slices, lengths)
+            generated = (self.kernels, self.functional.program)
+            status = launch_generated(builder, module, self.body, self.params, self.count,
+                                      generated=generated, slices=slices, lengths=lengths,
+                                      kernel="idiom_jds_spmv", work=self.count)  # fmt: skip
         else:
             args = [*jd.args, *values.args, *columns.args, *x.args, *y.args]
             status = run("idiom_jds_spmv", args, self._product(), per_row=True)
         result = chain.end(status)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return result
-
-    def _launch_generated(
-        self, builder: Builder, slices: tuple[Slice, ...], lengths: Mapping[str, Operand]
-    ) -> Operand:
-        """Launch the generated product: its buffers and scalars by the program's
-        parameters (the slices J, V, C, X, Y and their first indices among them), then
-        its sizes; the int kernel where every size fits."""
-        assert self.kernels is not None and self.functional is not None
-        wide, narrow = self.kernels
-        by_name = arguments_by_name(self.body)
-        for piece in slices:
-            by_name |= piece.by_name
-        values = dict(self.params) | {"n0": self.count} | group_lengths(builder, self.body)
-        values |= lengths
-        args = [by_name[p.name] for p in self.functional.program.params]
-        args += size_args(wide, values)
-        fits = sizes_fit(builder, wide, values)
-        return launch(builder, self.context.module, source=wide.source, kernel="idiom_jds_spmv",
-                      global_size=[self.count], local_size=None, work=self.count, args=args,
-                      alternative=(fits, narrow.source))  # fmt: skip
 
 
 def map_spmv_jds(instance: Instance, context: MapperContext) -> Plan:

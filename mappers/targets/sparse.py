@@ -26,6 +26,7 @@ from typing import Protocol
 
 from lift.errors import LiftError
 from lift.exploration.space import lower
+from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.ir.types import Array
 from lift.opencl.generate import Kernel
@@ -95,6 +96,7 @@ __all__ = [
     "entry_body",
     "indent",
     "late_arrays",
+    "launch_generated",
     "load_late",
     "loop_bounds",
     "map_spmv_csr",
@@ -800,23 +802,41 @@ class _CsrPlan(Plan):
         lengths: Mapping[str, Operand],
         work: Operand,
     ) -> Operand:
-        """Launch the generated product: its buffers and scalars by the program's
-        parameters (the slices `V`, `C`, `X` and their first indices among them), then its
-        sizes (trip count, offsets and strides of the row's reads, the buffers' lengths);
-        the int kernel where every size fits."""
         assert self.kernels is not None and self.functional is not None
-        wide, narrow = self.kernels
-        by_name = arguments_by_name(self.body)
-        for piece in slices:
-            by_name |= piece.by_name
-        values = dict(self.params) | {"n0": self.count} | group_lengths(builder, self.body)
-        values |= lengths
-        args = [by_name[p.name] for p in self.functional.program.params]
-        args += size_args(wide, values)
-        fits = sizes_fit(builder, wide, values)
-        return launch(builder, self.context.module, source=wide.source, kernel="idiom_spmv",
-                      global_size=[self.count], local_size=None, work=work, args=args,
-                      alternative=(fits, narrow.source))  # fmt: skip
+        return launch_generated(builder, self.context.module, self.body, self.params,
+                                self.count, generated=(self.kernels, self.functional.program),
+                                slices=slices, lengths=lengths, kernel="idiom_spmv",
+                                work=work)  # fmt: skip
+
+
+def launch_generated(
+    builder: Builder,
+    module: ModuleText,
+    body: KernelBody,
+    params: Sequence[tuple[str, Operand]],
+    count: Operand,
+    *,
+    generated: tuple[tuple[Kernel, Kernel], ir.Lambda],
+    slices: Sequence[Slice],
+    lengths: Mapping[str, Operand],
+    kernel: str,
+    work: Operand,
+) -> Operand:
+    """Launch a sparse product's generated kernel over its `count` rows: its buffers and
+    scalars by the program's parameters (the slices and their first indices among them),
+    then its sizes (the rows, the offsets and strides of the row's reads, the buffers'
+    and slices' lengths); the int kernel where every size fits."""
+    (wide, narrow), program = generated
+    by_name = arguments_by_name(body)
+    for piece in slices:
+        by_name |= piece.by_name
+    values = dict(params) | {"n0": count} | group_lengths(builder, body) | dict(lengths)
+    args = [by_name[p.name] for p in program.params]
+    args += size_args(wide, values)
+    fits = sizes_fit(builder, wide, values)
+    return launch(builder, module, source=wide.source, kernel=kernel, global_size=[count],
+                  local_size=None, work=work, args=args,
+                  alternative=(fits, narrow.source))  # fmt: skip
 
 
 class _EllPlan(_CsrPlan):
