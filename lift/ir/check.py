@@ -19,9 +19,10 @@ _ARITHMETIC = {"+", "-", "*", "/", "%", "min", "max", "pow"}
 _UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _LOGIC = {"and", "or", "not"}
-_CASTS = {"f32", "f64", "i32", "i64"}
+_CASTS = {"f32", "f64", "i8", "i16", "i32", "i64"}
 _BITWISE = {"&", "|", "^", "shl", "ashr", "lshr", "udiv", "urem"}  # of integers only
 _INDEX = ("i32", "i64")
+_INTEGERS = ("i8", "i16", "i32", "i64")
 
 
 def infer(expression: ir.Expr, env: Mapping[ir.Param, Type] | None = None) -> Type:
@@ -72,7 +73,7 @@ def _op_type(name: str, types: Sequence[Type]) -> Type:
         return _broadcast(types, f"the operands of {name}")
     if name in _BITWISE:
         kind = _broadcast(types, f"the operands of {name}")
-        if _lanes(kind)[0].name not in _INDEX:
+        if _lanes(kind)[0].name not in _INTEGERS:
             raise LiftError(f"{name} of {type_text(kind)}: integers only")
         return kind
     if name in _COMPARE or name in _LOGIC:
@@ -104,12 +105,13 @@ def _bind(
     return bound
 
 
-def _bounds(length: str, types: Sequence[Type], what: str, takes: str) -> None:
-    """A segment's or range's length is a name, its bounds (the first two) i32 or i64."""
+def _bounds(length: str, types: Sequence[Type], what: str, takes: tuple[int, str]) -> None:
+    """A segment's or range's length is a name, its bounds (the first two) i32 or i64;
+    `takes` is how many operands it takes, and what they are."""
     if not length.isidentifier():
         raise LiftError(f"{what}'s length is named by a name, not {length!r}")
-    if len(types) != (3 if what == "segment" else 2):
-        raise LiftError(f"{what} takes {takes}")
+    if len(types) != takes[0]:
+        raise LiftError(f"{what} takes {takes[1]}")
     for bound in types[:2]:
         if not (isinstance(bound, Scalar) and bound.name in _INDEX):
             raise LiftError(f"{what}'s bounds are i32 or i64, not {type_text(bound)}")
@@ -215,10 +217,10 @@ def infer_function(
                 counted = Array(counted, length)
             return counted
         case ir.Segment(length):
-            _bounds(length, types, "segment", "its first index, its end and an array")
+            _bounds(length, types, "segment", (3, "its first index, its end and an array"))
             return Array(_array(types, 2, "segment").element, Size.of(length))
         case ir.Range(length):
-            _bounds(length, types, "range", "its first value and its end")
+            _bounds(length, types, "range", (2, "its first value and its end"))
             return Array(Scalar("i64"), Size.of(length))
         case ir.Scatter(f, length, init):
             indices, values = _array(types, 0, "scatter"), _array(types, 1, "scatter")

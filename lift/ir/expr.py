@@ -130,7 +130,7 @@ OPS = {
     "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,
     "select": 3,
     "tuple": -1,  # any number of operands: the tuple of them (a reduction's lanes)
-    "f32": 1, "f64": 1, "i32": 1, "i64": 1,
+    "f32": 1, "f64": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1,
 }  # fmt: skip
 
 

@@ -79,9 +79,14 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "u64": lambda a: a % 2**32,  # an i32's bits, unsigned
     "f32": np.float32,
     "f64": float,
+    "i8": lambda a: (int(a) + 2**7) % 2**8 - 2**7,  # truncated, as OpenCL's char keeps it
+    "i16": lambda a: (int(a) + 2**15) % 2**16 - 2**15,
     "i32": int,
     "i64": int,
 }
+
+
+_NOT_FLOAT32 = ("f64", "i8", "i16", "i32", "i64")  # conversions from f32 to another type
 
 
 def _unsigned(a: Any) -> Any:
@@ -256,7 +261,7 @@ class _Interpreter:
         if name == "%":
             return _remainder(args[0], args[1])
         result = _BINARY[name](args[0], args[1]) if name in _BINARY else _UNARY[name](args[0])
-        if any(isinstance(a, np.float32) for a in args) and name not in ("f64", "i32", "i64"):
+        if any(isinstance(a, np.float32) for a in args) and name not in _NOT_FLOAT32:
             return np.float32(result) if isinstance(result, float | np.floating) else result
         return result
 

@@ -159,7 +159,7 @@ def _gcd(a: int, b: int) -> int:
 
 @dataclass(frozen=True)
 class Scalar:
-    """`f32`, `f64`, `i32`, `i64` or `bool`."""
+    """`f32`, `f64`, `i8`, `i16`, `i32`, `i64` or `bool`."""
 
     name: str
 
@@ -199,7 +199,7 @@ class Array:
 
 Type = Scalar | Vector | Tuple | Array
 
-SCALARS = ("f32", "f64", "i32", "i64", "bool")
+SCALARS = ("f32", "f64", "i8", "i16", "i32", "i64", "bool")
 
 
 def scalar(name: str) -> Scalar:

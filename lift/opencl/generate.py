@@ -36,7 +36,10 @@ __all__ = [
     "requirements_hold",
 ]
 
-_C_SCALARS = {"f32": "float", "f64": "double", "i32": "int", "i64": "long", "bool": "int"}
+_C_SCALARS = {
+    "f32": "float", "f64": "double", "i8": "char", "i16": "short", "i32": "int", "i64": "long",
+    "bool": "int",
+}  # fmt: skip
 _OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, buffers)
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
           ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||", "&": "&", "|": "|",
@@ -185,6 +188,8 @@ def _literal(literal: ir.Literal) -> str:
     value, kind = literal.value, literal.type.name
     if kind == "bool":
         return "1" if value else "0"
+    if kind in ("i8", "i16"):
+        return f"(({_C_SCALARS[kind]}){int(value)})"
     if kind in ("i32", "i64"):
         whole, suffix = int(value), "L" if kind == "i64" else ""
         if whole == -(2 ** (31 if kind == "i32" else 63)):  # its negation does not fit
@@ -718,8 +723,10 @@ class _Generator:
         """xs written through a view that puts element i at into[idx[i]]: the map
         producing xs stores each value at its index (the caller guarantees that no two
         are equal and that each is inside `into`)."""
+        # Indices of `into` itself: the output starts at its element 0, one after the other.
+        plain = self.output.offset.constant == 0 and self.output.strides == (Size.of(1),)
         one_dimension = isinstance(sink, Memory) and len(sink.strides) == 1
-        if not (self._writes_its_output(into, sink) and one_dimension):
+        if not (self._writes_its_output(into, sink) and one_dimension and plain):
             raise LiftError("permute writes into the one-dimensional array it is given: the output")
         assert isinstance(sink, Memory)
         indices = self.value(idx, env)
@@ -1000,7 +1007,7 @@ _WRAPPING = ("+", "-", "*")
 # right operand is read as unsigned too (a shift's amount is not).
 _UNSIGNED_OPS = {"shl": ("<<", False), "lshr": (">>", False), "udiv": ("/", True),
                  "urem": ("%", True)}  # fmt: skip
-_UNSIGNED = {"i32": "uint", "i64": "ulong"}
+_UNSIGNED = {"i8": "uchar", "i16": "ushort", "i32": "uint", "i64": "ulong"}
 
 
 def _op_text(name: str, args: list[str], types: list[Type]) -> str:

@@ -62,7 +62,8 @@ __all__ = [
     "stencil_expression",
 ]
 
-_SCALARS = {"float": "f32", "double": "f64", "i32": "i32", "i64": "i64"}
+_SCALARS = {"float": "f32", "double": "f64", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
+_NARROW = {"i8": 0xFF, "i16": 0xFFFF}  # 8- and 16-bit integers: values, never folded lanes
 _FLOAT_OPS = {"fadd": "+", "fsub": "-", "fmul": "*", "fdiv": "/"}
 # Ordered comparisons are false beside a NaN, as C's are; C's != is unordered (une).
 _COMPARE = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "une": "!="}
@@ -76,7 +77,7 @@ _CALLS = {
     "fmin": "min", "fminf": "min", "fmax": "max", "fmaxf": "max", "llvm.smin.": "min",
     "llvm.smax.": "max",
 }  # fmt: skip
-_CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext"}
+_CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext", "trunc"}  # as C casts: wrapping
 # Integer arithmetic wraps as LLVM's does (the generator computes + - * unsigned).
 _INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^",
                 "shl": "shl", "ashr": "ashr", "lshr": "lshr", "udiv": "udiv", "urem": "urem",
@@ -191,6 +192,8 @@ def _reduction(
             value = ir.Apply(ir.Op("select"), (holds, value, unit))
         values.append(value)
     kinds = [Scalar(_scalar(lane.operand.type)) for lane in lanes]
+    if any(kind.name in _NARROW for kind in kinds):
+        raise _Unsupported  # a lane of bytes: the tree keeps 32- and 64-bit lanes only
     identity = ir.Apply(
         ir.Op("tuple"),
         tuple(ir.Literal(lane.identity, kind) for lane, kind in zip(lanes, kinds, strict=True)),
@@ -312,8 +315,7 @@ def histogram_expression(
     if not isinstance(add, ir.Lambda) or not isinstance(add_local, ir.Lambda):
         return None
     output = Output(BINS, True, Size.of(0), (Size.of(1),))
-    counted = any(key.startswith("t") for key in builder.views)  # `_counter`'s views
-    return HistogramExpression(bin_range, add, output, algorithmic, add_local, counted)
+    return HistogramExpression(bin_range, add, output, algorithmic, add_local, builder.counted)
 
 
 def _gathered_increments(
@@ -442,6 +444,8 @@ def spmv_expression(
         lo: ir.Expr
         hi: ir.Expr
         if rows.row_start is not None:
+            # A row kept in a table reads its entries at its counter (`_check_row_tables`).
+            assert entries_at is None and position_moved == 0
             table_read, size = rows.row_start
             at = ir.Apply(ir.Op("/"), (builder.expression(table_read), ir.Literal(size, _I64)))
             start = ir.Apply(ir.Op("-"), (at, first_position))  # the row's index in V and C
@@ -515,12 +519,13 @@ def jds_expression(
     beside the row's point, as a COO product's x. None where the functional IR cannot
     say the row."""
     rows = jagged.rows
-    kinds = [Scalar(_scalar(v.type)) for v in (jagged.start_read, rows.stored)]
-    starts, first_diagonal = ir.Param("J", Array(kinds[0], Size.of("J_len"))), ir.Param("jlo", _I64)
-    out, first_row = ir.Param("Y", Array(kinds[1], Size.of("Y_len"))), ir.Param("ylo", _I64)
+    first_diagonal, first_row = ir.Param("jlo", _I64), ir.Param("ylo", _I64)
     first_position = ir.Param("vlo", _I64)
     pair = ir.Param("q")  # a row's point and its cell's old value
     try:
+        kinds = [Scalar(_scalar(v.type)) for v in (jagged.start_read, rows.stored)]
+        starts = ir.Param("J", Array(kinds[0], Size.of("J_len")))
+        out = ir.Param("Y", Array(kinds[1], Size.of("Y_len")))
         builder = _Builder(body, None, None)
         for read in rows.cell_reads:
             builder.bound[read] = ir.Apply(ir.Get(1), (pair,))
@@ -622,7 +627,7 @@ def ir_array(kind: Scalar, length: str) -> Array:
 
 
 def c_type_of(kind: Scalar) -> str:
-    return {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}[kind.name]
+    return {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}[kind.name]  # lanes
 
 
 class _Builder:
@@ -644,6 +649,7 @@ class _Builder:
         self.nodes = 0
         # Values said otherwise than by their IR: a sparse row's accumulator, its entries.
         self.bound: dict[Value, ir.Expr] = {}
+        self.counted = False  # a loop's counter is used as a value (`_counter`)
 
     def order(self, stores: Sequence[Value], order: Sequence[Value]) -> None:
         self.positions = {instruction: k for k, instruction in enumerate(order)}
@@ -736,6 +742,7 @@ class _Builder:
     def _counter(self, depth: int, loop: LoopView) -> ir.Expr:
         """A loop's counter used as a value: its first value plus the point's coordinate
         in that loop times the step, as the translated kernel computes it (`it{d}`)."""
+        self.counted = True
         key = f"t{depth}"
         if key not in self.views:
             lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
@@ -794,25 +801,31 @@ class _Builder:
         if value.type == "i1" and opcode == "xor" and _is_true(value.operands[1]):
             return self._op("not", value.operands[:1])
         if opcode in _INTEGER_OPS:
-            _scalar(value.type)  # i32 or i64: no narrower integer
+            _scalar(value.type)  # 8 to 64 bits: OpenCL's char, short, int or long
             return self._op(_INTEGER_OPS[opcode], value.operands)
-        if opcode == "icmp" and _signed_predicate(value) in _SIGNED_COMPARE:
+        compare = _SIGNED_COMPARE.get(_signed_predicate(value)) if opcode == "icmp" else None
+        if compare is not None:
             _scalar(value.operands[0].type)
-            return self._op(_SIGNED_COMPARE[_signed_predicate(value)], value.operands)
+            return self._op(compare, value.operands)
         if opcode == "zext" and (value.operands[0].type, value.type) == ("i32", "i64"):
             return self._op("u64", value.operands)
+        if opcode == "zext" and value.operands[0].type in _NARROW:
+            return self._widened(value.operands[0], _scalar(value.type))
         if opcode == "zext" and value.operands[0].type == "i1":  # a test counted as 0 or 1
-            kind = Scalar(_scalar(value.type))
-            test = self.expression(value.operands[0])
-            return ir.Apply(ir.Op("select"), (test, ir.Literal(1, kind), ir.Literal(0, kind)))
+            return self._counted(value.operands[0], Scalar(_scalar(value.type)), 1)
         if opcode == "fneg":
             return self._op("neg", value.operands)
         if opcode == "fcmp" and value.predicate in _COMPARE:
             return self._op(_COMPARE[value.predicate or ""], value.operands)
         if opcode == "select":
             return self._op("select", value.operands)
+        if opcode == "trunc" and value.type == "i1":  # the low bit, as LLVM takes it (a _Bool)
+            kind = Scalar(_scalar(value.operands[0].type))
+            bits = self.expression(value.operands[0])
+            low = ir.Apply(ir.Op("&"), (bits, ir.Literal(1, kind)))
+            return ir.Apply(ir.Op("!="), (low, ir.Literal(0, kind)))
         if opcode in _CASTS:
-            _scalar(value.operands[0].type)  # from i1 (true as -1 or 1) or i8: not said
+            _scalar(value.operands[0].type)  # from i1 (true as -1 or 1): not said
             return self._op(_scalar(value.type), value.operands)
         if opcode == "uitofp":
             return self._unsigned_to_float(value)
@@ -827,16 +840,28 @@ class _Builder:
         (`(double)(j > i)`) as 1 where it holds and 0 elsewhere."""
         kind = _scalar(value.type)
         if value.operands[0].type == "i1":
-            test = self.expression(value.operands[0])
-            one, zero = ir.Literal(1.0, Scalar(kind)), ir.Literal(0.0, Scalar(kind))
-            return ir.Apply(ir.Op("select"), (test, one, zero))
+            return self._counted(value.operands[0], Scalar(kind), 1.0)
         source = _scalar(value.operands[0].type)
         if " nneg " in f" {value.text} ":
             return self._op(kind, value.operands)
+        if source in _NARROW:
+            return ir.Apply(ir.Op(kind), (self._widened(value.operands[0], "i32"),))
         if source != "i32":
             raise _Unsupported  # an unsigned 64-bit value: OpenCL's long is signed
         widened = ir.Apply(ir.Op("u64"), (self.expression(value.operands[0]),))
         return ir.Apply(ir.Op(kind), (widened,))
+
+    def _counted(self, test: Value, kind: Scalar, one: float) -> ir.Expr:
+        """A test as a number of `kind`: `one` where it holds, 0 where it fails."""
+        zero = ir.Literal(type(one)(0), kind)
+        return ir.Apply(ir.Op("select"), (self.expression(test), ir.Literal(one, kind), zero))
+
+    def _widened(self, narrow: Value, kind: str) -> ir.Expr:
+        """An 8- or 16-bit integer zero-extended to `kind`: sign-extended, then its own
+        bits kept (`(& (i32 x) 255)`), as C's (int)(unsigned char)x."""
+        mask = ir.Literal(_NARROW[narrow.type], Scalar(kind))
+        signed = ir.Apply(ir.Op(kind), (self.expression(narrow),))
+        return ir.Apply(ir.Op("&"), (signed, mask))
 
     def _op(self, name: str, operands: Sequence[Value]) -> ir.Expr:
         return ir.Apply(ir.Op(name), tuple(self.expression(o) for o in operands))
@@ -868,7 +893,7 @@ def _literal(value: Value) -> ir.Literal:
         raise _Unsupported
     if kind.name in ("f32", "f64"):
         return ir.Literal(float(constant), kind)
-    bits = 32 if kind.name == "i32" else 64  # the IR may print a negative as unsigned
+    bits = {"i8": 8, "i16": 16, "i32": 32}.get(kind.name, 64)  # a negative may print unsigned
     number = int(constant) % 2**bits
     return ir.Literal(number - 2**bits if number >= 2 ** (bits - 1) else number, kind)
 
@@ -882,7 +907,7 @@ def _without_get(expression: ir.Expr, point: ir.Param) -> ir.Expr:
         case ir.Apply(fun, args):
             inner = tuple(_without_get(a, point) for a in args)
             return ir.Apply(_fun_without_get(fun, point), inner)
-        case ir.Lambda(params, body):
+        case ir.Lambda(params, body) if point not in params:
             return ir.Lambda(params, _without_get(body, point))
     return expression
 
@@ -890,7 +915,7 @@ def _without_get(expression: ir.Expr, point: ir.Param) -> ir.Expr:
 def _fun_without_get(fun: ir.Fun, point: ir.Param) -> ir.Fun:
     """A function's parts that are expressions or functions, each without `(get 0 point)`."""
     if isinstance(fun, ir.Lambda):
-        return ir.Lambda(fun.params, _without_get(fun.body, point))
+        return _without_get(fun, point)  # type: ignore[return-value]
     changed: dict[str, object] = {}
     for part in fields(fun):
         held = getattr(fun, part.name)

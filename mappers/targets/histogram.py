@@ -312,7 +312,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         groups = list(body.groups.values())
         buffers = body.buffer_args()
         if self.active is None:
-            every = _Iterations(const(I64, 0), self.count, buffers, self.params)
+            every = _Iterations(const(I64, 0), self.count, tuple(buffers), tuple(self.params))
             ranges = [(g.low, g.high) for g in groups]
             status = self._count(builder, every, ranges=ranges)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
@@ -354,7 +354,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                 for arg, (low, high) in zip(buffers, ranges, strict=True)
             ]
             end = builder.binary("add", t_last, const(I64, 1))
-            return self._count(builder, _Iterations(t_first, end, copies, params), ranges=ranges)
+            iterations = _Iterations(t_first, end, tuple(copies), tuple(params))
+            return self._count(builder, iterations, ranges=ranges)
 
         status = status_when(builder, go, restricted)
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
@@ -463,7 +464,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         def atomics() -> Operand:
             return launch(builder, module, source=add.source, kernel=add.name,
                           global_size=[const(I64, _GRID)], local_size=[_GROUP],
-                          work=self.count, args=args,
+                          work=count, args=args,
                           alternative=(few, add_local.source))  # fmt: skip
 
         return status_when(builder, bins.go, atomics)
@@ -510,8 +511,8 @@ class _Iterations:
 
     first: Operand
     end: Operand
-    buffers: list[KernelArg]
-    params: list[tuple[str, Operand]]
+    buffers: tuple[KernelArg, ...]
+    params: tuple[tuple[str, Operand], ...]
 
 
 @dataclass(frozen=True)

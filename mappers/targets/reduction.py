@@ -441,7 +441,10 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
 _FOLDS = {"fadd": "+", "fsub": "+", "fmul": "*", "add": "+", "sub": "+", "mul": "*",
           "and": "&", "or": "|", "xor": "^"}  # fmt: skip
 _IDENTITIES = {"+": (-0.0, 0), "*": (1.0, 1), "&": (None, -1), "|": (None, 0), "^": (None, 0)}
-_EXTREMES = {"float": math.inf, "double": math.inf, "i32": 2**31 - 1, "i64": 2**63 - 1}
+_EXTREMES = {
+    "float": math.inf, "double": math.inf, "i8": 2**7 - 1, "i16": 2**15 - 1, "i32": 2**31 - 1,
+    "i64": 2**63 - 1,
+}  # fmt: skip
 # The orders a lane's min and max follow, by comparison: for fcmp, ordered or unordered
 # (a NaN reaches the total, which the host declines); for icmp, signed only (OpenCL's
 # min and max of int and long are signed: ult, ule, ugt, uge keep the translated kernels).

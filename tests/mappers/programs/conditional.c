@@ -60,6 +60,14 @@ void weighted(long n, const int *key, const float *w, float *h)
 }
 
 /* near-miss: the test reads the bin itself (a saturating count), stays as it is */
+/* reads under its test and uses its iteration's number: kept translated when restricted */
+void indexed(int n, const int *key, const float *w, float *h)
+{
+    for (int i = 0; i < n; i++)
+        if (w[i] > 0.0f)
+            h[(key[i] + i) & (NB - 1)] += w[i];
+}
+
 void saturating(int n, const unsigned char *k, int *h)
 {
     for (int i = 0; i < n; i++)
@@ -159,6 +167,12 @@ int main(int argc, char **argv)
     printf("weighted_late");
     for (int b = 0; b < NB; b++)
         printf(" %.2f", (double)fl[b]);
+    printf("\n");
+    float fi[NB] = {0};
+    indexed(n, key, late, fi);
+    printf("indexed");
+    for (int b = 0; b < NB; b++)
+        printf(" %.2f", (double)fi[b]);
     printf("\n");
     saturating(n, bytes, sat);
     print_ints("saturating", sat, NB);

@@ -2,9 +2,9 @@
    the generated kernel says: 0-based int indices; 1-based columns (col[k] - 1); float
    values; 64-bit indices; conditional: every entry but those just above the diagonal
    (a test on what every iteration reads), positive values only (the row and column read
-   under the test; the other entries' columns are far outside x). Values are multiples of
-   1/8 and x small integers, so that the sums are exact in any order: the atomic adds of
-   the kernel reorder them. Usage: coo_forms N STEPS (N rows and columns, 6 N entries). */
+   under the test; the other entries' rows and columns are far outside y and x). Values
+   are multiples of 1/8 and x small integers, so that the sums are exact in any order:
+   the atomic adds of the kernel reorder them. Usage: coo_forms N STEPS (N rows and columns, 6 N entries). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
         lcol[k] = col[k];
         val[k] = (double)((int)(next() % 17) - 8) / 8.0;
         fval[k] = (float)val[k];
-        prow[k] = val[k] > 0.0 ? row[k] : -7;
+        prow[k] = val[k] > 0.0 ? row[k] : 1 << 30;
         pcol[k] = val[k] > 0.0 ? col[k] : 1 << 30;
     }
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);

@@ -15,12 +15,13 @@ from tests.mappers.differential import build_pair, run_binary
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "conditional.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
-REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked", "nested"}
+REPLACED = {"in_range", "ratios", "odd_ones", "weighted", "masked", "nested", "indexed"}
 # Generated kernels, whose skipped iterations drop their adds; `nested` divides under two
 # tests, which the kernel's && evaluates in order (a division by zero would stop PoCL).
-# `ratios` and `weighted` read under their tests: theirs run over the active iterations
-# only. `masked`'s keys are bytes, which the functional IR does not say: translated.
-GENERATED = {"in_range", "odd_ones", "nested", "ratios", "weighted"}
+# `ratios`, `weighted` and `masked` (a _Bool's low bit, byte keys) read under their tests:
+# theirs run over the active iterations only. `indexed` also uses its iteration's number,
+# which those kernels would count from the first active iteration: translated.
+GENERATED = {"in_range", "odd_ones", "nested", "ratios", "weighted", "masked"}
 KEPT = {  # near-misses, with the reason they keep their code
     "saturating": "depends on the bins",
     "quotients": "read only under another test",
@@ -71,8 +72,9 @@ def test_random_inputs_give_the_original_bins(
     if n >= 63:  # every replaced histogram has iterations that update a bin
         # (`weighted` twice: its weights that start late as well)
         assert _done(actual.stderr, "idiom_histogram") == len(REPLACED) + 1
-        # reads under a test (ratios, weighted twice, masked): their iterations found first
-        assert _done(actual.stderr, "idiom_active") == 4
+        # reads under a test (ratios, weighted twice, masked, indexed): their iterations
+        # found first
+        assert _done(actual.stderr, "idiom_active") == 5
 
 
 def test_bins_over_the_data_run_the_original_code(
