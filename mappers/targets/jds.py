@@ -22,20 +22,15 @@ succeeded and what they found fits:
 
 from __future__ import annotations
 
-from lift.errors import LiftError
-from lift.exploration.space import lower
-from lift.ir.text import pretty
-from lift.ir.types import Array
 from lift.opencl.generate import Kernel
 from mappers.plan.access import apart_from_fixed
 from mappers.plan.loops import loop_view, trip_count
-from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
+from mappers.plan.plan import MapperContext, Plan, need
 from mappers.plan.region import check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import (
     JaggedRows,
-    SparseRows,
     StencilExpression,
     generated_kernels,
     jds_expression,
@@ -45,13 +40,11 @@ from mappers.targets.kernels import (
     KernelArg,
     KernelBody,
     as_check,
-    buffer_declaration,
-    long_and_int,
     pack_params,
     publish_range,
     range_cells,
 )
-from mappers.targets.reduction import arguments_by_name, require_worth_it, stack_saved
+from mappers.targets.reduction import require_worth_it, stack_saved
 from mappers.targets.sparse import (
     GRID,
     ROWS,
@@ -63,6 +56,7 @@ from mappers.targets.sparse import (
     data_loop,
     entries,
     entry_body,
+    generate_product,
     indent,
     late_arrays,
     launch_generated,
@@ -155,38 +149,16 @@ class _JdsPlan(Plan):
         a signed index, a bound compared unsigned) or the compiler declines it: the
         translated kernel runs."""
         gather = self.gather
-        column = gather.column
-        plain_column = column is gather.column_read or (
-            column.opcode == "sext" and column.operands[0] is gather.column_read
-        )
-        if not plain_column or self.diagonal.predicate != "slt":
+        rows = gather.sparse_rows(self.diagonal, [gather.c_old] if gather.c_old is not None else [])
+        if rows is None:
             return None
-        cell_reads = [gather.c_old] if gather.c_old is not None else []
-        rows = SparseRows(
-            self.diagonal.iter_begin, self.diagonal.iter_end, gather.acc, gather.acc_init,
-            gather.update, gather.final, gather.matrix, gather.column_read, gather.gathered,
-            gather.stored, tuple(cell_reads),
-        )  # fmt: skip
         jagged = JaggedRows(rows, self.start_read, gather.position, self.y_index)
         functional = jds_expression(self.body, jagged, position_moved=gather.position_moved,
                                     column_moved=gather.column_moved)  # fmt: skip
-        if functional is None:
+        generated = generate_product(self.body, functional, "idiom_jds_spmv")
+        if generated is None:
             return None
-        by_name = arguments_by_name(self.body)
-        declarations = {
-            name: by_name[name].declaration if name in by_name
-            else buffer_declaration(name, const_data=name != functional.output.name)
-            for name in (p.name for p in functional.program.params if isinstance(p.type, Array))
-        }  # fmt: skip
-        try:
-            lowered, rewrites = lower(functional.program)
-            kernels = long_and_int(lowered, "idiom_jds_spmv", work_group=None,
-                                   declarations=declarations, output=functional.output)  # fmt: skip
-        except (LiftError, RecursionError):
-            return None
-        self.generated = GeneratedKernel(
-            pretty(functional.program), rewrites, pretty(lowered), kernels[0].source
-        )
+        kernels, self.generated = generated
         self.functional = functional
         return kernels
 

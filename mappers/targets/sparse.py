@@ -94,6 +94,7 @@ __all__ = [
     "data_loop",
     "entries",
     "entry_body",
+    "generate_product",
     "indent",
     "late_arrays",
     "launch_generated",
@@ -281,6 +282,27 @@ class Gather:
         if self.row_tables:
             return (self.x,)
         return (self.values, self.columns, self.x)
+
+    def sparse_rows(
+        self,
+        entries: LoopView,
+        cell_reads: Sequence[Value],
+        row_start: tuple[Value, int] | None = None,
+    ) -> SparseRows | None:
+        """What a generated product's expression needs of the row, its entries the data
+        loop `entries` (functional.SparseRows); None where the functional IR cannot say
+        it: a column read other than as a signed index, a bound compared unsigned."""
+        column = self.column
+        plain_column = column is self.column_read or (
+            column.opcode == "sext" and column.operands[0] is self.column_read
+        )
+        if not plain_column or entries.predicate != "slt":
+            return None
+        return SparseRows(
+            entries.iter_begin, entries.iter_end, self.acc, self.acc_init, self.update,
+            self.final, self.matrix, self.column_read, self.gathered, self.stored,
+            tuple(cell_reads), row_start,
+        )  # fmt: skip
 
     def translate(self, inner: KernelBody, rows: tuple[str, str] = ("", "")) -> Translated:
         """Translate an entry with `inner`, whose names already give the entry loop's
@@ -591,52 +613,30 @@ class _CsrPlan(Plan):
         segment; others (ELLPACK's i*w + j) are computed from the counter, which runs over
         a range."""
         gather = self.gather
-        column = gather.column
-        plain_column = column is gather.column_read or (
-            column.opcode == "sext" and column.operands[0] is gather.column_read
-        )
-        if not plain_column or self.entry.predicate != "slt":
-            return None
         row_start = None
         if gather.row_tables:
             if not self._entries_within_lengths():
                 return None
             row_start = (gather.values, element_size(gather.matrix.type))
-        moved = counter_offset(gather.position, self.entry.iterator)
+        rows = gather.sparse_rows(self.entry, self.cell_reads, row_start)
+        if rows is None:
+            return None
+        # Rows in tables read at the counter itself (its extension: `_check_row_tables`).
+        moved = 0 if row_start else counter_offset(gather.position, self.entry.iterator)
         entries_at = None if moved is not None else (self.entry.iterator, gather.position)
-        rows = SparseRows(
-            self.entry.iter_begin, self.entry.iter_end, gather.acc, gather.acc_init,
-            gather.update, gather.final, gather.matrix, gather.column_read, gather.gathered,
-            gather.stored, tuple(self.cell_reads), row_start,
-        )  # fmt: skip
         functional = spmv_expression(
             self.body, rows, (self.out, self.out_index),
             position_moved=(moved or 0) + gather.position_moved,
             column_moved=gather.column_moved, entries_at=entries_at,
         )  # fmt: skip
-        if functional is None:
+        generated = generate_product(self.body, functional, "idiom_spmv")
+        if generated is None:
             return None
-        by_name = arguments_by_name(self.body)
-        buffers = [p.name for p in functional.program.params if isinstance(p.type, Array)]
-        declarations = {
-            name: by_name[name].declaration if name in by_name
-            else buffer_declaration(name, const_data=True)  # a slice: V, C or X
-            for name in buffers
-        }  # fmt: skip
-        try:
-            lowered, rewrites = lower(functional.program)
-            kernels = long_and_int(lowered, "idiom_spmv", work_group=None,
-                                   declarations=declarations, output=functional.output)  # fmt: skip
-        except (LiftError, RecursionError):
-            return None
+        kernels, self.generated = generated
         if entries_at is not None:
             # A range's length is the entry loop's trip count, which no checked size bounds
             # (a position need not move with the counter): the long kernel only.
             kernels = (kernels[0], kernels[0])
-        program = functional.program
-        self.generated = GeneratedKernel(
-            pretty(program), rewrites, pretty(lowered), kernels[0].source
-        )
         self.functional = functional
         return kernels
 
@@ -812,6 +812,34 @@ class _CsrPlan(Plan):
                                 self.count, generated=(self.kernels, self.functional.program),
                                 slices=slices, lengths=lengths, kernel="idiom_spmv",
                                 work=work)  # fmt: skip
+
+
+def generate_product(
+    body: KernelBody, functional: StencilExpression | None, name: str
+) -> tuple[tuple[Kernel, Kernel], GeneratedKernel] | None:
+    """A sparse product's kernel generated by the Lift compiler with long and with int
+    indices (each buffer of `body` declared as the translated kernels declare it, a slice
+    read only unless it is the output), and what `idiom lift` shows of it; None where
+    there is no expression or the compiler declines it."""
+    if functional is None:
+        return None
+    by_name = arguments_by_name(body)
+    written = functional.output.name
+    declarations = {
+        p.name: by_name[p.name].declaration if p.name in by_name
+        else buffer_declaration(p.name, const_data=p.name != written)
+        for p in functional.program.params if isinstance(p.type, Array)
+    }  # fmt: skip
+    try:
+        lowered, rewrites = lower(functional.program)
+        kernels = long_and_int(lowered, name, work_group=None, declarations=declarations,
+                               output=functional.output)  # fmt: skip
+    except (LiftError, RecursionError):
+        return None
+    shown = GeneratedKernel(
+        pretty(functional.program), rewrites, pretty(lowered), kernels[0].source
+    )
+    return (kernels[0], kernels[1]), shown
 
 
 def launch_generated(
