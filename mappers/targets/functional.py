@@ -441,27 +441,12 @@ def spmv_expression(
         builder.written_buffer(group)
         matrix = _matrix(rows)
         on_row: ir.Expr
-        lo: ir.Expr
-        hi: ir.Expr
-        if rows.row_start is not None:
-            # A row kept in a table reads its entries at its counter (`_check_row_tables`).
-            assert entries_at is None and position_moved == 0
-            table_read, size = rows.row_start
-            at = ir.Apply(ir.Op("/"), (builder.expression(table_read), ir.Literal(size, _I64)))
-            start = ir.Apply(ir.Op("-"), (at, first_position))  # the row's index in V and C
-            lo, hi = (
-                ir.Apply(ir.Op("+"), (ir.Apply(ir.Op("i64"), (builder.expression(b),)), start))
-                for b in (rows.begin, rows.end)
-            )
-            on_row = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
-        elif entries_at is None:
-            lo, hi = (
-                _index_in_slice(builder.expression(bound), position_moved, first_position)
-                for bound in (rows.begin, rows.end)
-            )
-            on_row = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
+        if entries_at is not None:
+            at = (position_moved, first_position)
+            on_row = _counted_entries(builder, rows, entries_at, matrix, at)
         else:
-            on_row = _counted_entries(builder, rows, entries_at, matrix, position_moved)
+            lo, hi = _segment_bounds(builder, rows, position_moved, first_position)
+            on_row = ir.Apply(ir.Segment("entries"), (lo, hi, ir.Apply(ir.Zip(), matrix)))
         row, stored, x = _folded_row(builder, rows, column_moved)
         function, grid = builder.grid(ir.Apply(ir.Lambda((row,), stored), (on_row,)))
     except (_Unsupported, RecursionError):
@@ -472,21 +457,46 @@ def spmv_expression(
     return StencilExpression(program, output)
 
 
+def _segment_bounds(
+    builder: _Builder, rows: SparseRows, moved: int, first: ir.Param
+) -> tuple[ir.Expr, ir.Expr]:
+    """A row's first and end indices in the slices of V and C (copied from `first`): its
+    entry loop's bounds moved by `moved`, or, for a row kept in a table, plus its row
+    pointer's index in the values' block."""
+    if rows.row_start is None:
+        lo, hi = (
+            _index_in_slice(builder.expression(bound), moved, first)
+            for bound in (rows.begin, rows.end)
+        )
+        return lo, hi
+    # A row kept in a table reads its entries at its counter (`_check_row_tables`).
+    assert moved == 0
+    table_read, size = rows.row_start
+    at = ir.Apply(ir.Op("/"), (builder.expression(table_read), ir.Literal(size, _I64)))
+    start = ir.Apply(ir.Op("-"), (at, first))  # the row's index in V and C
+    lo, hi = (
+        ir.Apply(ir.Op("+"), (ir.Apply(ir.Op("i64"), (builder.expression(b),)), start))
+        for b in (rows.begin, rows.end)
+    )
+    return lo, hi
+
+
 def _counted_entries(
     builder: _Builder,
     rows: SparseRows,
     entries_at: tuple[Value, Value],
     matrix: tuple[ir.Param, ir.Param],
-    moved: int,
+    moved: tuple[int, ir.Param],
 ) -> ir.Expr:
-    """A row's entries gathered at the positions its entry loop's counter reads:
+    """A row's entries gathered at the positions its entry loop's counter reads, moved by
+    `moved[0]` elements and less `moved[1]`, where the slices of V and C begin:
     `(gather (map (lambda (j) position) (range entries lo hi)) (zip V C))`."""
     counter, position = entries_at
     lo, hi = (builder.expression(bound) for bound in (rows.begin, rows.end))
     j = ir.Param("j")
     kind = _scalar(counter.type)
     builder.bound[counter] = j if kind == "i64" else ir.Apply(ir.Op(kind), (j,))
-    at = _index_in_slice(builder.expression(position), moved, ir.Param("vlo", _I64))
+    at = _index_in_slice(builder.expression(position), *moved)
     del builder.bound[counter]  # the counter means nothing outside the entries' map
     counters = ir.Apply(ir.Range("entries"), (lo, hi))
     positions = ir.Apply(ir.Map(ir.Lambda((j,), at)), (counters,))
@@ -627,7 +637,7 @@ def ir_array(kind: Scalar, length: str) -> Array:
 
 
 def c_type_of(kind: Scalar) -> str:
-    return {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}[kind.name]  # lanes
+    return {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}[kind.name]
 
 
 class _Builder:
