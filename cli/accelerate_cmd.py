@@ -71,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
     for unit in built.units:
         for cut in unit.cut_short:
             console.print(f"[yellow]warning[/yellow]: {cut.message}")
+        for outcome in unit.outcomes:
+            if outcome.internal_error:
+                where = f"{Path(outcome.instance.source_file).name}:{outcome.instance.lines}"
+                console.print(f"[yellow]warning[/yellow]: {where}: {outcome.detail}")
     if built.residency_refused is not None:
         console.print(
             f"note: {built.residency_refused}: arrays are copied to the device and back at "

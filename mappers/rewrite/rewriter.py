@@ -12,8 +12,10 @@ verified, and the ones it rejects are undone and reported, never kept.
 from __future__ import annotations
 
 import re
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from mappers.plan.plan import GeneratedKernel, Mapper, MapperContext, Plan
 from mappers.plan.region import Region, region_of
@@ -66,6 +68,7 @@ class Outcome:
     replaced: bool
     detail: str  # the target when replaced, the reason otherwise
     generated: GeneratedKernel | None = None  # the kernel the Lift compiler generated
+    internal_error: bool = False  # not replaced because of a fault of this tool
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ def _rewrite(
     )
     for number, instance in enumerate(ordered):
         function = functions[instance.ir_function]
+        state = text.snapshot()
         try:
             region = region_of(function, instance.solution)
             for blocks, owner in claimed:
@@ -111,20 +115,37 @@ def _rewrite(
             mapper = MAPPERS.get(instance.idiom)
             if mapper is None:
                 raise NotReplaced(f"no mapper for {instance.idiom} yet")
-            state = text.snapshot()
             plan = mapper(instance, MapperContext(region, text, reassociate))
             _apply(text, region, plan, f"idiom{number}")
             problem = verify(text.text()) if verify_each else None
             if problem:
-                text.restore(state)
                 raise NotReplaced(f"internal error, LLVM rejected the rewrite: {problem}")
         except NotReplaced as reason:
-            outcomes.append(Outcome(instance, False, str(reason)))
+            text.restore(state)
+            internal = str(reason).startswith("internal error")
+            outcomes.append(Outcome(instance, False, str(reason), internal_error=internal))
+            continue
+        except Exception as error:  # one faulty mapper must not stop the build
+            # A bug in a mapper leaves this loop as compiled, the others still replaced,
+            # and says so: the program stays correct, the bug visible.
+            text.restore(state)
+            detail = _internal_error(instance, error)
+            outcomes.append(Outcome(instance, False, detail, internal_error=True))
             continue
         claimed.append((region.blocks, instance))
         outcomes.append(Outcome(instance, True, plan.target, plan.generated))
     outcomes.sort(key=lambda o: (o.instance.first_line or 0, o.instance.idiom))
     return Rewritten(text.text(), tuple(outcomes))
+
+
+def _internal_error(instance: Instance, error: Exception) -> str:
+    """The reason given for a loop left as compiled because its mapper failed."""
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    origin = f"{Path(where.filename).name}:{where.lineno}"
+    return (
+        f"internal error in the {instance.idiom} mapper ({type(error).__name__} at {origin}:"
+        f" {error}); the loop is left as compiled, please report it"
+    )
 
 
 def _region_size(functions: dict[str, Function], instance: Instance) -> int:
