@@ -50,6 +50,7 @@ _SOURCES = (
     "idiom_policy.c",
     "idiom_memo.c",
     "idiom_watch.c",
+    "idiom_tune.c",
 )
 _HEADERS = (
     "idiom_runtime.h",
@@ -58,6 +59,7 @@ _HEADERS = (
     "idiom_policy.h",
     "idiom_memo.h",
     "idiom_watch.h",
+    "idiom_tune.h",
 )
 _SHARED_NAME = "libidiom_runtime.so"
 _ARCHIVE_NAME = "libidiom_runtime.a"

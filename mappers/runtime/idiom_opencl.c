@@ -25,6 +25,7 @@
 #include "idiom_memo.h"
 #include "idiom_policy.h"
 #include "idiom_resident.h"
+#include "idiom_tune.h"
 
 
 enum { SLOT_CPU = 0, SLOT_GPU = 1, SLOTS = 2 };
@@ -1192,7 +1193,7 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     return s;
 }
 
-static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
+static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int any_range,
                       const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
                       idiom_arg *args, const char **device, cl_timing *timing) {
     idiom_mode mode = idiom__device_mode();
@@ -1236,9 +1237,21 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
     /* auto learns a site's costs from its first launches and its probes, which wait for
        their kernels; the others may return before theirs has run. */
     int measuring = measurable && idiom__policy_measuring(site);
+    idiom_tune_shape shape = {{0, 0, 0}, {0, 0, 0}, -1};
+    int tuned = any_range && local != NULL && idiom__tune_on(s == SLOT_GPU);
+    if (tuned) {
+        idiom__tune_shape(site, kernel, slots[s].name, dims, global, local, &shape);
+        measuring |= shape.candidate >= 0; /* a candidate timed waits for its kernel */
+    }
     double start = idiom__now();
     int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, kernel, dims,
-                            global, local, nargs, args, timing);
+                            tuned ? shape.global : global, tuned ? shape.local : local, nargs,
+                            args, timing);
+    if (tuned && shape.candidate >= 0 && !timing->replayed &&
+        (status != IDIOM_DONE || timing->kernel >= 0.0)) {
+        idiom__tune_timed(site, kernel, slots[s].name, dims, global, local, shape.candidate,
+                          status == IDIOM_DONE ? timing->kernel : -1.0);
+    }
     if (status == IDIOM_DONE && measurable && !timing->replayed &&
         timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
         idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
@@ -1249,12 +1262,15 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims,
 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
+    int any_range = (dims & IDIOM_CL_ANY_RANGE) != 0;
+    dims &= ~IDIOM_CL_ANY_RANGE;
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
     cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0};
     int32_t status =
-        cl_run(source, kernel, dims, global, local, work, nargs, args, &device, &timing);
+        cl_run(source, kernel, dims, any_range, global, local, work, nargs, args, &device,
+               &timing);
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "cl_run", status, idiom__now() - start);

@@ -258,6 +258,11 @@ typedef struct idiom_arg {
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args);
 
+/* Or'ed into idiom_cl_run's `dims`: the kernel computes every element whatever its NDRange
+   (each of its loops strides by its range's size), so the runtime may launch it with other
+   work-groups and fewer work-items than asked, tuned on the device (idiom_tune.h). */
+#define IDIOM_CL_ANY_RANGE 0x100
+
 /* The fewest loop iterations worth asking for an OpenCL launch: IDIOM_CL_MIN_WORK (default
  * 32768); no number with IDIOM_DEVICE=off, nor under IDIOM_DEVICE=auto on a machine without a
  * GPU (auto launches on a GPU only, where its cost model says a launch pays). Read once per

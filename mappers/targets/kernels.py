@@ -419,6 +419,7 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
+ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimensions
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 LOCAL = 4  # IDIOM_ARG_LOCAL
@@ -487,12 +488,15 @@ def launch(
     args: Sequence[KernelArg],
     defining: Sequence[KernelArg] | None = None,
     alternative: tuple[Operand, str] | None = None,
+    any_range: bool = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
     default `args`): kernels of one source launched with different arguments share it.
     With `alternative` (an i1, a source), that source is launched instead where the i1
-    holds at run time (a kernel computing its indices as ints, where they fit)."""
+    holds at run time (a kernel computing its indices as ints, where they fit). With
+    `any_range`, the kernels compute every element whatever their NDRange (generated
+    loops striding by their range's size): the runtime may tune the launch's shape."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
@@ -549,7 +553,7 @@ def launch(
         [
             source_ref,
             name_ref,
-            const("i32", len(global_size)),
+            const("i32", len(global_size) | (ANY_RANGE if any_range else 0)),
             sizes,
             local,
             work,

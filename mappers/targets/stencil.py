@@ -249,7 +249,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         saved = stack_saved(builder, self.context.module)
         if self.functional is not None:
             source, kernel_args, narrow = self._generated(builder)
-            status = self._launch(builder, source, kernel_args, narrow)
+            status = self._launch(builder, source, kernel_args, narrow, any_range=True)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
             return status
         packed = pack_params(builder, self.params)
@@ -265,6 +265,8 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         source: str,
         args: list[KernelArg],
         alternative: tuple[Operand, str] | None = None,
+        *,
+        any_range: bool = False,
     ) -> Operand:
         dimensions = list(self.counts)
         if len(dimensions) == 4:  # the two innermost loops share the first dimension
@@ -284,6 +286,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             work=self.points,
             args=args,
             alternative=alternative,
+            any_range=any_range,
         )
 
 
