@@ -1237,16 +1237,17 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     /* auto learns a site's costs from its first launches and its probes, which wait for
        their kernels; the others may return before theirs has run. */
     int measuring = measurable && idiom__policy_measuring(site);
-    idiom_tune_shape shape = {{0, 0, 0}, {0, 0, 0}, -1};
-    int tuned = any_range && local != NULL && idiom__tune_on(s == SLOT_GPU);
+    idiom_tune_shape shape = {{0, 0, 0}, {0, 0, 0}, 0, -1};
+    int tuned = any_range && idiom__tune_on(s == SLOT_GPU);
     if (tuned) {
         idiom__tune_shape(site, kernel, slots[s].name, dims, global, local, &shape);
         measuring |= shape.candidate >= 0; /* a candidate timed waits for its kernel */
     }
     double start = idiom__now();
     int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, kernel, dims,
-                            tuned ? shape.global : global, tuned ? shape.local : local, nargs,
-                            args, timing);
+                            tuned ? shape.global : global,
+                            !tuned ? local : shape.driver_local ? NULL : shape.local, nargs, args,
+                            timing);
     if (tuned && shape.candidate >= 0 && !timing->replayed &&
         (status != IDIOM_DONE || timing->kernel >= 0.0)) {
         idiom__tune_timed(site, kernel, slots[s].name, dims, global, local, shape.candidate,

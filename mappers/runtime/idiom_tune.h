@@ -12,7 +12,9 @@
  * (lift/exploration/space.py): work-groups of 64 to 256 items, 1 to 8 elements an item.
  *
  * IDIOM_TUNE=0 keeps the caller's shape, IDIOM_TUNE=1 tunes on any device; by default a GPU's
- * launches are tuned and a CPU device's are not.
+ * launches are tuned and a CPU device's are not. IDIOM_TUNE_CANDIDATE=k launches every tuned
+ * launch with candidate k (the last where there are fewer), timing nothing: the tests run
+ * their programs under each shape.
  */
 #ifndef IDIOM_TUNE_H
 #define IDIOM_TUNE_H
@@ -24,13 +26,15 @@
 typedef struct {
     int64_t global[3];
     int64_t local[3];
+    int driver_local; /* the caller's NULL local size: the driver chooses */
     int candidate; /* the candidate being timed, or -1: the shape chosen (or the caller's) */
 } idiom_tune_shape;
 
 /* Whether launches on a device of this kind are tuned (IDIOM_TUNE, above). */
 IDIOM_HIDDEN int idiom__tune_on(int gpu);
 
-/* The shape of a launch of `kernel` (its site `site`) with the caller's global and local sizes on `device`:
+/* The shape of a launch of `kernel` (its site `site`) with the caller's global and local sizes
+   (local NULL: the driver's choice) on `device`:
    the one chosen for its size class, or the next candidate to time. */
 IDIOM_HIDDEN void idiom__tune_shape(uint64_t site, const char *kernel, const char *device,
                                     int32_t dims, const int64_t *global, const int64_t *local,
