@@ -464,13 +464,13 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))  # no empty row
     sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
     inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
-    times, outputs = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
+    times, outputs, tuned = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
     arrays = [ptr, values, cols, x, np.zeros(rows)]
     reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)
     times["reference"], outputs["reference"] = reference
     traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
     shape = {"rows": rows, "entries": entries}
-    return _sparse_row("spmv", shape, times, outputs, expected, traffic=traffic)
+    return {**_sparse_row("spmv", shape, times, outputs, expected, traffic=traffic), "tuned": tuned}
 
 
 # y = A x for A in jagged diagonal storage, as the tool's mapper gives it
@@ -543,6 +543,11 @@ def _ellpack(rows: int) -> tuple[np.ndarray, np.ndarray, int]:
     return stored, columns, width
 
 
+# The one-dimensional shapes of runtime/idiom_tune.c: (work-group, rows a work-item), None
+# for the driver's choice.
+TUNED_SHAPES = ((None, 1), (64, 1), (128, 1), (256, 1), (256, 2), (256, 4), (256, 8), (128, 4))
+
+
 def _generated(
     device: Device,
     source: str,
@@ -552,15 +557,18 @@ def _generated(
     *,
     output: Output | None = None,
     repeat: int,
-) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+) -> tuple[dict[str, float], dict[str, np.ndarray], str]:
     """The kernel generated from `source` lowered as the tool lowers it, with long and,
-    where every size fits, int indices: its median time and y, one row a work-item."""
+    where every size fits, int indices: its median time and y, one row a work-item; and
+    "tuned", the last of them over the runtime tuner's shapes, the best one's time, y and
+    shape."""
     parsed = parse(source)
     assert isinstance(parsed, ir.Lambda)
     program, _ = lower(parsed)
     launch = Launch((-(-rows // 256) * 256,), (256,))
     times = {}
     outputs = {}
+    kernel = None
     for index in ("long", "int"):
         if index == "int" and not all(abs(size) < INT_LIMIT for size in sizes.values()):
             continue  # as the tool: the long kernel only
@@ -569,25 +577,57 @@ def _generated(
         measured = device.run(program, kernel, inputs, sizes, launch, y, repeat=repeat + 1)
         times[index] = statistics.median(measured[1:])
         outputs[index] = y
-    return times, outputs
+    assert kernel is not None
+    # The shapes the runtime's tuner times for a one-dimensional launch (runtime/
+    # idiom_tune.c), the driver's work-group first: the kernel a program ends up running.
+    best: tuple[float, str] | None = None
+    for local, factor in TUNED_SHAPES:
+        items = -(-rows // factor)
+        shaped = (
+            Launch((items,), None)
+            if local is None
+            else Launch((-(-items // local) * local,), (local,))
+        )
+        y = np.zeros(rows)
+        measured = device.run(program, kernel, inputs, sizes, shaped, y, repeat=repeat + 1)
+        seconds = statistics.median(measured[1:])
+        if best is None or seconds < best[0]:
+            best = (seconds, f"work-groups {local or 'of the driver'}, {factor} a work-item")
+            outputs["tuned"] = y
+    assert best is not None
+    times["tuned"] = best[0]
+    return times, outputs, best[1]
 
 
 def _sparse_reference(
     device: Device, name: str, arrays: list[np.ndarray], scalars: list[Any], repeat: int
 ) -> tuple[float, np.ndarray]:
     """The hand-written lift_reference/`name`.cl on `arrays` (y, written, the last) then
-    `scalars`, one row a work-item in groups of 256: its median time and y."""
+    `scalars`, one row a work-item: its median time in its best work-group of 64, 128 or
+    256, and y."""
     cl = device.cl
     flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
     built = cl.Program(device.context, (REFERENCES / f"{name}.cl").read_text()).build()
     rows = len(arrays[-1])
     y = np.zeros(rows)
     buffers = [cl.Buffer(device.context, flags, hostbuf=a) for a in (*arrays[:-1], y)]
-    shape = ((-(-rows // 256) * 256,), (256,))
-    timed = _timed(device, cl.Kernel(built, name), shape, [*buffers, *scalars], repeat)
+    kernel = cl.Kernel(built, name)
+    # Its best work-group of 64, 128 and 256 (one row a work-item whatever the group).
+    best = min(
+        statistics.median(
+            _timed(
+                device,
+                kernel,
+                ((-(-rows // local) * local,), (local,)),
+                [*buffers, *scalars],
+                repeat,
+            )
+        )
+        for local in (256, 128, 64)
+    )
     cl.enqueue_copy(device.queue, y, buffers[-1])
     device.queue.finish()
-    return statistics.median(timed), y
+    return best, y
 
 
 def _sparse_row(
@@ -634,7 +674,7 @@ def measure_jds(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     inputs = {"perm": perm, "nzcnt": nzcnt, "J": jd_ptr, "V": data, "C": idx, "X": x,
               "Y": np.zeros(rows), "jlo": 0, "vlo": 0, "xlo": 0, "ylo": 0}  # fmt: skip
     output = Output("Y", True, Size.of(0), (Size.of(1),))
-    times, outputs = _generated(
+    times, outputs, tuned = _generated(
         device, JDS_PROGRAM, inputs, sizes, rows, output=output, repeat=repeat
     )
     arrays = [perm, nzcnt, jd_ptr, data, idx, x, np.zeros(rows)]
@@ -642,7 +682,7 @@ def measure_jds(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     times["reference"], outputs["reference"] = reference
     traffic = 8 * rows + 4 * diagonals + (12 + 8) * entries + 8 * rows
     shape = {"rows": rows, "entries": entries, "diagonals": diagonals}
-    return _sparse_row("jds", shape, times, outputs, expected, traffic=traffic)
+    return {**_sparse_row("jds", shape, times, outputs, expected, traffic=traffic), "tuned": tuned}
 
 
 def measure_ell(device: Device, rows: int, repeat: int) -> dict[str, Any]:
@@ -659,7 +699,7 @@ def measure_ell(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
     sizes = {"R": rows, "E": len(stored), "N": rows}
     inputs = {"V": stored, "C": columns, "X": x, "w": width, "n": rows, "vlo": 0, "xlo": 0}
-    times, outputs = _generated(device, ELL_PROGRAM, inputs, sizes, rows, repeat=repeat)
+    times, outputs, tuned = _generated(device, ELL_PROGRAM, inputs, sizes, rows, repeat=repeat)
     arrays = [stored, columns, x, np.zeros(rows)]
     scalars = [np.int32(rows), np.int32(width)]
     times["reference"], outputs["reference"] = _sparse_reference(
@@ -667,7 +707,7 @@ def measure_ell(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     )
     traffic = (12 + 8) * len(stored) + 8 * rows
     shape = {"rows": rows, "width": width, "stored_entries": len(stored)}
-    return _sparse_row("ell", shape, times, outputs, expected, traffic=traffic)
+    return {**_sparse_row("ell", shape, times, outputs, expected, traffic=traffic), "tuned": tuned}
 
 
 def _scan_reference(
