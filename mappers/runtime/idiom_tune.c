@@ -71,12 +71,23 @@ static const candidate *candidates_of(int32_t dims, int *count) {
     }
 }
 
-int idiom__tune_on(int gpu) {
+/* IDIOM_TUNE and IDIOM_TUNE_CANDIDATE, read once: a launch's host time counts (getenv scans
+   the whole environment). */
+static pthread_once_t read_once = PTHREAD_ONCE_INIT;
+static int tune_setting = -1; /* -1: unset (GPUs only), 0: off, 1: on */
+static int64_t forced_candidate = -1;
+
+static void read_settings(void) {
     const char *text = getenv("IDIOM_TUNE");
-    if (text == NULL || *text == '\0') {
-        return gpu;
+    if (text != NULL && *text != '\0') {
+        tune_setting = strcmp(text, "0") != 0;
     }
-    return strcmp(text, "0") != 0;
+    forced_candidate = idiom__env_int("IDIOM_TUNE_CANDIDATE", -1);
+}
+
+int idiom__tune_on(int gpu) {
+    pthread_once(&read_once, read_settings);
+    return tune_setting < 0 ? gpu : tune_setting;
 }
 
 /* The size class: how many bits the NDRange's count of work-items takes. */
@@ -226,7 +237,8 @@ void idiom__tune_shape(uint64_t site, const char *kernel, const char *device, in
                        const int64_t *global, const int64_t *local, idiom_tune_shape *shape) {
     int count = 0;
     const candidate *all = candidates_of(dims, &count);
-    int64_t forced = idiom__env_int("IDIOM_TUNE_CANDIDATE", -1);
+    pthread_once(&read_once, read_settings);
+    int64_t forced = forced_candidate;
     if (forced >= 0) { /* every launch of that shape (tests: any shape computes the same) */
         apply(&all[forced < count ? forced : count - 1], dims, global, local, shape);
         shape->candidate = -1;

@@ -14,7 +14,7 @@
  * IDIOM_TUNE=0 keeps the caller's shape, IDIOM_TUNE=1 tunes on any device; by default a GPU's
  * launches are tuned and a CPU device's are not. IDIOM_TUNE_CANDIDATE=k launches every tuned
  * launch with candidate k (the last where there are fewer), timing nothing: the tests run
- * their programs under each shape.
+ * their programs under each shape. Both are read once per process.
  */
 #ifndef IDIOM_TUNE_H
 #define IDIOM_TUNE_H
