@@ -71,7 +71,9 @@ static int dirty;
 /* The OpenCL platform's start-up (idiom_policy.h). */
 static double start_up_seen = -1.0; /* measured in this run or remembered; -1: never */
 static double start_up_declined;    /* what the launches declined before it would have gained */
-static int start_up_paid;           /* the program's launches gained more than it (remembered) */
+/* Whether the launches of the program's last run that loaded the platform gained more than
+   its start-up (remembered): 1 they did, -1 they did not, 0 unknown. */
+static int start_up_paid;
 static int started_here;            /* the platform was loaded in this run */
 static double run_gained;           /* what this run's launches gained, uploads paid */
 
@@ -106,12 +108,18 @@ static void read_constants(void) {
     start_up_fixed = start_up_ms >= 0.0 ? start_up_ms * 1e-3 : -1.0;
 }
 
-/* What the launches must have gained before the platform is loaded. */
-static double start_up_rent(void) {
+/* The platform's start-up: fixed, measured or remembered, else the default. */
+static double start_up_cost(void) {
     if (start_up_fixed >= 0.0) {
-        return START_UP_SHARE * start_up_fixed;
+        return start_up_fixed;
     }
-    return START_UP_SHARE * (start_up_seen >= 0.0 ? start_up_seen : DEFAULT_START_UP_S);
+    return start_up_seen >= 0.0 ? start_up_seen : DEFAULT_START_UP_S;
+}
+
+/* What the launches must have gained before the platform is loaded: a share of its start-up,
+   all of it where the program's last run that loaded it did not gain that much. */
+static double start_up_rent(void) {
+    return (start_up_paid < 0 ? 1.0 : START_UP_SHARE) * start_up_cost();
 }
 
 
@@ -152,7 +160,7 @@ typedef struct {
 /* After the magic: what is remembered of the program as a whole. */
 typedef struct {
     double start_up; /* the platform's start-up, or -1 */
-    int32_t start_up_paid;
+    int32_t start_up_paid; /* 1, -1 or 0 (start_up_paid above) */
     int32_t reserved;
 } stored_program;
 
@@ -198,7 +206,7 @@ static void load(void) {
         fread(&program, sizeof program, 1, f) == 1) {
         if (program.start_up >= 0.0 && program.start_up < 60.0) { /* else damaged: unused */
             start_up_seen = program.start_up;
-            start_up_paid = program.start_up_paid == 1;
+            start_up_paid = program.start_up_paid == 1 ? 1 : program.start_up_paid == -1 ? -1 : 0;
         }
         while (fread(&record, sizeof record, 1, f) == 1) {
             site *s = find(record.key, 1);
@@ -237,7 +245,7 @@ static void save(void) {
         return;
     }
     if (started_here) { /* this run says whether loading the platform paid */
-        start_up_paid = run_gained >= start_up_rent();
+        start_up_paid = run_gained >= start_up_cost() ? 1 : -1;
     }
     stored_program program = {start_up_seen, start_up_paid, 0};
     int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8 && fwrite(&program, sizeof program, 1, f) == 1;
@@ -367,7 +375,7 @@ static void close_window(site *s) {
    launches paid for it before, or what the launches so far (this one included) would have
    gained reaches its start-up. Counts this launch's gain. */
 static int start_up_rented(const idiom_launch_cost *cost, double gain) {
-    if (cost->platform_loaded || start_up_paid) {
+    if (cost->platform_loaded || start_up_paid > 0) {
         return 1;
     }
     start_up_declined += gain > 0.0 ? gain : 0.0;
