@@ -28,7 +28,7 @@ from tests.mappers.differential import build_pair, same_outputs
 DONE, DECLINED = 0, 1
 
 CHILD = r"""
-import ctypes, json, sys
+import ctypes, json, sys, time
 import numpy as np
 sys.path.insert(0, {tests!r})
 from test_runtime import ARG_IN, ARG_OUT, ARG_SCALAR, IdiomArg, _cl_run, _load, _ptr
@@ -52,7 +52,7 @@ count = ctypes.c_int32(n)
 scalar = IdiomArg(ARG_SCALAR, 0, ctypes.addressof(count), 4)
 c = np.arange(n, dtype=np.float32)
 d = np.zeros(n, np.float32)
-pairs = {{"main": (a, b), "product": (c, d)}}
+pairs = {{"main": (a, b), "product": (c, d), "apart": (c, d)}}
 CONTINUES = 2
 SWEEP = b'''
 __kernel void sweep(__global const float *a, long a_at, __global float *b, long b_at, int n) {{
@@ -85,7 +85,11 @@ def launch(work, tag="main"):
     status = _cl_run(lib, SCALE.replace(b"{{tag}}", tag.encode()), "scale_" + tag, [n], args,
                      work=work)
     if status != 0:  # the original loop, as a rewritten program runs it
-        lib.idiom_host_access()
+        if tag == "apart":  # its own arrays only, as a placed host access
+            for z in (x, y):
+                lib.idiom_host_access_at(ctypes.c_void_p(_ptr(z)), ctypes.c_int64(z.nbytes))
+        else:
+            lib.idiom_host_access()
         y[:] = 2 * x
     return status
 statuses = []
@@ -105,6 +109,10 @@ for step in {plan!r}:
             x, y = (g, h) if k % 2 == 0 else (h, g)
             y[64:n - 64] = 0.5 * (x[63:n - 65] + x[65:n - 63])
         statuses.append("ok" if np.array_equal(e, g) and np.array_equal(f, h) else "wrong")
+    elif step == "copies":  # how many copies the device holds
+        statuses.append(lib.idiom_device_copies())
+    elif step[0] == "sleep":
+        time.sleep(step[1])
     elif step[0] == "sweep":
         statuses.append(sweep(step[1], sweeps % 2 == 0))
         sweeps += 1
@@ -219,6 +227,30 @@ def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
     statuses, records = _run(tmp_path, plan, IDIOM_GPU_MIN_WORK="1000000")
     assert statuses == [DONE, "ok", DECLINED, "ok"]
     assert _reasons(records) == ["large", "declined: the host is faster"]
+
+
+def test_copies_no_launch_uses_go_back_at_a_declined_launch(tmp_path: Path) -> None:
+    # The window leaves a and b on the device. A launch of other arrays declined at once
+    # (its loop then touching its own arrays only) keeps them; one declined after a pause
+    # of no launch (over IDLE_RELEASE_S, 50 ms) brings them back, so that the host's own
+    # accesses stop calling the runtime; b is the device's.
+    plan = [
+        *WINDOW[:-1],
+        "copies",
+        ("apart", 5),
+        "copies",
+        ("sleep", 0.2),
+        ("apart", 5),
+        "copies",
+        "host",
+    ]
+    statuses, _ = _run(tmp_path, plan)
+    assert statuses[:8] == [DECLINED] * 3 + [DONE] * 5
+    held, first, still, second, released, checked = statuses[8:]
+    assert first == second == DECLINED
+    assert held > 0 and still == held
+    assert released == 0
+    assert checked == "ok"
 
 
 def test_a_loop_over_large_arrays_is_weighed_by_the_memory_it_streams(tmp_path: Path) -> None:
