@@ -1198,8 +1198,9 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
    copies inline), and a program whose launches all decline then pays a call at each one
    (NAS BT's block products: three a call, about 1.8 billion a class B run). Under auto, a
    launch declined IDLE_RELEASE_S after the last launch that ran brings every copy back, as
-   the host touching them would; a later window uploads them again. */
-#define IDLE_RELEASE_S 0.05
+   the host touching them would; a later window uploads them again. Half a second: a time
+   loop's launches come far more often, and NAS BT's windows far less. */
+#define IDLE_RELEASE_S 0.5
 static _Atomic double last_ran; /* when a launch last ran (idiom__now) */
 
 static void release_idle_copies(void) {

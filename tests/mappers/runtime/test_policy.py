@@ -232,14 +232,14 @@ def test_large_launches_go_at_once_and_tiny_ones_stay(tmp_path: Path) -> None:
 def test_copies_no_launch_uses_go_back_at_a_declined_launch(tmp_path: Path) -> None:
     # The window leaves a and b on the device. A launch of other arrays declined at once
     # (its loop then touching its own arrays only) keeps them; one declined after a pause
-    # of no launch (over IDLE_RELEASE_S, 50 ms) brings them back, so that the host's own
+    # of no launch (over IDLE_RELEASE_S, half a second) brings them back, so that the host's own
     # accesses stop calling the runtime; b is the device's.
     plan = [
         *WINDOW[:-1],
         "copies",
         ("apart", 5),
         "copies",
-        ("sleep", 0.2),
+        ("sleep", 1.0),
         ("apart", 5),
         "copies",
         "host",
