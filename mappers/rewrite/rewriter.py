@@ -106,7 +106,7 @@ def _rewrite(
     )
     for number, instance in enumerate(ordered):
         function = functions[instance.ir_function]
-        state = text.snapshot()
+        state = None  # the text before the mapper ran: nothing before it edits the text
         try:
             region = region_of(function, instance.solution)
             for blocks, owner in claimed:
@@ -115,20 +115,23 @@ def _rewrite(
             mapper = MAPPERS.get(instance.idiom)
             if mapper is None:
                 raise NotReplaced(f"no mapper for {instance.idiom} yet")
+            state = text.snapshot()
             plan = mapper(instance, MapperContext(region, text, reassociate))
             _apply(text, region, plan, f"idiom{number}")
             problem = verify(text.text()) if verify_each else None
             if problem:
                 raise NotReplaced(f"internal error, LLVM rejected the rewrite: {problem}")
         except NotReplaced as reason:
-            text.restore(state)
+            if state is not None:
+                text.restore(state)
             internal = str(reason).startswith("internal error")
             outcomes.append(Outcome(instance, False, str(reason), internal_error=internal))
             continue
         except Exception as error:  # one faulty mapper must not stop the build
             # A bug in a mapper leaves this loop as compiled, the others still replaced,
             # and says so: the program stays correct, the bug visible.
-            text.restore(state)
+            if state is not None:
+                text.restore(state)
             detail = _internal_error(instance, error)
             outcomes.append(Outcome(instance, False, detail, internal_error=True))
             continue
