@@ -1166,6 +1166,11 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     if (auto_found_no_gpu || (!discovered && s == SLOT_GPU && !idiom__gpu_node_present())) {
         return no_gpu_for_auto();
     }
+    if (idiom_cl_min_work() == INT64_MAX) { /* a run as compiled: the original world runs
+                                                without host accesses, so nothing may launch */
+        timing->choice = (idiom_choice){0, "declined: the program runs as compiled", 0.0, 0.0};
+        return SLOT_DECLINED;
+    }
     idiom_launch_cost cost = launch_cost(s, work, nargs, args);
     cost.platform_loaded = discovered && slots[s].context != NULL;
     *measurable = cost.upload_bytes == 0 && cost.every_call_bytes <= MEASURED_TRAFFIC;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "idiom_internal.h"
+#include "idiom_policy.h"
 
 uint64_t idiom__fnv1a(uint64_t h, const void *data, uint64_t len) {
     const unsigned char *p = data;
@@ -133,11 +134,7 @@ void idiom__trace(const char *fmt, ...) {
    included: it is read from the environment once (getenv scans the whole environment). */
 _Atomic int64_t idiom_cl_min_work_known = -1; /* guards read it first (require_worth_it) */
 
-int64_t idiom_cl_min_work(void) {
-    int64_t known = atomic_load_explicit(&idiom_cl_min_work_known, memory_order_relaxed);
-    if (known >= 0) {
-        return known;
-    }
+static int64_t decide_min_work(void) {
     int64_t minimum = idiom__env_int("IDIOM_CL_MIN_WORK", INT64_C(1) << 15);
     switch (idiom__device_mode()) {
     case IDIOM_MODE_OFF:
@@ -146,13 +143,35 @@ int64_t idiom_cl_min_work(void) {
     case IDIOM_MODE_AUTO: /* without a GPU to use, every launch would decline */
         if (!idiom__auto_device_is_cpu() && !idiom__gpu_node_present()) {
             minimum = INT64_MAX;
+        } else if (idiom__env_int("IDIOM_AUTO_AS_COMPILED", 1) != 0 &&
+                   idiom__policy_runs_as_compiled(idiom__auto_device_is_cpu() ? "CPU" : "GPU")) {
+            idiom__trace("auto: this program's last run gained too little on the device; "
+                         "loops run as compiled");
+            minimum = INT64_MAX;
         }
         break;
     default:
         break;
     }
-    atomic_store_explicit(&idiom_cl_min_work_known, minimum, memory_order_relaxed);
     return minimum;
+}
+
+int64_t idiom_cl_min_work(void) {
+    static pthread_mutex_t deciding = PTHREAD_MUTEX_INITIALIZER;
+    int64_t known = atomic_load_explicit(&idiom_cl_min_work_known, memory_order_relaxed);
+    if (known >= 0) {
+        return known;
+    }
+    /* Decided once: guards and idiom_world_decide must agree, and the remembered runs as
+       compiled count this run once. */
+    pthread_mutex_lock(&deciding);
+    known = atomic_load_explicit(&idiom_cl_min_work_known, memory_order_relaxed);
+    if (known < 0) {
+        known = decide_min_work();
+        atomic_store_explicit(&idiom_cl_min_work_known, known, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&deciding);
+    return known;
 }
 
 /* Whether this machine has a device node that a GPU's OpenCL driver opens: NVIDIA's

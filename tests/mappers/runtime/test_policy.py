@@ -143,6 +143,7 @@ def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list
         "IDIOM_HOST_NS_PER_WORK": "1000",
         "IDIOM_TRANSFER_GBS": "0.0032",
         "IDIOM_START_UP_MS": "0",
+        "IDIOM_AUTO_AS_COMPILED": "0",
         **extra,
     }
     code = CHILD.format(tests=str(Path(__file__).parent), library=str(shared_runtime()), plan=plan)
@@ -333,6 +334,65 @@ def test_without_a_device_auto_never_launches(tmp_path: Path) -> None:
     assert all(r["status"] == DECLINED and r["device"] is None for r in records)
 
 
+# ---- runs as compiled after runs that gained too little -------------------------------------
+
+AS_COMPILED = "declined: the program runs as compiled"
+
+
+def _worlds(tmp_path: Path, plan: list[Any], runs: int, **extra: str) -> list[str]:
+    """Runs `plan` `runs` times with one cache: for each run, "compiled" where every launch
+    declined because the program runs as compiled, else "rewritten"."""
+    worlds = []
+    for _ in range(runs):
+        statuses, records = _run(tmp_path, plan, IDIOM_AUTO_AS_COMPILED="1", **extra)
+        assert statuses[-1] == "ok"
+        compiled = {r["policy"] for r in records} == {AS_COMPILED}
+        worlds.append("compiled" if compiled else "rewritten")
+    return worlds
+
+
+def test_runs_that_gain_too_little_send_the_next_ones_to_the_compiled_loops(
+    tmp_path: Path,
+) -> None:
+    # Launches of 5 iterations (5 us on the host) never pay: each rewritten run gains
+    # nothing, and the next 1, then 2, then 4 runs run as compiled before the next try.
+    plan = [("tiny", 5)] * 4 + ["host"]
+    assert _worlds(tmp_path, plan, 8) == [
+        "rewritten", "compiled", "rewritten", "compiled", "compiled", "rewritten", "compiled",
+        "compiled",
+    ]  # fmt: skip
+
+
+def test_runs_whose_launches_pay_stay_rewritten(tmp_path: Path) -> None:
+    # Sixteen launches of 10 ms on the host, their data kept on the device: the window pays
+    # its upload after four, and the run gains over 100 ms, more than a twentieth of it.
+    plan = [("main", 10000)] * 16 + ["host"]
+    assert _worlds(tmp_path, plan, 3) == ["rewritten"] * 3
+
+
+def test_a_run_that_pays_again_ends_the_runs_as_compiled(tmp_path: Path) -> None:
+    # Tiny launches send the second run to the compiled loops; the third finds launches
+    # that pay (the program's input grew), and the runs after it stay rewritten.
+    tiny, paying = [("main", 5)] * 4 + ["host"], [("main", 10000)] * 16 + ["host"]
+    assert _worlds(tmp_path, tiny, 2) == ["rewritten", "compiled"]
+    assert _worlds(tmp_path, paying, 3) == ["rewritten"] * 3
+
+
+def test_a_program_whose_run_gained_too_little_runs_its_compiled_loops(
+    sweeps: tuple[Path, Path, Accelerated], tmp_path: Path
+) -> None:
+    # The sweeps stay on the host (3 us each by the model): the first run is rewritten and
+    # gains nothing, so the second runs the source's own loops, in the original world of the
+    # functions built twice, its guards never reached, outputs equal.
+    host = {"IDIOM_HOST_NS_PER_WORK": "0.05", "IDIOM_HOST_GBS": "1000000"}
+    records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
+    assert len([r for r in records if r["entry"] == "cl_run"]) == 40
+    records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
+    assert records == []  # not a call into the runtime
+    records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
+    assert len([r for r in records if r["entry"] == "cl_run"]) == 40  # the next try
+
+
 # ---- a program: a time loop of sweeps under auto ---------------------------------------------
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpus"
@@ -355,10 +415,12 @@ def _sweep_run(
         "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
         "IDIOM_STATS": str(stats),
         "IDIOM_START_UP_MS": "0",
+        "IDIOM_AUTO_AS_COMPILED": "0",
         **extra,
     }
     same_outputs(pair, ["256", "40"], env)
-    return [json.loads(line) for line in stats.read_text().splitlines()]
+    lines = stats.read_text().splitlines() if stats.exists() else []  # no call: no file
+    return [json.loads(line) for line in lines]
 
 
 def test_a_time_loop_moves_to_the_device_and_the_next_run_starts_there(
