@@ -225,6 +225,9 @@ def _assembled(
         mine.functions[name][0]: name for name in taken | doubled.keys() if name in mine.functions
     }
     skipped = {number for name in replaced_at.values() for number in _span(mine.functions[name])}
+    host_only = worlds.host_only_functions(
+        {name: mine.body(name) for name in doubled}, {name: theirs.body(name) for name in doubled}
+    )
     out: list[str] = []
     for number, line in enumerate(mine.lines):
         if number in replaced_at and (name := replaced_at[number]) in doubled:
@@ -232,7 +235,8 @@ def _assembled(
             group = definition.group
             stripped = None if group is None else groups.setdefault(group, fresh + len(groups))
             out.extend(worlds.rewritten_copy(mine.body(name), name, stripped))
-            out.extend(["", *worlds.dispatcher(definition, stripped), ""])
+            dispatcher = worlds.dispatcher(definition, stripped, host_only=name in host_only)
+            out.extend(["", *dispatcher, ""])
             out.extend(worlds.original_copy(renumber(theirs.body(name)), name, originals))
         elif number in replaced_at:
             out.extend(renumber(theirs.body(replaced_at[number])))
@@ -259,6 +263,8 @@ def _assembled(
     out.extend(worlds.stripped_attributes(mine.attributes[old], new) for old, new in groups.items())
     if doubled:
         out.extend(["", *worlds.WORLD_DEFINITIONS])
+    if host_only and f"@{worlds.DEVICE_ENTRIES}" not in mine.globals_:
+        out.append(f"@{worlds.DEVICE_ENTRIES} = external global i32")
     return "\n".join(out) + "\n"
 
 

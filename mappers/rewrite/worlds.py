@@ -28,14 +28,17 @@ program mixing them (a doubled function called from one that is not) stays corre
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
     "BLAS_ENTRIES",
+    "DEVICE_ENTRIES",
+    "HOST_ACCESSES",
     "WORLD_DEFINITIONS",
     "Definition",
     "dispatcher",
+    "host_only_functions",
     "original_copy",
     "parse_definition",
     "renamed",
@@ -60,6 +63,25 @@ BLAS_ENTRIES = frozenset(
         "idiom_trsv",
     }
 )
+
+# What the residency pass adds to a function that launches nothing (mappers/residency).
+DEVICE_ENTRIES = "idiom_device_entries"
+HOST_ACCESSES = frozenset(
+    {
+        "idiom_host_access",
+        "idiom_host_access_at",
+        "idiom_device_copies",
+        DEVICE_ENTRIES,
+        "idiom.fast.host_access",
+        "idiom.fast.host_access_at",
+        "idiom.fast.host_access.saved",
+        "idiom.fast.host_access_at.saved",
+    }
+)
+_SYNCHRONISING = re.compile(
+    r"\b(?:atomicrmw|cmpxchg|fence|invoke|callbr)\b|\b(?:load|store) atomic\b"
+)
+_CALL = re.compile(r"(?:^|\s)call\s")
 
 _ORIGINAL = ".idiom.orig"
 _REWRITTEN = ".idiom.rewritten"
@@ -180,19 +202,29 @@ def original_copy(body: list[str], name: str, originals: Iterable[str]) -> list[
     return [define, *(calls.sub(_to_original, line) for line in body[1:])]
 
 
-def dispatcher(definition: Definition, group: int | None) -> list[str]:
-    """`F` itself: the world's test and a call of one copy (the rewritten one not inlined)."""
+def dispatcher(definition: Definition, group: int | None, *, host_only: bool = False) -> list[str]:
+    """`F` itself: the world's test and a call of one copy (the rewritten one not inlined).
+    A `host_only` function (see `host_only_functions`) runs its original copy in the
+    rewritten world too whenever no copy is on a device."""
     returns = definition.return_type
     passing = " ".join(_PASSING.findall(definition.head.removesuffix(returns + " ")))
     arguments = ", ".join(_argument(parameter) for parameter in definition.parameters)
     tail = _BODY_ONLY.sub("", definition.tail)
     tail = tail if group is None else _GROUP.sub(f"#{group}", tail, count=1)
+    otherwise = "idiom.copies" if host_only else "idiom.run.rewritten"
     lines = [
         definition.line(tail=tail),
         "idiom.world:",
         f'  %idiom.original = call i1 @"{_CHOOSE}"()',
-        "  br i1 %idiom.original, label %idiom.run.original, label %idiom.run.rewritten",
+        f"  br i1 %idiom.original, label %idiom.run.original, label %{otherwise}",
     ]
+    if host_only:
+        lines += [
+            "idiom.copies:",
+            f"  %idiom.entries = load atomic i32, ptr @{DEVICE_ENTRIES} unordered, align 4",
+            "  %idiom.none = icmp eq i32 %idiom.entries, 0",
+            "  br i1 %idiom.none, label %idiom.run.original, label %idiom.run.rewritten",
+        ]
     for label, suffix, site in (
         ("original", _ORIGINAL, ""),
         ("rewritten", _REWRITTEN, " noinline"),
@@ -206,6 +238,49 @@ def dispatcher(definition: Definition, group: int | None) -> list[str]:
         else:
             lines += [f"  {result} = {call}", f"  ret {returns} {result}"]
     return [*lines, "}"]
+
+
+def host_only_functions(
+    rewritten: Mapping[str, list[str]], source: Mapping[str, list[str]]
+) -> set[str]:
+    """The doubled functions (their rewritten and source bodies by name) that launch nothing
+    and synchronise with nothing, whatever they call: their rewritten code adds host
+    accesses only, and they call intrinsics and one another only, with no atomic access or
+    fence. Entered with no copy on any device, such a function's original copy computes
+    what its rewritten copy would: nothing it runs can put a copy there, and a launch on
+    another thread touching its data while it runs would race with it in the source (NAS
+    BT's `matmul_sub`, called 600 million times in a class B run: its host accesses, and
+    the call the original build inlines, cost the run when nothing is launched)."""
+    allowed = set(rewritten) & set(source)
+    changed = True
+    while changed:
+        kept = {
+            name
+            for name in allowed
+            if _only_calls(rewritten[name], allowed | HOST_ACCESSES)
+            and _only_calls(source[name], allowed)
+        }
+        changed = kept != allowed
+        allowed = kept
+    return allowed
+
+
+def _only_calls(body: list[str], names: set[str]) -> bool:
+    """Whether `body` has no atomic access (but reads of the count of device copies), fence
+    or invoke, and calls no function but intrinsics and `names` (an indirect call or inline
+    assembly counts as another)."""
+    for line in body[1:]:
+        atomic = _SYNCHRONISING.search(line)
+        if atomic and not (atomic.group(0).startswith("load") and f"@{DEVICE_ENTRIES}," in line):
+            return False
+        call = _CALL.search(line)
+        if call is None:
+            continue
+        callee = line[call.end() : line.index("(", call.end())].split()[-1]
+        name = callee.removeprefix("@").strip('"')
+        if not callee.startswith("@") or not (name.startswith("llvm.") or name in names):
+            return False
+    return True
 
 
 def stripped_attributes(line: str, number: int) -> str:

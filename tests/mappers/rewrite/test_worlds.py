@@ -13,7 +13,7 @@ import pytest
 
 from mappers.rewrite.irtext import verify
 from mappers.rewrite.splice import spliced
-from mappers.rewrite.worlds import dispatcher, parse_definition
+from mappers.rewrite.worlds import dispatcher, host_only_functions, parse_definition
 from tests.mappers.differential import build_pair, run_binary
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpus"
@@ -120,6 +120,67 @@ def test_functions_calling_blas_are_built_once() -> None:
     assert "g.idiom.orig" in defined
 
 
+# g's rewritten copy adds a host access only; f's launches.
+HOST_ONLY_FINAL = """\
+define i32 @g(i32 %x) #0 {
+  call void @"idiom.fast.host_access"()
+  ret i32 %x
+}
+
+define i32 @f(i32 %x) #0 {
+  %t = call i32 @idiom_cl_run(i32 %x)
+  %y = call i32 @g(i32 %x)
+  ret i32 %y
+}
+
+declare void @"idiom.fast.host_access"()
+declare i32 @idiom_cl_run(i32)
+
+attributes #0 = { nounwind memory(none) }
+"""
+
+
+def test_a_function_that_launches_nothing_runs_its_original_copy_without_device_copies() -> None:
+    text = spliced(HOST_ONLY_FINAL, CANONICAL, SOURCE)
+    assert verify(text) is None
+    assert "@idiom_device_entries" in _body(text, "g")
+    assert "idiom.copies" in _body(text, "g")
+    assert "idiom.copies" not in _body(text, "f")
+
+
+SOURCE_G = "define i32 @g(i32 %x) {\nentry:\n  BODY\n  ret i32 %x\n}"
+
+
+@pytest.mark.parametrize(
+    ("line", "host_only"),
+    [
+        ("%s = call double @llvm.sqrt.f64(double 2.0)", True),
+        ("%s = call i32 @g(i32 %x)", True),  # itself
+        ("%s = call i32 @puts(ptr null)", False),  # may call back into the program
+        ("%s = call i32 %x(i32 1)", False),  # indirect
+        ("%s = atomicrmw add ptr null, i32 1 seq_cst", False),
+        ("fence seq_cst", False),
+        ("%s = load atomic i32, ptr null acquire, align 4", False),
+        ('call void asm sideeffect "", ""()', False),
+        ("%call = add i32 %x, 1", True),  # a name, not a call
+    ],
+)
+def test_what_keeps_a_function_from_running_its_original_copy(line: str, host_only: bool) -> None:
+    source = SOURCE_G.replace("BODY", line).splitlines()
+    rewritten = [source[0], '  call void @"idiom.fast.host_access"()', *source[1:]]
+    assert host_only_functions({"g": rewritten}, {"g": source}) == ({"g"} if host_only else set())
+
+
+def test_a_function_calling_one_that_launches_runs_its_rewritten_copy() -> None:
+    calls_f = SOURCE_G.replace("BODY", "%s = call i32 @f(i32 %x)").splitlines()
+    launches = SOURCE_G.replace("@g(", "@f(").replace("BODY", "%s = add i32 %x, 1").splitlines()
+    rewritten = {
+        "g": calls_f,
+        "f": [*launches[:2], "  call i32 @idiom_cl_run(i32 0)", *launches[2:]],
+    }
+    assert host_only_functions(rewritten, {"g": calls_f, "f": launches}) == set()
+
+
 @pytest.mark.parametrize(
     ("line", "name", "returns", "types"),
     [
@@ -209,21 +270,49 @@ def test_the_original_world_runs_the_original_instructions(stencil: tuple[Path, 
 
 
 def _instructions_in_main(binary: Path, args: list[str]) -> int:
+    return _instructions_in(binary, args, "main", {"IDIOM_DEVICE": "auto"})
+
+
+def _instructions_in(binary: Path, args: list[str], function: str, env: dict[str, str]) -> int:
     valgrind = shutil.which("valgrind")
     assert valgrind is not None, "valgrind is missing: scripts/setup.sh installs it"
     command = [
         valgrind,
         "--tool=callgrind",
-        "--toggle-collect=main",
+        f"--toggle-collect={function}",
         "--callgrind-out-file=/dev/null",
     ]
     ran = subprocess.run(
         [*command, str(binary), *args],
         capture_output=True,
         text=True,
-        env={**os.environ, "LD_BIND_NOW": "1", "IDIOM_DEVICE": "auto"},
+        env={**os.environ, "LD_BIND_NOW": "1", **env},
         check=True,
     )
     found = re.search(r"Collected : (\d+)", ran.stderr)
     assert found is not None, ran.stderr
     return int(found.group(1))
+
+
+def test_a_block_product_runs_its_original_copy_while_no_copy_is_on_the_device(
+    tmp_path: Path,
+) -> None:
+    """tests/mappers/programs/block_products.c: `block_sub` launches nothing. Under `auto`
+    with every launch declined (its start-up never paid), the rewritten world's calls of it
+    run the original copy, its rewritten one never entered; with launches forced on PoCL,
+    entered with copies on the device, the rewritten copy runs."""
+    _, accelerated, _ = build_pair(
+        Path(__file__).parents[1] / "programs" / "block_products.c", tmp_path
+    )
+    declined = {
+        "IDIOM_DEVICE": "auto",
+        "IDIOM_AUTO_DEVICE": "cpu",
+        "IDIOM_AUTO_AS_COMPILED": "0",
+        "IDIOM_START_UP_MS": "60000",
+        "IDIOM_CL_MIN_WORK": "1",
+        "IDIOM_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    forced = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1"}
+    rewritten = "block_sub.idiom.rewritten"
+    assert _instructions_in(accelerated, ["64", "3"], rewritten, declined) == 0
+    assert _instructions_in(accelerated, ["64", "3"], rewritten, forced) > 0
