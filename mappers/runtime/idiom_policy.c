@@ -84,8 +84,10 @@ static int start_up_paid;
 static int started_here;            /* the platform was loaded in this run */
 static double run_gained;           /* what this run's launches gained, uploads paid */
 
-/* Runs of the program as compiled (idiom__policy_runs_as_compiled), remembered: how many
-   rewritten runs in a row gained too little, and how many runs are left before the next try. */
+/* Runs of the program as compiled (idiom__policy_runs_as_compiled), remembered per program
+   and command line (a run of a tiny input says nothing of a large one): how many rewritten
+   runs in a row gained too little, and how many runs are left before the next try. */
+#define RUNS_MAGIC "IDIOMRC1"
 static int16_t idle_runs;
 static int16_t runs_as_compiled;
 static int judged_run;     /* this run is in the rewritten world and says whether it paid */
@@ -179,8 +181,7 @@ typedef struct {
 typedef struct {
     double start_up; /* the platform's start-up, or -1 */
     int32_t start_up_paid; /* 1, -1 or 0 (start_up_paid above) */
-    int16_t idle_runs;        /* (idle_runs above) */
-    int16_t runs_as_compiled; /* (runs_as_compiled above) */
+    int32_t reserved;
 } stored_program;
 
 static int policy_path(char *out, size_t size) {
@@ -227,11 +228,6 @@ static void load(void) {
             start_up_seen = program.start_up;
             start_up_paid = program.start_up_paid == 1 ? 1 : program.start_up_paid == -1 ? -1 : 0;
         }
-        if (program.idle_runs >= 0 && program.runs_as_compiled >= 0 &&
-            program.runs_as_compiled <= MAX_RUNS_AS_COMPILED) {
-            idle_runs = program.idle_runs;
-            runs_as_compiled = program.runs_as_compiled;
-        }
         while (fread(&record, sizeof record, 1, f) == 1) {
             site *s = find(record.key, 1);
             /* A record out of range is a damaged file: what it says is not used. */
@@ -252,6 +248,76 @@ static void load(void) {
     fclose(f);
 }
 
+/* The file of the verdict for this command line: the program's key and a hash of its
+   arguments (argv[0] aside: the executable is in the key). */
+static int runs_path(char *out, size_t size) {
+    char policy[4300];
+    if (!policy_path(policy, sizeof policy)) {
+        return 0;
+    }
+    uint64_t h = IDIOM_FNV_START;
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (f != NULL) {
+        char buffer[4096];
+        size_t n = fread(buffer, 1, sizeof buffer, f);
+        fclose(f);
+        size_t first = strnlen(buffer, n);
+        h = idiom__fnv1a(h, buffer + first, n - first);
+    }
+    return snprintf(out, size, "%s-%016llx.runs", policy, (unsigned long long)h) < (int)size;
+}
+
+/* A temporary file beside `path` (its name in `tmp`), to be renamed over it by
+   commit_temp: a reader sees an old file or a new one. NULL where it cannot be made. */
+static FILE *open_temp(const char *path, char *tmp, size_t size) {
+    if (snprintf(tmp, size, "%s.XXXXXX", path) >= (int)size) {
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (f == NULL && fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+    return f;
+}
+
+static void commit_temp(FILE *f, int written, const char *tmp, const char *path) {
+    int ok = fclose(f) == 0 && written;
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+    }
+}
+
+static void load_runs(void) {
+    char path[4400];
+    FILE *f = runs_path(path, sizeof path) ? fopen(path, "rb") : NULL;
+    if (f == NULL) {
+        return;
+    }
+    char magic[8];
+    int16_t counts[2];
+    if (fread(magic, 1, sizeof magic, f) == sizeof magic &&
+        memcmp(magic, RUNS_MAGIC, sizeof magic) == 0 && fread(counts, sizeof counts, 1, f) == 1 &&
+        counts[0] >= 0 && counts[1] >= 0 && counts[1] <= MAX_RUNS_AS_COMPILED) {
+        idle_runs = counts[0];
+        runs_as_compiled = counts[1]; /* else damaged: unused */
+    }
+    fclose(f);
+}
+
+static void save_runs(void) {
+    char path[4400];
+    char tmp[4500];
+    FILE *f = runs_path(path, sizeof path) ? open_temp(path, tmp, sizeof tmp) : NULL;
+    if (f == NULL) {
+        return;
+    }
+    int16_t counts[2] = {idle_runs, runs_as_compiled};
+    int ok = fwrite(RUNS_MAGIC, 1, 8, f) == 8 && fwrite(counts, sizeof counts, 1, f) == 1;
+    commit_temp(f, ok, tmp, path);
+}
+
 /* A rewritten run ends: its launches, the platform's start-up paid, gained less than
    WORTH_SHARE of its time, and the next 1, 2, 4, ... runs (at most MAX_RUNS_AS_COMPILED) run as
    compiled; or they gained that much, and every run is rewritten. */
@@ -270,26 +336,14 @@ static void judge_run(void) {
 static void save(void) {
     char path[4300];
     char tmp[4400];
-    if (!dirty || !policy_path(path, sizeof path) ||
-        snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-        return;
-    }
-    int fd = mkstemp(tmp); /* temp file + rename: a reader sees an old file or a new one */
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    FILE *f = dirty && policy_path(path, sizeof path) ? open_temp(path, tmp, sizeof tmp) : NULL;
     if (f == NULL) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
         return;
     }
     if (started_here) { /* this run says whether loading the platform paid */
         start_up_paid = run_gained >= start_up_cost() ? 1 : -1;
     }
-    if (judged_run) {
-        judge_run();
-    }
-    stored_program program = {start_up_seen, start_up_paid, idle_runs, runs_as_compiled};
+    stored_program program = {start_up_seen, start_up_paid, 0};
     int ok = fwrite(POLICY_MAGIC, 1, 8, f) == 8 && fwrite(&program, sizeof program, 1, f) == 1;
     for (unsigned i = 0; i < SITES && ok; i++) {
         const site *s = &sites[i];
@@ -300,15 +354,16 @@ static void save(void) {
                               s->chain_ratio, s->measured, s->long_windows};
         ok = fwrite(&record, sizeof record, 1, f) == 1;
     }
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-    }
+    commit_temp(f, ok, tmp, path);
 }
 
 static void save_at_exit(void) {
     pthread_mutex_lock(&policy_lock);
     save();
+    if (judged_run) {
+        judge_run();
+        save_runs();
+    }
     pthread_mutex_unlock(&policy_lock);
 }
 
@@ -584,16 +639,13 @@ void idiom__policy_started(double seconds) {
 int idiom__policy_runs_as_compiled(const char *device) {
     pthread_mutex_lock(&policy_lock);
     ensure_loaded(device);
+    load_runs();
     int as_compiled = runs_as_compiled > 0;
     if (as_compiled) {
         runs_as_compiled--;
+        save_runs(); /* now: a run that crashes or calls _exit still counts */
     } else {
         judged_run = 1;
-    }
-    dirty = 1;
-    if (as_compiled) {
-        save(); /* now: a run that crashes or calls _exit still counts */
-        dirty = 0;
     }
     pthread_mutex_unlock(&policy_lock);
     return as_compiled;

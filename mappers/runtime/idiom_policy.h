@@ -87,8 +87,9 @@ IDIOM_HIDDEN void idiom__policy_measured(uint64_t key, int64_t work, double seco
 IDIOM_HIDDEN void idiom__policy_started(double seconds);
 
 /* Under auto, asked once per process before any launch: 1 where this run of the program
-   should run as compiled (the original world, no launch at all), because its last rewritten
-   run's launches on `device` gained less than a twentieth of that run's time; then the next
+   should run as compiled (the original world, no launch at all), because the last rewritten
+   run of the program with the same arguments gained less than a twentieth of its time with
+   its launches on `device`; then the next
    1, 2, 4, ... up to 16 runs do, before one tries the device again. Otherwise 0, and this
    run's gains are judged at exit. */
 IDIOM_HIDDEN int idiom__policy_runs_as_compiled(const char *device);

@@ -371,24 +371,28 @@ def test_runs_whose_launches_pay_stay_rewritten(tmp_path: Path) -> None:
 
 
 def test_a_run_that_pays_again_ends_the_runs_as_compiled(tmp_path: Path) -> None:
-    # Tiny launches send the second run to the compiled loops; the third finds launches
-    # that pay (the program's input grew), and the runs after it stay rewritten.
-    tiny, paying = [("main", 5)] * 4 + ["host"], [("main", 10000)] * 16 + ["host"]
-    assert _worlds(tmp_path, tiny, 2) == ["rewritten", "compiled"]
-    assert _worlds(tmp_path, paying, 3) == ["rewritten"] * 3
+    # At 0.001 ns an iteration nothing pays, and the second run runs as compiled; the third
+    # finds launches that pay (the host grew slower), and the runs after it stay rewritten.
+    plan = [("main", 10000)] * 16 + ["host"]
+    fast_host = {"IDIOM_HOST_NS_PER_WORK": "0.001", "IDIOM_HOST_GBS": "1000000"}
+    assert _worlds(tmp_path, plan, 2, **fast_host) == ["rewritten", "compiled"]
+    assert _worlds(tmp_path, plan, 3) == ["rewritten"] * 3
 
 
 def test_a_program_whose_run_gained_too_little_runs_its_compiled_loops(
     sweeps: tuple[Path, Path, Accelerated], tmp_path: Path
 ) -> None:
     # The sweeps stay on the host (3 us each by the model): the first run is rewritten and
-    # gains nothing, so the second runs the source's own loops, in the original world of the
-    # functions built twice, its guards never reached, outputs equal.
+    # gains nothing, so the second, with the same arguments, runs the source's own loops, in
+    # the original world of the functions built twice, its guards never reached, outputs
+    # equal. Other arguments are another input: their first run is rewritten.
     host = {"IDIOM_HOST_NS_PER_WORK": "0.05", "IDIOM_HOST_GBS": "1000000"}
     records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
     assert len([r for r in records if r["entry"] == "cl_run"]) == 40
     records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
     assert records == []  # not a call into the runtime
+    records = _sweep_run(sweeps, tmp_path, ["256", "30"], IDIOM_AUTO_AS_COMPILED="1", **host)
+    assert len([r for r in records if r["entry"] == "cl_run"]) == 30
     records = _sweep_run(sweeps, tmp_path, IDIOM_AUTO_AS_COMPILED="1", **host)
     assert len([r for r in records if r["entry"] == "cl_run"]) == 40  # the next try
 
@@ -405,7 +409,10 @@ def sweeps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Accele
 
 
 def _sweep_run(
-    pair: tuple[Path, Path, Accelerated], tmp_path: Path, **extra: str
+    pair: tuple[Path, Path, Accelerated],
+    tmp_path: Path,
+    args: list[str] | None = None,
+    **extra: str,
 ) -> list[dict[str, Any]]:
     stats = tmp_path / "sweeps.jsonl"
     stats.unlink(missing_ok=True)
@@ -418,7 +425,7 @@ def _sweep_run(
         "IDIOM_AUTO_AS_COMPILED": "0",
         **extra,
     }
-    same_outputs(pair, ["256", "40"], env)
+    same_outputs(pair, args or ["256", "40"], env)
     lines = stats.read_text().splitlines() if stats.exists() else []  # no call: no file
     return [json.loads(line) for line in lines]
 
