@@ -20,6 +20,7 @@ from pathlib import Path
 from idl.errors import IdiomError
 from mappers.residency.placement import needs_residency, residency_refused, with_host_access
 from mappers.rewrite.alignment import align_large_arrays
+from mappers.rewrite.owned_pages import owned_pages
 from mappers.rewrite.rewriter import Outcome, rewrite_module
 from mappers.rewrite.splice import spliced
 from mappers.runtime.build import runtime_library
@@ -122,6 +123,8 @@ def accelerate(
         align_large_arrays(_from_source(source, options, before, text, original_copies))
         for source, before, text in zip(sources, canonical, texts, strict=True)
     ]
+    if launches and refused is None:  # the safety net may protect their edges
+        texts = [owned_pages(text) for text in texts]
     with tempfile.TemporaryDirectory(prefix="idiom-acc-") as tmp:
         objects: list[str] = []
         for number, text in enumerate(texts):

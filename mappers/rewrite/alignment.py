@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["align_large_arrays"]
+__all__ = ["align_large_arrays", "array_bytes"]
 
 _LINE = 64
 _LARGE = 4096
@@ -39,16 +39,16 @@ def _aligned(line: str) -> str:
     if match is None:
         return line
     head, array, rest, alignment = match.groups()
-    size = _size(array)
+    size = array_bytes(array)
     if size is None or size < _LARGE or int(alignment) >= _LINE:
         return line
     return f"{head}{array} {rest}, align {_LINE}"
 
 
-def _size(type_text: str) -> int | None:
+def array_bytes(type_text: str) -> int | None:
     """Bytes of an array type of scalars (nested arrays included); None for anything else."""
     match = _ARRAY.match(type_text)
     if match is None:
         return _SCALARS.get(type_text)
-    inner = _size(match.group(2))
+    inner = array_bytes(match.group(2))
     return None if inner is None else int(match.group(1)) * inner

@@ -29,6 +29,7 @@
 
 #include "idiom_resident.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -167,8 +168,45 @@ static int block_of(uintptr_t start, uintptr_t end, uintptr_t lo, uintptr_t hi, 
     return 0;
 }
 
+/* Static arrays the program laid out on pages of their own (mappers/rewrite/owned_pages.py),
+   registered by its constructors before main: they live as long as the process. */
+#define OWNED_MAX 256
+static span owned[OWNED_MAX];
+static atomic_int owned_count;
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void idiom_private_pages(const void *start, int64_t bytes) {
+    idiom__guard_enabled(); /* sets page_bytes */
+    uintptr_t lo = (uintptr_t)start;
+    uintptr_t hi = lo + (uintptr_t)bytes;
+    /* Whole pages of this machine's size only (the rewriter aligns to 4 KiB). */
+    if (bytes <= 0 || lo % page_bytes != 0 || hi % page_bytes != 0 || hi < lo) {
+        return;
+    }
+    pthread_mutex_lock(&owned_lock);
+    int n = atomic_load(&owned_count);
+    if (n < OWNED_MAX) {
+        owned[n] = (span){lo, hi};
+        atomic_store(&owned_count, n + 1); /* published after the span is written */
+    }
+    pthread_mutex_unlock(&owned_lock);
+}
+
+static int owns_pages(uintptr_t lo, uintptr_t hi) {
+    int n = atomic_load(&owned_count);
+    for (int i = 0; i < n; i++) {
+        if (owned[i].start <= lo && hi <= owned[i].end) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int idiom__guard_private(uintptr_t lo, uintptr_t hi) {
     idiom__guard_enabled(); /* sets page_bytes */
+    if (owns_pages(lo, hi)) {
+        return 1;
+    }
     uintptr_t first_page = lo & ~(page_bytes - 1);
     for (int i = 0; i < REMEMBERED; i++) {
         const span *b = &known_blocks[i];

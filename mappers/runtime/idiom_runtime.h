@@ -292,6 +292,12 @@ void idiom_host_access(void);
  * load or store needs. The other copies stay on the device. */
 void idiom_host_access_at(const void *address, int64_t bytes);
 
+/* The program's static array laid out alone on the whole pages [start, start + bytes)
+ * (mappers/rewrite/owned_pages.py): a device copy inside it has its partial first and last
+ * pages protected too, as a block of its own from malloc. Called by the unit's constructor;
+ * ignored unless both ends fall on this machine's page boundaries. */
+void idiom_private_pages(const void *start, int64_t bytes);
+
 /* How many device copies there are (one atomic read). Before a loop of host code whose bytes
  * it bounds, the rewriter computes the ranges for idiom_host_access_at only when there are
  * some: a small function called millions of times pays one call, as with idiom_host_access. */
