@@ -209,6 +209,22 @@ def test_windows_that_fall_short_make_the_next_rental_dearer_by_their_shortfall(
     assert launched == [3, 18], _reasons(records)
 
 
+def test_a_site_that_never_rented_rents_as_dearly_as_the_program_taught(
+    tmp_path: Path,
+) -> None:
+    # `main`'s first window falls 3.75 times short (as above), which its next call shows;
+    # `product`, on other arrays, has not rented yet: alone it uploads after 3 declines,
+    # like `main`'s first; after `main`'s short window it must first lose 3.75 times its
+    # upload, as `main`'s second rental must (14 declines).
+    plan = [("main", 10000), "host"] * 10 + [("product", 10000), "host"] * 20
+    statuses, records = _run(tmp_path, plan)
+    launched = [k for k, status in enumerate(statuses[::2]) if status == DONE]
+    assert launched == [3, 10 + 14], _reasons(records)
+    (tmp_path / "alone").mkdir()
+    alone, _ = _run(tmp_path / "alone", [("product", 10000), "host"] * 20)
+    assert [k for k, status in enumerate(alone[::2]) if status == DONE] == [3, 18]
+
+
 def test_a_launch_that_adds_to_its_data_on_the_device_continues_the_window(
     tmp_path: Path,
 ) -> None:
