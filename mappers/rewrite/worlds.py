@@ -78,6 +78,9 @@ HOST_ACCESSES = frozenset(
         "idiom.fast.host_access_at.saved",
     }
 )
+# The residency pass's helpers that compute a loop nest's ranges and bring them back
+# (mappers/residency/host_ranges.py): `F.idiom.host0`, `F.idiom.host0.ranges`.
+_RANGE_HELPER = re.compile(r"\.idiom\.host\d+(?:\.ranges)?$")
 _SYNCHRONISING = re.compile(
     r"\b(?:atomicrmw|cmpxchg|fence|invoke|callbr)\b|\b(?:load|store) atomic\b"
 )
@@ -212,6 +215,9 @@ def dispatcher(definition: Definition, group: int | None, *, host_only: bool = F
     tail = _BODY_ONLY.sub("", definition.tail)
     tail = tail if group is None else _GROUP.sub(f"#{group}", tail, count=1)
     otherwise = "idiom.copies" if host_only else "idiom.run.rewritten"
+    # Its original copy is inlined into it: a hint keeps the dispatcher as inlinable into
+    # its callers as the source's function was (NAS BT's matvec_sub).
+    tail = f" inlinehint{tail}" if host_only else tail
     lines = [
         definition.line(tail=tail),
         "idiom.world:",
@@ -257,7 +263,7 @@ def host_only_functions(
         kept = {
             name
             for name in allowed
-            if _only_calls(rewritten[name], allowed | HOST_ACCESSES)
+            if _only_calls(rewritten[name], allowed | HOST_ACCESSES, helpers=True)
             and _only_calls(source[name], allowed)
         }
         changed = kept != allowed
@@ -265,7 +271,7 @@ def host_only_functions(
     return allowed
 
 
-def _only_calls(body: list[str], names: set[str]) -> bool:
+def _only_calls(body: list[str], names: set[str], *, helpers: bool = False) -> bool:
     """Whether `body` has no atomic access (but reads of the count of device copies), fence
     or invoke, and calls no function but intrinsics and `names` (an indirect call or inline
     assembly counts as another)."""
@@ -278,7 +284,9 @@ def _only_calls(body: list[str], names: set[str]) -> bool:
             continue
         callee = line[call.end() : line.index("(", call.end())].split()[-1]
         name = callee.removeprefix("@").strip('"')
-        if not callee.startswith("@") or not (name.startswith("llvm.") or name in names):
+        known = name.startswith("llvm.") or name in names
+        known = known or (helpers and _RANGE_HELPER.search(name) is not None)
+        if not callee.startswith("@") or not known:
             return False
     return True
 

@@ -171,6 +171,14 @@ def test_what_keeps_a_function_from_running_its_original_copy(line: str, host_on
     assert host_only_functions({"g": rewritten}, {"g": source}) == ({"g"} if host_only else set())
 
 
+def test_the_residency_passs_range_helpers_count_as_host_accesses() -> None:
+    source = SOURCE_G.replace("BODY", "%s = add i32 %x, 1").splitlines()
+    helper = '  call preserve_allcc void @"g.idiom.host0"(ptr null)'
+    assert host_only_functions({"g": [source[0], helper, *source[1:]]}, {"g": source}) == {"g"}
+    # In the source's copy, the same call is one of a function it does not know.
+    assert host_only_functions({"g": source}, {"g": [source[0], helper, *source[1:]]}) == set()
+
+
 def test_a_function_calling_one_that_launches_runs_its_rewritten_copy() -> None:
     calls_f = SOURCE_G.replace("BODY", "%s = call i32 @f(i32 %x)").splitlines()
     launches = SOURCE_G.replace("@g(", "@f(").replace("BODY", "%s = add i32 %x, 1").splitlines()
