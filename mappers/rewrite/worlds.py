@@ -280,9 +280,10 @@ def _only_calls(body: list[str], names: set[str], *, helpers: bool = False) -> b
         if atomic and not (atomic.group(0).startswith("load") and f"@{DEVICE_ENTRIES}," in line):
             return False
         call = _CALL.search(line)
-        if call is None:
+        opening = line.find("(", call.end()) if call is not None else -1
+        if call is None or opening < 0:
             continue
-        callee = line[call.end() : line.index("(", call.end())].split()[-1]
+        callee = line[call.end() : opening].split()[-1]
         name = callee.removeprefix("@").strip('"')
         known = name.startswith("llvm.") or name in names
         known = known or (helpers and _RANGE_HELPER.search(name) is not None)
