@@ -146,7 +146,7 @@ def search(
     result = SearchResult(default, default_seconds, default_seconds)
     result.timings.append((default.describe(), default_seconds))
     limit = device.device.max_work_group_size
-    for candidate in candidates(program, output):
+    for candidate in candidates(program, output, sizes=sizes):
         if time.monotonic() - started > budget_seconds:
             result.pruned.append("the budget ran out before the remaining candidates")
             break

@@ -15,16 +15,17 @@ per work-item: the shape of the kernels the tool translated before it generated 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
+from lift.ir.streams import propose_carries
 from lift.ir.text import show
 from lift.ir.types import Array
 from lift.opencl.generate import Kernel, Output, generate
-from lift.rewriting.rules import Rule, SplitJoin, Vectorise, fresh_param
+from lift.rewriting.rules import Rule, SplitJoin, Stream, Vectorise, fresh_param
 from lift.rewriting.traverse import rewrites
 
 __all__ = ["Candidate", "candidates", "default_candidate", "launch_shape", "lower"]
@@ -36,6 +37,9 @@ _LOCAL_SHAPES: dict[int, list[tuple[int, ...]]] = {
     3: [(32, 8, 1), (64, 4, 1), (32, 4, 2), (128, 2, 1), (256, 1, 1), (32, 2, 4)],
 }
 _COARSENING = (1, 2, 4, 8)
+# The elements of a streamed map's run: a run's first element reads every lane, the
+# others only those that do not carry, so longer runs read less but run fewer items.
+_STREAM_RUNS = (2, 4, 8, 16, 32, 64, 128)
 INDEX_TYPES = ("long", "int")  # int where every size fits in 31 bits (the search checks)
 
 
@@ -236,9 +240,14 @@ ALGORITHMIC_CHOICES: tuple[Rule, ...] = (Vectorise(2), Vectorise(4), SplitJoin(2
 
 
 def candidates(
-    program: ir.Lambda, output: Output | None = None, depth: int = 1
+    program: ir.Lambda,
+    output: Output | None = None,
+    depth: int = 1,
+    sizes: Mapping[str, int] | None = None,
 ) -> Iterator[Candidate]:
-    """Every candidate of `program`, the default first."""
+    """Every candidate of `program`, the default first. With the sizes, a grid of strided
+    views whose lanes are each other one element further on (`streams.propose_carries`)
+    also gets its outermost map streamed, in runs of `_STREAM_RUNS` elements."""
     types = [p.type for p in program.params if p.type is not None]
     for steps, variant in _variants(program, ALGORITHMIC_CHOICES, depth):
         try:
@@ -248,10 +257,39 @@ def candidates(
         except LiftError:
             continue  # pruned: the rewrite does not fit this program
         for kernel in kernels:
-            dims = max(len(kernel.dimensions), 1)
-            for local in _LOCAL_SHAPES.get(dims, [DEFAULT_LOCAL.get(dims, (256,))]):
-                for coarsen in _COARSENING:
-                    yield Candidate((*steps, *lowering), lowered, kernel, local, coarsen)
+            yield from _shapes((*steps, *lowering), lowered, kernel, _COARSENING)
+        streamed = _streamed(lowered, sizes)
+        if streamed is None:
+            continue
+        rule, program_streamed = streamed
+        label = f"{rule.name}({len(rule.carries)} pairs)"
+        for index in INDEX_TYPES:
+            try:
+                kernel = generate(program_streamed, output=output, index=index)
+            except LiftError:
+                break
+            yield from _shapes((*steps, *lowering, label), program_streamed, kernel, _STREAM_RUNS)
+
+
+def _shapes(
+    steps: tuple[str, ...], program: ir.Lambda, kernel: Kernel, coarsening: Sequence[int]
+) -> Iterator[Candidate]:
+    dims = max(len(kernel.dimensions), 1)
+    for local in _LOCAL_SHAPES.get(dims, [DEFAULT_LOCAL.get(dims, (256,))]):
+        for coarsen in coarsening:
+            yield Candidate(steps, program, kernel, local, coarsen)
+
+
+def _streamed(
+    lowered: ir.Lambda, sizes: Mapping[str, int] | None
+) -> tuple[Stream, ir.Lambda] | None:
+    """The lowered program with its outermost map streamed, where lanes carry."""
+    if sizes is None or not isinstance(lowered.body, ir.Apply) or len(lowered.body.args) != 1:
+        return None
+    carries = propose_carries(lowered.body.args[0], sizes)
+    rule = Stream(carries)
+    body = rule.apply(lowered.body)
+    return None if body is None else (rule, ir.Lambda(lowered.params, body))
 
 
 def default_candidate(program: ir.Lambda, output: Output | None = None) -> Candidate:

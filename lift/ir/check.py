@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
+from lift.ir.streams import check_carries
 from lift.ir.text import show, type_text
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector, element_of
 
@@ -148,6 +149,10 @@ def infer_function(
             | ir.MapSeq(f)
         ):
             array = _array(types, 0, name)
+            return Array(infer_function(f, [array.element], env), array.length)
+        case ir.MapStream(_, carries, f):
+            array = _array(types, 0, name)
+            check_carries(carries, array.element)
             return Array(infer_function(f, [array.element], env), array.length)
         case ir.MapVec(f):
             return _map_vec(f, types[0], env)

@@ -40,6 +40,7 @@ __all__ = [
     "MapGlobal",
     "MapLocal",
     "MapSeq",
+    "MapStream",
     "MapVec",
     "MapWorkgroup",
     "Op",
@@ -315,6 +316,20 @@ class MapSeq:
 
 
 @dataclass(frozen=True)
+class MapStream:
+    """`(map-stream d ((k j) ...) f xs)`: `map-global d` whose work-items each take a run
+    of consecutive elements of xs, in order. Each pair (k j) says that lane k of every
+    innermost tuple of element i + 1 is lane j of the same tuple of element i (a
+    neighbour one element further on, read through the same buffer), so the kernel keeps
+    what it read for the next element instead of reading it again. Its meaning is the
+    map's where the pairs hold; the caller checks them (`Kernel.carries`)."""
+
+    dim: int
+    carries: tuple[tuple[int, int], ...]
+    f: Fun
+
+
+@dataclass(frozen=True)
 class ReduceSeq:
     f: Fun
     init: Expr
@@ -393,7 +408,8 @@ Pattern = (
     Map | Reduce | Zip | Split | Join | Slide | Pad | Transpose | Gather | Segment | Range
     | Indices
     | Scatter | Permute | Iterate
-    | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | ReduceSeq
+    | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | MapStream
+    | ReduceSeq
     | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
 )  # fmt: skip
@@ -404,7 +420,7 @@ LAYOUT = (
     Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Range, Indices, Get, Strided,
     SplitVec, JoinVec,
 )  # fmt: skip
-_MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapVec)
+_MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapStream, MapVec)
 
 
 def operator_of(f: Fun) -> str | None:

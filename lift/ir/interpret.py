@@ -15,6 +15,7 @@ import numpy as np
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
+from lift.ir.streams import carries_hold
 from lift.ir.types import Size
 
 __all__ = ["Lanes", "Value", "evaluate", "run"]
@@ -172,6 +173,11 @@ class _Interpreter:
                 | ir.MapLocal(_, f)
                 | ir.MapSeq(f)
             ):
+                return [self.apply(f, [x], env) for x in _list(args[0])]
+            case ir.MapStream(_, carries, f):
+                # A map where its pairs hold; the generated kernel relies on them.
+                if not carries_hold(_list(args[0]), carries):
+                    raise LiftError("map-stream's pairs do not hold for these values")
                 return [self.apply(f, [x], env) for x in _list(args[0])]
             case ir.MapVec(f):
                 return self.map_vec(f, args[0], env)

@@ -112,6 +112,9 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [str(dim), _fun_text(f)]
         case ir.ScatterAtomicLocal(dim, capacity, f):
             return name, [str(dim), str(capacity), _fun_text(f)]
+        case ir.MapStream(dim, carries, f):
+            pairs = "(" + " ".join(f"({k} {j})" for k, j in carries) + ")"
+            return name, [str(dim), pairs, _fun_text(f)]
     held: ir.Fun | None = getattr(fun, "f", None)
     return name, [] if held is None else [_fun_text(held)]
 
@@ -426,7 +429,21 @@ class _Parser:
             return self.expression(node, scope)
         if kind == "name":
             return self.atom(node, "a size's name")
+        if kind == "pairs":
+            return self.pairs(node)
         return self.function(node, scope)
+
+    def pairs(self, node: _Node) -> tuple[tuple[int, int], ...]:
+        """((k j) ...): pairs of lane numbers."""
+        if not isinstance(node, list) or any(
+            not isinstance(pair, list) or len(pair) != 2 for pair in node
+        ):
+            raise self.fail("expected pairs of lanes: ((k j) ...)", node)
+        return tuple(
+            (self.integer(pair[0], "a lane"), self.integer(pair[1], "a lane"))
+            for pair in node
+            if isinstance(pair, list)
+        )
 
 
 def _is_atom(node: _Node, text: str) -> bool:
@@ -481,6 +498,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "map-workgroup": (("int", "fun"), ir.MapWorkgroup),
     "map-local": (("int", "fun"), ir.MapLocal),
     "map-seq": (("fun",), ir.MapSeq),
+    "map-stream": (("int", "pairs", "fun"), ir.MapStream),
     "reduce-seq": (("fun", "value"), ir.ReduceSeq),
     "scan-seq": (("fun", "value"), ir.ScanSeq),
     "scan-seq-inclusive": (("fun", "value"), ir.InclusiveScanSeq),

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
+from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
 from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
 
@@ -114,6 +115,9 @@ class Kernel:
     # (size, most): the kernel is exact only where the size is at most that (the bins a
     # work-group keeps in local memory); the caller checks them at run time.
     limits: tuple[tuple[Size, int], ...] = ()
+    # A map-stream's pairs: the kernel is exact only where offset + stride == next offset
+    # for each (lift/ir/streams.py); the caller checks them at run time.
+    carries: tuple[CarryCondition, ...] = ()
 
 
 def generate(
@@ -149,7 +153,8 @@ def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
     and each limited size (`Kernel.limits`) is within its limit."""
     values = dict(sizes)
     divides = all(length.evaluate(values) % n == 0 for length, n in kernel.requirements)
-    return divides and all(size.evaluate(values) <= most for size, most in kernel.limits)
+    within = all(size.evaluate(values) <= most for size, most in kernel.limits)
+    return divides and within and conditions_hold(kernel.carries, values)
 
 
 def c_type(kind: Type) -> str:
@@ -246,6 +251,10 @@ class _Generator:
         self.work_group: int | None = None  # the launch's work-group size, where known
         self.segments: set[str] = set()  # sizes the kernel computes: segments' lengths
         self.taken: set[str] = set()  # the program's parameters and size variables
+        self.carries: list[CarryCondition] = []
+        # A map-stream whose loop goes inside its function's loops: (index, first, end,
+        # pairs), until the point's function is reached.
+        self.stream: tuple[str, str, str, tuple[tuple[int, int], ...]] | None = None
 
     # ------------------------------------------------------------ the kernel
 
@@ -313,6 +322,7 @@ class _Generator:
             requirements,
             self.index,
             tuple(self.limits),
+            tuple(self.carries),
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
@@ -586,7 +596,13 @@ class _Generator:
     # ------------------------------------------------------------ writing
 
     def emit(self, expression: ir.Expr, env: _Env, sink: Element) -> None:
+        if self.stream is not None and self._at_point(expression, env):
+            self.stream_loop(expression, env, sink)
+            return
         match expression:
+            case ir.Apply(ir.MapStream() as fun, (x,)):
+                self.stream_outer(fun, x, env, sink)
+                return
             case ir.Apply(
                 ir.MapGlobal() | ir.MapWorkgroup() | ir.MapLocal() | ir.MapSeq() as fun, (x,)
             ):
@@ -705,6 +721,83 @@ class _Generator:
         if isinstance(fun, ir.MapWorkgroup) and len(self.locals) > local_before:
             # The next group's copy may not overwrite local memory still being read.
             self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.depth -= 1
+        self.line("}")
+
+    # ------------------------------------------------------------ map-stream
+
+    def stream_outer(self, fun: ir.MapStream, x: ir.Expr, env: _Env, sink: Element) -> None:
+        """Each work-item takes the elements [first, end) of dimension `fun.dim`, a run
+        of about length / global size; the loop over them is opened inside the loops of
+        `fun.f`, around the point's function (`stream_loop`), so that one work-item's
+        consecutive points are those of one run."""
+        if self.stream is not None:
+            raise LiftError("a map-stream inside another")
+        self.carries += carry_conditions(fun.carries, x)
+        xs, kind = self.value(x, env), self.type_of(x, env)
+        assert isinstance(kind, Array)
+        length = self.size_text(kind.length)
+        self.sizes |= kind.length.variables
+        self.dims.note(fun.dim, length=kind.length)
+        run, first, end = self.fresh("run"), self.fresh("first"), self.fresh("end")
+        i, d, index = self.fresh("i"), fun.dim, self.index
+        self.line(
+            f"const {index} {run} = ({length} + get_global_size({d}) - 1) / get_global_size({d});"
+        )
+        self.line(f"const {index} {first} = get_global_id({d}) * {run};")
+        self.line(f"const {index} {end} = min({first} + {run}, ({index})({length}));")
+        self.stream = (i, first, end, fun.carries)
+        applied, inner = self.bind(fun.f, [(_at(xs, i), kind.element)], env)
+        self.emit(applied, inner, _at(sink, i))
+        if self.stream is not None:
+            raise LiftError("a map-stream's function never reaches its points")
+
+    def _at_point(self, expression: ir.Expr, env: _Env) -> bool:
+        """`expression` applies the point's function: its argument is a tuple of scalars
+        (or a scalar), no longer an array."""
+        match expression:
+            case ir.Apply(ir.Lambda((_,)), (arg,)):
+                return not isinstance(self.type_of(arg, env), Array)
+        return False
+
+    def stream_loop(self, expression: ir.Expr, env: _Env, sink: Element) -> None:
+        """The run's loop around the point's function: the lanes that carry are read at
+        the run's first element, then each element reads only the others and passes
+        what the next one carries."""
+        assert self.stream is not None and isinstance(expression, ir.Apply)
+        i, first, end, carries = self.stream
+        self.stream = None
+        point_fun, (arg,) = expression.fun, expression.args
+        assert isinstance(point_fun, ir.Lambda)
+        point, kind = self.value(arg, env), self.type_of(arg, env)
+        lanes = list(point.items) if isinstance(point, TupleValue) else [point]
+        types = list(kind.elements) if isinstance(kind, Tuple) else [kind]
+        if carries and not isinstance(point, TupleValue):
+            raise LiftError("map-stream carries lanes of tuples")
+        carried = dict(carries)  # lane -> the lane it was one element before
+        self.line(f"if ({first} < {end}) {{")
+        self.depth += 1
+        self.line(f"{self.index} {i} = {first};")
+        kept = {k: self.fresh("kept") for k in carried}
+        for k, name in kept.items():
+            self.line(f"{c_type(types[k])} {name} = {text_of(lanes[k], 'a carried lane')};")
+        self.line(f"for (; {i} < {end}; {i}++) {{")
+        self.depth += 1
+        names = []
+        for k, lane in enumerate(lanes):
+            if isinstance(lane, TupleValue):
+                raise LiftError("map-stream's points hold scalars")
+            name = self.fresh("lane")
+            value = kept[k] if k in kept else text_of(lane, "a lane")
+            self.line(f"const {c_type(types[k])} {name} = {value};")
+            names.append(name)
+        element: Element = TupleValue(tuple(names)) if isinstance(point, TupleValue) else names[0]
+        applied, inner = self.bind(point_fun, [(element, kind)], env)
+        self.emit(applied, inner, sink)
+        for k, j in carries:
+            self.line(f"{kept[k]} = {names[j]};")
+        self.depth -= 1
+        self.line("}")
         self.depth -= 1
         self.line("}")
 

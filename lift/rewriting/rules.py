@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from lift.ir import expr as ir
+from lift.ir.streams import grid_views
 from lift.ir.types import Array, Scalar, Size
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Rule",
     "SlideTiling",
     "SplitJoin",
+    "Stream",
     "ToMemory",
     "Vectorise",
     "fresh_param",
@@ -295,6 +297,25 @@ class LowerMap(Rule):
                 else:
                     lowered = ir.MapSeq(f)
                 return ir.Apply(lowered, args)
+        return None
+
+
+@dataclass(frozen=True)
+class Stream(Rule):
+    """(map-global d f x) -> (map-stream d carries f x): each work-item takes a run of
+    consecutive elements and keeps the lanes `carries` names for the next one. Applies
+    where x is a zip of strided views (lift/ir/streams.py) and there are pairs; the
+    meaning is kept where the pairs hold, which the kernel's caller checks."""
+
+    carries: tuple[tuple[int, int], ...]
+    name = "stream"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.MapGlobal(dim, f), (x,)) if self.carries:
+                if grid_views(x) is None:
+                    return None
+                return ir.Apply(ir.MapStream(dim, self.carries, f), (x,))
         return None
 
 
