@@ -39,7 +39,7 @@ _LOCAL_SHAPES: dict[int, list[tuple[int, ...]]] = {
 _COARSENING = (1, 2, 4, 8)
 # The elements of a streamed map's run: a run's first element reads every lane, the
 # others only those that do not carry, so longer runs read less but run fewer items.
-_STREAM_RUNS = (2, 4, 8, 16, 32, 64, 128)
+_STREAM_RUNS = (2, 4, 8, 16, 32, 48, 64, 96)
 INDEX_TYPES = ("long", "int")  # int where every size fits in 31 bits (the search checks)
 
 

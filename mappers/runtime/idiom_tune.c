@@ -42,6 +42,9 @@ static const candidate THREE[] = {
     {{0, 0, 0}, 1},  {{32, 8, 1}, 1},  {{64, 4, 1}, 1},  {{128, 2, 1}, 1},
     {{256, 1, 1}, 1}, {{32, 4, 2}, 1},  {{32, 8, 1}, 2},  {{32, 8, 1}, 4},
     {{32, 8, 1}, 8}, {{128, 2, 1}, 4}, {{64, 4, 1}, 4}, {{256, 1, 1}, 4},
+    /* Long runs: a streamed kernel's work-items keep values from one outer element to the
+       next (lift's map-stream), so fewer, longer runs read less. */
+    {{32, 4, 1}, 12}, {{32, 4, 1}, 24}, {{64, 2, 1}, 16},
 };
 
 typedef struct {

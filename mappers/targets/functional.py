@@ -99,6 +99,7 @@ def generated_kernels() -> bool:
 class StencilExpression:
     program: ir.Lambda
     output: Output
+    reads: tuple[str, ...] = ()  # the read (index name) each lane of a point is
 
 
 @dataclass(frozen=True)
@@ -690,7 +691,7 @@ class _Builder:
         output = Output(
             names[0], True, offsets[0], strides[0], offsets[1:], names[1:], tuple(strides[1:])
         )
-        return StencilExpression(program, output)
+        return StencilExpression(program, output, tuple(self.views))
 
     def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
         """The function of a point computing `value`, and the grid of points it maps."""

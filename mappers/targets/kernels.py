@@ -488,13 +488,15 @@ def launch(
     args: Sequence[KernelArg],
     defining: Sequence[KernelArg] | None = None,
     alternative: tuple[Operand, str] | None = None,
+    alternatives: Sequence[tuple[Operand, str]] = (),
     any_range: bool = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
     default `args`): kernels of one source launched with different arguments share it.
     With `alternative` (an i1, a source), that source is launched instead where the i1
-    holds at run time (a kernel computing its indices as ints, where they fit). With
+    holds at run time (a kernel computing its indices as ints, where they fit); of
+    several `alternatives`, the last whose i1 holds. With
     `any_range`, the kernels compute every element whatever their NDRange (generated
     loops striding by their range's size): the runtime may tune the launch's shape."""
     module.declare(
@@ -503,8 +505,8 @@ def launch(
     definers = args if defining is None else defining
     definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
     source_ref = _string_constant(builder, module, definitions + source + "\0", "src")
-    if alternative is not None:
-        condition, other = alternative
+    chosen = [*([alternative] if alternative is not None else []), *alternatives]
+    for condition, other in chosen:  # a later one where its i1 holds too
         other_ref = _string_constant(builder, module, definitions + other + "\0", "src")
         source_ref = builder.select(condition, other_ref, source_ref)
     name_ref = _string_constant(builder, module, kernel + "\0", "name")

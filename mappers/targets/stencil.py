@@ -25,14 +25,20 @@ dimension.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from lift.errors import LiftError
 from lift.exploration.space import lower
+from lift.ir import expr as ir
 from lift.ir.text import pretty
+from lift.ir.types import Size
 from lift.opencl.generate import Kernel, generate
+from lift.rewriting.rules import Stream
 from mappers.plan.access import Access, apart_from_fixed
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
 from mappers.plan.region import Region, check_legal, flows_from, guard_conditions
+from mappers.plan.shifts import one_step_pairs
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import StencilExpression, generated_kernels, stencil_expression
@@ -125,6 +131,8 @@ class _StencilPlan(Plan):
                 out_indices[address] = body.reads[-1][0]
         self._translate(body)
         self.functional: StencilExpression | None = None
+        self.streamed: tuple[Kernel, Kernel] | None = None
+        self.carrying: Operand | None = None  # i1: the streamed kernels' pairs hold
         # The functional IR has no branches.
         if generated_kernels() and not self.tests:
             region = self.context.region
@@ -205,11 +213,14 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
 }}
 """
 
-    def _generated(self, builder: Builder) -> tuple[str, list[KernelArg], tuple[Operand, str]]:
+    def _generated(
+        self, builder: Builder
+    ) -> tuple[str, list[KernelArg], list[tuple[Operand, str]]]:
         """The kernel generated from the stencil's expression (lift), its arguments (the
         program's buffers and scalars, then its sizes: trip counts, offsets, strides),
-        and the same kernel computing with int indices, with the i1 that says every size
-        fits an int (checked at run time)."""
+        and the kernels launched instead where an i1 holds at run time, the later first:
+        the same kernel computing with int indices where every size fits an int, the
+        streamed kernels where their lanes carry (`Kernel.carries`)."""
         assert self.functional is not None and self.kernels is not None
         body = self.body
         kernel, narrow = self.kernels
@@ -219,7 +230,15 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         values |= group_lengths(builder, body)
         args = [by_name[p.name] for p in program.params]
         args += size_args(kernel, values)
-        return kernel.source, args, (sizes_fit(builder, kernel, values), narrow.source)
+        fits = sizes_fit(builder, kernel, values)
+        alternatives = [(fits, narrow.source)]
+        if self.streamed is not None:
+            wide_streamed, narrow_streamed = self.streamed
+            self.carrying = _carries_hold(builder, wide_streamed, values)
+            alternatives.append((self.carrying, wide_streamed.source))
+            both = builder.binary("and", self.carrying, fits)
+            alternatives.append((both, narrow_streamed.source))
+        return kernel.source, args, alternatives
 
     def _arguments_by_name(self) -> dict[str, KernelArg]:
         """The kernel argument of each buffer group and fixed scalar, by its name."""
@@ -230,7 +249,9 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
 
     def _kernels(self) -> tuple[Kernel, Kernel] | None:
         """The stencil's expression lowered and generated, with long and with int indices;
-        None where the Lift compiler declines it (the translated kernel runs)."""
+        None where the Lift compiler declines it (the translated kernel runs). A nest of
+        three loops whose reads meet one another one outer iteration on also gets the
+        kernels of its streamed form (`self.streamed`)."""
         assert self.functional is not None
         program = self.functional.program
         by_name = self._arguments_by_name()
@@ -243,13 +264,42 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         except (LiftError, RecursionError):
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
+        self.streamed = self._streamed_kernels(lowered, declarations)
         return wide, narrow
+
+    def _streamed_kernels(
+        self, lowered: ir.Lambda, declarations: dict[str, str]
+    ) -> tuple[Kernel, Kernel] | None:
+        """The kernels of `(map-stream ...)` over the outermost loop, with long and with int
+        indices, where the address arithmetic proposes lanes that carry (mappers/plan/
+        shifts.py); None otherwise."""
+        assert self.functional is not None
+        if len(self.loops) != 3 or not isinstance(lowered.body, ir.Apply):
+            return None
+        address_of = {index: load.operands[0] for load, (_, index) in self.body.read_of.items()}
+        lanes = [address_of.get(index) for index in self.functional.reads]
+        if any(address is None for address in lanes):
+            return None
+        pairs = one_step_pairs([a for a in lanes if a is not None], self.loops[0])
+        rule = Stream(pairs)
+        body = rule.apply(lowered.body)
+        if body is None:
+            return None
+        streamed = ir.Lambda(lowered.params, body)
+        output = self.functional.output
+        try:
+            return tuple(  # type: ignore[return-value]
+                generate(streamed, self.kernel_name, output, declarations, index)
+                for index in ("long", "int")
+            )
+        except (LiftError, RecursionError):
+            return None
 
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
         if self.functional is not None:
-            source, kernel_args, narrow = self._generated(builder)
-            status = self._launch(builder, source, kernel_args, narrow, any_range=True)
+            source, kernel_args, alternatives = self._generated(builder)
+            status = self._launch(builder, source, kernel_args, alternatives, any_range=True)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
             return status
         packed = pack_params(builder, self.params)
@@ -264,13 +314,18 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         builder: Builder,
         source: str,
         args: list[KernelArg],
-        alternative: tuple[Operand, str] | None = None,
+        alternatives: Sequence[tuple[Operand, str]] = (),
         *,
         any_range: bool = False,
     ) -> Operand:
         dimensions = list(self.counts)
         if len(dimensions) == 4:  # the two innermost loops share the first dimension
             dimensions[2:] = [builder.binary("mul", dimensions[2], dimensions[3])]
+        if self.carrying is not None:
+            # A streamed kernel's work-items each take a run of STREAM_RUN outer elements.
+            runs = _round_up(builder, dimensions[0], STREAM_RUN)
+            runs = builder.binary("sdiv", runs, const(I64, STREAM_RUN))
+            dimensions[0] = builder.select(self.carrying, runs, dimensions[0])
         local = _LOCAL_SIZES[len(dimensions)]
         rounded = [
             _round_up(builder, count, size)
@@ -285,7 +340,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             local_size=local,
             work=self.points,
             args=args,
-            alternative=alternative,
+            alternatives=alternatives,
             any_range=any_range,
         )
 
@@ -295,6 +350,31 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
 # size left to the driver must divide the global size: a prime one would leave one
 # work-item per group.
 _LOCAL_SIZES = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
+# The outer elements a streamed kernel's work-item takes by default; the runtime tunes
+# the launch (each candidate takes a multiple of them, idiom_tune.c).
+STREAM_RUN = 4
+
+
+def _carries_hold(builder: Builder, kernel: Kernel, values: Mapping[str, Operand]) -> Operand:
+    """i1: offset + stride == next offset for each pair the streamed kernel carries."""
+    holds = []
+    for condition in kernel.carries:
+        moved = builder.binary(
+            "add", _size_value(builder, condition.offset, values),
+            _size_value(builder, condition.stride, values),
+        )  # fmt: skip
+        next_offset = _size_value(builder, condition.next_offset, values)
+        holds.append(builder.compare("eq", moved, next_offset))
+    return builder.all_of(holds)
+
+
+def _size_value(builder: Builder, size: Size, values: Mapping[str, Operand]) -> Operand:
+    """A size variable's value (the sizes a stencil's views are offset and strided by are
+    single variables)."""
+    names = sorted(size.variables)
+    if len(names) != 1 or size != Size.of(names[0]):
+        raise NotReplaced(f"a streamed kernel's size {size} is not a variable")
+    return values[names[0]]
 
 
 def _in_order(function: Function, values: list[Value]) -> list[Value]:

@@ -1,0 +1,60 @@
+"""Three-dimensional stencils launch a streamed kernel (lift's map-stream) where their
+reads meet one another one outer iteration on (mappers/plan/shifts.py proposes the
+pairs, the guard checks them at run time), each work-item taking runs of STREAM_RUN
+planes; outputs equal the original's on PoCL, with every launch forced."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mappers.plan import shifts
+from mappers.targets import stencil
+from tests.mappers.differential import build_pair, same_outputs
+
+CORPUS = Path(__file__).parents[3] / "corpus"
+FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1", "IDIOM_TUNE": "0"}
+# program, arguments, the interior's planes, the pairs proposed
+PROGRAMS = [
+    ("stencil_3d27_global.c", ["12", "3"], 10, 18),
+    ("stencil_3d7_heat.c", ["24", "3"], 22, 2),
+]
+
+
+def _outer_sizes(stderr: str) -> set[int]:
+    return {
+        int(m) for m in re.findall(r"cl_run kernel 'idiom_stencil' .* global \d+x\d+x(\d+)", stderr)
+    }
+
+
+@pytest.mark.parametrize("case", PROGRAMS, ids=[case[0] for case in PROGRAMS])
+def test_streamed_kernels_run_and_print_the_originals_output(
+    case: tuple[str, list[str], int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    program, args, planes, pairs = case
+    proposed: list[int] = []
+
+    def counted(addresses: object, loop: object) -> tuple[tuple[int, int], ...]:
+        found = shifts.one_step_pairs(addresses, loop)  # type: ignore[arg-type]
+        proposed.append(len(found))
+        return found
+
+    monkeypatch.setattr(stencil, "one_step_pairs", counted)
+    pair = build_pair(CORPUS / program, tmp_path)
+    assert proposed == [pairs]
+    stderr = same_outputs(pair, args, FORCED)
+    runs = -(-planes // stencil.STREAM_RUN)
+    assert _outer_sizes(stderr) == {runs}, stderr
+
+
+def test_without_pairs_the_plain_kernel_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mutation: no pair proposed, no streamed kernel; every plane its own item."""
+    monkeypatch.setattr(stencil, "one_step_pairs", lambda addresses, loop: ())
+    program, args, planes, _ = PROGRAMS[0]
+    pair = build_pair(CORPUS / program, tmp_path)
+    assert b"lk_kept" not in pair[1].read_bytes()
+    assert _outer_sizes(same_outputs(pair, args, FORCED)) == {planes}
