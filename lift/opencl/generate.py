@@ -252,6 +252,7 @@ class _Generator:
         self.segments: set[str] = set()  # sizes the kernel computes: segments' lengths
         self.taken: set[str] = set()  # the program's parameters and size variables
         self.carries: list[CarryCondition] = []
+        self.loops: list[bool] = []  # each enclosing map's: a loop (True) or a test
         # A map-stream whose loop goes inside its function's loops: (index, first, end,
         # pairs), until the point's function is reached.
         self.stream: tuple[str, str, str, tuple[tuple[int, int], ...]] | None = None
@@ -709,11 +710,13 @@ class _Generator:
                 self.dims.note(d, local=kind.length)
             case _:
                 start, step = "0", "1"
-        if self._one_each(fun, kind.length):
+        one_each = self._one_each(fun, kind.length)
+        if one_each:
             # One element an item (or a group): a test, no loop.
             self.line(f"if ({start} < {length}) {{ const {self.index} {i} = {start};")
         else:
             self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
+        self.loops.append(not one_each)
         self.depth += 1
         local_before = len(self.locals)
         applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
@@ -721,6 +724,7 @@ class _Generator:
         if isinstance(fun, ir.MapWorkgroup) and len(self.locals) > local_before:
             # The next group's copy may not overwrite local memory still being read.
             self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.loops.pop()
         self.depth -= 1
         self.line("}")
 
@@ -775,7 +779,14 @@ class _Generator:
         if carries and not isinstance(point, TupleValue):
             raise LiftError("map-stream carries lanes of tuples")
         carried = dict(carries)  # lane -> the lane it was one element before
-        self.line(f"if ({first} < {end}) {{")
+        if self.loops and self.loops[-1]:
+            # An empty run has no point at all: leave the loop around it. (Measured on an
+            # H200, this form ran the 27-point stencil 1.2 times as fast as a test around
+            # the run: docs/lift.md.)
+            self.line(f"if ({first} >= {end}) break;")
+            self.line("{")
+        else:
+            self.line(f"if ({first} < {end}) {{")
         self.depth += 1
         self.line(f"{self.index} {i} = {first};")
         kept = {k: self.fresh("kept") for k in carried}

@@ -204,7 +204,8 @@ __kernel void streamed(__global const double* restrict a, __global double* restr
   const long lk_first2 = get_global_id(1) * lk_run1;
   const long lk_end3 = min(lk_first2 + lk_run1, (long)((n0)));
   for (long lk_i7 = get_global_id(0); lk_i7 < (n1); lk_i7 += get_global_size(0)) {
-    if (lk_first2 < lk_end3) {
+    if (lk_first2 >= lk_end3) break;
+    {
       long lk_i4 = lk_first2;
       double lk_kept9 = a[((lk_i4)*(s0) + (lk_i7)*(s1)) + (o0)];
       double lk_kept10 = a[((lk_i4)*(s0) + (lk_i7)*(s1)) + (o1)];
