@@ -265,6 +265,15 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
         self.streamed = self._streamed_kernels(lowered, declarations)
+        if self.streamed is not None:  # `idiom lift` shows both, the streamed one last
+            streamed, program_streamed = self.streamed[0], self._streamed_program
+            pairs = f"stream({len(streamed.carries)} pairs, where the guard finds them hold)"
+            self.generated = GeneratedKernel(
+                pretty(program),
+                (*rewrites, pairs),
+                f"{pretty(lowered)}\n{pretty(program_streamed)}",
+                f"{wide.source}\n{streamed.source}",
+            )
         return wide, narrow
 
     def _streamed_kernels(
@@ -286,6 +295,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         if body is None:
             return None
         streamed = ir.Lambda(lowered.params, body)
+        self._streamed_program = streamed
         output = self.functional.output
         try:
             return tuple(  # type: ignore[return-value]

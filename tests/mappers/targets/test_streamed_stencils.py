@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from mappers.plan import shifts
 from mappers.targets import stencil
 from tests.mappers.differential import build_pair, same_outputs
@@ -58,3 +59,11 @@ def test_without_pairs_the_plain_kernel_runs(
     pair = build_pair(CORPUS / program, tmp_path)
     assert b"lk_kept" not in pair[1].read_bytes()
     assert _outer_sizes(same_outputs(pair, args, FORCED)) == {planes}
+
+
+def test_idiom_lift_shows_the_streamed_kernel(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lift", str(CORPUS / "stencil_3d7_heat.c"), "--function", "heat7"]) == 0
+    shown = capsys.readouterr().out
+    assert "stream(2 pairs, where the guard finds them hold)" in shown
+    assert "(map-stream 2 (" in shown
+    assert shown.count("__kernel void idiom_stencil(") == 2  # the plain one, the streamed one
