@@ -283,13 +283,15 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         indices, where the address arithmetic proposes lanes that carry (mappers/plan/
         shifts.py); None otherwise."""
         assert self.functional is not None
-        if len(self.loops) != 3 or not isinstance(lowered.body, ir.Apply):
+        if len(self.loops) not in (3, 4) or not isinstance(lowered.body, ir.Apply):
             return None
         address_of = {index: load.operands[0] for load, (_, index) in self.body.read_of.items()}
-        lanes = [address_of.get(index) for index in self.functional.reads]
-        if any(address is None for address in lanes):
-            return None
-        pairs = one_step_pairs([a for a in lanes if a is not None], self.loops[0])
+        # Lanes without an address of their own (the point's own element, a counter)
+        # pair with nothing.
+        lanes = [k for k, index in enumerate(self.functional.reads) if index in address_of]
+        addresses = [address_of[self.functional.reads[k]] for k in lanes]
+        found = one_step_pairs(addresses, self.loops[0])
+        pairs = tuple((lanes[k], lanes[j]) for k, j in found)
         rule = Stream(pairs)
         body = rule.apply(lowered.body)
         if body is None:
