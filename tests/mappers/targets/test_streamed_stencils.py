@@ -67,3 +67,13 @@ def test_idiom_lift_shows_the_streamed_kernel(capsys: pytest.CaptureFixture[str]
     assert "stream(2 pairs, where the guard finds them hold)" in shown
     assert "(map-stream 2 (" in shown
     assert shown.count("__kernel void idiom_stencil(") == 2  # the plain one, the streamed one
+
+
+def test_a_nest_of_four_loops_streams_its_outer_planes(tmp_path: Path) -> None:
+    """NAS BT's shape: the five components of a point innermost (joined with the points
+    of a row), its fourth-order dissipation along k streamed: k from 3 to 10 for n = 16,
+    8 planes in runs of 4; the fluxes along i (12 planes), with nothing to carry along
+    k, keep one plane an item."""
+    pair = build_pair(CORPUS / "stencil_rhs_grid.c", tmp_path)
+    sizes = _outer_sizes(same_outputs(pair, ["16", "2"], FORCED))
+    assert sizes == {-(-8 // stencil.STREAM_RUN), 12}, sizes
