@@ -264,9 +264,10 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         except (LiftError, RecursionError):
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
-        self.streamed = self._streamed_kernels(lowered, declarations)
-        if self.streamed is not None:  # `idiom lift` shows both, the streamed one last
-            streamed, program_streamed = self.streamed[0], self._streamed_program
+        found = self._streamed_kernels(lowered, declarations)
+        self.streamed = None if found is None else found[:2]
+        if found is not None:  # `idiom lift` shows both, the streamed one last
+            streamed, _, program_streamed = found
             pairs = f"stream({len(streamed.carries)} pairs, where the guard finds them hold)"
             self.generated = GeneratedKernel(
                 pretty(program),
@@ -278,10 +279,10 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
 
     def _streamed_kernels(
         self, lowered: ir.Lambda, declarations: dict[str, str]
-    ) -> tuple[Kernel, Kernel] | None:
+    ) -> tuple[Kernel, Kernel, ir.Lambda] | None:
         """The kernels of `(map-stream ...)` over the outermost loop, with long and with int
-        indices, where the address arithmetic proposes lanes that carry (mappers/plan/
-        shifts.py); None otherwise."""
+        indices, and that program, where the address arithmetic proposes lanes that carry
+        (mappers/plan/shifts.py); None otherwise."""
         assert self.functional is not None
         if len(self.loops) not in (3, 4) or not isinstance(lowered.body, ir.Apply):
             return None
@@ -297,15 +298,13 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         if body is None:
             return None
         streamed = ir.Lambda(lowered.params, body)
-        self._streamed_program = streamed
         output = self.functional.output
         try:
-            return tuple(  # type: ignore[return-value]
-                generate(streamed, self.kernel_name, output, declarations, index)
-                for index in ("long", "int")
-            )
+            wide = generate(streamed, self.kernel_name, output, declarations, "long")
+            narrow = generate(streamed, self.kernel_name, output, declarations, "int")
         except (LiftError, RecursionError):
             return None
+        return wide, narrow, streamed
 
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
