@@ -13,9 +13,12 @@ carries values.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
+
+import numpy as np
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
@@ -75,7 +78,12 @@ def _lanes_match(after: object, before: object, carries: Sequence[tuple[int, int
 
 
 def _same(a: object, b: object) -> bool:
-    return repr(a) == repr(b) if isinstance(a, float) and isinstance(b, float) else a == b
+    """Equal as the bits a kernel keeps: a NaN is a NaN, -0.0 is not 0.0."""
+    if isinstance(a, float | np.floating) and isinstance(b, float | np.floating):
+        x, y = float(a), float(b)
+        both_nan = math.isnan(x) and math.isnan(y)
+        return both_nan or (x == y and math.copysign(1.0, x) == math.copysign(1.0, y))
+    return a == b
 
 
 def grid_views(x: ir.Expr) -> tuple[ir.Apply, ...] | None:

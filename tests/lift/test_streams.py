@@ -21,7 +21,7 @@ from lift.ir import expr as ir
 from lift.ir.build import zip_nd
 from lift.ir.check import infer_function
 from lift.ir.interpret import run
-from lift.ir.streams import carry_conditions, grid_views, propose_carries
+from lift.ir.streams import carries_hold, carry_conditions, grid_views, propose_carries
 from lift.ir.text import parse, show
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output, generate, requirements_hold
@@ -220,3 +220,10 @@ def test_snapshot_of_a_streamed_kernel() -> None:
     program, output = stencil(offsets)
     kernel = generate(streamed(program, sizes_of((5, 5), offsets)), "streamed", output)
     assert kernel.source == STREAMED_2D_SOURCE
+
+
+def test_pairs_compare_values_as_the_kernel_keeps_their_bits() -> None:
+    nan = float("nan")
+    assert carries_hold([[(nan, 1.0)], [(2.0, nan)]], ((1, 0),))  # a NaN is kept a NaN
+    assert not carries_hold([[(0.0, 1.0)], [(2.0, -0.0)]], ((1, 0),))  # -0.0 is not 0.0
+    assert carries_hold([[(np.float32(3), 1)], [(5, np.float32(3))]], ((1, 0),))
