@@ -6,12 +6,16 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from matcher.frontend import compile_to_ir
 from matcher.ir import Module
 from matcher.ir_builder import build_module
+
+if TYPE_CHECKING:
+    from lift.exploration.device import Device
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,3 +39,14 @@ def build(tmp_path: Path) -> BuildModule:
         return build_module(compile_to_ir(path), str(path))
 
     return _build
+
+
+@pytest.fixture(scope="module")
+def device() -> Device:
+    """The OpenCL device kernels are run on in tests: PoCL's CPU device (skipped where
+    pyopencl or an OpenCL platform is missing; scripts/setup.sh installs both)."""
+    devices = pytest.importorskip("lift.exploration.device")  # imports pyopencl
+    try:
+        return devices.open_device("cpu")  # type: ignore[no-any-return]
+    except Exception as error:  # no OpenCL platform here
+        pytest.skip(f"no OpenCL device: {error}")

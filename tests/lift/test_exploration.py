@@ -22,19 +22,11 @@ from lift.opencl.generate import Dimension, Output, generate
 
 pytest.importorskip("pyopencl")
 
-from lift.exploration.device import Device, Launch, open_device
+from lift.exploration.device import Device, Launch
 from lift.exploration.search import Choice, cached_choice, fits_int, search, size_class
 from lift.exploration.space import Candidate, candidates, default_candidate, launch_shape, lower
 
 F64 = Scalar("f64")
-
-
-@pytest.fixture(scope="module")
-def device() -> Device:
-    try:
-        return open_device("cpu")
-    except Exception as error:  # no OpenCL platform here
-        pytest.skip(f"no OpenCL device: {error}")
 
 
 @pytest.fixture

@@ -27,18 +27,10 @@ from lift.opencl.generate import Dimension, Kernel, Output, generate, requiremen
 
 pytest.importorskip("pyopencl")
 
-from lift.exploration.device import Device, Launch, numpy_type, open_device
+from lift.exploration.device import Device, Launch, numpy_type
 
 F64 = Scalar("f64")
 NUMPY = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
-
-
-@pytest.fixture(scope="module")
-def device() -> Device:
-    try:
-        return open_device("cpu")
-    except Exception as error:  # no OpenCL platform here
-        pytest.skip(f"no OpenCL device: {error}")
 
 
 # ---------------------------------------------------------------- the programs

@@ -29,17 +29,9 @@ from lift.rewriting.rules import Stream
 
 pytest.importorskip("pyopencl")
 
-from lift.exploration.device import Device, Launch, open_device
+from lift.exploration.device import Device, Launch
 
 F64 = Scalar("f64")
-
-
-@pytest.fixture(scope="module")
-def device() -> Device:
-    try:
-        return open_device("cpu")
-    except Exception as error:  # no OpenCL platform here
-        pytest.skip(f"no OpenCL device: {error}")
 
 
 def stencil(offsets: list[tuple[int, ...]]) -> tuple[ir.Lambda, Output]:
