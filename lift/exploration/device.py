@@ -103,7 +103,8 @@ class Device:
         written parameter, for a kernel that writes into one). The kernel's times, s."""
         function = self.build(kernel)
         args, written = self.arguments(program, kernel, inputs, output)
-        args += [np.int64(sizes[name]) for name in kernel.sizes]
+        size_type = np.int32 if kernel.index == "int" else np.int64
+        args += [size_type(sizes[name]) for name in kernel.sizes]
         times = []
         for _ in range(repeat):
             event = function(self.queue, launch.global_size, launch.local_size, *args)

@@ -3,8 +3,9 @@
 A candidate is a sequence of rule applications (algorithmic rules first, at the outermost
 computing map, up to `depth` of them; then the lowering that the structure asks for)
 and an NDRange shape: the work-group size and the coarsening (how many elements of the
-outermost mapped dimension each work-item computes; the generated loops stride, so any
-factor is correct). Candidates that do not type-check or cannot be generated are pruned
+outermost mapped dimension each work-item computes; its loop strides, so any factor is
+correct, and every other dimension has an item an element, so the kernels may be
+generated `covered`). Candidates that do not type-check or cannot be generated are pruned
 here; the search prunes those that do not fit the input (a vector width that does not
 divide the length) or the device (a work-group too large).
 
@@ -40,7 +41,11 @@ _COARSENING = (1, 2, 4, 8)
 # The elements of a streamed map's run: a run's first element reads every lane, the
 # others only those that do not carry, so longer runs read less but run fewer items.
 _STREAM_RUNS = (2, 4, 8, 16, 32, 48, 64, 96)
-INDEX_TYPES = ("long", "int")  # int where every size fits in 31 bits (the search checks)
+# (index type, covered): int where every size fits in 31 bits (the search checks). On the
+# H200 a covered kernel was as fast or faster with int indices, but with long ones 1.75
+# times as fast for a 7-point stencil and 1.6 times as slow for a 27-point one, as the
+# device's compiler took the loops (docs/lift.md): long ones are searched both ways.
+KERNEL_FORMS = (("long", True), ("long", False), ("int", True))
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,7 @@ class Candidate:
         steps = ", ".join(self.steps) or "none"
         return (
             f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item; "
-            f"{self.kernel.index} indices"
+            f"{self.kernel.index} indices{', covered' if self.kernel.covered else ''}"
         )
 
 
@@ -253,7 +258,7 @@ def candidates(
         try:
             lowered, lowering = lower(variant)
             infer_function(lowered, types)
-            kernels = [generate(lowered, output=output, index=i) for i in INDEX_TYPES]
+            kernels = _forms(lowered, output)
         except LiftError:
             continue  # pruned: the rewrite does not fit this program
         for kernel in kernels:
@@ -263,12 +268,22 @@ def candidates(
             continue
         rule, program_streamed = streamed
         label = f"{rule.name}({len(rule.carries)} pairs)"
-        for index in INDEX_TYPES:
-            try:
-                kernel = generate(program_streamed, output=output, index=index)
-            except LiftError:
-                break
+        try:
+            streamed_kernels = _forms(program_streamed, output)
+        except LiftError:
+            continue
+        for kernel in streamed_kernels:
             yield from _shapes((*steps, *lowering, label), program_streamed, kernel, _STREAM_RUNS)
+
+
+def _forms(program: ir.Lambda, output: Output | None) -> list[Kernel]:
+    """`program`'s kernel in each of `KERNEL_FORMS`, each source once (a kernel of one
+    dimension is the same covered or not). Raises what `generate` raises."""
+    kernels: dict[str, Kernel] = {}
+    for index, covered in KERNEL_FORMS:
+        kernel = generate(program, output=output, index=index, covered=covered)
+        kernels.setdefault(kernel.source, kernel)
+    return list(kernels.values())
 
 
 def _shapes(
@@ -294,7 +309,7 @@ def _streamed(
 
 def default_candidate(program: ir.Lambda, output: Output | None = None) -> Candidate:
     lowered, steps = lower(program)
-    kernel = generate(lowered, output=output)
+    kernel = generate(lowered, output=output, covered=True)
     dims = max(len(kernel.dimensions), 1)
     return Candidate(steps, lowered, kernel, DEFAULT_LOCAL.get(dims, (256,)), 1)
 

@@ -462,10 +462,10 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         few = builder.compare("sle", bins.count, const(I64, LOCAL_BINS))
 
         def atomics() -> Operand:
-            return launch(builder, module, source=add.source, kernel=add.name,
+            return launch(builder, module, source=add, kernel=add.name,
                           global_size=[const(I64, _GRID)], local_size=[_GROUP],
                           work=count, args=args,
-                          alternative=(few, add_local.source))  # fmt: skip
+                          alternatives=[(few, add_local)])  # fmt: skip
 
         return status_when(builder, bins.go, atomics)
 

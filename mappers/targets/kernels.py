@@ -23,7 +23,7 @@ from lift.opencl.generate import Kernel, Output, generate
 from mappers.plan.access import Access, apart, element_size, measure
 from mappers.plan.loops import LoopView
 from mappers.plan.region import Region
-from mappers.rewrite.emit import I64, Builder, NotReplaced, const
+from mappers.rewrite.emit import I1, I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.ir import Value, ValueKind
 
@@ -127,6 +127,9 @@ class KernelArg:
     bytes: Operand | None = None  # a buffer's size in bytes
     flags: int = 0  # RESIDENT for a buffer that may stay on the device; CONTINUES
     definition: str = ""  # a resident buffer's name, defined from its buffer and offset
+    # A generated kernel's size: passed as an int where the launched kernel computes with
+    # ints (`Kernel.index`), as a long otherwise (`launch` chooses at run time).
+    size: bool = False
 
 
 @dataclass
@@ -480,35 +483,39 @@ def launch(
     builder: Builder,
     module: ModuleText,
     *,
-    source: str,
+    source: str | Kernel,
     kernel: str,
     global_size: Sequence[Operand],
     local_size: Sequence[int] | None,
     work: Operand,
     args: Sequence[KernelArg],
     defining: Sequence[KernelArg] | None = None,
-    alternative: tuple[Operand, str] | None = None,
-    alternatives: Sequence[tuple[Operand, str]] = (),
+    alternatives: Sequence[tuple[Operand, str | Kernel]] = (),
     any_range: bool = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
     default `args`): kernels of one source launched with different arguments share it.
-    With `alternative` (an i1, a source), that source is launched instead where the i1
-    holds at run time (a kernel computing its indices as ints, where they fit); of
-    several `alternatives`, the last whose i1 holds. With
-    `any_range`, the kernels compute every element whatever their NDRange (generated
-    loops striding by their range's size): the runtime may tune the launch's shape."""
+    Of the `alternatives` (an i1, a source), the last whose i1 holds at run time is
+    launched instead (a kernel computing its indices as ints where they fit, a streamed
+    one where its lanes carry); the size arguments (`KernelArg.size`) are passed in the
+    launched kernel's index type. With `any_range`, the kernels compute every element
+    whatever the size of their NDRange's highest dimension (a generated loop striding by
+    its range's size; `Kernel.covered`: the others have an item an element): the runtime
+    may tune the launch's shape (idiom_tune.c coarsens only the highest dimension)."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
     definers = args if defining is None else defining
     definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
-    source_ref = _string_constant(builder, module, definitions + source + "\0", "src")
-    chosen = [*([alternative] if alternative is not None else []), *alternatives]
-    for condition, other in chosen:  # a later one where its i1 holds too
-        other_ref = _string_constant(builder, module, definitions + other + "\0", "src")
+    source_ref = _string_constant(builder, module, definitions + _text(source) + "\0", "src")
+    int_sizes = _int_indices(source)  # i1: the launched kernel takes its sizes as ints
+    for condition, other in alternatives:  # a later one where its i1 holds too
+        other_ref = _string_constant(builder, module, definitions + _text(other) + "\0", "src")
         source_ref = builder.select(condition, other_ref, source_ref)
+        other_int = _int_indices(other)
+        if other_int.ref != int_sizes.ref:
+            int_sizes = builder.select(condition, other_int, int_sizes)
     name_ref = _string_constant(builder, module, kernel + "\0", "name")
     slots = builder.emit("ptr", f"alloca {{ i32, i32, ptr, i64 }}, i32 {max(len(args), 1)}")
     for number, arg in enumerate(args):
@@ -526,7 +533,12 @@ def launch(
         size_at = builder.emit(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 3"
         )
-        if arg.kind == 3:  # a scalar: the runtime reads it through a pointer
+        if arg.kind == 3 and arg.size:
+            assert arg.value is not None
+            cell, size = _size_cell(builder, arg.value, int_sizes)
+            builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
+            builder.statement(f"store {size}, ptr {size_at.ref}")
+        elif arg.kind == 3:  # a scalar: the runtime reads it through a pointer
             assert arg.value is not None and arg.bytes is not None
             cell = builder.emit("ptr", f"alloca {arg.value.type}")
             builder.statement(f"store {arg.value}, ptr {cell.ref}")
@@ -565,6 +577,31 @@ def launch(
     )
 
 
+def _text(source: str | Kernel) -> str:
+    return source.source if isinstance(source, Kernel) else source
+
+
+def _int_indices(source: str | Kernel) -> Operand:
+    """i1: the kernel takes its sizes as ints (translated sources take none)."""
+    narrow = isinstance(source, Kernel) and source.index == "int"
+    return const(I1, "true" if narrow else "false")
+
+
+def _size_cell(builder: Builder, value: Operand, int_sizes: Operand) -> tuple[Operand, Operand]:
+    """Where the runtime reads a size argument (an i64 `value`), and its i64 byte count:
+    the value as an i32 where `int_sizes` holds, as an i64 otherwise."""
+    wide = builder.emit("ptr", f"alloca {I64}")
+    builder.statement(f"store {value}, ptr {wide.ref}")
+    if int_sizes.ref == "false":
+        return wide, const(I64, 8)
+    narrow = builder.emit("ptr", "alloca i32")
+    builder.statement(f"store {builder.cast('trunc', value, 'i32')}, ptr {narrow.ref}")
+    if int_sizes.ref == "true":
+        return narrow, const(I64, 4)
+    cell = builder.select(int_sizes, narrow, wide)
+    return cell, builder.select(int_sizes, const(I64, 4), const(I64, 8))
+
+
 INT_LIMIT = 2**30  # a loop counter below it, plus a global size below it, stays an int
 
 
@@ -587,9 +624,10 @@ def long_and_int(
 
 
 def size_args(kernel: Kernel, values: Mapping[str, Operand]) -> list[KernelArg]:
-    """A generated kernel's size arguments (its `sizes`, passed as longs after the
-    program's parameters), each from `values` by name."""
-    return [KernelArg("", 3, values[name], const(I64, 8)) for name in kernel.sizes]
+    """A generated kernel's size arguments (its `sizes`, after the program's parameters,
+    i64 values that `launch` passes in the launched kernel's index type), each from
+    `values` by name."""
+    return [KernelArg("", 3, values[name], size=True) for name in kernel.sizes]
 
 
 def sizes_fit(builder: Builder, kernel: Kernel, values: Mapping[str, Operand]) -> Operand:

@@ -530,19 +530,19 @@ def launch_tree(
     status_first = launch(
         builder,
         module,
-        source=first.source,
+        source=first,
         kernel=first.name,
         global_size=[builder.binary("mul", groups, const(I64, LOCAL))],
         local_size=[LOCAL],
         work=count,
         args=first_args,
-        alternative=(fits, narrow.source),
+        alternatives=[(fits, narrow)],
     )
     final_per = ceiling(builder, groups, const(I64, LOCAL))
     final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
     final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
     final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
-    final_args += [KernelArg("", 3, final_values[n], const(I64, 8)) for n in final.sizes]
+    final_args += size_args(final, final_values)
     # The total of the partials, only where the partials were made.
     status_final = status_when(
         builder,
@@ -550,7 +550,7 @@ def launch_tree(
         lambda: launch(
             builder,
             module,
-            source=final.source,
+            source=final,
             kernel=final.name,
             global_size=[const(I64, LOCAL)],
             local_size=[LOCAL],

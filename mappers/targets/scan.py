@@ -242,10 +242,10 @@ class _ScanPlan(Plan):
             builder,
             allocated,
             lambda: launch(
-                builder, module, source=first.source, kernel=first.name,
+                builder, module, source=first, kernel=first.name,
                 global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                 args=self._args(programs.totals, first, values, outputs),
-                alternative=(fits(first), first_int.source),
+                alternatives=[(fits(first), first_int)],
             ),
         )  # fmt: skip
 
@@ -268,10 +268,10 @@ class _ScanPlan(Plan):
                 builder,
                 builder.compare("eq", scanned, const("i32", 0)),
                 lambda: launch(
-                    builder, module, source=second.source, kernel=second.name,
+                    builder, module, source=second, kernel=second.name,
                     global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                     args=self._args(programs.chunks, second, values, starts_arg, writing=True),
-                    alternative=(fits(second), second_int.source),
+                    alternatives=[(fits(second), second_int)],
                 ),
             )  # fmt: skip
 
@@ -298,7 +298,7 @@ class _ScanPlan(Plan):
     ) -> list[KernelArg]:
         """A kernel's arguments in its order: the program's parameters (`own` gives the
         totals or the starts among them), its new output buffer where `own` names one
-        that is not a parameter, then its sizes as longs."""
+        that is not a parameter, then its sizes."""
         by_name = self._arguments_by_name(writing=writing) | own
         names = [p.name for p in program.params]
         names += [name for name in own if name not in names]

@@ -868,9 +868,9 @@ def launch_generated(
     args += size_args(wide, values)
     fits = sizes_fit(builder, wide, values)
     # The rows are a loop striding by the range's size: the runtime may tune the shape.
-    return launch(builder, module, source=wide.source, kernel=kernel, global_size=[count],
+    return launch(builder, module, source=wide, kernel=kernel, global_size=[count],
                   local_size=None, work=work, args=args,
-                  alternative=(fits, narrow.source), any_range=True)  # fmt: skip
+                  alternatives=[(fits, narrow)], any_range=True)  # fmt: skip
 
 
 class _EllPlan(_CsrPlan):

@@ -32,7 +32,7 @@ from lift.exploration.space import lower
 from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.ir.types import Size
-from lift.opencl.generate import Kernel, generate
+from lift.opencl.generate import Kernel, Output, generate
 from lift.rewriting.rules import Stream
 from mappers.plan.access import Access, apart_from_fixed
 from mappers.plan.loops import LoopView, loop_view, trip_count
@@ -215,7 +215,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
 
     def _generated(
         self, builder: Builder
-    ) -> tuple[str, list[KernelArg], list[tuple[Operand, str]]]:
+    ) -> tuple[Kernel, list[KernelArg], list[tuple[Operand, str | Kernel]]]:
         """The kernel generated from the stencil's expression (lift), its arguments (the
         program's buffers and scalars, then its sizes: trip counts, offsets, strides),
         and the kernels launched instead where an i1 holds at run time, the later first:
@@ -231,14 +231,14 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         args = [by_name[p.name] for p in program.params]
         args += size_args(kernel, values)
         fits = sizes_fit(builder, kernel, values)
-        alternatives = [(fits, narrow.source)]
+        alternatives: list[tuple[Operand, str | Kernel]] = [(fits, narrow)]
         if self.streamed is not None:
             wide_streamed, narrow_streamed = self.streamed
             self.carrying = _carries_hold(builder, wide_streamed, values)
-            alternatives.append((self.carrying, wide_streamed.source))
+            alternatives.append((self.carrying, wide_streamed))
             both = builder.binary("and", self.carrying, fits)
-            alternatives.append((both, narrow_streamed.source))
-        return kernel.source, args, alternatives
+            alternatives.append((both, narrow_streamed))
+        return kernel, args, alternatives
 
     def _arguments_by_name(self) -> dict[str, KernelArg]:
         """The kernel argument of each buffer group and fixed scalar, by its name."""
@@ -259,8 +259,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         output = self.functional.output
         try:
             lowered, rewrites = lower(program)
-            wide = generate(lowered, self.kernel_name, output, declarations)
-            narrow = generate(lowered, self.kernel_name, output, declarations, "int")
+            wide, narrow = _long_and_int(lowered, self.kernel_name, output, declarations)
         except (LiftError, RecursionError):
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
@@ -300,8 +299,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         streamed = ir.Lambda(lowered.params, body)
         output = self.functional.output
         try:
-            wide = generate(streamed, self.kernel_name, output, declarations, "long")
-            narrow = generate(streamed, self.kernel_name, output, declarations, "int")
+            wide, narrow = _long_and_int(streamed, self.kernel_name, output, declarations)
         except (LiftError, RecursionError):
             return None
         return wide, narrow, streamed
@@ -323,9 +321,9 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
     def _launch(
         self,
         builder: Builder,
-        source: str,
+        source: str | Kernel,
         args: list[KernelArg],
-        alternatives: Sequence[tuple[Operand, str]] = (),
+        alternatives: Sequence[tuple[Operand, str | Kernel]] = (),
         *,
         any_range: bool = False,
     ) -> Operand:
@@ -354,6 +352,18 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             alternatives=alternatives,
             any_range=any_range,
         )
+
+
+def _long_and_int(
+    program: ir.Lambda, name: str, output: Output, declarations: dict[str, str]
+) -> tuple[Kernel, Kernel]:
+    """`program`'s kernels with long indices and with int ones, the latter `covered` (the
+    launch has an item for every element of each dimension but the outermost, which the
+    tuner alone coarsens): on the H200 that was as fast or faster for every stencil
+    measured, where long kernels with tests were 1.6 times as slow for a 27-point one
+    (docs/lift.md). Raises what `generate` raises."""
+    wide = generate(program, name, output, declarations, "long")
+    return wide, generate(program, name, output, declarations, "int", covered=True)
 
 
 # Work-group shapes, innermost dimension first, the global size rounded up to them. On an

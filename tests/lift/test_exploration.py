@@ -194,11 +194,14 @@ def test_default_candidate_is_deterministic(source: str, local: tuple[int, ...])
     assert len(first.kernel.dimensions) == len(local)
     lowered, steps = lower(lam(source))
     assert (first.program, first.steps) == (lowered, steps)
-    assert first.kernel == generate(lowered)
+    assert first.kernel == generate(lowered, covered=True)
     assert first.kernel.index == "long"
+    # An item for each element of every dimension but the outermost: tests, not loops.
+    assert first.kernel.covered == (len(local) > 1)
+    covered = ", covered" if len(local) > 1 else ""
     assert first.describe() == (
         f"rewrites: {', '.join(steps)}; work-group {'x'.join(map(str, local))}; "
-        "1 per work-item; long indices"
+        f"1 per work-item; long indices{covered}"
     )
 
 

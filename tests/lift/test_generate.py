@@ -172,18 +172,7 @@ __kernel void jacobi(__global const double* restrict a, __global double* restric
 STENCIL_2D_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void jacobi(__global const double* restrict a, __global double* restrict b, long L_arg, long n0_arg, long n1_arg, long o0_arg, long o1_arg, long o2_arg, long o3_arg, long o4_arg, long ow_arg, long s0_arg, long s1_arg) {
-  const int L = (int)L_arg;
-  const int n0 = (int)n0_arg;
-  const int n1 = (int)n1_arg;
-  const int o0 = (int)o0_arg;
-  const int o1 = (int)o1_arg;
-  const int o2 = (int)o2_arg;
-  const int o3 = (int)o3_arg;
-  const int o4 = (int)o4_arg;
-  const int ow = (int)ow_arg;
-  const int s0 = (int)s0_arg;
-  const int s1 = (int)s1_arg;
+__kernel void jacobi(__global const double* restrict a, __global double* restrict b, int L, int n0, int n1, int o0, int o1, int o2, int o3, int o4, int ow, int s0, int s1) {
   for (int lk_i1 = get_global_id(1); lk_i1 < (n0); lk_i1 += get_global_size(1)) {
     for (int lk_i4 = get_global_id(0); lk_i4 < (n1); lk_i4 += get_global_size(0)) {
       b[((lk_i1)*(s0) + (lk_i4)*(s1)) + (ow)] = (0.2 * ((((a[((lk_i1)*(s0) + (lk_i4)*(s1)) + (o0)] + a[((lk_i1)*(s0) + (lk_i4)*(s1)) + (o1)]) + a[((lk_i1)*(s0) + (lk_i4)*(s1)) + (o2)]) + a[((lk_i1)*(s0) + (lk_i4)*(s1)) + (o3)]) + a[((lk_i1)*(s0) + (lk_i4)*(s1)) + (o4)]));
@@ -245,8 +234,7 @@ def test_snapshot_stencil_2d_written_into_a_parameter(index: str, expected: str)
     assert kernel.source == expected
     names = ("L", "n0", "n1", "o0", "o1", "o2", "o3", "o4", "ow", "s0", "s1")
     assert kernel.sizes == names
-    suffix = "" if index == "long" else "_arg"
-    assert kernel.parameters == ("a", "b", *(name + suffix for name in names))
+    assert kernel.parameters == ("a", "b", *names)
     assert kernel.dimensions == (
         Dimension(length=Size.of("n1")),
         Dimension(length=Size.of("n0")),
@@ -291,11 +279,7 @@ def test_snapshot_a_tuple_written_into_two_parameters() -> None:
 CSR_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void csr(__global const int* restrict ptr, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict out, long E_arg, long R_arg, long R1_arg, long X_arg) {
-  const int E = (int)E_arg;
-  const int R = (int)R_arg;
-  const int R1 = (int)R1_arg;
-  const int X = (int)X_arg;
+__kernel void csr(__global const int* restrict ptr, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict out, int E, int R, int R1, int X) {
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
     const long lk_lo3 = ptr[lk_i1];
     const long lk_hi4 = ptr[(lk_i1) + 1];
@@ -324,12 +308,7 @@ def test_snapshot_a_csr_product_over_segments() -> None:
 JDS_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void jds(__global const int* restrict perm, __global const int* restrict count, __global const int* restrict jd, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict y, long D_arg, long E_arg, long R_arg, long X_arg, long Y_arg) {
-  const int D = (int)D_arg;
-  const int E = (int)E_arg;
-  const int R = (int)R_arg;
-  const int X = (int)X_arg;
-  const int Y = (int)Y_arg;
+__kernel void jds(__global const int* restrict perm, __global const int* restrict count, __global const int* restrict jd, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict y, int D, int E, int R, int X, int Y) {
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
     const long lk_lo4 = 0;
     const long lk_hi5 = count[lk_i1];
@@ -357,10 +336,7 @@ def test_snapshot_a_jds_product_written_through_its_permutation() -> None:
 ELL_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void ell(__global const double* restrict v, __global const int* restrict c, __global const double* restrict x, long w, __global double* restrict out, long E_arg, long R_arg, long X_arg) {
-  const int E = (int)E_arg;
-  const int R = (int)R_arg;
-  const int X = (int)X_arg;
+__kernel void ell(__global const double* restrict v, __global const int* restrict c, __global const double* restrict x, long w, __global double* restrict out, int E, int R, int X) {
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
     double lk_p3[1];
     const long lk_lo4 = 0L;
@@ -863,13 +839,12 @@ def test_split_of_records_runs_where_its_requirement_holds(device: Device) -> No
     np.testing.assert_array_equal(out, case.inputs["x"] - case.inputs["y"])
 
 
-def test_int_indices_take_sizes_as_longs_and_narrow_them() -> None:
+def test_int_indices_take_sizes_as_ints() -> None:
     kernel = generate(lam(RECORD_CHUNKS), index="int")
     assert kernel.index == "int"
     assert kernel.sizes == ("N",)
-    assert kernel.parameters == ("x", "y", "out", "N_arg")
-    assert "long N_arg)" in kernel.source
-    assert "  const int N = (int)N_arg;\n" in kernel.source
+    assert kernel.parameters == ("x", "y", "out", "N")
+    assert "int N)" in kernel.source
     assert "long N)" not in kernel.source
     assert "for (int " in kernel.source
     assert "for (long " not in kernel.source
@@ -1206,3 +1181,36 @@ def test_local_bins_are_limited_to_their_capacity() -> None:
     assert "__local int lk_bins" in kernel.source and "[64];" in kernel.source
     assert requirements_hold(kernel, {"N": 10, "B": 64})
     assert not requirements_hold(kernel, {"N": 10, "B": 65})
+
+
+COVERED_3D = """
+(lambda ((x (array (array (array f64 K) M) N)))
+  (map-global 2 (map-global 1 (map-global 0 neg)) x))
+"""
+
+
+def test_covered_kernels_test_the_inner_dimensions_and_loop_over_the_highest() -> None:
+    kernel = generate(lam(COVERED_3D), covered=True)
+    assert kernel.covered
+    assert "for (long lk_i1 = get_global_id(2); lk_i1 < (N); lk_i1 += get_global_size(2))" in (
+        kernel.source
+    )
+    for d, length in ((1, "M"), (0, "K")):
+        assert f"if (get_global_id({d}) < ({length})) {{ const long " in kernel.source
+        assert f"get_global_size({d})" not in kernel.source
+    plain = generate(lam(COVERED_3D))
+    assert not plain.covered
+    assert plain.source.count("for (long ") == 3
+
+
+def test_a_covered_kernel_computes_every_element_with_its_highest_dimension_coarsened(
+    device: Device,
+) -> None:
+    program = lam(COVERED_3D)
+    x = np.arange(5 * 6 * 7, dtype=np.float64)
+    sizes = {"N": 5, "M": 6, "K": 7}
+    kernel = generate(program, covered=True)
+    out = np.zeros_like(x)
+    # An item for every (k, m), two work-items over the five planes.
+    device.run(program, kernel, {"x": x}, sizes, Launch((8, 8, 2), (4, 2, 1)), out)
+    assert np.array_equal(out, -x)

@@ -180,8 +180,9 @@ def test_streamed_kernels_compute_what_the_interpreter_does(
     local = data.draw(st.sampled_from([1, 2, 4]))
     inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
     launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
-    for index in ("long", "int"):
-        kernel = generate(rewritten, output=output, index=index)
+    # The launch has an item for every element of the inner dimensions: `covered` holds.
+    for index, covered in itertools.product(("long", "int"), (False, True)):
+        kernel = generate(rewritten, output=output, index=index, covered=covered)
         out = np.zeros_like(grid)
         device.run(rewritten, kernel, {"a": grid, "b": out.copy()}, sizes, launch, out)
         interior = expected != 0
@@ -215,11 +216,49 @@ __kernel void streamed(__global const double* restrict a, __global double* restr
 """  # noqa: E501
 
 
+STREAMED_2D_COVERED_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void streamed(__global const double* restrict a, __global double* restrict b, int L, int n0, int n1, int o0, int o1, int o2, int ow, int s0, int s1) {
+  const int lk_run1 = ((n0) + get_global_size(1) - 1) / get_global_size(1);
+  const int lk_first2 = get_global_id(1) * lk_run1;
+  const int lk_end3 = min(lk_first2 + lk_run1, (int)((n0)));
+  if (get_global_id(0) < (n1)) { const int lk_i7 = get_global_id(0);
+    if (lk_first2 < lk_end3) {
+      int lk_i4 = lk_first2;
+      double lk_kept9 = a[((lk_i4)*(s0) + (lk_i7)*(s1)) + (o0)];
+      double lk_kept10 = a[((lk_i4)*(s0) + (lk_i7)*(s1)) + (o1)];
+      for (; lk_i4 < lk_end3; lk_i4++) {
+        const double lk_lane11 = lk_kept9;
+        const double lk_lane12 = lk_kept10;
+        const double lk_lane13 = a[((lk_i4)*(s0) + (lk_i7)*(s1)) + (o2)];
+        b[((lk_i4)*(s0) + (lk_i7)*(s1)) + (ow)] = (((0.5 + (1.0 * lk_lane11)) + (2.0 * lk_lane12)) + (3.0 * lk_lane13));
+        lk_kept9 = lk_lane13;
+        lk_kept10 = lk_lane11;
+      }
+    }
+  }
+}
+"""  # noqa: E501
+
+
 def test_snapshot_of_a_streamed_kernel() -> None:
     offsets = [(0, 0), (-1, 0), (1, 0)]
     program, output = stencil(offsets)
     kernel = generate(streamed(program, sizes_of((5, 5), offsets)), "streamed", output)
     assert kernel.source == STREAMED_2D_SOURCE
+    assert not kernel.covered
+
+
+def test_snapshot_of_a_covered_streamed_kernel() -> None:
+    """Covered, with int indices (as the tool launches it): the inner dimension is a test,
+    an item an element; the streamed outermost one keeps its runs."""
+    offsets = [(0, 0), (-1, 0), (1, 0)]
+    program, output = stencil(offsets)
+    rewritten = streamed(program, sizes_of((5, 5), offsets))
+    kernel = generate(rewritten, "streamed", output, index="int", covered=True)
+    assert kernel.source == STREAMED_2D_COVERED_SOURCE
+    assert kernel.covered
 
 
 def test_pairs_compare_values_as_the_kernel_keeps_their_bits() -> None:

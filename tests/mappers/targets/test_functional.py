@@ -30,7 +30,7 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"
 SIZES = (0, 1, 7, 33, 100)
 GENERATED = "OpenCL stencil kernel (generated)"
 TRANSLATED = "OpenCL stencil kernel"
-GENERATED_NARROW = b"const int n0 = (int)n0_arg;"  # the generated kernel's int variant
+GENERATED_NARROW = b", int n0"  # the generated kernel's int variant: its sizes are ints
 TRANSLATED_MARK = b"const long t0 = get_global_id("  # the translated kernel's first line
 
 # Each shape is a function of its own; `main` runs the one named by argv[1] at size argv[2]
@@ -622,7 +622,7 @@ def test_translated_kernels_print_what_the_original_prints(
         assert TRANSLATED_MARK not in source
     else:
         assert TRANSLATED_MARK in source
-        assert b"_arg" not in source
+        assert GENERATED_NARROW not in source
 
 
 def test_a_four_loop_nest_shares_the_first_dimension(translated: Pair) -> None:
@@ -655,7 +655,7 @@ def test_idiom_kernels_translated_keeps_the_translated_kernels(
         assert outcome.detail == TRANSLATED, function
         assert outcome.generated is None, function
     binary = accelerated.read_bytes()
-    assert b"n0_arg" not in binary  # no generated kernel, no int-index variant
+    assert GENERATED_NARROW not in binary  # no generated kernel, no int-index variant
     assert TRANSLATED_MARK in binary
     pair = (generated[0], accelerated, report)
     for shape in ("jacobi", "heat", "update", "shape"):
@@ -672,13 +672,11 @@ def test_the_binary_holds_the_long_and_the_int_kernels(generated: Pair, wide: Pa
     (outcome,) = stencils(wide[2]).values()
     assert outcome.detail == GENERATED
     binary = wide[1].read_bytes()
-    # One kernel, twice: sizes as longs (n0 and n1 last), and as ints read from longs.
+    # One kernel, twice: sizes as longs (n0 and n1 last), and as ints.
     kernels = re.findall(rb"__kernel void idiom_stencil\([^)]*\)", binary)
     assert len(kernels) == 2
-    (wide_kernel,) = [k for k in kernels if b"_arg" not in k]
-    assert wide_kernel.endswith(b"long n0, long n1)")
-    assert GENERATED_NARROW in binary
-    assert b"const int n1 = (int)n1_arg;" in binary
+    assert [k.endswith(b", long n0, long n1)") for k in kernels].count(True) == 1
+    assert [k.endswith(b", int n0, int n1)") for k in kernels].count(True) == 1
 
 
 @pytest.mark.parametrize(
@@ -706,7 +704,7 @@ def _counting_probe(binary: bytes) -> tuple[str, list[str]]:
     (source,) = [
         text.decode()
         for text in binary.split(b"\0")
-        if b"__kernel void idiom_stencil(" in text and b"n0_arg" in text and b"0.25f" in text
+        if b"__kernel void idiom_stencil(" in text and GENERATED_NARROW in text and b"0.25f" in text
     ]
     loop = re.search(
         r"( *for \(int (\w+) = get_global_id\(0\); \2 < \(n0\); \2 \+= get_global_size\(0\)\)"
@@ -717,10 +715,9 @@ def _counting_probe(binary: bytes) -> tuple[str, list[str]]:
     assert loop is not None, source
     probe = f"{loop[1]}    if ({loop[2]} < 0) atomic_inc(negative);{loop[3]}"
     source = source[: loop.start()] + probe
-    source = source.replace("long n0_arg)", "long n0_arg, __global int* negative)")
+    source = source.replace("int n0)", "int n0, __global int* negative)")
     (declared,) = re.findall(r"__kernel void idiom_stencil\(([^)]*)\)", source)
-    names = [part.split()[-1] for part in declared.split(", ")]
-    return source, names
+    return source, declared.split(", ")
 
 
 def _negative_iterations(generated: Pair, n0: int) -> int:
@@ -728,7 +725,7 @@ def _negative_iterations(generated: Pair, n0: int) -> int:
     to 256, work-groups of 256) on PoCL over n0 points, every read and the write at an
     element of a small buffer (strides 0): how many iterations saw a negative index."""
     cl = pytest.importorskip("pyopencl")
-    source, names = _counting_probe(generated[1].read_bytes())
+    source, declared = _counting_probe(generated[1].read_bytes())
     context = cl.Context(
         [d for p in cl.get_platforms() for d in p.get_devices(cl.device_type.CPU)][:1]
     )
@@ -738,15 +735,15 @@ def _negative_iterations(generated: Pair, n0: int) -> int:
     data = cl.Buffer(context, flags.READ_WRITE, 64)
     count = np.zeros(1, dtype=np.int32)
     counter = cl.Buffer(context, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=count)
-    sizes = {"n0_arg": n0}
-    args = [
-        counter
-        if name == "negative"
-        else data
-        if name.endswith("_mem")
-        else np.int64(16 if name.endswith("_len_arg") else sizes.get(name, 0))
-        for name in names
-    ]
+    sizes = {"n0": n0}
+    args = []
+    for declaration in declared:
+        kind, name = declaration.split()[-2:]
+        if name.endswith(("_mem", "negative")):
+            args.append(counter if name == "negative" else data)
+            continue
+        value = 16 if name.endswith("_len") else sizes.get(name, 0)
+        args.append(np.int32(value) if kind == "int" else np.int64(value))
     kernel(queue, ((n0 + 255) // 256 * 256,), (256,), *args)
     cl.enqueue_copy(queue, count, counter)
     queue.finish()
