@@ -2,11 +2,14 @@
 
 The program is a lambda whose parameters are the kernel's inputs: flat arrays become
 `__global` buffers, scalars by-value arguments, and every size variable named in their
-types (or in a `strided` view, or in the output) a `long` argument. Compute patterns
-become loops: `map-global d` strides over `get_global_id(d)`, `map-workgroup d` over
-groups, `map-local d` over a group's work-items, `map-seq` and `reduce-seq` are plain
-loops. Every loop strides by its range's size, so that any NDRange computes every
-element (fewer work-items each compute more). Data-layout patterns are views
+types (or in a `strided` view, or in the output) an argument of the index type (`long`,
+or `int` where the caller checked that every size fits). Compute patterns become loops:
+`map-global d` strides over `get_global_id(d)`, `map-workgroup d` over groups,
+`map-local d` over a group's work-items, `map-seq` and `reduce-seq` are plain loops.
+Every loop strides by its range's size, so that any NDRange computes every element
+(fewer work-items each compute more); a kernel generated for a known work-group, or for
+a launch that covers every dimension but the highest (`covered`), tests instead where
+each item takes one element. Data-layout patterns are views
 (lift/opencl/views.py). A compute pattern whose result is read by another is kept where
 its `to-local` / `to-private` says, `__local` buffers declared at the kernel's top and
 followed by a barrier once written.
