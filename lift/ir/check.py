@@ -20,6 +20,7 @@ _ARITHMETIC = {"+", "-", "*", "/", "%", "min", "max", "pow"}
 _UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _LOGIC = {"and", "or", "not"}
+_UNSIGNED_COMPARE = {"ult", "ule", "ugt", "uge"}  # of integers read as unsigned
 _CASTS = {"f32", "f64", "i8", "i16", "i32", "i64"}
 _BITWISE = {"&", "|", "^", "shl", "ashr", "lshr", "udiv", "urem"}  # of integers only
 _INDEX = ("i32", "i64")
@@ -77,12 +78,22 @@ def _op_type(name: str, types: Sequence[Type]) -> Type:
         if _lanes(kind)[0].name not in _INTEGERS:
             raise LiftError(f"{name} of {type_text(kind)}: integers only")
         return kind
+    if name in _UNSIGNED_COMPARE:
+        kind = _broadcast(types, f"the operands of {name}")
+        lane, width = _lanes(kind)
+        if lane.name not in _INTEGERS:
+            raise LiftError(f"{name} of {type_text(kind)}: integers only")
+        return Scalar("bool") if width is None else Vector(Scalar("bool"), width)
     if name in _COMPARE or name in _LOGIC:
         _, width = _lanes(_broadcast(types, f"the operands of {name}"))
         return Scalar("bool") if width is None else Vector(Scalar("bool"), width)
     if name == "select":
         _same(types[1], types[2], "the values of select")
         return types[1]
+    if name in ("uf32", "uf64"):
+        if not isinstance(types[0], Scalar) or types[0].name not in _INTEGERS:
+            raise LiftError(f"{name} of {type_text(types[0])}: an integer only")
+        return Scalar(name[1:])
     if name == "u64":
         if types[0] != Scalar("i32"):
             raise LiftError(f"u64 of {type_text(types[0])}: an i32 only")

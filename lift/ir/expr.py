@@ -122,13 +122,15 @@ Expr = Param | Literal | Apply | Lambda  # a Lambda as a value: an argument of a
 # Scalar operations, by name: arithmetic, comparisons, math functions, select and casts.
 # Integers are two's complement of their width; `shl`, `ashr`, `lshr`, `udiv` and `urem`
 # are LLVM's (the shifted or divided bits read as unsigned where it says), `u64` widens
-# an i32 read as unsigned.
+# an i32 read as unsigned, `ult`, `ule`, `ugt`, `uge` order integers read as unsigned, and
+# `uf32`, `uf64` convert an integer read as unsigned to floating point.
 OPS = {
     "+": 2, "-": 2, "*": 2, "/": 2, "%": 2, "neg": 1, "&": 2, "|": 2, "^": 2,
     "shl": 2, "ashr": 2, "lshr": 2, "udiv": 2, "urem": 2, "u64": 1,
     "min": 2, "max": 2, "abs": 1, "sqrt": 1, "exp": 1, "log": 1, "sin": 1, "cos": 1,
     "pow": 2, "floor": 1, "tanh": 1,
     "<": 2, "<=": 2, ">": 2, ">=": 2, "==": 2, "!=": 2, "and": 2, "or": 2, "not": 1,
+    "ult": 2, "ule": 2, "ugt": 2, "uge": 2, "uf32": 1, "uf64": 1,
     "select": 3,
     "tuple": -1,  # any number of operands: the tuple of them (a reduction's lanes)
     "f32": 1, "f64": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1,

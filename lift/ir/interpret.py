@@ -63,6 +63,10 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">=": lambda a, b: a >= b,
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
+    "ult": lambda a, b: _unsigned(a) < _unsigned(b),
+    "ule": lambda a, b: _unsigned(a) <= _unsigned(b),
+    "ugt": lambda a, b: _unsigned(a) > _unsigned(b),
+    "uge": lambda a, b: _unsigned(a) >= _unsigned(b),
     "and": lambda a, b: bool(a) and bool(b),
     "or": lambda a, b: bool(a) or bool(b),
 }
@@ -78,6 +82,8 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "tanh": lambda a: _ieee(np.tanh, a),
     "not": lambda a: not a,
     "u64": lambda a: a % 2**32,  # an i32's bits, unsigned
+    "uf32": lambda a: np.float32(_unsigned(a)),
+    "uf64": lambda a: float(_unsigned(a)),
     "f32": np.float32,
     "f64": float,
     "i8": lambda a: (int(a) + 2**7) % 2**8 - 2**7,  # truncated, as OpenCL's char keeps it

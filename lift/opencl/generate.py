@@ -1138,6 +1138,7 @@ _WRAPPING = ("+", "-", "*")
 # right operand is read as unsigned too (a shift's amount is not).
 _UNSIGNED_OPS = {"shl": ("<<", False), "lshr": (">>", False), "udiv": ("/", True),
                  "urem": ("%", True)}  # fmt: skip
+_UNSIGNED_COMPARE = {"ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
 _UNSIGNED = {"i8": "uchar", "i16": "ushort", "i32": "uint", "i64": "ulong"}
 
 
@@ -1163,10 +1164,18 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
         operator, right = _UNSIGNED_OPS[name]
         b = f"({unsigned}){args[1]}" if right else args[1]
         return f"(({kind})(({unsigned}){args[0]} {operator} {b}))"
+    if name in _UNSIGNED_COMPARE and isinstance(scalar, Scalar) and scalar.name in _UNSIGNED:
+        if vector is not None:
+            raise LiftError(f"no OpenCL {name} of vectors")
+        unsigned = _UNSIGNED[scalar.name]
+        return f"(({unsigned}){args[0]} {_UNSIGNED_COMPARE[name]} ({unsigned}){args[1]})"
     if name == "ashr":  # OpenCL shifts a signed integer arithmetically
         return f"({args[0]} >> {args[1]})"
     if name == "u64":
         return f"((long)(uint)({args[0]}))"
+    if name in ("uf32", "uf64") and isinstance(scalar, Scalar) and scalar.name in _UNSIGNED:
+        floating_type = "float" if name == "uf32" else "double"
+        return f"(({floating_type})({_UNSIGNED[scalar.name]})({args[0]}))"
     if name in _INFIX:
         return f"({args[0]} {_INFIX[name]} {args[1]})"
     if name == "neg":

@@ -82,8 +82,10 @@ _CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext", "trunc"}  # as C casts
 _INTEGER_OPS = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^",
                 "shl": "shl", "ashr": "ashr", "lshr": "lshr", "udiv": "udiv", "urem": "urem",
                 "sdiv": "/", "srem": "%"}  # fmt: skip
-# Signed comparisons only: OpenCL compares int and long as signed.
-_SIGNED_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
+# LLVM's integer comparisons: OpenCL compares int and long as signed, so the unsigned
+# orders are their own operations (the generator compares the operands as uint or ulong).
+_INTEGER_COMPARE = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
+                    "ult": "ult", "ule": "ule", "ugt": "ugt", "uge": "uge"}  # fmt: skip
 _SAME_SIGN = {"ult": "slt", "ule": "sle", "ugt": "sgt", "uge": "sge"}
 _I64 = Scalar("i64")
 _MOST_NODES = 4000  # a body that shares values more than this is left to the translation
@@ -814,7 +816,7 @@ class _Builder:
         if opcode in _INTEGER_OPS:
             _scalar(value.type)  # 8 to 64 bits: OpenCL's char, short, int or long
             return self._op(_INTEGER_OPS[opcode], value.operands)
-        compare = _SIGNED_COMPARE.get(_signed_predicate(value)) if opcode == "icmp" else None
+        compare = _INTEGER_COMPARE.get(_signed_predicate(value)) if opcode == "icmp" else None
         if compare is not None:
             _scalar(value.operands[0].type)
             return self._op(compare, value.operands)
@@ -847,8 +849,8 @@ class _Builder:
 
     def _unsigned_to_float(self, value: Value) -> ir.Expr:
         """An unsigned integer converted to floating point: as a signed one where LLVM
-        knows it is not negative (`nneg`), an i32 through its unsigned widening, a test
-        (`(double)(j > i)`) as 1 where it holds and 0 elsewhere."""
+        knows it is not negative (`nneg`), an i32 or i64 from its unsigned reading
+        (`uf64`), a test (`(double)(j > i)`) as 1 where it holds and 0 elsewhere."""
         kind = _scalar(value.type)
         if value.operands[0].type == "i1":
             return self._counted(value.operands[0], Scalar(kind), 1.0)
@@ -857,10 +859,8 @@ class _Builder:
             return self._op(kind, value.operands)
         if source in _NARROW:
             return ir.Apply(ir.Op(kind), (self._widened(value.operands[0], "i32"),))
-        if source != "i32":
-            raise _Unsupported  # an unsigned 64-bit value: OpenCL's long is signed
-        widened = ir.Apply(ir.Op("u64"), (self.expression(value.operands[0]),))
-        return ir.Apply(ir.Op(kind), (widened,))
+        # Converted from its unsigned reading (OpenCL's int and long are signed).
+        return ir.Apply(ir.Op(f"u{kind}"), (self.expression(value.operands[0]),))
 
     def _counted(self, test: Value, kind: Scalar, one: float) -> ir.Expr:
         """A test as a number of `kind`: `one` where it holds, 0 where it fails."""

@@ -303,6 +303,8 @@ def test_infer_of_an_environment_and_of_literals() -> None:
         ("(lambda (x) (strided 0 (1) (N) x))", [NM_F64], "strided views a flat array"),
         ("(lambda (x) (strided 0 (1 2) (N) x))", [N_F64], "one stride per length"),
         ("(lambda (x) (strided 0 () () x))", [N_F64], "strided"),
+        ("(lambda (a b) (ult a b))", ["f64", "f64"], "ult of f64: integers only"),
+        ("(lambda (a b) (uge a b))", ["i32", "i64"], "the operands of uge"),
         # parameters
         ("(lambda ((x (array f64 N))) x)", ["(array f64 M)"], "the parameter x"),
         ("(lambda (x) ((lambda ((y f32)) y) x))", ["f64"], "the parameter y"),

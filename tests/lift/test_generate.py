@@ -1142,6 +1142,18 @@ UNSIGNED_OPS = {
     "(udiv (get 0 p) (get 1 p))": lambda x, y: (x.view(np.uint32) // y.view(np.uint32)).view(
         np.int32
     ),
+    "(select (ult (get 0 p) (get 1 p)) 1:i32 0:i32)": lambda x, y: (
+        x.view(np.uint32) < y.view(np.uint32)
+    ),
+    "(select (ule (get 0 p) (get 1 p)) 1:i32 0:i32)": lambda x, y: (
+        x.view(np.uint32) <= y.view(np.uint32)
+    ),
+    "(select (ugt (get 0 p) (get 1 p)) 1:i32 0:i32)": lambda x, y: (
+        x.view(np.uint32) > y.view(np.uint32)
+    ),
+    "(select (uge (get 1 p) (get 0 p)) 1:i32 0:i32)": lambda x, y: (
+        y.view(np.uint32) >= x.view(np.uint32)
+    ),
     "(/ (get 0 p) (get 1 p))": lambda x, y: np.abs(x) // np.abs(y) * np.sign(x) * np.sign(y),
     "(% (get 0 p) (get 1 p))": np.fmod,
 }
@@ -1165,6 +1177,35 @@ def test_integer_bit_operations_read_the_bits_as_llvm_does(device: Device, lane:
     out = np.zeros(n, np.int32)
     device.run(program, generate(program), {"x": x, "y": y}, {"N": n}, Launch((64,), (16,)), out)
     np.testing.assert_array_equal(out, UNSIGNED_OPS[lane](x, y).astype(np.int32))
+
+
+def test_unsigned_orders_of_longs_compare_their_bits(device: Device) -> None:
+    program = lam(
+        "(lambda ((x (array i64 N)) (y (array i64 N)))"
+        " (map-global 0 (lambda (p) (select (ule (get 0 p) (get 1 p)) 1:i64 0:i64)) (zip x y)))"
+    )
+    x = np.array([-1, 0, 5, -(2**63), 2**63 - 1, 3], np.int64)
+    y = np.array([0, -1, 5, 2**63 - 1, -(2**63), 2], np.int64)
+    out = np.zeros(6, np.int64)
+    kernel = generate(program)
+    assert "((ulong)" in kernel.source
+    device.run(program, kernel, {"x": x, "y": y}, {"N": 6}, Launch((8,), (8,)), out)
+    np.testing.assert_array_equal(out, [0, 1, 1, 0, 1, 0])
+
+
+@pytest.mark.parametrize(("integer", "floating"), [("i64", "f64"), ("i32", "f64"), ("i64", "f32")])
+def test_integers_read_as_unsigned_convert_to_floating_point(
+    device: Device, integer: str, floating: str
+) -> None:
+    program = lam(
+        f"(lambda ((x (array {integer} N))) (map-global 0 (lambda (v) (u{floating} v)) x))"
+    )
+    signed = np.dtype(integer.replace("i", "int"))
+    x = np.array([-1, 0, 7, np.iinfo(signed).min, np.iinfo(signed).max, -12345], signed)
+    out = np.zeros(6, np.dtype(floating.replace("f", "float")))
+    device.run(program, generate(program), {"x": x}, {"N": 6}, Launch((8,), (8,)), out)
+    unsigned = x.view(np.dtype(integer.replace("i", "uint")))
+    np.testing.assert_array_equal(out, unsigned.astype(out.dtype))
 
 
 def test_u64_widens_an_int_read_as_unsigned(device: Device) -> None:

@@ -119,6 +119,8 @@ def go(source: str, *args: Any, sizes: dict[str, int] | None = None) -> Any:
         ("(lambda (a b) (/ a b))", [7.0, 2.0], 3.5),
         ("(lambda (a b) (and (< a b) (not (== a b))))", [1, 2], True),
         ("(lambda (a) (floor a))", [-1.5], -2.0),
+        ("(lambda (a b) (ult a b))", [3, 5], True),
+        ("(lambda (a b) (uge a b))", [3, 5], False),
     ],
 )
 def test_patterns(source: str, args: list[Any], expected: Any) -> None:
@@ -316,3 +318,8 @@ def test_floor_of_infinity_and_nan() -> None:
 def test_float_remainder_by_zero_is_nan() -> None:
     assert math.isnan(go("(lambda (a) (% 1.0:f64 a))", 0.0))
     assert math.isnan(go("(lambda (a) (% a 2.0:f64))", math.inf))
+
+
+def test_unsigned_orders_need_the_bits_of_a_negative_value() -> None:
+    with pytest.raises(LiftError, match="read as unsigned"):
+        go("(lambda (a b) (ult a b))", -1, 5)

@@ -1,6 +1,8 @@
 /* Reductions of every kind the generated kernels fold: integer sums that wrap around,
    products, bitwise folds, minima and maxima of integers (a select and the min/max
-   intrinsics clang makes of it) and of floating-point values, a count under a test.
+   intrinsics clang makes of it) and of floating-point values, a count under a test, counts
+   under unsigned orders of signed values (negative ones read as large), and the largest of
+   longs read as unsigned and converted to double.
    Arguments: n, mode (0 small values, 1 values whose sum and product wrap around). */
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +78,30 @@ int count_positive(int n, const double *v)
     return c;
 }
 
+int count_below_unsigned(int n, const int *x, unsigned limit)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += (unsigned)x[i] < limit;
+    return c;
+}
+
+long count_above_ulong(int n, const long *y, unsigned long floor)
+{
+    long c = 0;
+    for (int i = 0; i < n; i++)
+        c += (unsigned long)y[i] > floor;
+    return c;
+}
+
+double max_unsigned_as_double(int n, const long *y)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, (double)(unsigned long)y[i]);
+    return m;
+}
+
 double max_double(int n, const double *v)
 {
     double m = -1e300;
@@ -122,6 +148,9 @@ int main(int argc, char **argv)
     printf("min_int %d\n", min_int(n, x));
     printf("max_long %ld\n", max_long(n, y));
     printf("count_positive %d\n", count_positive(n, v));
+    printf("count_below_unsigned %d\n", count_below_unsigned(n, x, 500u));
+    printf("count_above_ulong %ld\n", count_above_ulong(n, y, 20ul));
+    printf("max_unsigned_as_double %a\n", max_unsigned_as_double(n, y));
     printf("max_double %a\n", max_double(n, v));
     printf("min_float %a\n", (double)min_float(n, w));
     free(x);
