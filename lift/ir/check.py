@@ -17,7 +17,7 @@ from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector, element_of
 __all__ = ["infer", "infer_function"]
 
 _ARITHMETIC = {"+", "-", "*", "/", "%", "min", "max", "pow"}
-_UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "tanh"}
+_UNARY = {"neg", "abs", "sqrt", "exp", "log", "sin", "cos", "floor", "ceil", "trunc", "tanh"}
 _COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 _LOGIC = {"and", "or", "not"}
 _UNSIGNED_COMPARE = {"ult", "ule", "ugt", "uge"}  # of integers read as unsigned

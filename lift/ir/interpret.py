@@ -79,6 +79,8 @@ _UNARY: dict[str, Callable[[Any], Any]] = {
     "sin": lambda a: _ieee(np.sin, a),
     "cos": lambda a: _ieee(np.cos, a),
     "floor": lambda a: a if isinstance(a, int) else _ieee(np.floor, a),
+    "ceil": lambda a: a if isinstance(a, int) else _ieee(np.ceil, a),
+    "trunc": lambda a: a if isinstance(a, int) else _ieee(np.trunc, a),
     "tanh": lambda a: _ieee(np.tanh, a),
     "not": lambda a: not a,
     "u64": lambda a: a % 2**32,  # an i32's bits, unsigned

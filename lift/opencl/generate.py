@@ -48,7 +48,8 @@ _OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, b
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
           ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||", "&": "&", "|": "|",
           "^": "^"}  # fmt: skip
-_CALLS = {"sqrt", "exp", "log", "sin", "cos", "pow", "floor", "tanh"}
+_CALLS = {"sqrt", "exp", "log", "sin", "cos", "pow", "floor", "ceil", "trunc", "tanh"}
+_EXACT = {"floor", "ceil", "trunc"}  # exact in float: not computed in double
 PRELUDE = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma OPENCL FP_CONTRACT OFF\n"
 
 
@@ -1186,12 +1187,12 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
         return f"{'f' if floating else ''}{name}({args[0]}, {args[1]})"
     if name == "abs":  # OpenCL's integer abs is unsigned: back to the operand's type
         return f"fabs({args[0]})" if floating else f"(({c_type(types[0])})abs({args[0]}))"
-    if name == "floor" and not floating:
+    if name in _EXACT and not floating:
         return args[0]
     if name in _CALLS:
         if not floating:
             raise LiftError(f"no OpenCL {name} of integers")
-        if scalar == Scalar("f32") and name != "floor":
+        if scalar == Scalar("f32") and name not in _EXACT:
             return _in_double(name, args, vector.width if vector is not None else None)
         return f"{name}({', '.join(args)})"
     if name == "select":

@@ -210,7 +210,7 @@ int idiom__memo_replay(const idiom_memo_launch *launch, int resident_mode,
         if (is_output(arg->kind) && !resident_arg(arg, resident_mode) && arg->bytes > 0) {
             /* as a launch would: no device copy keeps these bytes, nor protects their page */
             uintptr_t lo = (uintptr_t)arg->ptr;
-            idiom_traffic traffic = {0.0, 0, 0};
+            idiom_traffic traffic = {0.0, 0, 0, 0};
             if (idiom__resident_evict(lo, lo + (uintptr_t)arg->bytes, &traffic) != CL_SUCCESS) {
                 return 0; /* nothing written yet but what an earlier output got: the launch
                              runs and writes them all */

@@ -578,9 +578,7 @@ static struct {
     size_t used;
 } staging[SLOTS];
 
-/* A copy of `bytes` bytes at `data` that stays valid until the device's queue has run past
-   every command queued now, or NULL (then the launch reads the program's memory). */
-static const void *stage(const device_slot *slot, int s, const void *data, size_t bytes) {
+const void *idiom__stage(int s, cl_command_queue queue, const void *data, size_t bytes) {
     if (bytes > STAGED_MAX) {
         return NULL;
     }
@@ -592,7 +590,7 @@ static const void *stage(const device_slot *slot, int s, const void *data, size_
         }
     }
     if (staging[s].used + rounded > STAGING_BYTES) {
-        if (clFinish(slot->queue) != CL_SUCCESS) {
+        if (clFinish(queue) != CL_SUCCESS) {
             return NULL;
         }
         staging[s].used = 0;
@@ -608,7 +606,7 @@ static const void *stage(const device_slot *slot, int s, const void *data, size_
 static cl_int upload(const device_slot *slot, int s, cl_mem mem, const idiom_arg *arg,
                      size_t bytes, idiom_traffic *traffic, int64_t *staged) {
     double start = idiom__now();
-    const void *from = stage(slot, s, arg->ptr, bytes);
+    const void *from = idiom__stage(s, slot->queue, arg->ptr, bytes);
     *staged += from != NULL ? arg->bytes : 0;
     cl_int err = clEnqueueWriteBuffer(slot->queue, mem, CL_FALSE, 0, bytes,
                                       from != NULL ? from : arg->ptr, 0, NULL, NULL);
@@ -880,7 +878,7 @@ static int async_enabled(void) {
    the launch is not being measured. */
 static int may_return_early(int s, int32_t nargs, const idiom_arg *args, const cl_mem *mems,
                             const idiom_traffic *traffic, int64_t staged) {
-    if (!async_enabled() || traffic->uploaded > staged) {
+    if (!async_enabled() || traffic->uploaded > staged + traffic->staged) {
         return 0;
     }
     for (int32_t i = 0; i < nargs; i++) {
@@ -1294,7 +1292,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0};
+    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0};
     int32_t status =
         cl_run(source, kernel, dims, any_range, global, local, work, nargs, args, &device,
                &timing);

@@ -694,17 +694,21 @@ static cl_int copy_back(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *tra
     return err;
 }
 
-/* Queues the upload of the host's bytes [lo, hi) into the entry (nothing when empty):
-   called before a launch's kernel, which the launch waits for. */
+/* Queues the upload of the host's bytes [lo, hi) into the entry (nothing when empty),
+   before a launch's kernel: from a copy of the runtime's own where they are few (a partial
+   page), so that the launch need not wait for the upload before it returns; else from the
+   program's memory, which the launch waits for. */
 static cl_int copy_up(entry *e, uintptr_t lo, uintptr_t hi, idiom_traffic *traffic) {
     if (lo >= hi) {
         return CL_SUCCESS;
     }
     double start = idiom__now();
+    const void *from = idiom__stage(e->slot, e->queue, (const void *)lo, hi - lo);
     cl_int err = clEnqueueWriteBuffer(e->queue, e->mem, CL_FALSE, lo - e->lo, hi - lo,
-                                      (const void *)lo, 0, NULL, NULL);
+                                      from != NULL ? from : (const void *)lo, 0, NULL, NULL);
     traffic->seconds += idiom__now() - start;
     traffic->uploaded += (int64_t)(hi - lo);
+    traffic->staged += from != NULL ? (int64_t)(hi - lo) : 0;
     return err;
 }
 
@@ -829,7 +833,7 @@ cl_int idiom__resident_guard(idiom_traffic *traffic) {
 int idiom__resident_fault(uintptr_t address) {
     idiom__resident_lock();
     int found = 0;
-    idiom_traffic traffic = {0.0, 0, 0};
+    idiom_traffic traffic = {0.0, 0, 0, 0};
     for (entry **link = &entries; *link != NULL; link = &(*link)->next) {
         entry *e = *link;
         uintptr_t from = 0;
@@ -870,7 +874,7 @@ static void host_access(uintptr_t lo, uintptr_t hi) {
         return; /* copies of other bytes only */
     }
     double start = idiom__now();
-    idiom_traffic traffic = {0.0, 0, 0};
+    idiom_traffic traffic = {0.0, 0, 0, 0};
     idiom__resident_lock();
     int before = atomic_load(&idiom_device_entries);
     cl_int err = idiom__resident_evict(lo, hi, &traffic);

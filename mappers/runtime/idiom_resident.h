@@ -29,7 +29,15 @@ typedef struct {
     double seconds;
     int64_t uploaded;
     int64_t downloaded;
+    int64_t staged; /* of `uploaded`, bytes sent from the runtime's copies (idiom__stage) */
 } idiom_traffic;
+
+/* A copy of `bytes` bytes at `data`, for an upload queued on device `slot`'s `queue`, that
+ * stays valid until the queue has run past every command queued now; NULL where the bytes
+ * are too many (the upload then reads the program's memory, and the launch waits for it).
+ * Defined in idiom_opencl.c. */
+IDIOM_HIDDEN const void *idiom__stage(int slot, cl_command_queue queue, const void *data,
+                                      size_t bytes);
 
 /* Residency is on: the program called idiom_residency_on() and IDIOM_RESIDENT is not "0". */
 IDIOM_HIDDEN int idiom__resident_on(void);

@@ -70,7 +70,9 @@ _COMPARE = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "une"
 _CALLS = {
     "llvm.fabs.": "abs", "llvm.sqrt.": "sqrt", "llvm.exp.": "exp", "llvm.log.": "log",
     "llvm.sin.": "sin", "llvm.cos.": "cos", "llvm.pow.": "pow", "llvm.minnum.": "min",
-    "llvm.maxnum.": "max", "llvm.floor.": "floor", "fabs": "abs", "sqrt": "sqrt",
+    "llvm.maxnum.": "max", "llvm.floor.": "floor", "llvm.ceil.": "ceil",
+    "llvm.trunc.": "trunc", "fabs": "abs", "sqrt": "sqrt", "ceil": "ceil", "ceilf": "ceil",
+    "trunc": "trunc", "truncf": "trunc",
     "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "pow": "pow", "tanh": "tanh",
     "fabsf": "abs", "sqrtf": "sqrt", "expf": "exp", "logf": "log", "sinf": "sin",
     "cosf": "cos", "powf": "pow", "tanhf": "tanh", "floor": "floor", "floorf": "floor",

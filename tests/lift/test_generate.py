@@ -999,6 +999,16 @@ def test_operations_on_types_opencl_has_no_builtin_for(
     expect_agreement(device, scalar_case(body, kind, [-3, -1, 0, 2, 5, 7, 4, 9]))
 
 
+@pytest.mark.parametrize("kind", ["f64", "f32"])
+@pytest.mark.parametrize("operation", ["floor", "ceil", "trunc"])
+def test_rounding_to_an_integral_value_agrees_with_the_interpreter(
+    device: Device, operation: str, kind: str
+) -> None:
+    values = [-2.5, -1.5, -0.5, -0.0, 0.5, 1.5, 2.7, 1e300 if kind == "f64" else 3e38]
+    values += [math.inf, -math.inf, math.nan, -7.0]
+    expect_agreement(device, scalar_case(f"({operation} v)", kind, values))
+
+
 def test_abs_of_an_integer_stays_signed(device: Device) -> None:
     body = "(select (< (- (abs v) 10:i32) 0:i32) 1:i32 0:i32)"
     expect_agreement(device, scalar_case(body, "i32", [-3, -1, 0, 2, 5, 4, -7, 7]))

@@ -2,7 +2,8 @@
    products, bitwise folds, minima and maxima of integers (a select and the min/max
    intrinsics clang makes of it) and of floating-point values, a count under a test, counts
    under unsigned orders of signed values (negative ones read as large), and the largest of
-   longs read as unsigned and converted to double.
+   longs read as unsigned and converted to double, the largest of values rounded up and
+   towards zero.
    Arguments: n, mode (0 small values, 1 values whose sum and product wrap around). */
 #include <math.h>
 #include <stdio.h>
@@ -102,6 +103,14 @@ double max_unsigned_as_double(int n, const long *y)
     return m;
 }
 
+double max_rounded(int n, const double *v)
+{
+    double m = -1e300;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, ceil(v[i] * 7.0) - trunc(v[i] * 5.0));
+    return m;
+}
+
 double max_double(int n, const double *v)
 {
     double m = -1e300;
@@ -151,6 +160,7 @@ int main(int argc, char **argv)
     printf("count_below_unsigned %d\n", count_below_unsigned(n, x, 500u));
     printf("count_above_ulong %ld\n", count_above_ulong(n, y, 20ul));
     printf("max_unsigned_as_double %a\n", max_unsigned_as_double(n, y));
+    printf("max_rounded %a\n", max_rounded(n, v));
     printf("max_double %a\n", max_double(n, v));
     printf("min_float %a\n", (double)min_float(n, w));
     free(x);

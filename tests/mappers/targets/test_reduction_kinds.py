@@ -3,7 +3,7 @@ reduction.py `_lane_of`): integer sums, differences and products, which wrap aro
 the loop's do, bitwise folds, minima and maxima of integers and of floating-point values
 (a select, or a min/max call), counts under a test (a signed, floating-point or unsigned
 order: `ult` and the others compare as uint or ulong), the largest of longs read as
-unsigned (`uf64`). The program is built original and
+unsigned (`uf64`), of values rounded (`ceil`, `trunc`). The program is built original and
 accelerated and run with launches forced on PoCL, at sizes that are not multiples of a
 work-group, with small values and with values whose sums and products wrap around:
 both print the same."""
@@ -25,7 +25,7 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"
 FUNCTIONS = {
     "sum_int", "sum_long", "less_int", "product_unsigned", "bits", "min_int", "max_long",
     "count_positive", "count_below_unsigned", "count_above_ulong", "max_unsigned_as_double",
-    "max_double", "min_float",
+    "max_rounded", "max_double", "min_float",
 }  # fmt: skip
 GENERATED = "OpenCL reduction kernel (generated)"
 
