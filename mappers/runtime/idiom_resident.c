@@ -627,7 +627,9 @@ cl_int idiom__resident_wrote(int slot, uintptr_t lo, uintptr_t hi, idiom_traffic
         if (err == CL_SUCCESS) {
             err = copy_back(e, tail, hi, traffic);
         }
-        edges_copied_back(e);
+        if (lo < head || tail < hi) { /* else the edges still hold what both last held */
+            edges_copied_back(e);
+        }
         lo = head;
         hi = tail;
         if (err != CL_SUCCESS || lo >= hi) {
