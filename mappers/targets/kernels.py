@@ -612,13 +612,15 @@ def long_and_int(
     work_group: int | None,
     declarations: dict[str, str] | None = None,
     output: Output | None = None,
+    covered: bool = False,
 ) -> tuple[Kernel, Kernel]:
     """`program` generated for launches in groups of `work_group` (None: any), twice: with
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
-    `fits_int`). Raises what `generate` raises."""
-    wide, narrow = (
-        generate(program, name, output, declarations, index, work_group=work_group)
-        for index in ("long", "int")
+    `fits_int`), the latter `covered` where asked (`generate`). Raises what `generate`
+    raises."""
+    wide = generate(program, name, output, declarations, "long", work_group=work_group)
+    narrow = generate(
+        program, name, output, declarations, "int", work_group=work_group, covered=covered
     )
     return wide, narrow
 

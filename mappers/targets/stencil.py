@@ -32,7 +32,7 @@ from lift.exploration.space import lower
 from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.ir.types import Size
-from lift.opencl.generate import Kernel, Output, generate
+from lift.opencl.generate import Kernel
 from lift.rewriting.rules import Stream
 from mappers.plan.access import Access, apart_from_fixed
 from mappers.plan.loops import LoopView, loop_view, trip_count
@@ -48,6 +48,7 @@ from mappers.targets.kernels import (
     KernelBody,
     group_lengths,
     launch,
+    long_and_int,
     pack_params,
     param_prelude,
     size_args,
@@ -259,7 +260,17 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         output = self.functional.output
         try:
             lowered, rewrites = lower(program)
-            wide, narrow = _long_and_int(lowered, self.kernel_name, output, declarations)
+            # The int kernel covered: the tuner coarsens only the outermost dimension. On
+            # the H200 that was as fast or faster for every stencil measured; long kernels
+            # with tests were 1.6 times as slow for a 27-point one (docs/lift.md).
+            wide, narrow = long_and_int(
+                lowered,
+                self.kernel_name,
+                work_group=None,
+                declarations=declarations,
+                output=output,
+                covered=True,
+            )
         except (LiftError, RecursionError):
             return None
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
@@ -299,7 +310,14 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         streamed = ir.Lambda(lowered.params, body)
         output = self.functional.output
         try:
-            wide, narrow = _long_and_int(streamed, self.kernel_name, output, declarations)
+            wide, narrow = long_and_int(
+                streamed,
+                self.kernel_name,
+                work_group=None,
+                declarations=declarations,
+                output=output,
+                covered=True,
+            )
         except (LiftError, RecursionError):
             return None
         return wide, narrow, streamed
@@ -352,18 +370,6 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             alternatives=alternatives,
             any_range=any_range,
         )
-
-
-def _long_and_int(
-    program: ir.Lambda, name: str, output: Output, declarations: dict[str, str]
-) -> tuple[Kernel, Kernel]:
-    """`program`'s kernels with long indices and with int ones, the latter `covered` (the
-    launch has an item for every element of each dimension but the outermost, which the
-    tuner alone coarsens): on the H200 that was as fast or faster for every stencil
-    measured, where long kernels with tests were 1.6 times as slow for a 27-point one
-    (docs/lift.md). Raises what `generate` raises."""
-    wide = generate(program, name, output, declarations, "long")
-    return wide, generate(program, name, output, declarations, "int", covered=True)
 
 
 # Work-group shapes, innermost dimension first, the global size rounded up to them. On an
