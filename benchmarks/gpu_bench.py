@@ -355,6 +355,7 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
     groups: dict[tuple[str, str, str], dict[str, float]] = {}
     durations: dict[tuple[str, str, str], list[float]] = {}
     host_costs: dict[tuple[str, str, str], list[float]] = {}
+    enqueue_costs: dict[tuple[str, str, str], list[float]] = {}  # the driver's share of those
     for call in calls:
         if call.get("status") != 0:
             continue
@@ -375,6 +376,9 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
         host_cost = host_seconds_on_device_data(call)
         if host_cost is not None:
             host_costs.setdefault(key, []).append(host_cost)
+            enqueue = call.get("enqueue_seconds")
+            if isinstance(enqueue, float | int):
+                enqueue_costs.setdefault(key, []).append(float(enqueue))
         group["build_seconds"] += float(call.get("build_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         kernel = float(call.get("kernel_seconds", 0.0) or 0.0)  # type: ignore[arg-type]
         group["calls"] += 1
@@ -388,6 +392,8 @@ def _summarise(calls: list[dict[str, object]]) -> list[dict[str, object]]:
         values["median_call_seconds"] = statistics.median(durations[key])
         if key in host_costs:
             values["median_host_seconds_resident"] = statistics.median(host_costs[key])
+        if key in enqueue_costs:  # in clEnqueueNDRangeKernel: the driver, and its full queue
+            values["median_enqueue_seconds_resident"] = statistics.median(enqueue_costs[key])
     summary: list[dict[str, object]] = [
         {"entry": e, "kernel": k, "device": d, **values} for (e, k, d), values in groups.items()
     ]

@@ -46,7 +46,9 @@
  *                 outputs written again, idiom_memo.h), "asynchronous" (1: the call returned
  *                 before its kernel ran, its results left on the device), "wait_seconds"
  *                 (time spent waiting for the device to run the kernel and the commands
- *                 queued before it, earlier launches' kernels included),
+ *                 queued before it, earlier launches' kernels included), "enqueue_seconds"
+ *                 (host time in clEnqueueNDRangeKernel: the driver's own cost, and its wait
+ *                 for room in a full queue to the device; 0 when nothing was launched),
  *                 under auto, once it chose: "policy" (why it launched or declined),
  *                 "host_estimate_seconds", "launch_estimate_seconds" (its model's figures)
  *     host_access "entries" (device copies dropped), "download_bytes", "transfer_seconds";

@@ -721,12 +721,16 @@ def test_stats_one_json_line_per_call(lib: ctypes.CDLL, tmp_path: Path) -> None:
         assert (vadd["entry"], vadd["status"], vadd["kernel"]) == ("cl_run", DONE, "vadd")
         assert vadd["device"].startswith("pthread")  # PoCL's "pthread-<cpu name> (R) ..."
         assert vadd["global"] == [3008]
-        _check_seconds(vadd, "kernel_seconds", "transfer_seconds", "build_seconds")
+        _check_seconds(
+            vadd, "kernel_seconds", "transfer_seconds", "build_seconds", "enqueue_seconds"
+        )
         assert 0 < vadd["kernel_seconds"] <= vadd["seconds"]
+        assert 0 < vadd["enqueue_seconds"] <= vadd["seconds"]  # the driver's part of the call
     assert vadd1["build_seconds"] > 0
     assert vadd2["build_seconds"] == 0  # in memory
     assert (broken["status"], broken["kernel"]) == (FAILED, "broken")
     assert broken["kernel_seconds"] is None  # never ran
+    assert broken["enqueue_seconds"] == 0  # nor was launched
     assert broken["build_seconds"] > 0
     assert weird["status"] == FAILED
     assert weird["kernel"] == 'we"ird\\name\n\ufffd\u00e9'
