@@ -136,6 +136,7 @@ def generate(
     *,
     work_group: int | None = None,
     covered: bool = False,
+    sizes: Sequence[str] = (),
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
@@ -153,13 +154,18 @@ def generate(
     but the highest (the outermost map-global or map-stream): a map-global inside another
     of a higher dimension takes its element from the item's id, a test and no loop. (On
     the H200 that ran a streamed 3D 7-point stencil 3% faster than loops striding by the
-    range: docs/lift.md.)"""
+    range: docs/lift.md.)
+
+    The kernel takes the named `sizes` too, read or not: launched in place of another
+    kernel, with that kernel's arguments, it declares the same size parameters (they are
+    sorted by name)."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
     generator.index, generator.suffix = index, ("L" if index == "long" else "")
     generator.work_group = work_group
     generator.covered = covered
+    generator.sizes |= set(sizes)
     return generator.kernel()
 
 
@@ -1195,6 +1201,15 @@ def _op_text(name: str, args: list[str], types: list[Type]) -> str:
         if scalar == Scalar("f32") and name not in _EXACT:
             return _in_double(name, args, vector.width if vector is not None else None)
         return f"{name}({', '.join(args)})"
+    if name == "select" and vector is not None:
+        # A vector's select picks by each lane's sign bit: true (1, as for scalars) negated;
+        # its choices are vectors of the condition's width (a scalar one is broadcast).
+        picked = next((t for t in types[1:] if isinstance(t, Vector)), None)
+        element = picked.element if picked is not None else types[1]
+        assert isinstance(element, Scalar)
+        kind = c_type(Vector(element, vector.width))
+        then, otherwise = (f"(({kind}){a})" for a in args[1:])
+        return f"select({otherwise}, {then}, -({args[0]}))"
     if name == "select":
         return f"({args[0]} ? {args[1]} : {args[2]})"
     if name in _C_SCALARS:

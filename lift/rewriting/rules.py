@@ -26,6 +26,7 @@ __all__ = [
     "ALGORITHMIC",
     "LOWERING",
     "ChunkedScan",
+    "Contiguous",
     "CopyToLocal",
     "LowerMap",
     "LowerReduce",
@@ -41,6 +42,7 @@ __all__ = [
     "Stream",
     "ToMemory",
     "Vectorise",
+    "assumed_strides",
     "fresh_param",
     "identity_of",
 ]
@@ -317,6 +319,47 @@ class Stream(Rule):
                     return None
                 return ir.Apply(ir.MapStream(dim, self.carries, f), (x,))
         return None
+
+
+@dataclass(frozen=True)
+class Contiguous(Rule):
+    """(strided o (s) (n) x) -> (strided o (1) (n) x), s not 1: a one-dimensional view
+    read as contiguous, so that `Vectorise` may load its neighbouring elements together.
+    The meaning is kept where s is 1, which the kernel's caller checks at run time
+    (`assumed_strides` lists what it must check), as for `Stream`'s pairs."""
+
+    name = "contiguous"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Strided(offset, (stride,), lengths), args) if stride != _ONE:
+                return ir.Apply(ir.Strided(offset, (_ONE,), lengths), args)
+        return None
+
+
+_ONE = Size.of(1)
+
+
+def assumed_strides(expression: ir.Expr) -> tuple[Size, ...]:
+    """The strides `Contiguous` takes as 1 anywhere in `expression`, each once, in order."""
+    found: dict[Size, None] = {}
+    for view in _strided_views(expression):
+        if len(view.strides) == 1 and view.strides[0] != _ONE:
+            found[view.strides[0]] = None
+    return tuple(found)
+
+
+def _strided_views(expression: ir.Expr) -> list[ir.Strided]:
+    match expression:
+        case ir.Lambda(_, body):
+            return _strided_views(body)
+        case ir.Apply(fun, args):
+            views = [fun] if isinstance(fun, ir.Strided) else []
+            inner = fun if isinstance(fun, ir.Lambda) else ir.mapped_function(fun)
+            if isinstance(inner, ir.Lambda):
+                views += _strided_views(inner)
+            return views + [v for a in args for v in _strided_views(a)]
+    return []
 
 
 @dataclass(frozen=True)

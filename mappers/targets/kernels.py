@@ -613,14 +613,24 @@ def long_and_int(
     declarations: dict[str, str] | None = None,
     output: Output | None = None,
     covered: bool = False,
+    sizes: Sequence[str] = (),
 ) -> tuple[Kernel, Kernel]:
     """`program` generated for launches in groups of `work_group` (None: any), twice: with
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
-    `fits_int`), the latter `covered` where asked (`generate`). Raises what `generate`
-    raises."""
-    wide = generate(program, name, output, declarations, "long", work_group=work_group)
+    `fits_int`), the latter `covered` where asked; each takes `sizes` too (`generate`).
+    Raises what `generate` raises."""
+    wide = generate(
+        program, name, output, declarations, "long", work_group=work_group, sizes=sizes
+    )
     narrow = generate(
-        program, name, output, declarations, "int", work_group=work_group, covered=covered
+        program,
+        name,
+        output,
+        declarations,
+        "int",
+        work_group=work_group,
+        covered=covered,
+        sizes=sizes,
     )
     return wide, narrow
 

@@ -163,16 +163,25 @@ def test_a_stencil_shows_its_expression_rewrites_lowered_expression_and_kernel(
     # The sections in this order, each once; the rewrites on their line.
     markers = [k for k, line in enumerate(lines) if line.split(" ")[0] in SECTIONS]
     assert [lines[k].split(" ")[0] for k in markers] == list(SECTIONS)
-    assert lines[markers[1]] == "rewrites: lower-map(global 0)"
+    # A loop of one dimension also gets a kernel computing two points at a time, launched
+    # where its guard holds: shown after the plain one.
+    assert lines[markers[1]] == (
+        "rewrites: lower-map(global 0), vectorise(2), where the guard finds every stride 1 "
+        "and the count a multiple of 2"
+    )
     expression, lowered = section(out, "expression"), section(out, "lowered")
-    for text in (expression, lowered):
+    plain, vectorised = lowered.split("\n(lambda")
+    vectorised = "(lambda" + vectorised
+    for text in (expression, plain, vectorised):
         parsed = parse(text)
         assert isinstance(parsed, ir.Lambda)
         assert pretty(parsed) == text
-    assert "(map-global 0" in lowered
+    assert "(map-global 0" in plain
+    assert "(join-vec" in vectorised and "(split-vec 2" in vectorised
     assert "map-global" not in expression
     kernel = section(out, "kernel")
-    assert kernel.count("__kernel void idiom_stencil(") == 1
+    assert kernel.count("__kernel void idiom_stencil(") == 2
+    assert kernel.count("vload2(") == 2  # a[i - 1] and a[i + 1], two points each
     assert "#pragma OPENCL FP_CONTRACT OFF" in kernel
     assert kernel.rstrip().endswith("}")
 

@@ -1032,6 +1032,26 @@ def test_vector_comparison_is_one_where_true(device: Device, body: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "body",
+    [
+        "(select (< v 0.5:f32) v 2.0:f32)",
+        "(select (< v 0.5:f32) 1.0:f32 2.0:f32)",
+        "(select (> (sqrt v) 0.75:f32) (abs v) (max v 0.25:f32))",
+    ],
+    ids=["one-vector", "both-scalars", "both-vectors"],
+)
+def test_vector_select_picks_where_true(device: Device, body: str) -> None:
+    """OpenCL's select on vectors picks by each lane's sign bit, and its choices must be
+    vectors: true (1) is negated, a scalar choice broadcast."""
+    program = lam(
+        f"(lambda ((x (array f32 N))) (join-vec (map-global 0 (map-vec (lambda (v) {body}))"
+        " (split-vec 4 x))))"
+    )
+    x = np.array([0.1, 0.9, 0.3, 0.7, 0.2, 0.8, 0.5, 0.6], dtype=np.float32)
+    expect_agreement(device, Case(program, {"x": x}, {"N": 8}, Launch((2,), (2,))))
+
+
+@pytest.mark.parametrize(
     ("source", "inputs"),
     [
         (

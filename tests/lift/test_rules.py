@@ -24,6 +24,7 @@ from lift.ir.interpret import run
 from lift.ir.text import parse, show
 from lift.ir.types import Array, Scalar, Size, Vector
 from lift.rewriting.rules import (
+    Contiguous,
     ALGORITHMIC,
     LOWERING,
     ChunkedScan,
@@ -41,6 +42,7 @@ from lift.rewriting.rules import (
     SplitJoin,
     ToMemory,
     Vectorise,
+    assumed_strides,
 )
 from lift.rewriting.traverse import apply_everywhere, apply_first, rewrites
 
@@ -758,6 +760,30 @@ def test_copy_to_local_reaches_a_fixed_point() -> None:
     assert once is not None
     assert list(rewrites(once, CopyToLocal())) == []
     assert apply_everywhere(program, CopyToLocal()) == once
+
+
+# ---------------------------------------------------------------- Contiguous
+
+
+@SETTINGS
+@given(data=st.data())
+def test_contiguous_keeps_the_meaning_where_the_strides_are_one(data: st.DataObject) -> None:
+    n, first = data.draw(st.integers(1, 12)), data.draw(st.integers(0, 3))
+    program = parse(
+        "(lambda ((x (array f64 L)) (y (array f64 L)))"
+        " (map (lambda (p) (- (get 0 p) (get 1 p)))"
+        " (zip (strided o (s) (n) x) (strided p (t) (n) y))))"
+    )
+    assert isinstance(program, ir.Lambda)
+    rewritten = apply_everywhere(program, Contiguous())
+    assert "(strided o (1) (n) x)" in show(rewritten)
+    assert "(strided p (1) (n) y)" in show(rewritten)
+    assert assumed_strides(program) == (Size.of("s"), Size.of("t"))
+    assert assumed_strides(rewritten) == ()
+    assert apply_first(rewritten, Contiguous()) is None  # nothing left to take as 1
+    x, y = data.draw(values("f64", n + first)), data.draw(values("f64", n + first))
+    sizes = {"L": n + first, "o": first, "p": 0, "s": 1, "t": 1, "n": n}
+    assert run(rewritten, [x, y], sizes) == run(program, [x, y], sizes)
 
 
 # ---------------------------------------------------------------- Vectorise

@@ -698,13 +698,16 @@ def test_the_int_kernel_runs_where_every_size_fits(
 
 
 def _counting_probe(binary: bytes) -> tuple[str, list[str]]:
-    """blur's int-index kernel from `binary`, its loop kept as generated and its body
-    replaced by a count of the iterations whose index is negative (`negative[0]`); and
-    its parameters' names."""
+    """blur's int-index kernel from `binary` (the one computing a point at a time), its
+    loop kept as generated and its body replaced by a count of the iterations whose index
+    is negative (`negative[0]`); and its parameters' names."""
     (source,) = [
         text.decode()
         for text in binary.split(b"\0")
-        if b"__kernel void idiom_stencil(" in text and GENERATED_NARROW in text and b"0.25f" in text
+        if b"__kernel void idiom_stencil(" in text
+        and GENERATED_NARROW in text
+        and b"0.25f" in text
+        and b"vload" not in text
     ]
     loop = re.search(
         r"( *for \(int (\w+) = get_global_id\(0\); \2 < \(n0\); \2 \+= get_global_size\(0\)\)"
