@@ -619,9 +619,7 @@ def long_and_int(
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
     `fits_int`), the latter `covered` where asked; each takes `sizes` too (`generate`).
     Raises what `generate` raises."""
-    wide = generate(
-        program, name, output, declarations, "long", work_group=work_group, sizes=sizes
-    )
+    wide = generate(program, name, output, declarations, "long", work_group=work_group, sizes=sizes)
     narrow = generate(
         program,
         name,

@@ -24,10 +24,10 @@ from lift.ir.interpret import run
 from lift.ir.text import parse, show
 from lift.ir.types import Array, Scalar, Size, Vector
 from lift.rewriting.rules import (
-    Contiguous,
     ALGORITHMIC,
     LOWERING,
     ChunkedScan,
+    Contiguous,
     CopyToLocal,
     LowerMap,
     LowerReduce,
