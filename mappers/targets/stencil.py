@@ -33,7 +33,7 @@ from lift.exploration.space import lower
 from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.ir.types import Size
-from lift.opencl.generate import Kernel
+from lift.opencl.generate import Kernel, Output
 from lift.rewriting.rules import Contiguous, Stream, Vectorise, assumed_strides
 from lift.rewriting.traverse import apply_everywhere
 from mappers.plan.access import Access, apart_from_fixed
@@ -270,19 +270,15 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         output = self.functional.output
         try:
             lowered, rewrites = lower(program)
-            # The int kernel covered: the tuner coarsens only the outermost dimension. On
-            # the H200 that was as fast or faster for every stencil measured; long kernels
-            # with tests were 1.6 times as slow for a 27-point one (docs/lift.md).
-            wide, narrow = long_and_int(
-                lowered,
-                self.kernel_name,
-                work_group=None,
-                declarations=declarations,
-                output=output,
-                covered=True,
-            )
         except (LiftError, RecursionError):
             return None
+        # The int kernel covered: the tuner coarsens only the outermost dimension. On the
+        # H200 that was as fast or faster for every stencil measured; long kernels with
+        # tests were 1.6 times as slow for a 27-point one (docs/lift.md).
+        both = self._long_and_int(lowered, declarations, output, covered=True)
+        if both is None:
+            return None
+        wide, narrow = both
         self.generated = GeneratedKernel(pretty(program), rewrites, pretty(lowered), wide.source)
         self.vectorised = self._vectorised_kernels(wide, declarations)
         found = self._streamed_kernels(lowered, declarations)
@@ -324,19 +320,14 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         body = Vectorise(VECTOR_WIDTH).apply(apply_everywhere(program.body, Contiguous()))
         if body is None:
             return None
-        vectorised = ir.Lambda(program.params, body)
         try:
-            lowered, _ = lower(vectorised)
-            wide, narrow = long_and_int(
-                lowered,
-                self.kernel_name,
-                work_group=None,
-                declarations=declarations,
-                output=output,
-                sizes=plain.sizes,
-            )
+            lowered, _ = lower(ir.Lambda(program.params, body))
         except (LiftError, RecursionError):
             return None
+        both = self._long_and_int(lowered, declarations, output, sizes=plain.sizes)
+        if both is None:
+            return None
+        wide, narrow = both
         lengths = tuple(length for length, _ in wide.requirements)
         if wide.sizes != plain.sizes or not all(_is_variable(s) for s in (*strides, *lengths)):
             return None
@@ -363,19 +354,32 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         if body is None:
             return None
         streamed = ir.Lambda(lowered.params, body)
-        output = self.functional.output
+        both = self._long_and_int(streamed, declarations, self.functional.output, covered=True)
+        return None if both is None else (*both, streamed)
+
+    def _long_and_int(
+        self,
+        lowered: ir.Lambda,
+        declarations: dict[str, str],
+        output: Output,
+        *,
+        covered: bool = False,
+        sizes: Sequence[str] = (),
+    ) -> tuple[Kernel, Kernel] | None:
+        """`lowered`'s kernels with long and with int indices (`long_and_int`, launched in
+        any work-group size); None where the Lift compiler declines it."""
         try:
-            wide, narrow = long_and_int(
-                streamed,
+            return long_and_int(
+                lowered,
                 self.kernel_name,
                 work_group=None,
                 declarations=declarations,
                 output=output,
-                covered=True,
+                covered=covered,
+                sizes=sizes,
             )
         except (LiftError, RecursionError):
             return None
-        return wide, narrow, streamed
 
     def call(self, builder: Builder) -> Operand:
         saved = stack_saved(builder, self.context.module)
