@@ -291,9 +291,15 @@ def infer_function(
             return Array(Vector(array.element, width), array.length.divide(width))
         case ir.JoinVec():
             array = _array(types, 0, "join-vec")
-            if not isinstance(array.element, Vector):
-                raise LiftError("join-vec takes an array of vectors")
-            return Array(array.element.element, array.length * array.element.width)
+            element = array.element
+            if isinstance(element, Vector):
+                return Array(element.element, array.length * element.width)
+            vectors = element.elements if isinstance(element, Tuple) else ()
+            widths = {v.width for v in vectors if isinstance(v, Vector)}
+            if not vectors or len(widths) != 1 or not all(isinstance(v, Vector) for v in vectors):
+                raise LiftError("join-vec takes an array of vectors, or of tuples of vectors")
+            scalars = tuple(v.element for v in vectors if isinstance(v, Vector))
+            return Array(Tuple(scalars), array.length * widths.pop())
     raise AssertionError(fun)
 
 
@@ -343,6 +349,9 @@ def _map_vec(f: ir.Fun, kind: Type, env: Mapping[ir.Param, Type]) -> Type:
         result = infer_function(f, [Tuple(tuple(v.element for v in vectors))], env)
     else:
         raise LiftError(f"map-vec takes a vector, not {type_text(kind)}")
+    if isinstance(result, Tuple) and all(isinstance(e, Scalar) for e in result.elements):
+        # Several results a lane (a map writing two arrays): a tuple of vectors.
+        return Tuple(tuple(Vector(e, width) for e in result.elements if isinstance(e, Scalar)))
     if not isinstance(result, Scalar):
-        raise LiftError("map-vec's function returns a scalar")
+        raise LiftError("map-vec's function returns a scalar or a tuple of scalars")
     return Vector(result, width)

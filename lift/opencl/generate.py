@@ -178,6 +178,12 @@ def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
     return divides and within and conditions_hold(kernel.carries, values)
 
 
+def _first_vector(kind: Type) -> Vector:
+    """The first lane of a tuple of vectors (join-vec's element: type-checked before)."""
+    assert isinstance(kind, Tuple) and isinstance(kind.elements[0], Vector)
+    return kind.elements[0]
+
+
 def c_type(kind: Type) -> str:
     if isinstance(kind, Scalar):
         return _C_SCALARS[kind.name]
@@ -662,11 +668,17 @@ class _Generator:
                 return
             case ir.Apply(ir.JoinVec(), (x,)):
                 kind = self.type_of(x, env)
-                assert isinstance(kind, Array) and isinstance(kind.element, Vector)
-                if not isinstance(sink, Memory):
-                    raise LiftError("join-vec writes vectors into a buffer")
-                vectors = VectorMemory(sink, kind.element.width)
-                self.emit(x, env, Lazy(vectors.at))
+                assert isinstance(kind, Array)
+                element = kind.element
+                width = (element if isinstance(element, Vector) else _first_vector(element)).width
+                if isinstance(sink, Memory):
+                    self.emit(x, env, Lazy(VectorMemory(sink, width).at))
+                    return
+                places = sink.items if isinstance(sink, TupleValue) else ()
+                if not places or not all(isinstance(p, Memory) for p in places):
+                    raise LiftError("join-vec writes vectors into buffers")
+                lanes = [VectorMemory(p, width) for p in places if isinstance(p, Memory)]
+                self.emit(x, env, Lazy(lambda i: TupleValue(tuple(v.at(i) for v in lanes))))
                 return
             case ir.Apply(ir.Split(size), (x,)):
                 n = self.size_text(size)

@@ -32,7 +32,7 @@ from lift.errors import LiftError
 from lift.exploration.space import lower
 from lift.ir import expr as ir
 from lift.ir.text import pretty
-from lift.ir.types import Size
+from lift.ir.types import Array, Scalar, Size, Type
 from lift.opencl.generate import Kernel, Output
 from lift.rewriting.rules import Contiguous, Stream, Vectorise, assumed_strides
 from lift.rewriting.traverse import apply_everywhere
@@ -311,12 +311,17 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         the Lift compiler declines or a condition is not a size variable."""
         assert self.functional is not None
         program, output = self.functional.program, self.functional.output
-        if len(self.loops) != 1 or len(output.strides) != 1 or output.more_offsets:
+        lanes = output.lanes()  # where each of the point's results is written
+        if len(self.loops) != 1 or any(len(strides) != 1 for _, _, strides in lanes):
             return None
-        # The result is written contiguously too: its stride is one more to check.
-        strides = tuple(dict.fromkeys((*assumed_strides(program.body), *output.strides)))
+        if not all(_of_floating_point(p.type) for p in program.params):
+            return None  # OpenCL's integer vectors wrap, convert and compare otherwise
+        # The results are written contiguously too: their strides are more to check.
+        written = [strides[0] for _, _, strides in lanes]
+        strides = tuple(dict.fromkeys((*assumed_strides(program.body), *written)))
         strides = tuple(s for s in strides if s != Size.of(1))
-        output = replace(output, strides=(Size.of(1),))
+        one = (Size.of(1),)
+        output = replace(output, strides=one, more_strides=tuple(one for _ in lanes[1:]))
         body = Vectorise(VECTOR_WIDTH).apply(apply_everywhere(program.body, Contiguous()))
         if body is None:
             return None
@@ -491,6 +496,16 @@ class _Vectorised:
 # a copy ran at 4,107 GB/s vectorised by 2 against 3,927 GB/s at best without
 # (docs/results/lift_kernels_covered_h200_2026-11-30.json).
 VECTOR_WIDTH = 2
+
+
+def _of_floating_point(kind: Type | None) -> bool:
+    """A scalar parameter, or an array of f32 or f64 (what a vectorised kernel may load)."""
+    if not isinstance(kind, Array):
+        return True
+    element = kind.element
+    while isinstance(element, Array):
+        element = element.element
+    return isinstance(element, Scalar) and element.name in ("f32", "f64")
 
 
 def _is_variable(size: Size) -> bool:

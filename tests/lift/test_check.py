@@ -180,6 +180,18 @@ NM_F64 = "(array (array f64 M) N)"
             [N_F64, N_F64],
             N_F64,
         ),
+        # Two results a lane: a tuple of vectors, joined into an array of tuples.
+        (
+            "(lambda (v) (map-vec (lambda (a) (tuple (neg a) (* a a))) v))",
+            ["(vec f64 2)"],
+            "(tuple (vec f64 2) (vec f64 2))",
+        ),
+        (
+            "(lambda (x y) (join-vec (map (map-vec (lambda (p) (tuple (get 1 p) (get 0 p))))"
+            " (zip (split-vec 2 x) (split-vec 2 y)))))",
+            [N_F64, "(array i32 N)"],
+            "(array (tuple i32 f64) N)",
+        ),
         ("(lambda (a b c) (select (< a b) c (neg c)))", ["i32", "i32", "f64"], "f64"),
         ("(lambda (a) (f32 (i64 a)))", ["f64"], "f32"),
         ("(lambda (v) (+ v v))", ["(vec f64 4)"], "(vec f64 4)"),
@@ -266,6 +278,16 @@ def test_infer_of_an_environment_and_of_literals() -> None:
         ("(lambda (x) (split-vec 4 x))", ["(array (vec f32 4) N)"], "split-vec takes scalars"),
         ("(lambda (x) (split-vec 5 x))", [N_F64], "vectors of 2, 3, 4, 8 or 16"),
         ("(lambda (x) (join-vec x))", [N_F64], "join-vec takes an array of vectors"),
+        (
+            "(lambda (x) (join-vec x))",
+            ["(array (tuple (vec f32 2) (vec f32 4)) N)"],
+            "join-vec takes an array of vectors, or of tuples of vectors",
+        ),
+        (
+            "(lambda (v) (map-vec (lambda (a) (tuple a (tuple a a))) v))",
+            ["(vec f32 4)"],
+            "map-vec's function returns a scalar or a tuple of scalars",
+        ),
         ("(lambda (x) (map-vec neg x))", ["(array f32 4)"], "map-vec takes a vector"),
         ("(lambda (v) (map-vec (lambda (a) (split 2 a)) v))", ["(vec f32 4)"], "split takes"),
         # arrays where they are needed

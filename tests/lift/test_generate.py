@@ -276,6 +276,38 @@ def test_snapshot_a_tuple_written_into_two_parameters() -> None:
     assert output.written() == {"z", "r"}
 
 
+TWO_VECTOR_OUTPUTS_SOURCE = """\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void cg_update(__global double* restrict z, __global const double* restrict p, __global double* restrict r, __global const double* restrict q, double a, long Lp, long Lq, long Lr, long Lz, long n, long op, long oq, long or, long oz) {
+  for (long lk_i1 = get_global_id(0); lk_i1 < ((n) / 2L); lk_i1 += get_global_size(0)) {
+    const double2 lk_v4 = (vload2(0, z + ((lk_i1)*2) + (oz)) + (a * vload2(0, p + ((lk_i1)*2) + (op))));
+    const double2 lk_v5 = (vload2(0, r + ((lk_i1)*2) + (or)) - (a * vload2(0, q + ((lk_i1)*2) + (oq))));
+    vstore2(lk_v4, 0, z + ((lk_i1)*2) + (oz));
+    vstore2(lk_v5, 0, r + ((lk_i1)*2) + (or));
+  }
+}
+"""  # noqa: E501
+
+
+def test_snapshot_a_tuple_of_vectors_written_into_two_parameters() -> None:
+    """The same update vectorised by 2 (its views contiguous): map-vec's tuple of results is
+    a tuple of vectors, and join-vec stores each into its own array; the count must be even
+    (a requirement the caller checks)."""
+    program = lam(
+        "(lambda ((z (array f64 Lz)) (p (array f64 Lp)) (r (array f64 Lr)) (q (array f64 Lq))"
+        " (a f64)) (join-vec (map-global 0 (map-vec (lambda (t) (tuple (+ (get 0 t)"
+        " (* a (get 1 t))) (- (get 2 t) (* a (get 3 t)))))) (zip (split-vec 2 (strided oz (1)"
+        " (n) z)) (split-vec 2 (strided op (1) (n) p)) (split-vec 2 (strided or (1) (n) r))"
+        " (split-vec 2 (strided oq (1) (n) q))))))"
+    )
+    one = (Size.of(1),)
+    output = Output("z", True, Size.of("oz"), one, (Size.of("or"),), ("r",), (one,))
+    kernel = generate(program, "cg_update", output)
+    assert kernel.source == TWO_VECTOR_OUTPUTS_SOURCE
+    assert kernel.requirements == ((Size.of("n"), 2),)
+
+
 CSR_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
