@@ -294,12 +294,12 @@ def infer_function(
             element = array.element
             if isinstance(element, Vector):
                 return Array(element.element, array.length * element.width)
-            vectors = element.elements if isinstance(element, Tuple) else ()
-            widths = {v.width for v in vectors if isinstance(v, Vector)}
-            if not vectors or len(widths) != 1 or not all(isinstance(v, Vector) for v in vectors):
+            lanes = element.elements if isinstance(element, Tuple) else ()
+            vectors = [v for v in lanes if isinstance(v, Vector)]
+            if not lanes or len(vectors) != len(lanes) or len({v.width for v in vectors}) != 1:
                 raise LiftError("join-vec takes an array of vectors, or of tuples of vectors")
-            scalars = tuple(v.element for v in vectors if isinstance(v, Vector))
-            return Array(Tuple(scalars), array.length * widths.pop())
+            scalars = tuple(v.element for v in vectors)
+            return Array(Tuple(scalars), array.length * vectors[0].width)
     raise AssertionError(fun)
 
 
