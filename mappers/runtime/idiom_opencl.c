@@ -1216,6 +1216,75 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     return s;
 }
 
+/* ---- the platform loaded ahead ------------------------------------------------------------
+ *
+ * Loading the OpenCL platform and creating the device's context takes 0.3 s on the H200
+ * machine, paid at the first launch. Where that launch is sure to come (IDIOM_DEVICE=gpu; under
+ * auto, a program whose last run that loaded the platform gained more than it, and which is not
+ * to run as compiled this time), a thread loads it from the program's start, beside the
+ * program's own set-up (NAS CG builds its matrix for 3 s before its first launch). It holds
+ * cl_lock while it loads, so a launch that comes first waits for it, or loads the platform
+ * itself when it takes the lock first. The thread is joined before a fork (a child must not
+ * inherit cl_lock held) and at exit (the driver must not be unloaded beside it).
+ */
+static pthread_t ahead_thread;
+static int ahead_running; /* the thread was started and not yet joined */
+
+static void *load_ahead(void *slot) {
+    int s = (int)(intptr_t)slot;
+    pthread_mutex_lock(&cl_lock);
+    double start = idiom__now();
+    discover();
+    if (slots[s].present && slots[s].context == NULL && ensure_context(s)) {
+        double seconds = idiom__now() - start;
+        if (idiom__device_mode() == IDIOM_MODE_AUTO) {
+            idiom__policy_started(seconds); /* what the next run weighs, as at a first launch */
+        }
+        idiom__trace("the OpenCL platform of the %s device was loaded ahead (%.3f s)",
+                     slot_kind(s), seconds);
+    }
+    pthread_mutex_unlock(&cl_lock);
+    return NULL;
+}
+
+static void join_ahead(void) {
+    if (ahead_running) {
+        ahead_running = 0;
+        pthread_join(ahead_thread, NULL);
+    }
+}
+
+/* The slot whose platform this run will load at its first launch, or -1. */
+static int slot_loaded_ahead(void) {
+    switch (idiom__device_mode()) {
+    case IDIOM_MODE_GPU:
+        return idiom__gpu_node_present() ? SLOT_GPU : -1;
+    case IDIOM_MODE_AUTO: {
+        int cpu = idiom__auto_device_is_cpu();
+        if (!cpu && !idiom__gpu_node_present()) {
+            return -1;
+        }
+        return idiom__policy_loads_at_first_launch(cpu ? "CPU" : "GPU") ? (cpu ? SLOT_CPU : SLOT_GPU)
+                                                                        : -1;
+    }
+    default:
+        return -1;
+    }
+}
+
+__attribute__((constructor)) static void start_loading_ahead(void) {
+    if (idiom__env_int("IDIOM_LOAD_AHEAD", 1) == 0) {
+        return;
+    }
+    int s = slot_loaded_ahead();
+    if (s < 0) {
+        return;
+    }
+    atexit(join_ahead);
+    pthread_atfork(join_ahead, NULL, NULL);
+    ahead_running = pthread_create(&ahead_thread, NULL, load_ahead, (void *)(intptr_t)s) == 0;
+}
+
 /* Copies left on the device by launches that stopped: once any copy is there, every host
    access of the program calls the runtime (mappers/residency/host_fast.py tests the count of
    copies inline), and a program whose launches all decline then pays a call at each one

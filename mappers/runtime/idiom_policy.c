@@ -660,3 +660,13 @@ int idiom__policy_runs_as_compiled(const char *device) {
     pthread_mutex_unlock(&policy_lock);
     return as_compiled;
 }
+
+int idiom__policy_loads_at_first_launch(const char *device) {
+    pthread_mutex_lock(&policy_lock);
+    ensure_loaded(device);
+    load_runs();
+    int loads = start_up_paid > 0 &&
+                (runs_as_compiled == 0 || idiom__env_int("IDIOM_AUTO_AS_COMPILED", 1) == 0);
+    pthread_mutex_unlock(&policy_lock);
+    return loads;
+}

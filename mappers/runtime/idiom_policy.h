@@ -94,6 +94,11 @@ IDIOM_HIDDEN void idiom__policy_started(double seconds);
    run's gains are judged at exit. */
 IDIOM_HIDDEN int idiom__policy_runs_as_compiled(const char *device);
 
+/* Whether this run will load the platform at its first launch on `device`: the program's last
+   run that loaded it gained more than the start-up, and this run is not one to run as
+   compiled. Reads what earlier runs learnt (once); changes nothing. */
+IDIOM_HIDDEN int idiom__policy_loads_at_first_launch(const char *device);
+
 /* Whether site `key` wants its launch measured (it has few measurements, or this launch is
    a probe): such a launch waits for its kernel, so that its cost can be timed. */
 IDIOM_HIDDEN int idiom__policy_measuring(uint64_t key);

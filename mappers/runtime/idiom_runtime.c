@@ -435,6 +435,11 @@ static char *stats_file; /* where the buffered lines go */
 static double stats_written_at;
 static int stats_hooks;
 static long stats_pid; /* getpid() is a system call: cached, 0 until known */
+static double stats_started; /* the program's start (a constructor), for "at" */
+
+__attribute__((constructor)) static void stats_note_start(void) {
+    stats_started = idiom__now();
+}
 
 /* Appends the buffered lines to stats_file in one write(). Called under stats_lock. */
 static void stats_flush(void) {
@@ -499,6 +504,7 @@ void idiom__stats_emit(idiom_json *j, const char *path) {
     }
     JSON_LIT(j, ",\"pid\":");
     json_int(j, stats_pid);
+    idiom__json_seconds(j, "at", idiom__now() - stats_started);
     JSON_LIT(j, "}\n");
     if (j->overflow) {
         pthread_mutex_unlock(&stats_lock);

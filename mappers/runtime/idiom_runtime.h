@@ -16,6 +16,9 @@
  *                                   host (0.5 ns), a launch before it is measured (20 us), the
  *                                   copy bandwidth (8 GB/s)
  *   IDIOM_AUTO_DEVICE=cpu           auto considers the CPU OpenCL device, not a GPU (tests)
+ *   IDIOM_LOAD_AHEAD=0              never load the OpenCL platform from the program's start
+ *                                   (by default it is, on a thread, under IDIOM_DEVICE=gpu and
+ *                                   under auto where the program's last run paid for it)
  *   IDIOM_CACHE_DIR=DIR             OpenCL program binaries go to DIR/cl, what auto learnt
  *                                   about a program to DIR/policy
  *                                   (else $XDG_CACHE_HOME/idiom, else ~/.cache/idiom)
@@ -27,7 +30,8 @@
  *                                   call a second after the last write; O_APPEND, whole lines):
  *     every call  "entry" ("gemm", "gemv", "gemv2", "ger", "syrk", "syr2k", "trmm", "trsv",
  *                 "cl_run"), "status" (the returned code),
- *                 "seconds" (wall time inside the entry point), "pid"
+ *                 "seconds" (wall time inside the entry point), "pid", "at" (seconds
+ *                 from the program's start to the end of the call)
  *     gemm        "elem" (IDIOM_FLOAT/IDIOM_DOUBLE), "m", "n", "k"
  *     gemv        "elem", "m", "n"
  *     gemv2       "elem", "m", "n" (the first product's)

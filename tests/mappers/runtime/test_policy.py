@@ -131,6 +131,14 @@ print(json.dumps(statuses))
 def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list[dict[str, Any]]]:
     """Runs CHILD over `plan` (launches (tag, work), "host" for a host access that checks
     the results); the statuses and the cl_run records it wrote."""
+    statuses, records, _ = _run_traced(tmp_path, plan, **extra)
+    return statuses, records
+
+
+def _run_traced(
+    tmp_path: Path, plan: list[Any], **extra: str
+) -> tuple[list[Any], list[dict[str, Any]], str]:
+    """`_run`, and what the runtime wrote on standard error."""
     stats = tmp_path / "stats.jsonl"
     stats.unlink(missing_ok=True)
     env = {
@@ -153,7 +161,8 @@ def _run(tmp_path: Path, plan: list[Any], **extra: str) -> tuple[list[Any], list
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in stats.read_text().splitlines()]
-    return json.loads(result.stdout), [r for r in records if r["entry"] == "cl_run"]
+    cl_runs = [r for r in records if r["entry"] == "cl_run"]
+    return json.loads(result.stdout), cl_runs, result.stderr
 
 
 def _reasons(records: list[dict[str, Any]]) -> list[str]:
@@ -325,6 +334,31 @@ def test_a_program_whose_launches_paid_the_start_up_loads_the_platform_at_once(
     assert statuses == [DONE] * 2 + ["ok"]
     statuses, _ = _run(tmp_path, [("main", 10000)] * 12 + ["host"], **start_up)
     assert statuses == [DECLINED] * 10 + [DONE] * 2 + ["ok"]
+
+
+def test_the_platform_is_loaded_ahead_where_the_last_run_paid_for_it(tmp_path: Path) -> None:
+    # As above: the first run pays for the start-up, so the next ones load the platform at
+    # their first launch; with IDIOM_LOAD_AHEAD=0 there (a run that pays again), else from the
+    # program's start, on a thread: the launches find it loaded. That run gains too little,
+    # so the one after it does not load it ahead.
+    start_up = {"IDIOM_TRANSFER_GBS": "1000", "IDIOM_START_UP_MS": "100", "IDIOM_VERBOSE": "1"}
+    ahead = "the OpenCL platform of the CPU device was loaded ahead"
+    statuses, _, trace = _run_traced(tmp_path, [("main", 10000)] * 16 + ["host"], **start_up)
+    assert statuses == [DECLINED] * 2 + [DONE] * 14 + ["ok"]
+    assert ahead not in trace
+    off = {**start_up, "IDIOM_LOAD_AHEAD": "0"}
+    statuses, _, trace = _run_traced(tmp_path, [("main", 10000)] * 16 + ["host"], **off)
+    assert statuses == [DONE] * 16 + ["ok"]
+    assert ahead not in trace
+    # (a pause first: a launch that takes the lock before the thread loads the platform itself)
+    plan = [("sleep", 0.5)] + [("main", 10000)] * 2 + ["host"]
+    statuses, records, trace = _run_traced(tmp_path, plan, **start_up)
+    assert statuses == [DONE] * 2 + ["ok"]
+    assert ahead in trace
+    assert records[0]["at"] > 0
+    statuses, _, trace = _run_traced(tmp_path, [("main", 10000)] * 12 + ["host"], **start_up)
+    assert statuses == [DECLINED] * 10 + [DONE] * 2 + ["ok"]
+    assert ahead not in trace
 
 
 def test_a_program_whose_launches_did_not_pay_the_start_up_waits_for_all_of_it(

@@ -708,6 +708,10 @@ def test_stats_one_json_line_per_call(lib: ctypes.CDLL, tmp_path: Path) -> None:
     for record in records:
         assert isinstance(record["pid"], int)
         _check_seconds(record, "seconds")
+        _check_seconds(record, "at")
+        assert record["at"] >= record["seconds"]  # the call ended after it began
+    ends = [record["at"] for record in records]
+    assert ends == sorted(ends)  # one thread, calls one after another
     gemm, small, gemv, vadd1, vadd2, broken, weird = records[:7]
     assert {k: gemm[k] for k in ("entry", "status", "elem", "m", "n", "k")} == {
         "entry": "gemm", "status": DONE, "elem": DOUBLE, "m": 32, "n": 24, "k": 16
