@@ -1223,8 +1223,9 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
  * auto, a program whose last run that loaded the platform gained more than it, and which is not
  * to run as compiled this time), a thread loads it from the program's start, beside the
  * program's own set-up (NAS CG builds its matrix for 3 s before its first launch). It holds
- * cl_lock while it loads, so a launch that comes first waits for it, or loads the platform
- * itself when it takes the lock first. The thread is joined before a fork (a child must not
+ * cl_lock while it finds the devices and creates the context, so a launch that comes then
+ * waits for it, or loads the platform itself when it takes the lock first; the drivers' own
+ * start (clGetPlatformIDs' first call) comes before, outside the lock. The thread is joined before a fork (a child must not
  * inherit cl_lock held) and at exit (the driver must not be unloaded beside it).
  */
 static pthread_t ahead_thread;
@@ -1232,16 +1233,22 @@ static int ahead_running; /* the thread was started and not yet joined */
 
 static void *load_ahead(void *slot) {
     int s = (int)(intptr_t)slot;
-    pthread_mutex_lock(&cl_lock);
     double start = idiom__now();
+    /* The drivers' own start, most of the time, outside cl_lock: a launch that declines
+       meanwhile does not wait for it (the ICD loader is thread-safe). */
+    cl_uint count = 0;
+    clGetPlatformIDs(0, NULL, &count);
+    double drivers = idiom__now() - start;
+    pthread_mutex_lock(&cl_lock);
     discover();
     if (slots[s].present && slots[s].context == NULL && ensure_context(s)) {
         double seconds = idiom__now() - start;
         if (idiom__device_mode() == IDIOM_MODE_AUTO) {
             idiom__policy_started(seconds); /* what the next run weighs, as at a first launch */
         }
-        idiom__trace("the OpenCL platform of the %s device was loaded ahead (%.3f s)",
-                     slot_kind(s), seconds);
+        idiom__trace("the OpenCL platform of the %s device was loaded ahead (%.3f s, the "
+                     "drivers' start %.3f s of it)",
+                     slot_kind(s), seconds, drivers);
     }
     pthread_mutex_unlock(&cl_lock);
     return NULL;
