@@ -15,8 +15,8 @@ written into the output group through `(strided iW_o (gW_s0 gW_s1) (n0 n1) gW)`.
 variables are exactly the parameters the translated kernel packs (`KernelBody.read_params`),
 so the guard and the launch bind them the same way. Integer arithmetic is said with
 LLVM's operations (wrapping `+ - *`, `shl`, `ashr`, `lshr`, `udiv`, `urem`, `u64`). A
-body the functional IR cannot say (8- and 16-bit values, unsigned orders, a loop index
-used as a value, control flow) gives None: the kernel is then translated from the IR.
+body the functional IR cannot say (control flow, 8- and 16-bit lanes) gives None: the
+kernel is then translated from the IR.
 
 Reductions, scans and histograms become expressions the same way (`reduction_expression`,
 `scan_expression`, `histogram_expression`), each with the programs the mappers launch.
@@ -77,7 +77,7 @@ _CALLS = {
     "fabsf": "abs", "sqrtf": "sqrt", "expf": "exp", "logf": "log", "sinf": "sin",
     "cosf": "cos", "powf": "pow", "tanhf": "tanh", "floor": "floor", "floorf": "floor",
     "fmin": "min", "fminf": "min", "fmax": "max", "fmaxf": "max", "llvm.smin.": "min",
-    "llvm.smax.": "max",
+    "llvm.smax.": "max", "llvm.abs.": "abs",
 }  # fmt: skip
 _CASTS = {"sitofp", "fpext", "fptrunc", "fptosi", "sext", "trunc"}  # as C casts: wrapping
 # Integer arithmetic wraps as LLVM's does (the generator computes + - * unsigned).
@@ -832,6 +832,12 @@ class _Builder:
             return self._op("neg", value.operands)
         if opcode == "fcmp" and value.predicate in _COMPARE:
             return self._op(_COMPARE[value.predicate or ""], value.operands)
+        if opcode == "select" and value.type == "i1":  # LLVM's && and || of two tests
+            test, then, otherwise = value.operands
+            if _is_false(otherwise):
+                return self._op("and", (test, then))
+            if _is_true(then):
+                return self._op("or", (test, otherwise))
         if opcode == "select":
             return self._op("select", value.operands)
         if opcode == "trunc" and value.type == "i1":  # the low bit, as LLVM takes it (a _Bool)
@@ -846,7 +852,13 @@ class _Builder:
             return self._unsigned_to_float(value)
         name = call_operation(value)
         if name is not None:
-            return self._op(name, [o for o in value.operands if o.kind is not ValueKind.GLOBAL])
+            operands = [o for o in value.operands if o.kind is not ValueKind.GLOBAL]
+            if (value.callee or "").startswith("llvm.abs."):
+                # Its second operand says whether the smallest integer's magnitude is
+                # poison; where it is not, it is that integer, as the generator's
+                # `abs` converted back to the operand's type gives it.
+                operands = operands[:1]
+            return self._op(name, operands)
         raise _Unsupported
 
     def _unsigned_to_float(self, value: Value) -> ir.Expr:
@@ -897,6 +909,10 @@ def _signed_predicate(compare: Value) -> str:
 
 def _is_true(value: Value) -> bool:
     return value.kind is ValueKind.CONSTANT and value.type == "i1" and value.constant in (1, -1)
+
+
+def _is_false(value: Value) -> bool:
+    return value.kind is ValueKind.CONSTANT and value.type == "i1" and value.constant == 0
 
 
 def _literal(value: Value) -> ir.Literal:

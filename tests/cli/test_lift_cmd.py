@@ -49,6 +49,22 @@ void halves(int n, const int *a, int *b)
         b[i] = __builtin_abs(a[i - 1] - a[i + 1]) / 2;
 }
 
+void deep(int n, const double *a, double *b)
+{
+    for (int i = 1; i <= n; i++) {
+        double x = a[i - 1] - a[i + 1];
+        x = x * x - x / 3.0;  /* each step reads x three times */
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        x = x * x - x / 3.0;
+        b[i] = x;
+    }
+}
+
 void matvec(int n, const double *m, const double *x, double *y)
 {
     for (int i = 0; i < n; i++) {
@@ -95,6 +111,7 @@ int main(int argc, char **argv)
     two(n, a, b, c);
     ramp(n, a, b);
     halves(n, h, hh);
+    deep(n, a, c);
     matvec(n, a, b, c);
     nothing(n, a);
     printf("%g %g %d %g %d\\n", g[1], c[1], tally(n, k), total(n, c), hh[1]);
@@ -227,14 +244,28 @@ def test_a_loop_index_used_as_a_value_is_a_coordinate_of_the_grid(program: Path)
     assert "(indices 0 (n0))" in section(out, "expression")
 
 
-def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
-    # An integer's absolute value (LLVM's llvm.abs, with its flag for the smallest int),
-    # which the functional IR does not say: translated.
+def test_an_integer_magnitude_is_generated(program: Path) -> None:
+    """LLVM's llvm.abs (its flag for the smallest int dropped): OpenCL's abs, whose
+    unsigned result is converted back to int."""
     code, out, _ = lift(program, "--function", "halves")
     assert code == 0
     loop = line_of("b[i] = __builtin_abs(a[i - 1] - a[i + 1]) / 2;")
+    (head,) = heads(out)
+    expected = f"Stencil at lines {loop - 1}-{loop} of halves: OpenCL stencil kernel (generated)"
+    assert head == expected
+    assert "(abs (- (get 0 p) (get 1 p)))" in section(out, "expression")
+    assert "((int)abs(" in section(out, "kernel")
+
+
+def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
+    # A body whose values are each read three times by the next, eight deep: as one
+    # expression it would repeat them thousands of times: translated.
+    code, out, _ = lift(program, "--function", "deep")
+    assert code == 0
+    first = line_of("void deep(") + 2
+    last = line_of("b[i] = x;")
     assert out.strip() == (
-        f"Stencil at lines {loop - 1}-{loop} of halves: replaced by OpenCL stencil kernel; no "
+        f"Stencil at lines {first}-{last} of deep: replaced by OpenCL stencil kernel; no "
         "kernel generated for it (no functional expression of this match)"
     )
     code, out, _ = lift(program, "--function", "matvec")  # GEMV: BLAS
@@ -310,7 +341,7 @@ def test_a_function_without_an_instance_is_a_clear_error(program: Path) -> None:
     code, out, err = lift(program, "--function", "nothing")
     assert code == 1 and out == ""
     assert err == (
-        f"idiom: {program}: no idiom instance in nothing; instances are in blur, "
+        f"idiom: {program}: no idiom instance in nothing; instances are in blur, deep, "
         "halves, matvec, ramp, tally, total, two\n"
     )
     code, _, err = lift(program, "--function", "absent")

@@ -1,6 +1,7 @@
 /* Reductions of every kind the generated kernels fold: integer sums that wrap around,
-   products, bitwise folds, minima and maxima of integers (a select and the min/max
-   intrinsics clang makes of it) and of floating-point values, a count under a test, counts
+   products, sums of magnitudes, a sum under two tests of the counter, bitwise folds, minima
+   and maxima of integers (a select and the min/max intrinsics clang makes of it) and of
+   floating-point values, a count under a test, counts
    under unsigned orders of signed values (negative ones read as large), and the largest of
    longs read as unsigned and converted to double, the largest of values rounded up and
    towards zero.
@@ -14,6 +15,27 @@ int sum_int(int n, const int *x)
     int s = 7;
     for (int i = 0; i < n; i++)
         s += x[i];
+    return s;
+}
+
+/* Magnitudes (LLVM's llvm.abs) summed: halved first, so that none overflows. */
+int sum_magnitudes(int n, const int *x)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += abs(x[i] >> 1);
+    return s;
+}
+
+/* The values of a band of each row of seven, the counter used as a value: the band is two
+   tests joined by && (LLVM's `select i1 %a, i1 %b, i1 false`), counted as a number. */
+int band_sum(int n, const int *x)
+{
+    int s = 0;
+    for (long t = 0; t < (long)n; t++) {
+        long i = t / 7, j = t % 7;
+        s += (j >= i % 7 && j < 5) * x[t];
+    }
     return s;
 }
 
@@ -150,6 +172,8 @@ int main(int argc, char **argv)
     int and_out = 0, or_out = 0;
     int e = bits(n, x, &and_out, &or_out);
     printf("sum_int %d\n", sum_int(n, x));
+    printf("sum_magnitudes %d\n", sum_magnitudes(n, x));
+    printf("band_sum %d\n", band_sum(n, x));
     printf("sum_long %ld\n", sum_long(n, x, y));
     printf("less_int %d\n", less_int(n, x));
     printf("product_unsigned %u\n", product_unsigned(n, u));

@@ -319,6 +319,13 @@ void pairs(int n, double c, const double *a, double *b)
     }
 }
 
+/* An int's magnitude (LLVM's llvm.abs), halved. */
+void magnitude(int n, const int *a, int *b)
+{
+    for (int i = 1; i <= n; i++)
+        b[i] = abs(a[i - 1] - 3 * a[i + 1]) / 2;
+}
+
 /* The loop index used as a value. */
 void ramp(int n, const double *a, double *b)
 {
@@ -389,6 +396,13 @@ int main(int argc, char **argv)
         for (int i = 0; i <= n + 1; i++)
             for (int j = 0; j <= n + 1; j++)
                 printf("%d %d %d %d\n", i, j, ia[i][j], ib[i][j]);
+    } else if (!strcmp(which, "magnitude")) {
+        for (int s = 0; s < 2; s++) {
+            magnitude(n, ia[0], ib[0]);
+            magnitude(n, ib[0], ia[0]);
+        }
+        for (int i = 0; i <= n + 1; i++)
+            printf("%d %d %d\n", i, ia[0][i], ib[0][i]);
     } else if (!strcmp(which, "pairs")) {
         for (int s = 0; s < 4; s++)
             pairs(n, 0.5 * (s + 1), a, b);
@@ -426,6 +440,7 @@ int main(int argc, char **argv)
 
 TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
     "smooth": lambda n: n * n,
+    "magnitude": _one_d,
     "pairs": _one_d,
     "ramp": _one_d,
     "triangle": lambda n: n * n,
@@ -435,8 +450,9 @@ TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
 # stores per point (a tuple written through two views), the four-loop nest (its
 # components loop in each work-item) and the loop index used as a value (its first value
 # plus the point's coordinate, `(indices d ...)`, times its step), comparisons converted
-# to numbers (a `select` of 1 and 0) and unsigned orders marked samesign (signed ones).
-GENERATED_TOO = ("dissipation", "pairs", "ramp", "smooth", "triangle")
+# to numbers (a `select` of 1 and 0), unsigned orders marked samesign (signed ones) and an
+# integer's magnitude (OpenCL's `abs`, converted back to int: the smallest int is itself).
+GENERATED_TOO = ("dissipation", "magnitude", "pairs", "ramp", "smooth", "triangle")
 
 # One nest of two loops whose rows lie `stride` elements apart: with one row, any stride
 # is valid, and one of 2^32 does not fit an int (the kernel computing long indices runs).

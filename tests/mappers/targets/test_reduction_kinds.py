@@ -1,12 +1,13 @@
 """Every kind of reduction runs kernels the Lift compiler generates (mappers/targets/
 reduction.py `_lane_of`): integer sums, differences and products, which wrap around as
-the loop's do, bitwise folds, minima and maxima of integers and of floating-point values
-(a select, or a min/max call), counts under a test (a signed, floating-point or unsigned
-order: `ult` and the others compare as uint or ulong), the largest of longs read as
-unsigned (`uf64`), of values rounded (`ceil`, `trunc`). The program is built original and
-accelerated and run with launches forced on PoCL, at sizes that are not multiples of a
-work-group, with small values and with values whose sums and products wrap around:
-both print the same."""
+the loop's do, sums of magnitudes (`llvm.abs`), a sum under two tests of its counter
+joined by && (LLVM's select of two tests), bitwise folds, minima and maxima of
+integers and of floating-point values (a select, or a min/max call), counts under a test
+(a signed, floating-point or unsigned order: `ult` and the others compare as uint or
+ulong), the largest of longs read as unsigned (`uf64`), of values rounded (`ceil`,
+`trunc`). The program is built original and accelerated and run with launches forced on
+PoCL, at sizes that are not multiples of a work-group, with small values and with values
+whose sums and products wrap around: both print the same."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from tests.matcher.solver_testkit import ir_function, named
 PROGRAM = Path(__file__).parents[1] / "programs" / "reduction_kinds.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 FUNCTIONS = {
-    "sum_int", "sum_long", "less_int", "product_unsigned", "bits", "min_int", "max_long",
+    "sum_int", "sum_magnitudes", "band_sum", "sum_long", "less_int", "product_unsigned",
+    "bits", "min_int", "max_long",
     "count_positive", "count_below_unsigned", "count_above_ulong", "max_unsigned_as_double",
     "max_rounded", "max_double", "min_float",
 }  # fmt: skip
