@@ -21,6 +21,7 @@ parameter written through a strided view (`Output.into`): a stencil's grid.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -182,6 +183,10 @@ def _first_vector(kind: Type) -> Vector:
     """The first lane of a tuple of vectors (join-vec's element: type-checked before)."""
     assert isinstance(kind, Tuple) and isinstance(kind.elements[0], Vector)
     return kind.elements[0]
+
+
+# A name or a number: what a let keeps as it is.
+_SIMPLE = re.compile(r"[\w.]+")
 
 
 def c_type(kind: Type) -> str:
@@ -426,6 +431,18 @@ class _Generator:
         inner = dict(env) | dict(zip(params, elements, strict=True))
         return ir.Apply(fun, params), inner
 
+    def let(self, element: Element, kind: Type) -> tuple[Element, Type]:
+        """A value a lambda's parameter is bound to (`((lambda (v) body) value)`, a let): a
+        scalar or vector computed once into a private variable, which each use of the
+        parameter reads (written as text, a value used several times in a body that uses
+        its results several times would repeat without end); anything else as it is."""
+        computed = isinstance(element, str) and not _SIMPLE.fullmatch(element)
+        if isinstance(kind, Scalar | Vector) and computed:
+            name = self.fresh("v")
+            self.line(f"const {c_type(kind)} {name} = {element};")
+            return name, kind
+        return element, kind
+
     # ------------------------------------------------------------ values
 
     def value(self, expression: ir.Expr, env: _Env) -> Element:
@@ -437,7 +454,7 @@ class _Generator:
             case ir.Literal():
                 return _literal(expression)
             case ir.Apply(ir.Lambda(params, body), args):
-                bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
+                bound = [self.let(self.value(a, env), self.type_of(a, env)) for a in args]
                 return self.value(body, dict(env) | dict(zip(params, bound, strict=True)))
             case ir.Apply(ir.Op("tuple"), args):
                 return TupleValue(tuple(self.value(a, env) for a in args))
@@ -657,7 +674,7 @@ class _Generator:
                 self.scatter_atomic(dim, f, (idx, xs, into), env, sink, capacity)
                 return
             case ir.Apply(ir.Lambda(params, body), args):
-                bound = [(self.value(a, env), self.type_of(a, env)) for a in args]
+                bound = [self.let(self.value(a, env), self.type_of(a, env)) for a in args]
                 self.emit(body, dict(env) | dict(zip(params, bound, strict=True)), sink)
                 return
             case ir.Apply(ir.Join(), (x,)):

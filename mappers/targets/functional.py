@@ -147,6 +147,10 @@ class _Unsupported(Exception):
     pass
 
 
+class _TooLarge(_Unsupported):
+    """The body, said as one expression, repeats what it shares past `_MOST_NODES`."""
+
+
 def stencil_expression(
     body: KernelBody,
     stores: Sequence[Value],
@@ -159,12 +163,16 @@ def stencil_expression(
     region's instructions in program order (a read of an element the point has already
     stored sees the stored value), `out_groups` the written buffer of each address stored
     and `out_indices` its index."""
-    try:
-        builder = _Builder(body, out_groups, out_indices)
-        builder.order(stores, order)
-        return builder.build()
-    except (_Unsupported, RecursionError):  # a body too deep to say keeps the translation
-        return None
+    for share in (False, True):  # its values said where used; else those it shares, once
+        try:
+            builder = _Builder(body, out_groups, out_indices)
+            builder.order(stores, order)
+            return builder.build(share=share)
+        except _TooLarge:
+            continue
+        except (_Unsupported, RecursionError):  # a body too deep to say keeps the translation
+            return None
+    return None
 
 
 Tests = Sequence[tuple[Value, bool]]  # branch conditions and the value each must have
@@ -665,6 +673,11 @@ class _Builder:
         # Values said otherwise than by their IR: a sparse row's accumulator, its entries.
         self.bound: dict[Value, ir.Expr] = {}
         self.counted = False  # a loop's counter is used as a value (`_counter`)
+        # Values the body shares, each said once: bound by a lambda applied to it (a let,
+        # which the generator computes into a variable), outermost first (`_let`).
+        self.shared: frozenset[Value] = frozenset()
+        self.lets: list[tuple[ir.Param, ir.Expr]] = []
+        self.let_of: dict[Value, ir.Param] = {}
 
     def order(self, stores: Sequence[Value], order: Sequence[Value]) -> None:
         self.positions = {instruction: k for k, instruction in enumerate(order)}
@@ -673,16 +686,21 @@ class _Builder:
             (k, i.operands[1], i.operands[0]) for k, i in enumerate(order) if i in wanted
         ]
 
-    def build(self) -> StencilExpression:
+    def build(self, *, share: bool = False) -> StencilExpression:
         """The point's values, one per address it stores (the last store to each), as a
         tuple where there are several, written through one strided view per address (of
-        its own array: a map may write several)."""
+        its own array: a map may write several). With `share`, each computed value the
+        body uses more than once is said once, in a let around the point's value."""
         last: dict[Value, Value] = {}
         for _, address, stored in self.stores:
             last[address] = stored  # in program order: the last store to it wins
         addresses = list(last)
+        if share:
+            self.shared = _shared_values(list(last.values()))
         values = [self.expression(last[a]) for a in addresses]
         value = values[0] if len(values) == 1 else ir.Apply(ir.Op("tuple"), tuple(values))
+        for param, computed in reversed(self.lets):
+            value = ir.Apply(ir.Lambda((param,), value), (computed,))
         groups = [self.out_groups[a] for a in addresses]
         indices = [self.out_indices[a] for a in addresses]
         strides = [self._strides(g, i) for g, i in zip(groups, indices, strict=True)]
@@ -737,7 +755,7 @@ class _Builder:
     def expression(self, value: Value) -> ir.Expr:
         self.nodes += 1
         if self.nodes > _MOST_NODES:
-            raise _Unsupported
+            raise _TooLarge
         body = self.body
         if value in self.bound:
             return self.bound[value]
@@ -752,7 +770,20 @@ class _Builder:
                 return self._counter(depth, loop)
         if value.opcode == "load":
             return self._load(value)
+        if value in self.shared:
+            return self._let(value)
         return self._compute(value)
+
+    def _let(self, value: Value) -> ir.Param:
+        """The parameter bound to a shared value, computed (its own shared operands bound
+        first) on its first use."""
+        param = self.let_of.get(value)
+        if param is None:
+            computed = self._compute(value)
+            param = ir.Param(f"v{len(self.lets)}")
+            self.lets.append((param, computed))
+            self.let_of[value] = param
+        return param
 
     def _counter(self, depth: int, loop: LoopView) -> ir.Expr:
         """A loop's counter used as a value: its first value plus the point's coordinate
@@ -890,6 +921,27 @@ class _Builder:
 
     def _op(self, name: str, operands: Sequence[Value]) -> ir.Expr:
         return ir.Apply(ir.Op(name), tuple(self.expression(o) for o in operands))
+
+
+def _shared_values(roots: Sequence[Value]) -> frozenset[Value]:
+    """The computed values (neither constants nor loads) that the body reaching `roots`
+    reads more than once."""
+    uses: dict[Value, int] = {}
+    seen: set[Value] = set()
+    pending = list(roots)
+    while pending:
+        value = pending.pop()
+        if value in seen or value.kind is ValueKind.CONSTANT or value.opcode in (None, "load"):
+            continue
+        seen.add(value)
+        for operand in value.operands:
+            uses[operand] = uses.get(operand, 0) + 1
+            pending.append(operand)
+    return frozenset(
+        v
+        for v, count in uses.items()
+        if count > 1 and v.kind is not ValueKind.CONSTANT and v.opcode not in (None, "load")
+    )
 
 
 def _scalar(type_text: str) -> str:

@@ -257,17 +257,34 @@ def test_an_integer_magnitude_is_generated(program: Path) -> None:
     assert "((int)abs(" in section(out, "kernel")
 
 
-def test_a_match_replaced_otherwise_says_by_what(program: Path) -> None:
-    # A body whose values are each read three times by the next, eight deep: as one
-    # expression it would repeat them thousands of times: translated.
+def test_values_a_body_shares_are_said_once(program: Path) -> None:
+    """Each step reads the one before three times: said where used, the body would repeat
+    them thousands of times; each is said once, bound by a lambda applied to it (a let),
+    which the kernel computes into a variable."""
     code, out, _ = lift(program, "--function", "deep")
     assert code == 0
-    first = line_of("void deep(") + 2
-    last = line_of("b[i] = x;")
+    (head,) = heads(out)
+    first, last = line_of("void deep(") + 2, line_of("b[i] = x;")
+    assert head == f"Stencil at lines {first}-{last} of deep: OpenCL stencil kernel (generated)"
+    expression = section(out, "expression")
+    assert "(lambda (v7) (- (* v7 v7) (/ v7 3.0:f64)))" in expression
+    assert len(expression) < 2000
+    kernel = section(out, "kernel")
+    assert kernel.count("const double lk_v") >= 8
+
+
+def test_a_match_replaced_otherwise_says_by_what(
+    program: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IDIOM_KERNELS", "translated")  # kernels translated from the IR
+    code, out, _ = lift(program, "--function", "halves")
+    assert code == 0
+    loop = line_of("b[i] = __builtin_abs(a[i - 1] - a[i + 1]) / 2;")
     assert out.strip() == (
-        f"Stencil at lines {first}-{last} of deep: replaced by OpenCL stencil kernel; no "
+        f"Stencil at lines {loop - 1}-{loop} of halves: replaced by OpenCL stencil kernel; no "
         "kernel generated for it (no functional expression of this match)"
     )
+    monkeypatch.delenv("IDIOM_KERNELS")
     code, out, _ = lift(program, "--function", "matvec")  # GEMV: BLAS
     assert code == 0
     gemv = [line for line in heads(out) if line.startswith("GEMV ")]

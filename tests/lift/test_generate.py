@@ -370,17 +370,20 @@ ELL_INT_SOURCE = """\
 #pragma OPENCL FP_CONTRACT OFF
 __kernel void ell(__global const double* restrict v, __global const int* restrict c, __global const double* restrict x, long w, __global double* restrict out, int E, int R, int X) {
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
-    double lk_p3[1];
-    const long lk_lo4 = 0L;
-    const long lk_hi5 = w;
-    const int entries = lk_hi5 > lk_lo4 ? (int)(lk_hi5 - lk_lo4) : 0;
-    double lk_acc6 = 0.0;
-    for (int lk_j7 = 0; lk_j7 < (entries); lk_j7++) {
-      double lk_next13 = (lk_acc6 + (v[((long)((ulong)((long)((ulong)((long)(lk_i1)) * (ulong)w)) + (ulong)(lk_lo4 + (lk_j7))))] * x[c[((long)((ulong)((long)((ulong)((long)(lk_i1)) * (ulong)w)) + (ulong)(lk_lo4 + (lk_j7))))]]));
-      lk_acc6 = lk_next13;
+    const long lk_v3 = ((long)(lk_i1));
+    double lk_p4[1];
+    const long lk_lo5 = 0L;
+    const long lk_hi6 = w;
+    const int entries = lk_hi6 > lk_lo5 ? (int)(lk_hi6 - lk_lo5) : 0;
+    double lk_acc7 = 0.0;
+    for (int lk_j8 = 0; lk_j8 < (entries); lk_j8++) {
+      const long lk_v10 = (lk_lo5 + (lk_j8));
+      const long lk_v12 = (lk_lo5 + (lk_j8));
+      double lk_next16 = (lk_acc7 + (v[((long)((ulong)((long)((ulong)lk_v3 * (ulong)w)) + (ulong)lk_v10))] * x[c[((long)((ulong)((long)((ulong)lk_v3 * (ulong)w)) + (ulong)lk_v12))]]));
+      lk_acc7 = lk_next16;
     }
-    lk_p3[0] = lk_acc6;
-    out[lk_i1] = lk_p3[0];
+    lk_p4[0] = lk_acc7;
+    out[lk_i1] = lk_p4[0];
   }
 }
 """  # noqa: E501

@@ -326,6 +326,24 @@ void magnitude(int n, const int *a, int *b)
         b[i] = abs(a[i - 1] - 3 * a[i + 1]) / 2;
 }
 
+/* Each step reads the one before three times, eight deep: as one expression the body would
+   repeat its values thousands of times; each is said once (a let). */
+void deep(int n, const double *a, double *b)
+{
+    for (int i = 1; i <= n; i++) {
+        double x = a[i - 1] - a[i + 1];
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        x = x / (1.0 + x * x);
+        b[i] = x;
+    }
+}
+
 /* The loop index used as a value. */
 void ramp(int n, const double *a, double *b)
 {
@@ -408,6 +426,13 @@ int main(int argc, char **argv)
             pairs(n, 0.5 * (s + 1), a, b);
         for (int i = 0; i < len; i++)
             printf("%d %a\n", i, b[i]);
+    } else if (!strcmp(which, "deep")) {
+        for (int s = 0; s < 2; s++) {
+            deep(n, a, b);
+            deep(n, b, a);
+        }
+        for (int i = 0; i < len; i++)
+            printf("%d %a %a\n", i, a[i], b[i]);
     } else if (!strcmp(which, "ramp")) {
         for (int s = 0; s < 2; s++) {
             ramp(n, a, b);
@@ -441,6 +466,7 @@ int main(int argc, char **argv)
 TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
     "smooth": lambda n: n * n,
     "magnitude": _one_d,
+    "deep": _one_d,
     "pairs": _one_d,
     "ramp": _one_d,
     "triangle": lambda n: n * n,
@@ -451,8 +477,9 @@ TRANSLATED_WORK: dict[str, Callable[[int], int]] = {
 # components loop in each work-item) and the loop index used as a value (its first value
 # plus the point's coordinate, `(indices d ...)`, times its step), comparisons converted
 # to numbers (a `select` of 1 and 0), unsigned orders marked samesign (signed ones) and an
-# integer's magnitude (OpenCL's `abs`, converted back to int: the smallest int is itself).
-GENERATED_TOO = ("dissipation", "magnitude", "pairs", "ramp", "smooth", "triangle")
+# integer's magnitude (OpenCL's `abs`, converted back to int: the smallest int is itself)
+# and a body sharing its values (each said once, bound by a lambda: a let).
+GENERATED_TOO = ("deep", "dissipation", "magnitude", "pairs", "ramp", "smooth", "triangle")
 
 # One nest of two loops whose rows lie `stride` elements apart: with one row, any stride
 # is valid, and one of 2^32 does not fit an int (the kernel computing long indices runs).
