@@ -33,7 +33,7 @@ def census(path: Path) -> list[dict[str, object]]:
             instance = outcome.instance
             rows.append(
                 {
-                    "file": str(path),
+                    "file": _shown(path),
                     "idiom": instance.idiom,
                     "function": instance.function,
                     "lines": [instance.first_line, instance.last_line],
@@ -42,6 +42,14 @@ def census(path: Path) -> list[dict[str, object]]:
                 }
             )
     return rows
+
+
+def _shown(path: Path) -> str:
+    """The path from the project's root where it is inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def main() -> None:
