@@ -313,6 +313,10 @@ def run(
             rows[-1]["ceiling_s"] = _ceiling(stats_file, median, cold=False)
             rows[-1]["ceiling_cold_s"] = _ceiling(stats_file, median, cold=True)
         print(json.dumps(rows[-1]), flush=True)
+        # Written after each program: a run cut short (the device tool's time limit) keeps
+        # the programs it finished.
+        results["programs"] = rows
+        (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
     results["programs"] = rows
     (out / "gpu_bench.json").write_text(json.dumps(results, indent=1))
     shutil.rmtree(scratch, ignore_errors=True)
