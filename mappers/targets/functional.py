@@ -926,22 +926,23 @@ class _Builder:
 def _shared_values(roots: Sequence[Value]) -> frozenset[Value]:
     """The computed values (neither constants nor loads) that the body reaching `roots`
     reads more than once."""
+
+    def computed(value: Value) -> bool:
+        return value.kind is not ValueKind.CONSTANT and value.opcode not in (None, "load")
+
     uses: dict[Value, int] = {}
     seen: set[Value] = set()
-    pending = list(roots)
+    pending = [root for root in roots if computed(root)]
     while pending:
         value = pending.pop()
-        if value in seen or value.kind is ValueKind.CONSTANT or value.opcode in (None, "load"):
+        if value in seen:
             continue
         seen.add(value)
         for operand in value.operands:
-            uses[operand] = uses.get(operand, 0) + 1
-            pending.append(operand)
-    return frozenset(
-        v
-        for v, count in uses.items()
-        if count > 1 and v.kind is not ValueKind.CONSTANT and v.opcode not in (None, "load")
-    )
+            if computed(operand):
+                uses[operand] = uses.get(operand, 0) + 1
+                pending.append(operand)
+    return frozenset(v for v, count in uses.items() if count > 1)
 
 
 def _scalar(type_text: str) -> str:
