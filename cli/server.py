@@ -147,38 +147,54 @@ def _accept_until_idle(listener: socket.socket, status: Path) -> None:
                     os.close(descriptor)
                 os._exit(_serve_next(listener, tell, learner.report, retired))
             _SPARE.append(child)
-            if not _wait_for_request(taken, learner, idle):
+            what = _wait_for_request(taken, learner, idle)
+            if what is None:
                 return
             _SPARE.remove(child)
             with contextlib.suppress(BlockingIOError):
                 os.read(retired, 64)  # a retirement the child did not need
+            if what == _TAKEN:
+                _wait_for_end_or_request(listener, learner)
     finally:
         _end_spare()
         for descriptor in (taken, tell, retired, retire, learner.reports, learner.report):
             os.close(descriptor)
 
 
-def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bool:
-    """True once the waiting child has taken a request or retired; False after `idle`
-    seconds without a request. Learns meanwhile."""
+def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bytes | None:
+    """What the waiting child said once it has taken a request (`_TAKEN`) or retired;
+    None after `idle` seconds without a request. Learns meanwhile."""
     last_request = last_event = time.monotonic()
     while True:
         now = time.monotonic()
         if now - last_request >= idle:
-            return False
+            return None
         wait = idle - (now - last_request)
         if learner.pending:
             wait = min(wait, max(0.0, _LEARN_AFTER - (now - last_event)))
         ready, _, _ = select.select([taken, learner.reports], [], [], wait)
         if taken in ready:
-            os.read(taken, 1)
-            return True
+            return os.read(taken, 1)
         if ready:
             learner.receive()
             last_event = time.monotonic()
         elif learner.pending and time.monotonic() - last_event >= _LEARN_AFTER:
             learner.learn_one()
             last_event = time.monotonic()
+
+
+def _wait_for_end_or_request(listener: socket.socket, learner: _Learner) -> None:
+    """After a child has taken a request, the next child is forked once that command has
+    ended (its report has come) or another request is waiting, at most `_BUSY_SECONDS`
+    later: the new child's rehearsal then does not take a processor from the command."""
+    deadline = time.monotonic() + _BUSY_SECONDS
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([listener.fileno(), learner.reports], [], [], left)
+        if listener.fileno() in ready:
+            return
+        if ready:
+            learner.receive()
+            return
 
 
 def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -> int:
@@ -192,7 +208,7 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
             os.write(tell, b"r")
         return 0
     connection, _ = listener.accept()
-    os.write(tell, b"x")
+    os.write(tell, _TAKEN)
     os.close(tell)
     listener.close()
     if _peer_uid(connection) != os.getuid():
@@ -205,6 +221,10 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
     return code
 
 
+# What a child forked ahead tells the server when it has taken a request.
+_TAKEN = b"x"
+# The longest the next child waits to be forked while a command runs.
+_BUSY_SECONDS = 5.0
 # Seconds without a request or a report before the server learns from a source.
 _LEARN_AFTER = 0.3
 # A source learnt from once is not analysed again until it changes; at most this many
@@ -224,16 +244,17 @@ class _Learner:
 
     @staticmethod
     def send(report: int, compiled: Sequence[tuple[str, str, object]]) -> None:
-        """In a child: the sources it compiled, in one write (atomic below PIPE_BUF)."""
-        payload = b""
+        """In a child, once its command has ended: the sources it compiled, in one write
+        (atomic below PIPE_BUF); an empty list when it compiled none, since the report
+        also tells the server that the command has ended."""
+        payload = pickle.dumps([])
         for count in range(min(len(compiled), 16), 0, -1):
-            payload = pickle.dumps(compiled[:count])
-            if len(payload) + _HEADER.size <= select.PIPE_BUF:
+            candidate = pickle.dumps(compiled[:count])
+            if len(candidate) + _HEADER.size <= select.PIPE_BUF:
+                payload = candidate
                 break
-            payload = b""
-        if payload:
-            with contextlib.suppress(OSError):
-                os.write(report, _HEADER.pack(len(payload)) + payload)
+        with contextlib.suppress(OSError):
+            os.write(report, _HEADER.pack(len(payload)) + payload)
 
     def receive(self) -> None:
         data = os.read(self.reports, 1 << 16)
@@ -287,8 +308,8 @@ def _peer_uid(connection: socket.socket) -> int:
 
 def _preload() -> None:
     """Everything a command would load: the commands, LLVM's bindings, the library; then
-    one small file analysed, which builds the solver's plans the first file would; the IR
-    of a smaller one kept for the rehearsal of each child (`_rehearse`)."""
+    one small file analysed, which builds the solver's plans the first file would; its
+    IR kept for the rehearsal of each child (`_rehearse`)."""
     import tempfile
 
     import cli.main
@@ -301,54 +322,59 @@ def _preload() -> None:
         sample = Path(folder) / "warm.c"
         sample.write_text(_WARM_UP, encoding="utf-8")
         analyse_file(str(sample), CompileOptions())
-        rehearsed = Path(folder) / "dot.c"
-        rehearsed.write_text(_REHEARSED, encoding="utf-8")
-        _REHEARSED_IR.append(canonical_ir(rehearsed))
+        _REHEARSED_IR.append(canonical_ir(sample))
     gc.collect()
     gc.freeze()  # the children then leave these objects' pages unwritten
 
 
-# The IR of `_REHEARSED`, which each child forked ahead detects on (`_rehearse`).
+# The IR of `_WARM_UP`, which each child forked ahead detects on (`_rehearse`).
 _REHEARSED_IR: list[str | bytes] = []
 
 
 def _rehearse(listener: socket.socket) -> None:
     """In the child forked ahead, before it waits for a request: what a detection does
-    (the command parsed, a dot product's IR modelled and searched, a table printed), its
-    output thrown away. A forked child's first write to a page of the server's heap
-    copies the page, and Python writes reference counts into every object it uses: a
-    command that did nothing took 10-20 ms in a child against 1 ms in the server, and a
-    detection 20-25 ms more than its second run. Rehearsed (about 40 ms), those copies
-    are off the command's path. Skipped when a request is already waiting."""
+    (the command parsed, the IR of `_WARM_UP` modelled and searched function by function,
+    a table printed), its output thrown away. A forked child's first write to a page of
+    the server's heap copies the page, and Python writes reference counts into every
+    object it uses: without a rehearsal a command that did nothing took 10-20 ms in a
+    child against 1 ms in the server, and a detection of a small file copied 5,000-8,000
+    pages (30-60 ms). Each kind of loop of `_WARM_UP` (a dot product, a matrix product, a
+    sparse product, a histogram, a stencil) touches the plans and library objects that
+    files with such loops use; rehearsed on a dot product alone, the copies were a tenth
+    as few as without rehearsal on that file only (docs/startup.md). The rehearsal stops
+    at the next function as soon as a request is waiting."""
     import io
 
     import cli.main
     from cli import detect_cmd
     from matcher.detect import detect_module
+    from matcher.ir import Module
     from matcher.ir_builder import build_module
     from matcher.pipeline import FileResult, exported_programs, paused_gc
 
-    waiting, _, _ = select.select([listener.fileno()], [], [], 0)
-    if not _REHEARSED_IR or waiting:
+    def waiting() -> bool:
+        return bool(select.select([listener.fileno()], [], [], 0)[0])
+
+    if not _REHEARSED_IR or waiting():
         return
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = io.StringIO()
     try:
-        cli.main.build_parser("detect").parse_args(["detect", "dot.c"])
+        cli.main.build_parser("detect").parse_args(["detect", "warm.c"])
         with paused_gc():
-            module = build_module(_REHEARSED_IR[0], "dot.c")
-            report = detect_module(module, exported_programs(()))
-        detect_cmd.print_table([FileResult("dot.c", report.instances, report.cut_short)])
+            module = build_module(_REHEARSED_IR[0], "warm.c")
+            for function in module:
+                if waiting():
+                    return
+                part = Module(module.source, (function,), module.text)
+                report = detect_module(part, exported_programs(()))
+                detect_cmd.print_table([FileResult("warm.c", report.instances, report.cut_short)])
     except Exception:  # a rehearsal is best effort: the command itself reports failures
         pass
     finally:
         sys.stdout, sys.stderr = saved
 
 
-_REHEARSED = """
-double dot(int n, const double *x, const double *y) {
-  double s = 0; for (int i = 0; i < n; i++) s += x[i] * y[i]; return s; }
-"""
 _WARM_UP = """
 double dot(int n, const double *x, const double *y) {
   double s = 0; for (int i = 0; i < n; i++) s += x[i] * y[i]; return s; }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -231,3 +232,38 @@ def test_the_compiler_wrapper_is_served(
     assert client.run_served(command, entry="wrapper.main") == 0
     assert "Reduction in dot" in capfd.readouterr().err
     assert target.stat().st_size > 0
+
+
+def test_the_next_child_is_forked_once_the_command_has_ended_or_another_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server forks the child for the next request when the running command reports
+    its end (an empty report for a command that compiled nothing), or at once when
+    another request is waiting, so that the new child's rehearsal does not compete with
+    the command; a command that never reports delays it by `_BUSY_SECONDS` at most."""
+    monkeypatch.setattr(server, "_BUSY_SECONDS", 0.5)
+    _retired, retire = os.pipe()
+    learner = server._Learner(tmp_path / "learnt", retire)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(tmp_path / "s"))
+    listener.listen(4)
+
+    def waited() -> float:
+        start = time.monotonic()
+        server._wait_for_end_or_request(listener, learner)
+        return time.monotonic() - start
+
+    assert waited() >= 0.5, "no report and no request: the whole delay"
+    server._Learner.send(learner.report, [])
+    assert waited() < 0.25, "an empty report ends the wait"
+    assert not learner.pending
+    server._Learner.send(learner.report, [(str(PROGRAM), str(ROOT), None)])
+    assert waited() < 0.25
+    assert learner.pending, "a report's sources are received as before"
+    caller = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    caller.connect(str(tmp_path / "s"))
+    assert waited() < 0.25, "a waiting request ends it"
+    for descriptor in (_retired, retire, learner.reports, learner.report):
+        os.close(descriptor)
+    caller.close()
+    listener.close()
