@@ -50,6 +50,8 @@ MODES: dict[str, dict[str, str]] = {
     "auto": {"IDIOM_DEVICE": "auto"},
     "off": {"IDIOM_DEVICE": "off"},
 }
+# The mode of an original's second run (`run --control`).
+CONTROL = "control"
 LAUNCH_FIGURES = (
     "policy",
     "median_host_us_resident",
@@ -152,16 +154,20 @@ def run(
     jobs: int,
     only: list[str],
     log: Path | None,
+    control: bool = False,
 ) -> list[dict[str, object]]:
     """Every original and every (program, mode), `jobs` at a time (timings taken side by side
     then: say so when reporting them). Each run is printed, and appended to `log` as a JSON
-    line, as soon as it ends: a run cut short keeps what it had."""
+    line, as soon as it ends: a run cut short keeps what it had. With `control`, each
+    original runs twice, beside the others: the two runs' difference is the noise that a
+    ratio of the same runs must exceed to mean something."""
     manifest = json.loads((bundle / "manifest.json").read_text())
     manifest = [m for m in manifest if not only or m["stem"] in only or m["benchmark"] in only]
     base = dict(os.environ)
     library_path = str((bundle / "lib").resolve())
     base["LD_LIBRARY_PATH"] = ":".join(filter(None, [library_path, base.get("LD_LIBRARY_PATH")]))
-    tasks = [(entry, mode) for entry in manifest for mode in ("original", *modes)]
+    originals = ("original", CONTROL) if control else ("original",)
+    tasks = [(entry, mode) for entry in manifest for mode in (*originals, *modes)]
     runs: dict[tuple[str, str], dict[str, object]] = {}
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {
@@ -181,8 +187,14 @@ def run(
                     out.write(json.dumps(one) + "\n")
     rows = []
     for entry, mode in tasks:
-        if mode != "original":
-            rows.append(_row(entry, runs[(entry["stem"], "original")], runs[(entry["stem"], mode)]))
+        if mode not in originals:
+            stem = entry["stem"]
+            row = _row(entry, runs[(stem, "original")], runs[(stem, mode)])
+            if control:
+                row["control_s"] = runs[(stem, CONTROL)]["seconds"]
+                row["control_timed_s"] = runs[(stem, CONTROL)]["timed_seconds"]
+                row["control_verified"] = runs[(stem, CONTROL)]["verified"]
+            rows.append(row)
     return rows
 
 
@@ -215,11 +227,11 @@ def _task(
     timeout: float,
     stats: bool,
 ) -> dict[str, object]:
-    kind = "original" if mode == "original" else "accelerated"
-    binary = bundle / "bin" / f"{entry['stem']}.{kind}"
-    env = base if mode == "original" else {**base, **MODES[mode]}
+    plain = mode in ("original", CONTROL)
+    binary = bundle / "bin" / f"{entry['stem']}.{'original' if plain else 'accelerated'}"
+    env = base if plain else {**base, **MODES[mode]}
     with tempfile.TemporaryDirectory(prefix="idiom-npb-run-") as tmp:
-        if stats and mode != "original":
+        if stats and not plain:
             env = {**env, "IDIOM_STATS": f"{tmp}/stats.jsonl"}
         seconds, timed, verified, tail = _run_one(binary, env, timeout)
         calls = _read_stats(Path(tmp) / "stats.jsonl")
@@ -306,6 +318,12 @@ def _print_row(row: dict[str, object]) -> None:
         f"  {row['device']}  {row['tail']}",
         flush=True,
     )
+    if "control_s" in row:
+        print(
+            f"{'':3} {'':2} {'control':10} {'':>7} {row['control_s']!s:>9} {'':>9} "
+            f"{row['control_timed_s']!s:>9}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -325,6 +343,9 @@ def main() -> None:
     go.add_argument("--jobs", type=int, default=1, help="runs side by side")
     go.add_argument("--only", nargs="*", default=[], help="benchmarks (CG) or stems (CG.S)")
     go.add_argument("--log", type=Path, help="append each run here as a JSON line")
+    go.add_argument(
+        "--control", action="store_true", help="each original run twice: the noise beside"
+    )
     args = parser.parse_args()
     if args.verb == "build":
         build(args.npb, args.classes, args.benchmarks, args.into)
@@ -337,6 +358,7 @@ def main() -> None:
         jobs=args.jobs,
         only=args.only,
         log=args.log,
+        control=args.control,
     )
     print(
         f"\n{'prg':3} {'cl':2} {'mode':10} {'launch':>7} {'orig s':>9} {'accel s':>9} "
