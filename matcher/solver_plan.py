@@ -186,14 +186,25 @@ class _State:
     def forget(self, variables: Iterable[int], atoms_of: Sequence[Sequence[CAtom]]) -> None:
         """Drops the memos that binding `variables` (or adding their atoms) changes."""
         generators = self.generators
-        if generators:
-            for var in variables:
+        if not generators and not self.part_costs:
+            return
+        changed = set(variables)
+        if len(generators) < len(changed):
+            # Few memos, many variables (a collect's thousands): the same ones dropped,
+            # found from the memos' side (an atom names both or neither).
+            for var in [
+                v
+                for v in generators
+                if v in changed or any(not changed.isdisjoint(a.variables) for a in atoms_of[v])
+            ]:
+                del generators[var]
+        else:
+            for var in changed:
                 generators.pop(var, None)
                 for atom in atoms_of[var]:
                     for other in atom.variables:
                         generators.pop(other, None)
         if self.part_costs:
-            changed = set(variables)
             for disjunction in [d for d in self.part_costs if not changed.isdisjoint(d.variables)]:
                 del self.part_costs[disjunction]
 
@@ -277,6 +288,8 @@ class Planner:
         self._collect_roots: dict[CCollect, PlanNode] = {}
         self._exists_roots: dict[ExistsStep, PlanNode] = {}
         self._branches: dict[tuple[object, ...], Branch] = {}
+        # The variables that each combination of pending collects fixes (`_produced`).
+        self._produced: dict[tuple[CCollect, ...], set[int]] = {}
 
     def root(self) -> PlanNode:
         if self._root is None:
@@ -501,21 +514,36 @@ class Planner:
 
     # -- choosing ----------------------------------------------------------------------
 
-    def _bindable(self, state: _State) -> list[int]:
-        produced = {s for c in state.collects for s in c.produced}
-        free = sorted(state.active - state.bound, key=self.program.first_seen.__getitem__)
+    def _bindable(self, state: _State, produced: set[int]) -> list[int]:
+        """The unbound variables that no pending collect fixes, in order of appearance.
+        Filtered before they are sorted: a stencil's collects fix thousands of variables,
+        which sorting every time cost a fifth of planning. The sort is stable, so ties
+        keep the set's order either way."""
+        free = state.active - state.bound
+        first_seen = self.program.first_seen.__getitem__
         chosen = [v for v in free if v not in produced]
         if chosen or state.disjunctions:
+            chosen.sort(key=first_seen)
             return chosen
-        return free  # collects wait on each other: enumerate one of their variables
+        return sorted(free, key=first_seen)  # collects wait on each other: enumerate one
+
+    def _produced_by(self, collects: list[CCollect]) -> set[int]:
+        """The variables that `collects` fix, computed once per combination (a stencil's
+        collects fix thousands). Read, never changed, by the callers."""
+        key = tuple(collects)
+        found = self._produced.get(key)
+        if found is None:
+            found = {s for c in collects for s in c.produced}
+            self._produced[key] = found
+        return found
 
     def _choose(self, state: _State) -> int | CDisjunction | None:
-        variables = self._bindable(state)
+        produced = self._produced_by(state.collects)
+        variables = self._bindable(state, produced)
         if not variables and not state.disjunctions:
             return None
         # A disjunction over variables that pending collects will fix waits for them: it
         # is then a check, where branching now would multiply the search by its parts.
-        produced = {s for c in state.collects for s in c.produced}
         disjunctions = [
             d for d in state.disjunctions if not (d.variables - state.bound) <= produced
         ]

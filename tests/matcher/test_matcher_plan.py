@@ -26,8 +26,16 @@ from matcher.pipeline import load_library
 from matcher.reference import reference_solutions
 from matcher.solver import SearchVariant, may_match, solve
 from matcher.solver_cost import nominal_size
-from matcher.solver_plan import BindStep, MemberStep, Planner, PlanNode, planner_for
-from matcher.solver_program import compile_program
+from matcher.solver_plan import (
+    BindStep,
+    Generated,
+    MemberStep,
+    Planner,
+    PlanNode,
+    _State,
+    planner_for,
+)
+from matcher.solver_program import CCollect, Group, compile_program
 
 # Two loads reached through one of several equivalent address forms each: every way
 # through the first disjunction leaves the same pending formula, so the plan shares the
@@ -311,3 +319,38 @@ def test_every_size_class_plans_the_same_solutions() -> None:
 
 def _keys(result: solver.SolveResult) -> set[tuple[Value | None, ...]]:
     return {tuple(s.get(name) for name in DISTINCT) for s in result}
+
+
+def test_forgetting_drops_the_memos_of_every_variable_an_atom_shares_either_way() -> None:
+    """`_State.forget` finds the generator memos to drop from the variables' side or, when
+    the memos are fewer (a collect's thousands of variables bound), from the memos' side:
+    the same ones, each memo whose variable is bound or shares an atom with one that is."""
+    stencil = next(p for p in load_library(()).exported_programs() if p.name == "Stencil")
+    compiled = compile_program(stencil)
+    atoms_of = compiled.atoms_of
+    memo: Generated = (1.0, None, 0)
+    collect = max(_collects(compiled.root), key=lambda c: len(c.produced))
+    slots = range(len(compiled.names))
+    for changed, memos in (
+        (set(collect.produced), list(slots)[::7]),  # few memos, many variables
+        ({collect.produced[0], 3}, list(slots)),  # many memos, few variables
+    ):
+        state = _State(set(), set(), {}, [], [], {v: memo for v in memos})
+        state.forget(changed, atoms_of)
+        kept = {
+            v
+            for v in memos
+            if v not in changed and all(changed.isdisjoint(a.variables) for a in atoms_of[v])
+        }
+        assert set(state.generators) == kept
+        assert len(kept) < len(memos)
+
+
+def _collects(group: Group) -> list[CCollect]:
+    found = list(group.collects)
+    for collect in group.collects:
+        found += _collects(collect.body)
+    for disjunction in group.disjunctions:
+        for part in disjunction.parts:
+            found += _collects(part)
+    return found
