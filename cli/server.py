@@ -337,17 +337,17 @@ def _rehearse(listener: socket.socket) -> None:
     a table printed), its output thrown away. A forked child's first write to a page of
     the server's heap copies the page, and Python writes reference counts into every
     object it uses: without a rehearsal a command that did nothing took 10-20 ms in a
-    child against 1 ms in the server, and a detection of a small file copied 5,000-8,000
-    pages (30-60 ms). Each kind of loop of `_WARM_UP` (a dot product, a matrix product, a
-    sparse product, a histogram, a stencil) touches the plans and library objects that
-    files with such loops use; rehearsed on a dot product alone, the copies were a tenth
-    as few as without rehearsal on that file only (docs/startup.md). The rehearsal stops
-    at the next function as soon as a request is waiting."""
+    child against 1 ms in the server. Each kind of loop of `_WARM_UP` (a dot product, a
+    matrix product, a sparse product, a histogram, a stencil) touches the plans and
+    library objects that files with such loops use: rehearsed on a dot product alone, a
+    detection of a small corpus file still copied 5,000-8,000 pages, on the five loops
+    450-1,100 (docs/startup.md). The rehearsal stops at the next function as soon as a
+    request is waiting."""
     import io
 
     import cli.main
     from cli import detect_cmd
-    from matcher.detect import detect_module
+    from matcher.detect import Instance, detect_module
     from matcher.ir import Module
     from matcher.ir_builder import build_module
     from matcher.pipeline import FileResult, exported_programs, paused_gc
@@ -361,14 +361,15 @@ def _rehearse(listener: socket.socket) -> None:
     sys.stdout = sys.stderr = io.StringIO()
     try:
         cli.main.build_parser("detect").parse_args(["detect", "warm.c"])
+        found: list[Instance] = []
         with paused_gc():
             module = build_module(_REHEARSED_IR[0], "warm.c")
             for function in module:
                 if waiting():
                     return
                 part = Module(module.source, (function,), module.text)
-                report = detect_module(part, exported_programs(()))
-                detect_cmd.print_table([FileResult("warm.c", report.instances, report.cut_short)])
+                found += detect_module(part, exported_programs(())).instances
+        detect_cmd.print_table([FileResult("warm.c", tuple(found))])
     except Exception:  # a rehearsal is best effort: the command itself reports failures
         pass
     finally:
