@@ -351,17 +351,27 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     }
 
 
-HISTOGRAM_GRID = 16384  # work-items of the histogram kernels, as the tool launches them
+HISTOGRAM_GRID = 16384  # work-items the tool's histogram kernels ask for
+FILL_PER_UNIT, FILL_SHARE = 2048, 16  # idiom_opencl.c's filled_grid (IDIOM_CL_FILL)
+
+
+def filled_grid(device: Device, n: int) -> int:
+    """The work-items the runtime launches the generated adds with on `device` (a GPU):
+    HISTOGRAM_GRID widened to fill it, each item taking at least FILL_SHARE keys."""
+    items = min(n // FILL_SHARE, device.device.max_compute_units * FILL_PER_UNIT)
+    return max(HISTOGRAM_GRID, -(-items // 256) * 256)
 
 
 def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[str, Any]:
     """n keys counted into `bins` int bins, data on the device: the atomic adds the Lift
     compiler generates for a histogram as the tool launches them (`default`: through
     each work-group's bins in local memory where there are at most LOCAL_BINS, global
-    atomics otherwise; `global_atomics`: the latter always), on the tool's grid of
-    work-items in groups of 256, against two hand-written kernels
-    (lift_reference/histogram.cl): global atomics, and bins kept in local memory per
-    work-group. Ideal traffic: every key read once (the bins are few)."""
+    atomics otherwise; `global_atomics`: the latter always), in groups of 256 on the grid
+    the runtime launches on this device (`filled_grid`), and `default` again on the
+    grid the tool asks for (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets),
+    against two hand-written kernels (lift_reference/histogram.cl) on the filled grid:
+    global atomics, and bins kept in local memory per work-group. Ideal traffic: every
+    key read once (the bins are few)."""
     keys = np.random.default_rng(12).integers(0, bins, n).astype(np.int32)
     expected = np.bincount(keys, minlength=bins).astype(np.int32)
     kp = ir.Param("keys", Array(I32, Size.of("n0")))
@@ -377,11 +387,13 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
         programs["default"] = ir.Lambda((kp, hp), local)
     else:
         programs["default"] = scatter
-    launch = Launch((HISTOGRAM_GRID,), (256,))
+    programs["grid_asked"] = programs["default"]
+    grid = filled_grid(device, n)
     sizes = {"n0": n, "nb": bins}
     times = {}
     outputs = {}
     for name, program in programs.items():
+        launch = Launch((HISTOGRAM_GRID if name == "grid_asked" else grid,), (256,))
         variant = generate(program, "histogram", output)
         counts = np.zeros(bins, dtype=np.int32)
         measured = device.run(program, variant, {"keys": keys, "h": counts}, sizes, launch,
@@ -405,7 +417,7 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
         timed = []
         for attempt in range(repeat + 1):  # the first a warm-up, its counts compared
             cl.enqueue_fill_buffer(device.queue, bins_buf, np.int32(0), 0, counts.nbytes)
-            event = kernel_ref(device.queue, (HISTOGRAM_GRID,), (256,), *args)
+            event = kernel_ref(device.queue, (grid,), (256,), *args)
             event.wait()
             if attempt == 0:
                 cl.enqueue_copy(device.queue, counts, bins_buf)
@@ -417,6 +429,7 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     return {
         "case": f"histogram{bins}",
         "n": n,
+        "grid": grid,
         "seconds": times,
         "GBs": {k: traffic / t / 1e9 for k, t in times.items()},
         "outputs_equal": {k: bool(np.array_equal(o, expected)) for k, o in outputs.items()},

@@ -42,6 +42,7 @@ typedef struct {
     char platform_version[256];
     const char *options; /* the build options: float division and sqrt rounded as C's */
     uint64_t budget; /* bytes that resident copies may take: half the device's memory */
+    int64_t fill; /* work-items that fill the device (IDIOM_CL_FILL); 0: as asked */
 } device_slot;
 
 typedef struct program_entry {
@@ -159,6 +160,9 @@ static void discover(void) {
                round them correctly, as C does; a device that can is asked. */
             cl_device_fp_config single = 0;
             clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, NULL);
+            cl_uint units = 0;
+            clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+            slot->fill = types[s] == CL_DEVICE_TYPE_GPU ? (int64_t)units * 2048 : 0;
             slot->options = (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
                                 ? "-cl-fp32-correctly-rounded-divide-sqrt"
                                 : "";
@@ -172,6 +176,25 @@ static void discover(void) {
 }
 
 #define SLOT_DECLINED (-2)
+
+/* The work-items of a grid launched with IDIOM_CL_FILL on `slot` (idiom_runtime.h): at least
+   `asked`, at most the device's fill, each taking IDIOM_CL_FILL_SHARE of `work` or more;
+   whole work-groups of `local` (or of 256 where the driver chooses). */
+static int64_t filled_grid(const device_slot *slot, int64_t asked, const int64_t *local,
+                           int64_t work) {
+    static int64_t forced = -1; /* IDIOM_CL_FILL_ITEMS, read once (under cl_lock) */
+    if (forced < 0) {
+        const char *text = getenv("IDIOM_CL_FILL_ITEMS");
+        forced = text != NULL && atoll(text) > 0 ? atoll(text) : 0;
+    }
+    int64_t fill = forced > 0 ? forced : slot->fill;
+    int64_t group = local != NULL ? local[0] : 256;
+    int64_t iterations = work < 0 ? -(work + 1) : work;
+    int64_t items = iterations / IDIOM_CL_FILL_SHARE;
+    items = items < fill ? items : fill;
+    items = (items + group - 1) / group * group;
+    return items > asked ? items : asked;
+}
 
 /* Launches moving at most this many bytes measure the site's overhead (idiom_policy.h). */
 #define MEASURED_TRAFFIC ((int64_t)64 << 10)
@@ -1310,8 +1333,8 @@ static void release_idle_copies(void) {
 }
 
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int any_range,
-                      const int64_t *global, const int64_t *local, int64_t work, int32_t nargs,
-                      idiom_arg *args, const char **device, cl_timing *timing) {
+                      int fill, int64_t *global, const int64_t *local, int64_t work,
+                      int32_t nargs, idiom_arg *args, const char **device, cl_timing *timing) {
     idiom_mode mode = idiom__device_mode();
     if (mode == IDIOM_MODE_OFF) {
         return IDIOM_DECLINED;
@@ -1345,6 +1368,9 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
         program = get_program(s, source, hash, kernel, &timing->build);
+        if (fill) {
+            global[0] = filled_grid(&slots[s], global[0], local, work);
+        }
     }
     pthread_mutex_unlock(&cl_lock);
     if (program == NULL) {
@@ -1384,14 +1410,20 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
     int any_range = (dims & IDIOM_CL_ANY_RANGE) != 0;
-    dims &= ~IDIOM_CL_ANY_RANGE;
+    int fill = (dims & IDIOM_CL_FILL) != 0;
+    dims &= ~(IDIOM_CL_ANY_RANGE | IDIOM_CL_FILL);
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
     cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0, 0.0};
-    int32_t status =
-        cl_run(source, kernel, dims, any_range, global, local, work, nargs, args, &device,
-               &timing);
+    int64_t launched[3] = {1, 1, 1}; /* the NDRange launched: global, or a grid filled */
+    for (int32_t d = 0; global != NULL && d < dims && d < 3; d++) {
+        launched[d] = global[d];
+    }
+    int32_t status = cl_run(source, kernel, dims, any_range, fill,
+                            global != NULL ? launched : NULL, local, work, nargs, args, &device,
+                            &timing);
+    global = global != NULL ? launched : NULL;
     if (stats != NULL) {
         idiom_json j;
         idiom__json_begin(&j, "cl_run", status, idiom__now() - start);

@@ -269,6 +269,15 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
    work-groups and fewer work-items than asked, tuned on the device (idiom_tune.h). */
 #define IDIOM_CL_ANY_RANGE 0x100
 
+/* Or'ed into idiom_cl_run's `dims`: dimension 0 is a grid whose work-items each stride over
+   their share of the work by the global size, so any number of them computes the same. The
+   runtime launches at least global[0], and on a GPU as many as fill it (its compute units
+   times 2048) where `work` gives each at least IDIOM_CL_FILL_SHARE iterations: a fixed grid
+   small enough for a CPU device keeps a large GPU's memory waiting on a few loads in flight.
+   IDIOM_CL_FILL_ITEMS=N fills with N work-items on any device (tests). */
+#define IDIOM_CL_FILL 0x200
+#define IDIOM_CL_FILL_SHARE 16
+
 /* The fewest loop iterations worth asking for an OpenCL launch: IDIOM_CL_MIN_WORK (default
  * 32768); no number with IDIOM_DEVICE=off, nor under IDIOM_DEVICE=auto on a machine without a
  * GPU (auto launches on a GPU only, where its cost model says a launch pays). Read once per

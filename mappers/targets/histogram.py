@@ -99,7 +99,8 @@ from matcher.ir import Block, Value
 
 __all__ = ["map_histogram"]
 
-_GRID = 16384  # work-items of every kernel (each loops over its share of the iterations)
+_GRID = 16384  # work-items of every kernel (each loops over its share of the iterations;
+# the generated adds ask the runtime to widen it to fill a GPU: IDIOM_CL_FILL)
 _GROUP = 256  # work-items of a group of the generated adds (each group's bins in local memory)
 _ATOMICS = {
     "i32": "atomic_add((volatile __global int*)cell, inc);",
@@ -464,7 +465,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         def atomics() -> Operand:
             return launch(builder, module, source=add, kernel=add.name,
                           global_size=[const(I64, _GRID)], local_size=[_GROUP],
-                          work=count, args=args,
+                          work=count, args=args, fill=True,
                           alternatives=[(few, add_local)])  # fmt: skip
 
         return status_when(builder, bins.go, atomics)

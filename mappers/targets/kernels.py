@@ -423,6 +423,7 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
 ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimensions
+FILL = 0x200  # idiom_runtime.h's IDIOM_CL_FILL: a grid the runtime may widen to fill a GPU
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 LOCAL = 4  # IDIOM_ARG_LOCAL
@@ -492,6 +493,7 @@ def launch(
     defining: Sequence[KernelArg] | None = None,
     alternatives: Sequence[tuple[Operand, str | Kernel]] = (),
     any_range: bool = False,
+    fill: bool = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
@@ -502,7 +504,9 @@ def launch(
     launched kernel's index type. With `any_range`, the kernels compute every element
     whatever the size of their NDRange's highest dimension (a generated loop striding by
     its range's size; `Kernel.covered`: the others have an item an element): the runtime
-    may tune the launch's shape (idiom_tune.c coarsens only the highest dimension)."""
+    may tune the launch's shape (idiom_tune.c coarsens only the highest dimension). With
+    `fill`, dimension 0 is a grid whose items stride over their share by its size: the
+    runtime may launch more of them, enough to fill a GPU (IDIOM_CL_FILL)."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
@@ -567,7 +571,9 @@ def launch(
         [
             source_ref,
             name_ref,
-            const("i32", len(global_size) | (ANY_RANGE if any_range else 0)),
+            const(
+                "i32", len(global_size) | (ANY_RANGE if any_range else 0) | (FILL if fill else 0)
+            ),
             sizes,
             local,
             work,

@@ -74,3 +74,19 @@ def test_the_bins_are_the_originals(builds: Builds, function: str, n: int) -> No
 def test_bins_overlapping_the_keys_run_the_original_loop(builds: Builds) -> None:
     stderr = same_outputs(builds, ["300", str(OVERLAPPING)], ON_POCL)
     assert _adds(stderr) == 0, stderr[-2000:]
+
+
+def _add_grids(stderr: str) -> list[str]:
+    return re.findall(r"cl_run kernel 'idiom_histogram' on '[^']*' global (\d+)x1x1", stderr)
+
+
+@pytest.mark.parametrize("function", ["count_keys", "weights_double"])
+def test_a_grid_widened_to_fill_a_device_adds_the_same_bins(builds: Builds, function: str) -> None:
+    # The adds' grid of 16,384 work-items is as asked on a CPU device; IDIOM_CL_FILL_ITEMS
+    # stands for a GPU's fill: 1,000,000 iterations, 16 an item, in groups of 256.
+    which = str(GENERATED[function])
+    assert _add_grids(same_outputs(builds, ["1000000", which], ON_POCL)) == ["16384"]
+    filled = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "65536"}
+    assert _add_grids(same_outputs(builds, ["1000000", which], filled)) == ["62720"]
+    few = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "20000"}
+    assert _add_grids(same_outputs(builds, ["1000000", which], few)) == ["20224"]
