@@ -80,13 +80,17 @@ def _add_grids(stderr: str) -> list[str]:
     return re.findall(r"cl_run kernel 'idiom_histogram' on '[^']*' global (\d+)x1x1", stderr)
 
 
-@pytest.mark.parametrize("function", ["count_keys", "weights_double"])
+@pytest.mark.parametrize("function", ["count_keys", "count_wide", "weights_double"])
 def test_a_grid_widened_to_fill_a_device_adds_the_same_bins(builds: Builds, function: str) -> None:
     # The adds' grid of 16,384 work-items is as asked on a CPU device; IDIOM_CL_FILL_ITEMS
-    # stands for a GPU's fill: 1,000,000 iterations, 16 an item, in groups of 256.
+    # stands for a GPU's fill: 1,000,000 iterations, 16 an item, in groups of 256. Double
+    # bins (compare-and-swap adds, whose flushes contend) keep the grid asked.
     which = str(GENERATED[function])
+    widened = function != "weights_double"
     assert _add_grids(same_outputs(builds, ["1000000", which], ON_POCL)) == ["16384"]
     filled = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "65536"}
-    assert _add_grids(same_outputs(builds, ["1000000", which], filled)) == ["62720"]
+    grids = _add_grids(same_outputs(builds, ["1000000", which], filled))
+    assert grids == (["62720"] if widened else ["16384"])
     few = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "20000"}
-    assert _add_grids(same_outputs(builds, ["1000000", which], few)) == ["20224"]
+    grids = _add_grids(same_outputs(builds, ["1000000", which], few))
+    assert grids == (["20224"] if widened else ["16384"])
