@@ -366,9 +366,10 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     """n keys counted into `bins` int bins, data on the device: the atomic adds the Lift
     compiler generates for a histogram as the tool launches them (`default`: through
     each work-group's bins in local memory where there are at most LOCAL_BINS, global
-    atomics otherwise; `global_atomics`: the latter always), in groups of 256 on the grid
-    the runtime launches on this device (`filled_grid`), and `default` again on the
-    grid the tool asks for (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets),
+    atomics otherwise, int indices; `global_atomics`: the latter always; `long`: the
+    default with long indices), in groups of 256 on the grid the runtime launches on
+    this device (`filled_grid`), and `default` again on the grid the tool asks for
+    (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets),
     against two hand-written kernels (lift_reference/histogram.cl) on the filled grid:
     global atomics, and bins kept in local memory per work-group. Ideal traffic: every
     key read once (the bins are few)."""
@@ -382,19 +383,20 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     output = Output("h", True, Size.of(0), (Size.of(1),))
     scatter = ir.Lambda((kp, hp), ir.Apply(ir.ScatterAtomic(0, ir.Op("+")), (places, ones, hp)))
     local = ir.Apply(ir.ScatterAtomicLocal(0, LOCAL_BINS, ir.Op("+")), (places, ones, hp))
-    programs = {"global_atomics": scatter}
-    if bins <= LOCAL_BINS:  # what the tool launches for so few bins
-        programs["default"] = ir.Lambda((kp, hp), local)
-    else:
-        programs["default"] = scatter
-    programs["grid_asked"] = programs["default"]
+    chosen = ir.Lambda((kp, hp), local) if bins <= LOCAL_BINS else scatter  # as the tool
+    programs = {  # name: program, index type
+        "global_atomics": (scatter, "int"),
+        "default": (chosen, "int"),
+        "long": (chosen, "long"),
+        "grid_asked": (chosen, "int"),
+    }
     grid = filled_grid(device, n)
     sizes = {"n0": n, "nb": bins}
     times = {}
     outputs = {}
-    for name, program in programs.items():
+    for name, (program, index) in programs.items():
         launch = Launch((HISTOGRAM_GRID if name == "grid_asked" else grid,), (256,))
-        variant = generate(program, "histogram", output)
+        variant = generate(program, "histogram", output, index=index)
         counts = np.zeros(bins, dtype=np.int32)
         measured = device.run(program, variant, {"keys": keys, "h": counts}, sizes, launch,
                               counts, repeat=1)  # fmt: skip
