@@ -53,7 +53,7 @@ from lift.ir.build import blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd 
 from lift.ir.text import parse, show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
-from mappers.targets.functional import LOCAL_BINS, SCAN_BLOCK  # noqa: E402
+from mappers.targets.functional import LOCAL_BINS, SCAN_BLOCK, SCAN_RUN  # noqa: E402
 from mappers.targets.kernels import INT_LIMIT  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
@@ -304,22 +304,54 @@ def _exclusive(totals: np.ndarray) -> np.ndarray:
 
 def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     """An inclusive scan of n ints, data on the device: the two kernels the Lift compiler
-    generates (blocks of SCAN_BLOCK values a work-group, in local memory) against the
-    hand-written scan in lift_reference/scan_blocks.cl (256 values a work-group, in local
-    memory); each the sum of its two kernels' times, the host's scan of the totals
-    between them not counted.
-    Ideal traffic: every value read once, every prefix written once."""
+    generates (blocks of SCAN_BLOCK work-items and SCAN_RUN neighbouring values an item,
+    in local memory: `default`; `run_R`, R values an item, for the other run lengths,
+    `run_1` the form of one value an item) against the hand-written scan in
+    lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
+    sum of its two kernels' times, the host's scan of the totals between them not
+    counted. Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
+    runs = {"default": SCAN_RUN} | {f"run_{r}": r for r in (1, 4, 16) if r != SCAN_RUN}
+    times: dict[str, float] = {}
+    parts: dict[str, dict[str, float]] = {}
+    equal: dict[str, bool] = {}
+    for name, run in runs.items():
+        parts[name], y = _scan_generated(device, x, run, repeat)
+        times[name] = sum(parts[name].values())
+        equal[name] = bool(np.array_equal(y[:n], expected))
+    reference_parts, reference_out = _scan_reference(device, x, repeat)
+    times["reference"] = sum(reference_parts.values())
+    parts["reference"] = reference_parts
+    equal["reference"] = bool(np.array_equal(reference_out, expected))
+    traffic = 8 * n
+    return {
+        "case": "scan",
+        "n": n,
+        "seconds": times,
+        "kernels_s": parts,
+        "GBs": {k: traffic / s / 1e9 for k, s in times.items()},
+        "outputs_equal": equal,
+        "best": "no search (two kernels and the host between them)",
+        "search_seconds": 0.0,
+    }
+
+
+def _scan_generated(
+    device: Device, x: np.ndarray, run: int, repeat: int
+) -> tuple[dict[str, float], np.ndarray]:
+    """The generated scan's two kernels' median times, `run` values a work-item (int
+    indices and the work-group known: what the tool launches where sizes fit), and
+    what they wrote."""
+    n, block = len(x), SCAN_BLOCK * run
     xp = ir.Param("x", Array(I32, Size.of("n0")))
     a, b = ir.Param("a"), ir.Param("b")
     fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
-    yp = ir.Param("y", Array(I32, Size.of("wg") * SCAN_BLOCK))
+    yp = ir.Param("y", Array(I32, Size.of("wg") * block))
     programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                            local=SCAN_BLOCK, inclusive=True, written=[yp])  # fmt: skip
-    chunks = -(-n // SCAN_BLOCK)
-    sizes = {"n0": n, "wg": chunks, "per": 1}
-    # int indices and the work-group known: what the tool launches where sizes fit
+                            local=SCAN_BLOCK, inclusive=True, written=[yp], per=run)  # fmt: skip
+    chunks = -(-n // block)
+    sizes = {"n0": n, "wg": chunks, "per": run}
     first = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
     second = generate(programs.chunks, "chunks", output=output, index="int", work_group=SCAN_BLOCK)
@@ -328,27 +360,11 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     first_s = device.run(programs.totals, first, {"x": x}, sizes, launch, totals,
                          repeat=repeat + 1)  # fmt: skip
     starts = _exclusive(totals)
-    y = np.zeros(chunks * SCAN_BLOCK, dtype=np.int32)
+    y = np.zeros(chunks * block, dtype=np.int32)
     second_s = device.run(programs.chunks, second, {"x": x, "y": y, "t": starts}, sizes,
                           launch, y, repeat=repeat + 1)  # fmt: skip
-    parts = {"totals": statistics.median(first_s[1:]), "blocks": statistics.median(second_s[1:])}
-    generated_s = parts["totals"] + parts["blocks"]
-    reference_parts, reference_out = _scan_reference(device, x, repeat)
-    reference_s = sum(reference_parts.values())
-    traffic = 8 * n
-    return {
-        "case": "scan",
-        "n": n,
-        "generated_s": generated_s,
-        "reference_s": reference_s,
-        "kernels_s": {"generated": parts, "reference": reference_parts},
-        "GBs": {"default": traffic / generated_s / 1e9, "reference": traffic / reference_s / 1e9},
-        "default_equals_reference": bool(
-            np.array_equal(y[:n], expected) and np.array_equal(reference_out, expected)
-        ),
-        "best": "no search (two kernels and the host between them)",
-        "search_seconds": 0.0,
-    }
+    medians = {"totals": statistics.median(first_s[1:]), "blocks": statistics.median(second_s[1:])}
+    return medians, y
 
 
 HISTOGRAM_GRID = 16384  # work-items the tool's histogram kernels ask for
@@ -811,7 +827,8 @@ def main() -> None:
             {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
         )
         rows.append(row)
-        print(json.dumps({k: row[k] for k in ("case", "GBs", "share_of_copy")}), flush=True)
+        shown = ("case", "GBs", "share_of_copy", "outputs_equal")
+        print(json.dumps({k: row[k] for k in shown}), flush=True)
     sparse = {"spmv": measure_spmv, "jds": measure_jds, "ell": measure_ell}
     for name, measure in sparse.items():
         if wanted and name not in wanted:

@@ -65,6 +65,7 @@ def tree_reduce(
     count: Size,
     *,
     per: Size | None = None,
+    contiguous: bool = False,
 ) -> ir.Expr:
     """Lift's reduction in work-groups: the values padded with the identity to
     `wg * local * per`, in blocks of `local`; group g takes blocks g, g + wg, g + 2 wg, ...
@@ -73,7 +74,9 @@ def tree_reduce(
     results in local memory in log2(local) steps, each halving them: item i folds the
     values i and i + half (`(transpose (split half ys))`: neighbouring items read
     neighbouring values, no two of a step the same bank); one result per group. `per`
-    is the size variable `per` unless given (a constant 1: one value an item, no loop)."""
+    is the size variable `per` unless given (a constant 1: one value an item, no loop).
+    With `contiguous`, group g takes blocks g * per .. g * per + per - 1 instead: the
+    `local * per` values a scan's block holds (`blocked_scan`)."""
     groups = Size.of("wg")
     per = Size.of("per") if per is None else per
     chunk, ys, c, v = (ir.Param(n) for n in ("chunk", "ys", "c", "v"))
@@ -97,7 +100,10 @@ def tree_reduce(
     # j * wg + g, so that at any moment the groups read one contiguous stretch (a block
     # of blocks a group ran 0.91 times as fast on an H200: docs/lift.md).
     blocks = ir.Apply(ir.Split(Size.of(local)), (padded,))
-    chunks = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(groups), (blocks,)),))
+    if contiguous:
+        chunks = ir.Apply(ir.Split(per), (blocks,))
+    else:
+        chunks = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(groups), (blocks,)),))
     return ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((chunk,), result)), (chunks,)),)
     )
@@ -178,15 +184,19 @@ def blocked_scan(
     inclusive: bool,
     magnitudes: bool = False,
     written: Sequence[ir.Param] = (),
+    per: int = 1,
 ) -> ScanPrograms:
-    """The programs of (scan fold z values) in blocks of `local` values, one work-group
-    a block (`local` a power of two): `totals` folds each block in local memory
-    (`tree_reduce`, one value a work-item: `per` the constant 1, `wg` the blocks); `starts` scans
-    the `wg` totals from `z` (the host's, as for `chunked_scan`); `chunks` copies each
-    block into local memory and scans it there in log2(local) steps (Hillis and Steele:
-    step d adds to each value the one d before it, into a new buffer), then writes
-    each prefix folded with the block's start. Every load and store of global memory
-    coalesces. Arguments as `chunked_scan`'s; a floating-point sum is reordered."""
+    """The programs of (scan fold z values) in blocks of `local * per` values, one
+    work-group a block (`local` a power of two): `totals` folds each block in local
+    memory (`tree_reduce`, `per` values a work-item, its block's own, `wg` the blocks);
+    `starts` scans the `wg` totals from `z` (the host's, as for `chunked_scan`); `chunks`
+    copies each block into local memory, where each work-item folds its run of `per`
+    neighbouring values (`per` > 1), the runs' totals (or the values themselves) are
+    scanned in log2(local) steps (Hillis and Steele: step d adds to each value the one
+    d before it, into a new buffer), each run is scanned in turn from its start, and the
+    block is written out, each prefix folded with the block's start. Every load and
+    store of global memory coalesces. Arguments as `chunked_scan`'s; a floating-point
+    sum is reordered."""
     kind = identity.type
     blocks = Size.of("wg")
     totals_values, total_fold = values, fold
@@ -198,19 +208,27 @@ def blocked_scan(
         total_fold = fold_lanes(["+", "+"])
         total_identity = ir.Apply(ir.Op("tuple"), (identity, identity))
     totals_body = tree_reduce(
-        totals_values, total_fold, total_identity, local, count, per=Size.of(1)
-    )
+        totals_values, total_fold, total_identity, local, count, per=Size.of(per),
+        contiguous=True,
+    )  # fmt: skip
     totals = ir.Param("t", Array(kind, blocks))
     start = ir.Param("z", kind)
     starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))
-    padded = ir.Apply(ir.Pad(0, blocks * local - count, identity), (values,))
-    pairs = ir.Apply(ir.Zip(), (ir.Apply(ir.Split(Size.of(local)), (padded,)), totals))
+    padded = ir.Apply(ir.Pad(0, blocks * (local * per) - count, identity), (values,))
+    pairs = ir.Apply(ir.Zip(), (ir.Apply(ir.Split(Size.of(local * per)), (padded,)), totals))
     block = ir.Param("block")
-    scanned = _block_scan(ir.Apply(ir.Get(0), (block,)), fold, identity, local, inclusive)
     begin = ir.Apply(ir.Get(1), (block,))
-    v = ir.Param("v")
-    each = ir.Lambda((v,), ir.Apply(fold, (begin, v)))
-    written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
+    values_of_block = ir.Apply(ir.Get(0), (block,))
+    if per == 1:
+        scanned = _block_scan(values_of_block, fold, identity, local, inclusive)
+        v = ir.Param("v")
+        each = ir.Lambda((v,), ir.Apply(fold, (begin, v)))
+        written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
+    else:
+        scanned = _runs_scan(values_of_block, begin, fold=fold, identity=identity,
+                             local=local, per=per, inclusive=inclusive)  # fmt: skip
+        v = ir.Param("v")
+        written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (scanned,))
     chunks_body = ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((block,), written_out)), (pairs,)),)
     )
@@ -219,6 +237,35 @@ def blocked_scan(
         ir.Lambda((totals, start), starts_body),
         ir.Lambda((*params, *written, totals), chunks_body),
     )
+
+
+def _runs_scan(
+    block: ir.Expr,
+    begin: ir.Expr,
+    *,
+    fold: ir.Lambda,
+    identity: ir.Literal,
+    local: int,
+    per: int,
+    inclusive: bool,
+) -> ir.Expr:
+    """A block of `local * per` values scanned from `begin` in local memory, `per`
+    neighbouring values a work-item: copied there (neighbouring items copy neighbouring
+    values), each item's run folded, the runs' totals scanned exclusively
+    (`_block_scan`), then each run scanned in turn from `begin` folded with the runs
+    before it; the whole prefix array, in local memory, joined."""
+    v, run, q, loaded = ir.Param("v"), ir.Param("run"), ir.Param("q"), ir.Param("loaded")
+    runs = ir.Apply(ir.Split(Size.of(per)), (loaded,))
+    fold_run = ir.Lambda((run,), ir.Apply(ir.ReduceSeq(fold, identity), (run,)))
+    totals = ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, fold_run)), (runs,)),))
+    before = _block_scan(totals, fold, identity, local, inclusive=False)
+    scan_seq = ir.InclusiveScanSeq if inclusive else ir.ScanSeq
+    start = ir.Apply(fold, (begin, ir.Apply(ir.Get(1), (q,))))
+    each = ir.Lambda((q,), ir.Apply(scan_seq(fold, start), (ir.Apply(ir.Get(0), (q,)),)))
+    scanned = ir.Apply(ir.ToLocal(ir.MapLocal(0, each)), (ir.Apply(ir.Zip(), (runs, before)),))
+    # The block is read from global memory once: bound, in local memory, by a lambda.
+    copied = ir.Apply(ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v))), (block,))
+    return ir.Apply(ir.Lambda((loaded,), ir.Apply(ir.Join(), (scanned,))), (copied,))
 
 
 def _block_scan(

@@ -44,6 +44,7 @@ __all__ = [
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
+    "SCAN_RUN",
     "GatheredRead",
     "HistogramExpression",
     "JaggedRows",
@@ -255,7 +256,8 @@ class HistogramExpression:
 
 
 BINS, FIRST_BIN = "hist_bins", "hist_first"
-SCAN_BLOCK = 256  # the values of a scan's block: one work-group scans it in local memory
+SCAN_BLOCK = 256  # the work-items of a group scanning a block in local memory
+SCAN_RUN = 8  # the neighbouring values each of them folds and scans: a block of 2,048
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
@@ -389,7 +391,7 @@ def scan_expression(
     values = ir.Apply(ir.Map(function), (grid,))
     count = Size.of("n0")
     programs = blocked_scan(
-        params, values, fold, identity, count, local=SCAN_BLOCK,
+        params, values, fold, identity, count, local=SCAN_BLOCK, per=SCAN_RUN,
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
     params = (*params, *written)

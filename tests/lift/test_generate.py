@@ -1148,24 +1148,29 @@ def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclu
     assert "if (" in second.source  # stores guarded by the output's length
 
 
+@pytest.mark.parametrize("per", [1, 4])
 @pytest.mark.parametrize("work_group", [None, 16])
 @pytest.mark.parametrize("inclusive", [False, True])
-@pytest.mark.parametrize("n", [1, 5, 16, 17, 1000])
+@pytest.mark.parametrize("n", [1, 5, 16, 17, 63, 64, 65, 1000])
 def test_blocked_scan_kernels_compute_every_prefix(
-    device: Device, n: int, inclusive: bool, work_group: int | None
+    device: Device, n: int, inclusive: bool, work_group: int | None, per: int
 ) -> None:
-    """The two kernels of a scan in blocks of 16 (lift.ir.build.blocked_scan): each
-    block's total by a tree in local memory, the host's starts between them, then each
-    block scanned in local memory from its start: every prefix of int32 values that wrap,
-    the padded block's elements past the output's length left as they were. Generated
-    with loops over the items and groups, or for the launch's work-group of 16 (one
-    element an item, one block a group, no loop)."""
+    """The two kernels of a scan in blocks of 16 work-items (lift.ir.build.blocked_scan),
+    `per` values an item: each block's total by a tree in local memory, the host's
+    starts between them, then each block scanned in local memory from its start (with
+    `per` > 1, each item's run of neighbouring values folded, the runs' totals scanned,
+    each run scanned from its start): every prefix of int32 values that wrap, the padded
+    block's elements past the output's length left as they were. Generated with loops
+    over the items and groups, or for the launch's work-group of 16 (one block a group)."""
     x = ir.Param("x", Array(Scalar("i32"), Size.of("n0")))
     fold = lam("(lambda (a b) (+ a b))")
     identity = ir.Literal(0, Scalar("i32"))
-    programs = blocked_scan([x], x, fold, identity, Size.of("n0"), local=16, inclusive=inclusive)
-    blocks = -(-n // 16)
-    sizes = {"n0": n, "wg": blocks, "per": 1}
+    programs = blocked_scan(
+        [x], x, fold, identity, Size.of("n0"), local=16, inclusive=inclusive, per=per
+    )
+    block = 16 * per
+    blocks = -(-n // block)
+    sizes = {"n0": n, "wg": blocks, "per": per}
     values = rng(22).integers(-(2**31), 2**31, n).astype(np.int32)
     totals = np.zeros(blocks, dtype=np.int32)
     first = generate(programs.totals, "totals", work_group=work_group)
@@ -1174,10 +1179,10 @@ def test_blocked_scan_kernels_compute_every_prefix(
     starts = np.array(run(programs.starts, [totals.tolist(), 17], sizes), dtype=np.int64)
     starts = ((starts + 2**31) % 2**32 - 2**31).astype(np.int32)  # as the host wraps them
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
-    y = ir.Param("y", Array(Scalar("i32"), Size.of("wg") * 16))
+    y = ir.Param("y", Array(Scalar("i32"), Size.of("wg") * block))
     chunks_program = ir.Lambda((*programs.chunks.params, y), programs.chunks.body)
     second = generate(chunks_program, "chunks", output=output, work_group=work_group)
-    sentinel = np.full(blocks * 16, 99, dtype=np.int32)
+    sentinel = np.full(blocks * block, 99, dtype=np.int32)
     written = np.zeros_like(sentinel)
     inputs = {"x": values, "t": starts, "y": sentinel}
     device.run(chunks_program, second, inputs, sizes, Launch((blocks * 16,), (16,)), written)
@@ -1187,7 +1192,7 @@ def test_blocked_scan_kernels_compute_every_prefix(
     np.testing.assert_array_equal(written[n:], sentinel[n:])
     assert second.source.count("barrier(CLK_LOCAL_MEM_FENCE);") >= 4  # log2(16) steps
     looped = "get_local_size(0)" in first.source + second.source
-    assert looped == (work_group is None)
+    assert looped == (work_group is None or per > 1)  # a block's copies: per values an item
     assert ("reqd_work_group_size(16, 1, 1)" in second.source) == (work_group is not None)
 
 
