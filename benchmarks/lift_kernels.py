@@ -53,7 +53,12 @@ from lift.ir.build import blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd 
 from lift.ir.text import parse, show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Output, generate  # noqa: E402
-from mappers.targets.functional import LOCAL_BINS, SCAN_BLOCK, SCAN_RUN  # noqa: E402
+from mappers.targets.functional import (  # noqa: E402
+    LOCAL_BINS,
+    SCAN_BLOCK,
+    SCAN_RUN,
+    SCAN_STAGING,
+)
 from mappers.targets.kernels import INT_LIMIT  # noqa: E402
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
@@ -305,19 +310,24 @@ def _exclusive(totals: np.ndarray) -> np.ndarray:
 def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     """An inclusive scan of n ints, data on the device: the two kernels the Lift compiler
     generates (blocks of SCAN_BLOCK work-items and SCAN_RUN neighbouring values an item,
-    in local memory: `default`; `run_R`, R values an item, for the other run lengths,
-    `run_1` the form of one value an item) against the hand-written scan in
+    staged as SCAN_STAGING: `default`; `run_R_INOUT`, R values an item, the block read
+    and written through local or global memory; `run_1` one value an item) against the
+    hand-written scan in
     lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
     sum of its two kernels' times, the host's scan of the totals between them not
     counted. Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
-    runs = {"default": SCAN_RUN} | {f"run_{r}": r for r in (1, 4, 16) if r != SCAN_RUN}
+    forms = {"default": (SCAN_RUN, SCAN_STAGING), "run_1": (1, (True, True))}
+    for run in (4, 8):
+        for staging in ((True, True), (False, True), (True, False), (False, False)):
+            name = f"run_{run}_" + "".join("local" if s else "global" for s in staging)
+            forms[name] = (run, staging)
     times: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     equal: dict[str, bool] = {}
-    for name, run in runs.items():
-        parts[name], y = _scan_generated(device, x, run, repeat)
+    for name, (run, staging) in forms.items():
+        parts[name], y = _scan_generated(device, x, run, staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
     reference_parts, reference_out = _scan_reference(device, x, repeat)
@@ -338,7 +348,7 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
 
 
 def _scan_generated(
-    device: Device, x: np.ndarray, run: int, repeat: int
+    device: Device, x: np.ndarray, run: int, staging: tuple[bool, bool], repeat: int
 ) -> tuple[dict[str, float], np.ndarray]:
     """The generated scan's two kernels' median times, `run` values a work-item (int
     indices and the work-group known: what the tool launches where sizes fit), and
@@ -349,7 +359,8 @@ def _scan_generated(
     fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
     yp = ir.Param("y", Array(I32, Size.of("wg") * block))
     programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                            local=SCAN_BLOCK, inclusive=True, written=[yp], per=run)  # fmt: skip
+                            local=SCAN_BLOCK, inclusive=True, written=[yp], per=run,
+                            staging=staging)  # fmt: skip
     chunks = -(-n // block)
     sizes = {"n0": n, "wg": chunks, "per": run}
     first = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)

@@ -185,6 +185,7 @@ def blocked_scan(
     magnitudes: bool = False,
     written: Sequence[ir.Param] = (),
     per: int = 1,
+    staging: tuple[bool, bool] = (True, True),
 ) -> ScanPrograms:
     """The programs of (scan fold z values) in blocks of `local * per` values, one
     work-group a block (`local` a power of two): `totals` folds each block in local
@@ -195,8 +196,10 @@ def blocked_scan(
     scanned in log2(local) steps (Hillis and Steele: step d adds to each value the one
     d before it, into a new buffer), each run is scanned in turn from its start, and the
     block is written out, each prefix folded with the block's start. Every load and
-    store of global memory coalesces. Arguments as `chunked_scan`'s; a floating-point
-    sum is reordered."""
+    store of global memory coalesces; with `staging` (in, out) not both true, runs of
+    `per` > 1 are read from global memory or written to it in place of local memory
+    (neighbouring items then read and write `per` values apart). Arguments as
+    `chunked_scan`'s; a floating-point sum is reordered."""
     kind = identity.type
     blocks = Size.of("wg")
     totals_values, total_fold = values, fold
@@ -219,16 +222,16 @@ def blocked_scan(
     block = ir.Param("block")
     begin = ir.Apply(ir.Get(1), (block,))
     values_of_block = ir.Apply(ir.Get(0), (block,))
+    written_out: ir.Expr
     if per == 1:
         scanned = _block_scan(values_of_block, fold, identity, local, inclusive)
         v = ir.Param("v")
         each = ir.Lambda((v,), ir.Apply(fold, (begin, v)))
         written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
     else:
-        scanned = _runs_scan(values_of_block, begin, fold=fold, identity=identity,
-                             local=local, per=per, inclusive=inclusive)  # fmt: skip
-        v = ir.Param("v")
-        written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (scanned,))
+        written_out = _runs_scan(values_of_block, begin, fold=fold, identity=identity,
+                                 local=local, per=per, inclusive=inclusive,
+                                 staging=staging)  # fmt: skip
     chunks_body = ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((block,), written_out)), (pairs,)),)
     )
@@ -248,13 +251,16 @@ def _runs_scan(
     local: int,
     per: int,
     inclusive: bool,
+    staging: tuple[bool, bool],
 ) -> ir.Expr:
-    """A block of `local * per` values scanned from `begin` in local memory, `per`
-    neighbouring values a work-item: copied there (neighbouring items copy neighbouring
-    values), each item's run folded, the runs' totals scanned exclusively
-    (`_block_scan`), then each run scanned in turn from `begin` folded with the runs
-    before it; the whole prefix array, in local memory, joined."""
+    """A block of `local * per` values scanned from `begin`, `per` neighbouring values
+    a work-item, written to global memory: copied to local memory first where
+    `staging[0]` (neighbouring items copy neighbouring values), each item's run folded,
+    the runs' totals scanned exclusively (`_block_scan`), then each run scanned in turn
+    from `begin` folded with the runs before it, into local memory then copied out
+    where `staging[1]`, else straight out."""
     v, run, q, loaded = ir.Param("v"), ir.Param("run"), ir.Param("q"), ir.Param("loaded")
+    stage_in, stage_out = staging
     runs = ir.Apply(ir.Split(Size.of(per)), (loaded,))
     fold_run = ir.Lambda((run,), ir.Apply(ir.ReduceSeq(fold, identity), (run,)))
     totals = ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, fold_run)), (runs,)),))
@@ -262,10 +268,17 @@ def _runs_scan(
     scan_seq = ir.InclusiveScanSeq if inclusive else ir.ScanSeq
     start = ir.Apply(fold, (begin, ir.Apply(ir.Get(1), (q,))))
     each = ir.Lambda((q,), ir.Apply(scan_seq(fold, start), (ir.Apply(ir.Get(0), (q,)),)))
-    scanned = ir.Apply(ir.ToLocal(ir.MapLocal(0, each)), (ir.Apply(ir.Zip(), (runs, before)),))
+    pairs = ir.Apply(ir.Zip(), (runs, before))
+    if stage_out:
+        scanned = ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, each)), (pairs,)),))
+        out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (scanned,))
+    else:
+        out = ir.Apply(ir.Join(), (ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (pairs,)),))
+    if not stage_in:
+        return ir.Apply(ir.Lambda((loaded,), out), (block,))
     # The block is read from global memory once: bound, in local memory, by a lambda.
     copied = ir.Apply(ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v))), (block,))
-    return ir.Apply(ir.Lambda((loaded,), ir.Apply(ir.Join(), (scanned,))), (copied,))
+    return ir.Apply(ir.Lambda((loaded,), out), (copied,))
 
 
 def _block_scan(

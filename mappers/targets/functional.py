@@ -45,6 +45,7 @@ __all__ = [
     "LOCAL_BINS",
     "SCAN_BLOCK",
     "SCAN_RUN",
+    "SCAN_STAGING",
     "GatheredRead",
     "HistogramExpression",
     "JaggedRows",
@@ -258,6 +259,7 @@ class HistogramExpression:
 BINS, FIRST_BIN = "hist_bins", "hist_first"
 SCAN_BLOCK = 256  # the work-items of a group scanning a block in local memory
 SCAN_RUN = 8  # the neighbouring values each of them folds and scans: a block of 2,048
+SCAN_STAGING = (True, True)  # the block read into and written from local memory
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
@@ -392,6 +394,7 @@ def scan_expression(
     count = Size.of("n0")
     programs = blocked_scan(
         params, values, fold, identity, count, local=SCAN_BLOCK, per=SCAN_RUN,
+        staging=SCAN_STAGING,
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
     params = (*params, *written)

@@ -1148,12 +1148,21 @@ def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclu
     assert "if (" in second.source  # stores guarded by the output's length
 
 
-@pytest.mark.parametrize("per", [1, 4])
+@pytest.mark.parametrize(
+    ("per", "staging"), [(1, (True, True)), (4, (True, True)), (4, (False, True)),
+                         (4, (True, False)), (4, (False, False))]
+)  # fmt: skip
 @pytest.mark.parametrize("work_group", [None, 16])
 @pytest.mark.parametrize("inclusive", [False, True])
 @pytest.mark.parametrize("n", [1, 5, 16, 17, 63, 64, 65, 1000])
 def test_blocked_scan_kernels_compute_every_prefix(
-    device: Device, n: int, inclusive: bool, work_group: int | None, per: int
+    device: Device,
+    *,
+    n: int,
+    inclusive: bool,
+    work_group: int | None,
+    per: int,
+    staging: tuple[bool, bool],
 ) -> None:
     """The two kernels of a scan in blocks of 16 work-items (lift.ir.build.blocked_scan),
     `per` values an item: each block's total by a tree in local memory, the host's
@@ -1166,8 +1175,9 @@ def test_blocked_scan_kernels_compute_every_prefix(
     fold = lam("(lambda (a b) (+ a b))")
     identity = ir.Literal(0, Scalar("i32"))
     programs = blocked_scan(
-        [x], x, fold, identity, Size.of("n0"), local=16, inclusive=inclusive, per=per
-    )
+        [x], x, fold, identity, Size.of("n0"), local=16, inclusive=inclusive, per=per,
+        staging=staging,
+    )  # fmt: skip
     block = 16 * per
     blocks = -(-n // block)
     sizes = {"n0": n, "wg": blocks, "per": per}
@@ -1192,7 +1202,7 @@ def test_blocked_scan_kernels_compute_every_prefix(
     np.testing.assert_array_equal(written[n:], sentinel[n:])
     assert second.source.count("barrier(CLK_LOCAL_MEM_FENCE);") >= 4  # log2(16) steps
     looped = "get_local_size(0)" in first.source + second.source
-    assert looped == (work_group is None or per > 1)  # a block's copies: per values an item
+    assert looped == (work_group is None or (per > 1 and any(staging)))  # copies: per an item
     assert ("reqd_work_group_size(16, 1, 1)" in second.source) == (work_group is not None)
 
 
