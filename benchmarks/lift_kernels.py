@@ -393,8 +393,8 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     """n keys counted into `bins` int bins, data on the device: the atomic adds the Lift
     compiler generates for a histogram as the tool launches them (`default`: through
     each work-group's bins in local memory where there are at most LOCAL_BINS, global
-    atomics otherwise, int indices; `global_atomics`: the latter always; `long`: the
-    default with long indices), in groups of 256 on the grid the runtime launches on
+    atomics otherwise; `global_atomics`: the latter always; `int`: the default with int
+    indices, which the tool does not launch), in groups of 256 on the grid the runtime launches on
     this device (`filled_grid`), and `default` again on the grid the tool asks for
     (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets),
     against two hand-written kernels (lift_reference/histogram.cl) on the filled grid:
@@ -412,10 +412,10 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     local = ir.Apply(ir.ScatterAtomicLocal(0, LOCAL_BINS, ir.Op("+")), (places, ones, hp))
     chosen = ir.Lambda((kp, hp), local) if bins <= LOCAL_BINS else scatter  # as the tool
     programs = {  # name: program, index type
-        "global_atomics": (scatter, "int"),
-        "default": (chosen, "int"),
-        "long": (chosen, "long"),
-        "grid_asked": (chosen, "int"),
+        "global_atomics": (scatter, "long"),
+        "default": (chosen, "long"),
+        "int": (chosen, "int"),
+        "grid_asked": (chosen, "long"),
     }
     grid = filled_grid(device, n)
     sizes = {"n0": n, "nb": bins}

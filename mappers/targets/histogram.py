@@ -73,7 +73,6 @@ from mappers.targets.kernels import (
     range_cells,
     read_cells,
     size_args,
-    sizes_fit,
     status_when,
 )
 from mappers.targets.reduction import (
@@ -239,8 +238,7 @@ class _HistogramPlan(Plan):
         declarations["X"] = buffer_declaration("X", const_data=True)  # a gathered x's slice
         try:
             add = [
-                generate(program, "idiom_histogram", expression.output, declarations, index)
-                for index in ("long", "int")
+                generate(program, "idiom_histogram", expression.output, declarations)
                 for program in (expression.add, expression.add_local)
             ]
         except (LiftError, RecursionError):
@@ -259,7 +257,7 @@ class _HistogramPlan(Plan):
             kernels[0].source + kernels[2].source + add[1].source + add[0].source,
         )
         return _Generated(expression, Tree(kernels, expression.bin_range, arguments, types),
-                          (add[0], add[1]), (add[2], add[3]))  # fmt: skip
+                          (add[0], add[1]))  # fmt: skip
 
     def _late_reads(self, body: KernelBody) -> list[Value]:
         """The reads of `body` that the loop makes only at some iterations (under a test)."""
@@ -454,7 +452,6 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         checks = [builder.compare("eq", found, const("i32", 0))]
         bins = self._bins_checked(builder, low, high, ranges, checks)
         add, add_local = generated.add
-        add_int, add_local_int = generated.add_int
         values |= {"n0": count, "nb": bins.count}
         arguments = tree.arguments | {BINS: bins.arg, FIRST_BIN: _scalar(bins.low)}
         if x is not None:
@@ -469,18 +466,12 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         # with the others': `hist_weighted.c`'s 1,000 float bins took 4.4 ms on an H200's
         # filled grid (977 groups), 171 us on the grid asked (64).
         fill = self.kind in ("i32", "i64")
-        # Int indices where every size fits (1,614 against 2,049 GB/s for a hand-written
-        # kernel in ints, 256 bins on an H200, before).
-        assert add.sizes == add_local.sizes == add_int.sizes == add_local_int.sizes
-        fits = sizes_fit(builder, add, values)
-        few_fits = builder.binary("and", few, fits)
 
         def atomics() -> Operand:
             return launch(builder, module, source=add, kernel=add.name,
                           global_size=[const(I64, _GRID)], local_size=[_GROUP],
                           work=count, args=args, fill=fill,
-                          alternatives=[(few, add_local), (fits, add_int),
-                                        (few_fits, add_local_int)])  # fmt: skip
+                          alternatives=[(few, add_local)])  # fmt: skip
 
         return status_when(builder, bins.go, atomics)
 
@@ -539,7 +530,6 @@ class _Generated:
     expression: HistogramExpression
     tree: Tree
     add: tuple[Kernel, Kernel]
-    add_int: tuple[Kernel, Kernel]  # the same with int indices, where every size fits
 
 
 @dataclass(frozen=True)

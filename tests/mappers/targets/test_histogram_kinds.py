@@ -94,22 +94,3 @@ def test_a_grid_widened_to_fill_a_device_adds_the_same_bins(builds: Builds, func
     few = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "20000"}
     grids = _add_grids(same_outputs(builds, ["1000000", which], few))
     assert grids == (["20224"] if widened else ["16384"])
-
-
-def _histogram_sources(builds: Builds, args: list[str], folder: Path) -> list[str]:
-    """The idiom_histogram sources the accelerated binary built (its cache of program
-    binaries in `folder`: each file holds the kernel's source first)."""
-    same_outputs(builds, args, ON_POCL | {"IDIOM_CACHE_DIR": str(folder)})
-    texts = [p.read_bytes().decode("latin-1") for p in sorted((folder / "cl").glob("*.bin"))]
-    return [t for t in texts if "void idiom_histogram(" in t]
-
-
-@pytest.mark.parametrize("function", ["count_keys", "count_wide", "weights"])
-def test_the_adds_index_with_ints_where_every_size_fits(
-    builds: Builds, function: str, tmp_path: Path
-) -> None:
-    # 256 bins on an H200: 1,614 GB/s with long indices, 2,049 for the same in ints.
-    sources = _histogram_sources(builds, ["5000", str(GENERATED[function])], tmp_path)
-    assert len(sources) == 1
-    assert re.search(r"for \(int lk_i\d+ = get_global_id\(0\)", sources[0]), sources[0][:3000]
-    assert "long n0" not in sources[0] and "int n0" in sources[0]
