@@ -310,24 +310,30 @@ def _exclusive(totals: np.ndarray) -> np.ndarray:
 def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     """An inclusive scan of n ints, data on the device: the two kernels the Lift compiler
     generates (blocks of SCAN_BLOCK work-items and SCAN_RUN neighbouring values an item,
-    staged as SCAN_STAGING: `default`; `run_R_INOUT`, R values an item, the block read
-    and written through local or global memory; `run_1` one value an item) against the
+    staged as SCAN_STAGING: `default`; `group_G_run_R_INOUT`, groups of G, R values an
+    item, the block read and written through local or global memory; `run_1` one value
+    an item in groups of 256) against the
     hand-written scan in
     lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
     sum of its two kernels' times, the host's scan of the totals between them not
     counted. Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
-    forms = {"default": (SCAN_RUN, SCAN_STAGING), "run_1": (1, (True, True))}
-    for run in (4, 8):
-        for staging in ((True, True), (False, True), (True, False), (False, False)):
-            name = f"run_{run}_" + "".join("local" if s else "global" for s in staging)
-            forms[name] = (run, staging)
+    forms = {
+        "default": (SCAN_BLOCK, SCAN_RUN, SCAN_STAGING),
+        "run_1": (256, 1, (True, True)),  # one value an item
+    }
+    for group in (256, 512):
+        for run in (2, 4, 8):
+            for staging in ((True, True), (False, True), (False, False)):
+                name = f"group_{group}_run_{run}_"
+                name += "".join("local" if s else "global" for s in staging)
+                forms[name] = (group, run, staging)
     times: dict[str, float] = {}
     parts: dict[str, dict[str, float]] = {}
     equal: dict[str, bool] = {}
-    for name, (run, staging) in forms.items():
-        parts[name], y = _scan_generated(device, x, run, staging, repeat)
+    for name, (group, run, staging) in forms.items():
+        parts[name], y = _scan_generated(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
     reference_parts, reference_out = _scan_reference(device, x, repeat)
@@ -348,26 +354,31 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
 
 
 def _scan_generated(
-    device: Device, x: np.ndarray, run: int, staging: tuple[bool, bool], repeat: int
+    device: Device,
+    x: np.ndarray,
+    shape: tuple[int, int],
+    staging: tuple[bool, bool],
+    repeat: int,
 ) -> tuple[dict[str, float], np.ndarray]:
-    """The generated scan's two kernels' median times, `run` values a work-item (int
-    indices and the work-group known: what the tool launches where sizes fit), and
-    what they wrote."""
-    n, block = len(x), SCAN_BLOCK * run
+    """The generated scan's two kernels' median times, in work-groups of `shape[0]`,
+    `shape[1]` values a work-item (int indices and the work-group known: what the tool
+    launches where sizes fit), and what they wrote."""
+    group, run = shape
+    n, block = len(x), group * run
     xp = ir.Param("x", Array(I32, Size.of("n0")))
     a, b = ir.Param("a"), ir.Param("b")
     fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
     yp = ir.Param("y", Array(I32, Size.of("wg") * block))
     programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                            local=SCAN_BLOCK, inclusive=True, written=[yp], per=run,
+                            local=group, inclusive=True, written=[yp], per=run,
                             staging=staging)  # fmt: skip
     chunks = -(-n // block)
     sizes = {"n0": n, "wg": chunks, "per": run}
-    first = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)
+    first = generate(programs.totals, "totals", index="int", work_group=group)
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
-    second = generate(programs.chunks, "chunks", output=output, index="int", work_group=SCAN_BLOCK)
+    second = generate(programs.chunks, "chunks", output=output, index="int", work_group=group)
     totals = np.zeros(chunks, dtype=np.int32)
-    launch = Launch((chunks * SCAN_BLOCK,), (SCAN_BLOCK,))
+    launch = Launch((chunks * group,), (group,))
     first_s = device.run(programs.totals, first, {"x": x}, sizes, launch, totals,
                          repeat=repeat + 1)  # fmt: skip
     starts = _exclusive(totals)
