@@ -724,8 +724,9 @@ class _Builder:
 
     def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
         """The function of a point computing `value`, and the grid of points it maps."""
-        if not self.views:
-            raise _Unsupported  # nothing read: not a computation over the grid
+        if not self.views:  # nothing read: the value is the same at every point
+            lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
+            self.views["t0"] = ir.Apply(ir.Indices(0, lengths), ())  # the points themselves
         grid = zip_nd(list(self.views.values()), self.depth)
         if len(self.views) == 1:  # one read: the grid holds scalars, not tuples
             value = _without_get(value, self.point)

@@ -149,6 +149,16 @@ float min_float(int n, const float *w)
     return m;
 }
 
+/* Nothing read: the operand is the same at every iteration (a value computed before the
+   loop and hoisted out of it, as clang does with a call of a pure function). */
+long repeat_sum(int n, long step)
+{
+    long s = 0;
+    for (int i = 0; i < n; i++)
+        s += step;
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -187,6 +197,7 @@ int main(int argc, char **argv)
     printf("max_rounded %a\n", max_rounded(n, v));
     printf("max_double %a\n", max_double(n, v));
     printf("min_float %a\n", (double)min_float(n, w));
+    printf("repeat_sum %ld\n", repeat_sum(n, mode ? (long)state * 7919L : 3L));
     free(x);
     free(y);
     free(u);
