@@ -493,7 +493,7 @@ def launch(
     defining: Sequence[KernelArg] | None = None,
     alternatives: Sequence[tuple[Operand, str | Kernel]] = (),
     any_range: bool = False,
-    fill: bool = False,
+    fill: bool | Operand = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
@@ -505,8 +505,9 @@ def launch(
     whatever the size of their NDRange's highest dimension (a generated loop striding by
     its range's size; `Kernel.covered`: the others have an item an element): the runtime
     may tune the launch's shape (idiom_tune.c coarsens only the highest dimension). With
-    `fill`, dimension 0 is a grid whose items stride over their share by its size: the
-    runtime may launch more of them, enough to fill a GPU (IDIOM_CL_FILL)."""
+    `fill` (or where its i1 holds at run time), dimension 0 is a grid whose items stride
+    over their share by its size: the runtime may launch more of them, enough to fill a
+    GPU (IDIOM_CL_FILL)."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
@@ -565,15 +566,17 @@ def launch(
         if local_size
         else const("ptr", "null")
     )
+    dims = len(global_size) | (ANY_RANGE if any_range else 0)
+    flags = const("i32", dims | (FILL if fill is True else 0))
+    if not isinstance(fill, bool):
+        flags = builder.select(fill, const("i32", dims | FILL), flags)
     return builder.call(
         "i32",
         "idiom_cl_run",
         [
             source_ref,
             name_ref,
-            const(
-                "i32", len(global_size) | (ANY_RANGE if any_range else 0) | (FILL if fill else 0)
-            ),
+            flags,
             sizes,
             local,
             work,

@@ -1,6 +1,7 @@
 /* Histograms whose kernels the Lift compiler generates: keys counted as they are,
    shifted (signed and unsigned), masked, by remainder into long bins, float and double
-   weights at a converted position, more bins than a work-group keeps in local memory;
+   weights at a converted position, more bins than a work-group keeps in local memory
+   (ints and doubles);
    one under a test (its kernels stay translated);
    and bins that overlap the keys (the original loop runs). Arguments: n, case. */
 #include <stdio.h>
@@ -50,6 +51,12 @@ void count_wide(int n, const int *key, int *h)
         h[key[i] * 37 % 9973]++;
 }
 
+void weights_wide(int n, const int *key, const double *w, double *h)
+{
+    for (int i = 0; i < n; i++)
+        h[key[i] * 37 % 9973] += w[i] * 0.5;
+}
+
 void in_range(int n, const int *key, int *h)
 {
     for (int i = 0; i < n; i++)
@@ -66,6 +73,7 @@ int main(int argc, char **argv)
     float *x = malloc(sizeof(float) * (size_t)(n + 1)), *w = malloc(sizeof(float) * (size_t)(n + 1));
     double *dw = malloc(sizeof(double) * (size_t)(n + 1));
     int *hi = calloc(BINS + (size_t)n, sizeof(int)), *wide = calloc(9973, sizeof(int));
+    double *wide_weights = calloc(9973, sizeof(double));
     long *hl = calloc(BINS, sizeof(long));
     unsigned *hu = calloc(BINS, sizeof(unsigned));
     float *hf = calloc(BINS, sizeof(float));
@@ -91,6 +99,7 @@ int main(int argc, char **argv)
     case 5: weights_double(n, key, dw, hd); break;
     case 6: in_range(n, key, hi); break;
     case 8: count_wide(n, key, wide); break;
+    case 9: weights_wide(n, key, dw, wide_weights); break;
     case 7: /* the bins are the keys themselves: they overlap what is read */
         for (int i = 0; i < n; i++)
             hi[BINS + i] = i % 3;
@@ -99,6 +108,8 @@ int main(int argc, char **argv)
     }
     for (int b = 0; which == 8 && b < 9973; b++)
         printf("%d %d\n", b, wide[b]);
+    for (int b = 0; which == 9 && b < 9973; b++)
+        printf("%d %a\n", b, wide_weights[b]);
     for (int b = 0; b < BINS + (which == 7 ? n : 0); b++)
         printf("%d %d %ld %u %a %a\n", b, hi[b], b < BINS ? hl[b] : 0L, b < BINS ? hu[b] : 0u,
                b < BINS ? (double)hf[b] : 0.0, b < BINS ? hd[b] : 0.0);

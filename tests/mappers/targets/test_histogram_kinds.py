@@ -22,7 +22,7 @@ PROGRAM = Path(__file__).parents[1] / "programs" / "histogram_kinds.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
 GENERATED = {
     "count_keys": 0, "count_buckets": 1, "count_digits": 2, "residues": 3, "weights": 4,
-    "weights_double": 5, "in_range": 6, "count_wide": 8,
+    "weights_double": 5, "in_range": 6, "count_wide": 8, "weights_wide": 9,
 }  # fmt: skip
 TRANSLATED: dict[str, int] = {}
 OVERLAPPING = 7
@@ -80,11 +80,12 @@ def _add_grids(stderr: str) -> list[str]:
     return re.findall(r"cl_run kernel 'idiom_histogram' on '[^']*' global (\d+)x1x1", stderr)
 
 
-@pytest.mark.parametrize("function", ["count_keys", "count_wide", "weights_double"])
+@pytest.mark.parametrize("function", ["count_keys", "count_wide", "weights_double", "weights_wide"])
 def test_a_grid_widened_to_fill_a_device_adds_the_same_bins(builds: Builds, function: str) -> None:
     # The adds' grid of 16,384 work-items is as asked on a CPU device; IDIOM_CL_FILL_ITEMS
     # stands for a GPU's fill: 1,000,000 iterations, 16 an item, in groups of 256. Double
-    # bins (compare-and-swap adds, whose flushes contend) keep the grid asked.
+    # bins kept in local memory (compare-and-swap adds, whose flushes contend) keep the
+    # grid asked; those added in global memory (more than 4096) are widened.
     which = str(GENERATED[function])
     widened = function != "weights_double"
     assert _add_grids(same_outputs(builds, ["1000000", which], ON_POCL)) == ["16384"]
