@@ -312,8 +312,7 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     generates (blocks of SCAN_BLOCK work-items and SCAN_RUN neighbouring values an item,
     staged as SCAN_STAGING: `default`; `group_G_run_R_INOUT`, groups of G, R values an
     item, the block read and written through local or global memory; `run_1` one value
-    an item in groups of 256) against the
-    hand-written scan in
+    an item in groups of 256) against the hand-written scan in
     lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
     sum of its two kernels' times, the host's scan of the totals between them not
     counted. Ideal traffic: every value read once, every prefix written once."""
@@ -405,12 +404,12 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     compiler generates for a histogram as the tool launches them (`default`: through
     each work-group's bins in local memory where there are at most LOCAL_BINS, global
     atomics otherwise; `global_atomics`: the latter always; `int`: the default with int
-    indices, which the tool does not launch), in groups of 256 on the grid the runtime launches on
-    this device (`filled_grid`), and `default` again on the grid the tool asks for
-    (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets),
-    against two hand-written kernels (lift_reference/histogram.cl) on the filled grid:
-    global atomics, and bins kept in local memory per work-group. Ideal traffic: every
-    key read once (the bins are few)."""
+    indices, which the tool does not launch), in groups of 256 on the grid the runtime
+    launches on this device (`filled_grid`), and `default` again on the grid the tool
+    asks for (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets), against two
+    hand-written kernels (lift_reference/histogram.cl) on the filled grid: global
+    atomics, and bins kept in local memory per work-group. Ideal traffic: every key read
+    once (the bins are few)."""
     keys = np.random.default_rng(12).integers(0, bins, n).astype(np.int32)
     expected = np.bincount(keys, minlength=bins).astype(np.int32)
     kp = ir.Param("keys", Array(I32, Size.of("n0")))

@@ -185,7 +185,8 @@ static int64_t filled_grid(const device_slot *slot, int64_t asked, const int64_t
     static int64_t forced = -1; /* IDIOM_CL_FILL_ITEMS, read once (under cl_lock) */
     if (forced < 0) {
         const char *text = getenv("IDIOM_CL_FILL_ITEMS");
-        forced = text != NULL && atoll(text) > 0 ? atoll(text) : 0;
+        long long items = text != NULL ? atoll(text) : 0;
+        forced = items > 0 ? items : 0;
     }
     int64_t fill = forced > 0 ? forced : slot->fill;
     int64_t group = local != NULL ? local[0] : 256;

@@ -725,8 +725,7 @@ class _Builder:
     def grid(self, value: ir.Expr) -> tuple[ir.Lambda, ir.Expr]:
         """The function of a point computing `value`, and the grid of points it maps."""
         if not self.views:  # nothing read: the value is the same at every point
-            lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
-            self.views["t0"] = ir.Apply(ir.Indices(0, lengths), ())  # the points themselves
+            self._coordinates(0)  # the grid is the points themselves
         grid = zip_nd(list(self.views.values()), self.depth)
         if len(self.views) == 1:  # one read: the grid holds scalars, not tuples
             value = _without_get(value, self.point)
@@ -797,11 +796,7 @@ class _Builder:
         """A loop's counter used as a value: its first value plus the point's coordinate
         in that loop times the step, as the translated kernel computes it (`it{d}`)."""
         self.counted = True
-        key = f"t{depth}"
-        if key not in self.views:
-            lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
-            self.views[key] = ir.Apply(ir.Indices(depth, lengths), ())
-        coordinate = ir.Apply(ir.Get(list(self.views).index(key)), (self.point,))
+        coordinate = self._coordinates(depth)
         moved = ir.Apply(ir.Op("*"), (coordinate, ir.Literal(loop.step, Scalar("i64"))))
         first = self.expression(loop.iter_begin)
         if loop.iter_begin.type != "i64":
@@ -809,6 +804,15 @@ class _Builder:
         counter = ir.Apply(ir.Op("+"), (first, moved))
         kind = _scalar(loop.iterator.type)
         return counter if kind == "i64" else ir.Apply(ir.Op(kind), (counter,))
+
+    def _coordinates(self, depth: int) -> ir.Expr:
+        """`(get k p)` for the point's coordinate in loop `depth`, its view of the grid's
+        indices, `(indices depth (n0 n1 ...))`, added to the zip."""
+        key = f"t{depth}"
+        if key not in self.views:
+            lengths = tuple(Size.of(f"n{d}") for d in range(self.depth))
+            self.views[key] = ir.Apply(ir.Indices(depth, lengths), ())
+        return ir.Apply(ir.Get(list(self.views).index(key)), (self.point,))
 
     def condition(self, tests: Tests) -> ir.Expr | None:
         """Every test holds: `(and ...)` of the conditions, each negated where it must be
