@@ -12,9 +12,11 @@ profiling (median of several launches after a warm-up):
 
 A scan (`scan`) is measured apart: the two kernels generated for it, the host's scan of
 the chunks' totals between them not counted, against a hand-written two-kernel scan in
-local memory (lift_reference/scan_blocks.cl). A CSR sparse matrix-vector product (`spmv`)
-too: the kernel generated from the tool's program for it, with long and with int indices,
-against a hand-written one (lift_reference/spmv_csr.cl), outputs compared bit for bit.
+local memory (lift_reference/scan_blocks.cl); and the one-pass kernel generated for it
+(decoupled look-back) against a hand-written one (lift_reference/scan_one_pass.cl). A
+CSR sparse matrix-vector product (`spmv`) too: the kernel generated from the tool's
+program for it, with long and with int indices, against a hand-written one
+(lift_reference/spmv_csr.cl), outputs compared bit for bit.
 The same matrix in jagged diagonal storage (`jds`): the kernel generated from the tool's
 program for it (a row's diagonals a segment, its entries gathered, its value written at
 perm[r] of y by `permute`) against lift_reference/spmv_jds.cl; and in ELLPACK stored by
@@ -315,7 +317,11 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     an item in groups of 256) against the hand-written scan in
     lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
     sum of its two kernels' times, the host's scan of the totals between them not
-    counted. Ideal traffic: every value read once, every prefix written once."""
+    counted. Then the one-pass kernel generated (`one_pass`: what the tool launches for
+    an integer scan whose running value is not used after its loop; `one_pass_group_G_
+    run_R_IN`, the block read through local or global memory) against the hand-written
+    one-pass scan (`reference_one_pass`, lift_reference/scan_one_pass.cl: int4 loads and
+    stores). Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
     forms = {
@@ -335,10 +341,25 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
         parts[name], y = _scan_generated(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
+    one_pass = {"one_pass": (SCAN_BLOCK, SCAN_RUN, SCAN_STAGING)}
+    for group in (256, 512):
+        for run in (4, 8, 16):
+            for staging in ((False, False), (True, True)):
+                name = f"one_pass_group_{group}_run_{run}_"
+                name += "local" if staging[0] else "global"
+                one_pass[name] = (group, run, staging)
+    for name, (group, run, staging) in one_pass.items():
+        parts[name], y = _scan_one_pass(device, x, (group, run), staging, repeat)
+        times[name] = sum(parts[name].values())
+        equal[name] = bool(np.array_equal(y[:n], expected))
     reference_parts, reference_out = _scan_reference(device, x, repeat)
     times["reference"] = sum(reference_parts.values())
     parts["reference"] = reference_parts
     equal["reference"] = bool(np.array_equal(reference_out, expected))
+    one_pass_parts, one_pass_out = _scan_one_pass_reference(device, x, repeat)
+    times["reference_one_pass"] = sum(one_pass_parts.values())
+    parts["reference_one_pass"] = one_pass_parts
+    equal["reference_one_pass"] = bool(np.array_equal(one_pass_out, expected))
     traffic = 8 * n
     return {
         "case": "scan",
@@ -347,7 +368,7 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
         "kernels_s": parts,
         "GBs": {k: traffic / s / 1e9 for k, s in times.items()},
         "outputs_equal": equal,
-        "best": "no search (two kernels and the host between them)",
+        "best": "no search (two kernels and the host between them, or one pass)",
         "search_seconds": 0.0,
     }
 
@@ -386,6 +407,37 @@ def _scan_generated(
                           launch, y, repeat=repeat + 1)  # fmt: skip
     medians = {"totals": statistics.median(first_s[1:]), "blocks": statistics.median(second_s[1:])}
     return medians, y
+
+
+def _scan_one_pass(
+    device: Device,
+    x: np.ndarray,
+    shape: tuple[int, int],
+    staging: tuple[bool, bool],
+    repeat: int,
+) -> tuple[dict[str, float], np.ndarray]:
+    """The generated one-pass scan's median time (scan-workgroups: each block's start
+    from the totals the blocks before it publish; its status words zeroed before each
+    launch, not counted), in work-groups of `shape[0]`, `shape[1]` values a work-item,
+    int indices, and what it wrote."""
+    group, run = shape
+    n, block = len(x), group * run
+    xp = ir.Param("x", Array(I32, Size.of("n0")))
+    a, b = ir.Param("a"), ir.Param("b")
+    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
+    yp = ir.Param("y", Array(I32, Size.of("wg") * block))
+    programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
+                            local=group, inclusive=True, written=[yp], per=run,
+                            staging=staging)  # fmt: skip
+    assert programs.chained is not None
+    chunks = -(-n // block)
+    sizes = {"n0": n, "wg": chunks}
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    kernel = generate(programs.chained, "chained", output=output, index="int", work_group=group)
+    y = np.zeros(chunks * block, dtype=np.int32)
+    seconds = device.run(programs.chained, kernel, {"x": x, "y": y, "z": 0}, sizes,
+                         Launch((chunks * group,), (group,)), y, repeat=repeat + 1)  # fmt: skip
+    return {"one_pass": statistics.median(seconds[1:])}, y
 
 
 HISTOGRAM_GRID = 16384  # work-items the tool's histogram kernels ask for
@@ -826,10 +878,47 @@ def _scan_reference(
     return times, out
 
 
-def _timed(device: Device, kernel: Any, shape: Any, args: list[Any], repeat: int) -> list[float]:
-    """Kernel times of `repeat` launches after one warm-up, in seconds."""
+def _scan_one_pass_reference(
+    device: Device, x: np.ndarray, repeat: int
+) -> tuple[dict[str, float], np.ndarray]:
+    """The hand-written one-pass scan (lift_reference/scan_one_pass.cl): its median
+    time, its status words zeroed before each launch (not counted), and its output."""
+    cl = device.cl
+    n, block = len(x), 1024
+    blocks = -(-n // block)
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    program = cl.Program(device.context, (REFERENCES / "scan_one_pass.cl").read_text()).build()
+    x_buf = cl.Buffer(device.context, flags, hostbuf=x)
+    out = np.zeros(n, dtype=np.int32)
+    out_buf = cl.Buffer(device.context, flags, hostbuf=out)
+    status_bytes = 8 * (blocks + 1)
+    status = cl.Buffer(device.context, cl.mem_flags.READ_WRITE, status_bytes)
+    zero = np.zeros(1, np.uint8)
+    kernel = cl.Kernel(program, "scan_one_pass")
+    args = [x_buf, out_buf, status, np.int32(n), np.int32(blocks)]
+    times = _timed(device, kernel, ((blocks * 256,), (256,)), args, repeat,
+                   before=lambda: cl.enqueue_fill_buffer(device.queue, status, zero, 0,
+                                                         status_bytes))  # fmt: skip
+    cl.enqueue_copy(device.queue, out, out_buf)
+    device.queue.finish()
+    return {"one_pass": statistics.median(times)}, out
+
+
+def _timed(
+    device: Device,
+    kernel: Any,
+    shape: Any,
+    args: list[Any],
+    repeat: int,
+    *,
+    before: Callable[[], Any] | None = None,
+) -> list[float]:
+    """Kernel times of `repeat` launches after one warm-up, in seconds; `before` enqueued
+    before each (not timed)."""
     times = []
     for _ in range(repeat + 1):
+        if before is not None:
+            before()
         event = kernel(device.queue, shape[0], shape[1], *args)
         event.wait()
         times.append((event.profile.end - event.profile.start) * 1e-9)

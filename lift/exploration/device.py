@@ -103,10 +103,17 @@ class Device:
         written parameter, for a kernel that writes into one). The kernel's times, s."""
         function = self.build(kernel)
         args, written = self.arguments(program, kernel, inputs, output)
+        scratch = [
+            (self.cl.Buffer(self.context, self.cl.mem_flags.READ_WRITE, 8 * words), 8 * words)
+            for words in (length.evaluate(dict(sizes)) for _, length in kernel.scratch)
+        ]
+        args += [buffer for buffer, _ in scratch]
         size_type = np.int32 if kernel.index == "int" else np.int64
         args += [size_type(sizes[name]) for name in kernel.sizes]
         times = []
         for _ in range(repeat):
+            for buffer, size in scratch:  # zeroed before each launch, as the runtime does
+                self.cl.enqueue_fill_buffer(self.queue, buffer, np.zeros(1, np.uint8), 0, size)
             event = function(self.queue, launch.global_size, launch.local_size, *args)
             event.wait()
             times.append((event.profile.end - event.profile.start) * 1e-9)

@@ -79,20 +79,8 @@ def tree_reduce(
     `local * per` values a scan's block holds (`blocked_scan`)."""
     groups = Size.of("wg")
     per = Size.of("per") if per is None else per
-    chunk, ys, c, v = (ir.Param(n) for n in ("chunk", "ys", "c", "v"))
-
-    def fold_rows(rows: ir.Expr) -> ir.Expr:
-        return ir.Apply(
-            ir.Join(), (ir.Apply(ir.MapLocal(0, ir.ReduceSeq(fold, identity)), (rows,)),)
-        )
-
-    first = ir.ToLocal(ir.Lambda((c,), fold_rows(ir.Apply(ir.Transpose(), (c,)))))
-    tree: ir.Expr = ir.Apply(first, (chunk,))
-    half = local // 2
-    while half >= 1:
-        pairs = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(half)), (ys,)),))
-        tree = ir.Apply(ir.ToLocal(ir.Lambda((ys,), fold_rows(pairs))), (tree,))
-        half //= 2
+    chunk, v = ir.Param("chunk"), ir.Param("v")
+    tree = _group_fold(chunk, fold, identity, local)
     result = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (tree,))
     padding = groups * local * per - count
     padded = ir.Apply(ir.Pad(0, padding, identity), (values,))
@@ -109,6 +97,27 @@ def tree_reduce(
     )
 
 
+def _group_fold(chunk: ir.Expr, fold: ir.Lambda, identity: ir.Expr, local: int) -> ir.Expr:
+    """A work-group's fold of `chunk`, rows of `local` values (each item folds its place
+    in every row, then log2(local) halving steps in local memory): an array of one value
+    in local memory."""
+    ys, c = ir.Param("ys"), ir.Param("c")
+
+    def fold_rows(rows: ir.Expr) -> ir.Expr:
+        return ir.Apply(
+            ir.Join(), (ir.Apply(ir.MapLocal(0, ir.ReduceSeq(fold, identity)), (rows,)),)
+        )
+
+    first = ir.ToLocal(ir.Lambda((c,), fold_rows(ir.Apply(ir.Transpose(), (c,)))))
+    tree: ir.Expr = ir.Apply(first, (chunk,))
+    half = local // 2
+    while half >= 1:
+        pairs = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(half)), (ys,)),))
+        tree = ir.Apply(ir.ToLocal(ir.Lambda((ys,), fold_rows(pairs))), (tree,))
+        half //= 2
+    return tree
+
+
 @dataclass(frozen=True)
 class ScanPrograms:
     """A scan on the device in three programs, run in order: `totals` folds each chunk
@@ -121,6 +130,10 @@ class ScanPrograms:
     totals: ir.Lambda
     starts: ir.Lambda
     chunks: ir.Lambda
+    # The same scan in one program (`blocked_scan` without magnitudes): each block's
+    # start learnt on the device from the totals the blocks before it publish
+    # (`scan-workgroups`), its parameters the chunks' then `z`.
+    chained: ir.Lambda | None = None
 
 
 def chunked_scan(
@@ -218,28 +231,52 @@ def blocked_scan(
     start = ir.Param("z", kind)
     starts_body = ir.Apply(ir.ScanSeq(fold, start), (totals,))
     padded = ir.Apply(ir.Pad(0, blocks * (local * per) - count, identity), (values,))
-    pairs = ir.Apply(ir.Zip(), (ir.Apply(ir.Split(Size.of(local * per)), (padded,)), totals))
+    split = ir.Apply(ir.Split(Size.of(local * per)), (padded,))
+    pairs = ir.Apply(ir.Zip(), (split, totals))
     block = ir.Param("block")
-    begin = ir.Apply(ir.Get(1), (block,))
-    values_of_block = ir.Apply(ir.Get(0), (block,))
-    written_out: ir.Expr
-    if per == 1:
-        scanned = _block_scan(values_of_block, fold, identity, local, inclusive)
-        v = ir.Param("v")
-        each = ir.Lambda((v,), ir.Apply(fold, (begin, v)))
-        written_out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
-    else:
-        written_out = _runs_scan(values_of_block, begin, fold=fold, identity=identity,
-                                 local=local, per=per, inclusive=inclusive,
-                                 staging=staging)  # fmt: skip
+    shape = _ScanShape(fold, identity, local, per, inclusive, staging)
+    written_out = shape.scanned(ir.Apply(ir.Get(0), (block,)), ir.Apply(ir.Get(1), (block,)))
     chunks_body = ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((block,), written_out)), (pairs,)),)
     )
+    chained = None
+    if not magnitudes:
+        own, begin = ir.Param("own"), ir.Param("begin")
+        rows = ir.Apply(ir.Split(Size.of(local)), (own,))
+        total = ir.Lambda((own,), _group_fold(rows, fold, identity, local))
+        each = ir.Lambda((own, begin), shape.scanned(own, begin))
+        chained_blocks = ir.Apply(ir.ScanWorkgroups(0, fold, start, total, each), (split,))
+        chained_body = ir.Apply(ir.Join(), (chained_blocks,))
+        chained = ir.Lambda((*params, *written, start), chained_body)
     return ScanPrograms(
         ir.Lambda(tuple(params), totals_body),
         ir.Lambda((totals, start), starts_body),
         ir.Lambda((*params, *written, totals), chunks_body),
+        chained,
     )
+
+
+@dataclass(frozen=True)
+class _ScanShape:
+    """How `blocked_scan` scans one block (its arguments of the same names)."""
+
+    fold: ir.Lambda
+    identity: ir.Literal
+    local: int
+    per: int
+    inclusive: bool
+    staging: tuple[bool, bool]
+
+    def scanned(self, block: ir.Expr, begin: ir.Expr) -> ir.Expr:
+        """`block` scanned from `begin`, written to global memory."""
+        if self.per > 1:
+            return _runs_scan(block, begin, fold=self.fold, identity=self.identity,
+                              local=self.local, per=self.per, inclusive=self.inclusive,
+                              staging=self.staging)  # fmt: skip
+        scanned = _block_scan(block, self.fold, self.identity, self.local, self.inclusive)
+        v = ir.Param("v")
+        each = ir.Lambda((v,), ir.Apply(self.fold, (begin, v)))
+        return ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
 
 
 def _runs_scan(

@@ -53,6 +53,7 @@ __all__ = [
     "ReduceSeq",
     "Scan",
     "ScanSeq",
+    "ScanWorkgroups",
     "Scatter",
     "ScatterAtomic",
     "ScatterAtomicLocal",
@@ -307,6 +308,22 @@ class MapWorkgroup:
 
 
 @dataclass(frozen=True)
+class ScanWorkgroups:
+    """`(scan-workgroups d f init total each blocks)`: a scan of blocks in one pass, each
+    work-group taking the next block in order. Block k's start s_k is init folded (f)
+    with the totals of the blocks before it, `total` giving a block's (an array of one
+    value, or the value); the result's k-th element is `each` applied to block k and
+    s_k. A work-group learns s_k from the totals its predecessors publish (decoupled
+    look-back), so no kernel or host step comes between the totals and the blocks."""
+
+    dim: int
+    f: Fun
+    init: Expr
+    total: Fun
+    each: Fun
+
+
+@dataclass(frozen=True)
 class MapLocal:
     dim: int
     f: Fun
@@ -412,7 +429,8 @@ Pattern = (
     | Scatter | Permute | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | MapStream
     | ReduceSeq
-    | ScanSeq | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal | ToPrivate | MapVec
+    | ScanSeq | ScanWorkgroups | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal
+    | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
 )  # fmt: skip
 Fun = Lambda | Op | Pattern

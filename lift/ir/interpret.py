@@ -204,6 +204,14 @@ class _Interpreter:
                     if inclusive:
                         prefixes.append(running)
                 return prefixes
+            case ir.ScanWorkgroups(_, f, init, total, each):
+                running, results = self.value(init, env), []
+                for block in _list(args[0]):
+                    results.append(self.apply(each, [block, running], env))
+                    folded = self.apply(total, [block], env)
+                    folded = _list(folded)[0] if isinstance(folded, list) else folded
+                    running = self.apply(f, [running, folded], env)
+                return results
             case ir.Zip():
                 arrays = [_list(a) for a in args]
                 if len({len(a) for a in arrays}) > 1:

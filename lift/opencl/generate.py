@@ -30,6 +30,7 @@ from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
 from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
+from lift.opencl.lookback import AGGREGATE, PREFIX, StatusWords, status_words
 from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
 
 __all__ = [
@@ -126,6 +127,9 @@ class Kernel:
     # The kernel is exact only where the NDRange has an item for every element of each
     # dimension but the highest (`generate(covered=True)` with maps of several dimensions).
     covered: bool = False
+    # Buffers the kernel keeps to itself, zeroed before each launch (IDIOM_ARG_SCRATCH),
+    # passed after the output: (name, size in 64-bit words). A one-pass scan's status.
+    scratch: tuple[tuple[str, Size], ...] = ()
 
 
 def generate(
@@ -279,6 +283,8 @@ class _Generator:
         self.sizes: set[str] = set()
         self.requirements: list[tuple[Size, int]] = []
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
+        # Zeroed device buffers the kernel takes after its output: (name, 64-bit words).
+        self.scratch: list[tuple[str, Size]] = []
         self.limits: list[tuple[Size, int]] = []
         self.work_group: int | None = None  # the launch's work-group size, where known
         self.covered = False  # the launch covers every dimension but the highest
@@ -326,6 +332,7 @@ class _Generator:
                 env[param] = (param.name, kind)
         sink = self._output_sink(result_type, arguments)
         self.emit(self.program.body, env, sink)
+        arguments += [f"__global volatile ulong* {name}" for name, _ in self.scratch]
         sizes = sorted(self.sizes - self.segments)
         # Passed in the index type: the caller checked that they fit an int. (On the H200,
         # int parameters ran a 3D 7-point stencil 6% faster than longs narrowed inside.)
@@ -357,6 +364,7 @@ class _Generator:
             tuple(self.limits),
             tuple(self.carries),
             self.relies_on_cover,
+            tuple(self.scratch),
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
@@ -653,6 +661,9 @@ class _Generator:
                 ir.MapGlobal() | ir.MapWorkgroup() | ir.MapLocal() | ir.MapSeq() as fun, (x,)
             ):
                 self.loop(fun, fun.f, x, env, sink)
+                return
+            case ir.Apply(ir.ScanWorkgroups() as fun, (x,)):
+                self.scan_workgroups(fun, x, env, sink)
                 return
             case ir.Apply(ir.ReduceSeq(f, init), (x,)):
                 self.reduce(f, init, x, env, sink)
@@ -991,6 +1002,137 @@ class _Generator:
         self._atomic_add(sink, b, v, element, "__global")
         self.depth -= 1
         self.line("}")
+
+    def scan_workgroups(self, fun: ir.ScanWorkgroups, x: ir.Expr, env: _Env, sink: Element) -> None:
+        """Each work-group takes the next block in order (a counter), folds it (`total`),
+        publishes the total, learns the fold of the blocks before it by reading their
+        status words back from its own (a window of up to 32 at once, each item one,
+        then item 0 folds them in order until a block's prefix), publishes its own
+        prefix, then applies `each` to the block and its start (lift/opencl/lookback.py).
+        Only earlier blocks are waited for, and each was taken by a group already
+        running, so the waits end on any device."""
+        blocks, kind = self.value(x, env), self.type_of(x, env)
+        assert isinstance(kind, Array)
+        start_type = self.type_of(fun.init, env)
+        if self.work_group is None:
+            raise LiftError("scan-workgroups needs the work-group's size known")
+        value_type = c_type(start_type)
+        status = status_words(self.fresh("status"), value_type)
+        self.scratch.append((status.buffer, kind.length * status.words + 1))
+        self.int64_atomics = True
+        d, index, window = fun.dim, self.index, min(32, self.work_group)
+        count = self.size_text(kind.length)
+        taken, begin = self.fresh("taken"), self.fresh("begin")
+        more, nearest = self.fresh("more"), self.fresh("nearest")
+        flags, values = self.fresh("flags"), self.fresh("values")
+        self.locals += [
+            f"  __local {index} {taken}, {nearest};",
+            f"  __local {value_type} {begin}, {values}[{window}];",
+            f"  __local uint {more}, {flags}[{window}];",
+        ]
+        acc, have, g = self.fresh("acc"), self.fresh("have"), self.fresh("g")
+        self.line(f"{value_type} {acc} = 0; int {have} = 0;")
+        self.line("for (;;) {")
+        self.depth += 1
+        lid = f"get_local_id({d})"
+        self.line(f"if ({lid} == 0) {taken} = ({index})atom_inc({status.counter(count)});")
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.line(f"const {index} {g} = {taken};")
+        self.line(f"if ({g} >= {count}) break;")
+        block = _at(blocks, g)
+        applied, inner = self.bind(fun.total, [(block, kind.element)], env)
+        folded = self.value(applied, inner)
+        if isinstance(self.type_of(applied, inner), Array):
+            folded = _at(folded, "0")
+        total = self.fresh("total")
+        self.line(f"const {value_type} {total} = {text_of(folded, 'a block total')};")
+        start = text_of(self.value(fun.init, env), "a scan's start")
+        self._publish_total(fun, status, (g, total, start), (begin, more, nearest, have), env)
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self._look_back(fun, status, (flags, values, window), (more, nearest, acc, have), env)
+        prefix = self._fold_text(fun.f, acc, total, start_type, env)
+        self.line(f"if ({lid} == 0 && {g} > 0) {{ {begin} = {acc};")
+        for statement in status.publish(g, PREFIX, prefix):
+            self.line(f"  {statement}")
+        self.line("}")
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        started = self.fresh("start")
+        self.line(f"const {value_type} {started} = {begin};")
+        applied, inner = self.bind(fun.each, [(block, kind.element), (started, start_type)], env)
+        self.emit(applied, inner, _at(sink, g))
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")  # before the next block's local buffers
+        self.depth -= 1
+        self.line("}")
+
+    def _publish_total(
+        self,
+        fun: ir.ScanWorkgroups,
+        status: StatusWords,
+        block: tuple[str, str, str],
+        names: tuple[str, str, str, str],
+        env: _Env,
+    ) -> None:
+        """Item 0 publishes the block's total, or the first block's prefix (its start is
+        the scan's), and sets up the look-back."""
+        g, total, start = block
+        begin, more, nearest, have = names
+        kind = self.type_of(fun.init, env)
+        lid = f"get_local_id({fun.dim})"
+        self.line(f"if ({lid} == 0) {{")
+        self.line(f"  {have} = 0; {nearest} = {g} - 1; {more} = {g} > 0;")
+        self.line(f"  if ({g} == 0) {{ {begin} = {start};")
+        for statement in status.publish(g, PREFIX, self._fold_text(fun.f, start, total, kind, env)):
+            self.line(f"    {statement}")
+        self.line("  } else {")
+        for statement in status.publish(g, AGGREGATE, total):
+            self.line(f"    {statement}")
+        self.line("  }")
+        self.line("}")
+
+    def _look_back(
+        self,
+        fun: ir.ScanWorkgroups,
+        status: StatusWords,
+        window: tuple[str, str, int],
+        names: tuple[str, str, str, str],
+        env: _Env,
+    ) -> None:
+        """Until a prefix is met: the first items each read one earlier block's words
+        (the nearest first), then item 0 folds them in order into `acc`, stopping at one
+        not yet published (read again from there) or at a prefix (done)."""
+        flags, values, width = window
+        more, nearest, acc, have = names
+        kind = self.type_of(fun.init, env)
+        lid = f"get_local_id({fun.dim})"
+        flag, value = self.fresh("flag"), self.fresh("value")
+        j, k = self.fresh("j"), self.fresh("k")
+        self.line(f"while ({more}) {{")
+        self.line(f"  if ({lid} < {width}) {{")
+        self.line(f"    const {self.index} {j} = {nearest} - ({self.index}){lid};")
+        self.line(f"    uint {flag} = 0u; {c_type(kind)} {value} = 0;")
+        self.line(f"    if ({j} >= 0) {{")
+        for statement in status.read(j, flag, value):
+            self.line(f"      {statement}")
+        self.line("    }")
+        self.line(f"    {flags}[{lid}] = {flag}; {values}[{lid}] = {value};")
+        self.line("  }")
+        self.line("  barrier(CLK_LOCAL_MEM_FENCE);")
+        self.line(f"  if ({lid} == 0) {{")
+        self.line(f"    int {k} = 0;")
+        self.line(f"    for (; {k} < {width} && {flags}[{k}] != 0u; {k}++) {{")
+        folded = self._fold_text(fun.f, f"{values}[{k}]", acc, kind, env)
+        self.line(f"      {acc} = {have} ? {folded} : {values}[{k}]; {have} = 1;")
+        self.line(f"      if ({flags}[{k}] == {PREFIX}u) {{ {more} = 0u; break; }}")
+        self.line("    }")
+        self.line(f"    {nearest} -= {k};")
+        self.line("  }")
+        self.line("  barrier(CLK_LOCAL_MEM_FENCE);")
+        self.line("}")
+
+    def _fold_text(self, f: ir.Fun, left: str, right: str, kind: Type, env: _Env) -> str:
+        """`f` applied to two values given as C text, as C text."""
+        applied, inner = self.bind(f, [(left, kind), (right, kind)], env)
+        return text_of(self.value(applied, inner), "a fold")
 
     def _one_each(self, fun: ir.Fun, length: Size) -> bool:
         """Whether each item (map-local) or group (map-workgroup) of the known launch

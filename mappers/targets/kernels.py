@@ -31,6 +31,7 @@ __all__ = [
     "CONTINUES",
     "HANDOFF",
     "PUBLISH_RANGE",
+    "SCALAR",
     "SCRATCH",
     "BufferGroup",
     "KernelArg",
@@ -48,6 +49,7 @@ __all__ = [
     "publish_range",
     "range_cells",
     "read_cells",
+    "scratch_args",
     "size_args",
     "sizes_fit",
     "status_when",
@@ -399,7 +401,10 @@ class KernelBody:
     def scalar_args(self) -> list[KernelArg]:
         return [
             KernelArg(
-                f"{c_type(v.type)} {name}", 3, self.builder.ref(v), const(I64, element_size(v.type))
+                f"{c_type(v.type)} {name}",
+                SCALAR,
+                self.builder.ref(v),
+                const(I64, element_size(v.type)),
             )
             for name, v in self.scalars
         ]
@@ -426,6 +431,7 @@ ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimens
 FILL = 0x200  # idiom_runtime.h's IDIOM_CL_FILL: a grid the runtime may widen to fill a GPU
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
+SCALAR = 3  # IDIOM_ARG_SCALAR: by value
 LOCAL = 4  # IDIOM_ARG_LOCAL
 SCRATCH = 5  # IDIOM_ARG_SCRATCH: a zeroed device buffer that the host never sees
 
@@ -646,7 +652,29 @@ def size_args(kernel: Kernel, values: Mapping[str, Operand]) -> list[KernelArg]:
     """A generated kernel's size arguments (its `sizes`, after the program's parameters,
     i64 values that `launch` passes in the launched kernel's index type), each from
     `values` by name."""
-    return [KernelArg("", 3, values[name], size=True) for name in kernel.sizes]
+    return [KernelArg("", SCALAR, values[name], size=True) for name in kernel.sizes]
+
+
+def scratch_args(
+    builder: Builder, kernel: Kernel, values: Mapping[str, Operand]
+) -> dict[str, KernelArg]:
+    """A generated kernel's scratch buffers by name (zeroed on the device before the
+    launch, never copied: a one-pass scan's status words), each's size in 64-bit words a
+    polynomial in its sizes, computed from `values`."""
+    args = {}
+    for name, words in kernel.scratch:
+        total = const(I64, 0)
+        for monomial, coefficient in words.terms:
+            if coefficient.denominator != 1:
+                raise NotReplaced(f"the scratch buffer {name} of {words} words")
+            term = const(I64, int(coefficient))
+            for variable in monomial:
+                term = builder.binary("mul", term, values[variable])
+            total = builder.binary("add", total, term)
+        declaration = f"__global volatile ulong* {name}"
+        size = builder.binary("mul", total, const(I64, 8))
+        args[name] = KernelArg(declaration, SCRATCH, None, size)
+    return args
 
 
 def sizes_fit(builder: Builder, kernel: Kernel, values: Mapping[str, Operand]) -> Operand:

@@ -46,13 +46,16 @@ from mappers.targets.functional import (
 )
 from mappers.targets.kernels import (
     CONTINUES,
+    SCALAR,
     KernelArg,
     KernelBody,
     buffer_arg,
+    c_type,
     fits_int,
     group_lengths,
     launch,
     long_and_int,
+    scratch_args,
     size_args,
     status_when,
 )
@@ -89,6 +92,12 @@ class _ScanPlan(Plan):
         if self.update.opcode not in _OPS or self.operand.type != kind:
             raise NotReplaced(f"no scan kernel for the fold {self.update.opcode}")
         self.floating = kind in _FLOATING
+        # One kernel where nothing needs the host between the totals and the blocks: an
+        # integer scan (no overflow to check first) whose running value is not used
+        # after the loop (the host's scan of the totals gives it).
+        self.one_pass = not self.floating and (self.in_memory or not self._used_after())
+        if self.one_pass:
+            self.target = "OpenCL scan kernel (generated, one pass)"
         if self.floating and not context.reassociate:
             raise NotReplaced("a floating-point scan would be reordered (reassociation off)")
         if self.floating:
@@ -110,6 +119,11 @@ class _ScanPlan(Plan):
         carried -= {self.loop.iterator, self.acc}
         if carried:
             raise NotReplaced(f"the loop also carries {next(iter(carried)).name}")
+
+    def _used_after(self) -> bool:
+        """Whether the running value is read outside the loop's region."""
+        inside = {id(block) for block in self.context.region.blocks}
+        return any(id(user.block) not in inside for user in self.update.users)
 
     def guard(self, builder: Builder) -> Operand:
         region = self.context.region
@@ -147,7 +161,10 @@ class _ScanPlan(Plan):
         else:
             assert self.init is not None
             self.start = builder.ref(self.init)
-        self.kernels = self._kernels()
+        if self.one_pass:
+            self.chained = self._chained_kernels()
+        else:
+            self.kernels = self._kernels()
         return builder.all_of(checks)
 
     def _start_in_memory(self, builder: Builder, first: Operand, stride: Operand) -> Operand:
@@ -204,6 +221,40 @@ class _ScanPlan(Plan):
         )
         return totals, totals_int, chunks, chunks_int
 
+    def _chained_kernels(self) -> tuple[Kernel, Kernel]:
+        """The one-pass kernel (`scan-workgroups`), with long indices and with int
+        indices (launched where every size fits in 31 bits)."""
+        program = self.functional.programs.chained
+        assert program is not None
+        writing = self._arguments_by_name(writing=True)
+        declared = {p.name: writing[p.name].declaration
+                    for p in program.params if p.name in writing}  # fmt: skip
+        try:
+            chained, chained_int = long_and_int(
+                program,
+                "idiom_scan_chained",
+                output=self.functional.output,
+                declarations=declared,
+                work_group=SCAN_BLOCK,
+            )
+        except (LiftError, RecursionError) as error:
+            raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
+        self.generated = GeneratedKernel(
+            pretty(self.functional.algorithmic),
+            (
+                f"one-pass scan: blocks of {SCAN_BLOCK * SCAN_RUN} values taken in order by "
+                f"work-groups of {SCAN_BLOCK} (scan-workgroups), each block folded "
+                f"({SCAN_RUN} values an item, then tree-reduce in local memory), its total "
+                "published, its start folded from the totals and prefixes the blocks "
+                "before it published (decoupled look-back), its prefix published, each "
+                f"item's run of {SCAN_RUN} folded (reduce-seq), the runs' totals scanned in "
+                "local memory, each run scanned from its start (scan-seq) into the output",
+            ),
+            pretty(program),
+            chained.source,
+        )
+        return chained, chained_int
+
     def _arguments_by_name(self, *, writing: bool = False) -> dict[str, KernelArg]:
         """The kernels' arguments by program parameter: the buffer groups (the output
         copied in and out where `writing`, read only otherwise) and the scalars."""
@@ -218,6 +269,8 @@ class _ScanPlan(Plan):
         return args
 
     def call(self, builder: Builder) -> Operand:
+        if self.one_pass:
+            return self._call_chained(builder)
         kind = self.update.type
         size = element_size(kind)
         module = self.context.module
@@ -292,10 +345,33 @@ class _ScanPlan(Plan):
         builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
         return builder.binary("or", status_first, status_second)
 
+    def _call_chained(self, builder: Builder) -> Operand:
+        """One launch, a work-group a block; its status words in a zeroed scratch buffer
+        of the device's (IDIOM_ARG_SCRATCH), the counter after them."""
+        kernel, kernel_int = self.chained
+        chunks = ceiling(builder, self.count, const(I64, SCAN_BLOCK * SCAN_RUN))
+        values = dict(self.params) | {"n0": self.count, "wg": chunks}
+        values |= group_lengths(builder, self.body)
+        kind = self.update.type
+        own = {"z": KernelArg(f"{c_type(kind)} z", SCALAR, self.start,
+                              const(I64, element_size(kind)))}  # fmt: skip
+        own |= scratch_args(builder, kernel, values)
+        program = self.functional.programs.chained
+        assert program is not None
+        fits = builder.all_of([fits_int(builder, values[name]) for name in kernel.sizes])
+        return launch(
+            builder, self.context.module, source=kernel, kernel=kernel.name,
+            global_size=[builder.binary("mul", chunks, const(I64, SCAN_BLOCK))],
+            local_size=[SCAN_BLOCK], work=self.count,
+            args=self._args(program, kernel, values, own, writing=True),
+            alternatives=[(fits, kernel_int)],
+        )  # fmt: skip
+
     def done(self, builder: Builder) -> dict[Value, Operand]:
         """The running value after the last trip, where it leaves the loop: the fold of
-        the start and every value, as the host's scan of the totals leaves it."""
-        return {} if self.in_memory else {self.update: self.total}
+        the start and every value, as the host's scan of the totals leaves it (a
+        one-pass scan is made only where nothing reads it)."""
+        return {} if self.in_memory or self.one_pass else {self.update: self.total}
 
     def _args(
         self,

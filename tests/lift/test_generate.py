@@ -21,7 +21,7 @@ from lift.ir import expr as ir
 from lift.ir.build import blocked_scan, chunked_scan, zip_nd
 from lift.ir.check import infer_function
 from lift.ir.interpret import run
-from lift.ir.text import parse
+from lift.ir.text import parse, pretty
 from lift.ir.types import Array, Scalar, Size, Tuple, Type
 from lift.opencl.generate import Dimension, Kernel, Output, generate, requirements_hold
 
@@ -1204,6 +1204,53 @@ def test_blocked_scan_kernels_compute_every_prefix(
     looped = "get_local_size(0)" in first.source + second.source
     assert looped == (work_group is None or (per > 1 and any(staging)))  # copies: per an item
     assert ("reqd_work_group_size(16, 1, 1)" in second.source) == (work_group is not None)
+
+
+@pytest.mark.parametrize("kind", ["i32", "i64"])
+@pytest.mark.parametrize("per", [1, 4])
+@pytest.mark.parametrize("inclusive", [False, True])
+@pytest.mark.parametrize("n", [1, 16, 17, 64, 65, 1000, 250_000])
+def test_one_pass_scan_kernel_computes_every_prefix(
+    device: Device, *, n: int, inclusive: bool, per: int, kind: str
+) -> None:
+    """`blocked_scan`'s one-pass program (scan-workgroups: blocks taken in order, each
+    start folded from the totals and prefixes the blocks before it publish in status
+    words): every prefix of values that wrap around, from a start that does too, the
+    padded block's elements past the output's length left as they were; 64-bit values
+    split over two status words. Up to 3,907 work-groups of 16 wait on each other."""
+    dtype = NUMPY[kind]
+    bits = 32 if kind == "i32" else 64
+    x = ir.Param("x", Array(Scalar(kind), Size.of("n0")))
+    fold = lam("(lambda (a b) (+ a b))")
+    programs = blocked_scan(
+        [x], x, fold, ir.Literal(0, Scalar(kind)), Size.of("n0"), local=16,
+        inclusive=inclusive, per=per, staging=(False, False),
+    )  # fmt: skip
+    assert programs.chained is not None
+    assert parse(pretty(programs.chained)) == programs.chained  # the text form reads back
+    block = 16 * per
+    blocks = -(-n // block)
+    sizes = {"n0": n, "wg": blocks}
+    values = rng(23).integers(-(2 ** (bits - 1)), 2 ** (bits - 1), n, dtype=dtype)
+    start = int(rng(24).integers(-(2 ** (bits - 1)), 2 ** (bits - 1), dtype=dtype))
+    y = ir.Param("y", Array(Scalar(kind), Size.of("wg") * block))
+    program = ir.Lambda((x, y, *programs.chained.params[1:]), programs.chained.body)
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    kernel = generate(program, "chained", output=output, work_group=16)
+    assert kernel.scratch and kernel.sizes == ("n0", "wg")
+    sentinel = np.full(blocks * block, 99, dtype=dtype)
+    written = np.zeros_like(sentinel)
+    inputs = {"x": values, "y": sentinel, "z": start}
+    device.run(program, kernel, inputs, sizes, Launch((blocks * 16,), (16,)), written, repeat=2)
+    with np.errstate(over="ignore"):
+        running = np.cumsum(np.concatenate(([start], values)).astype(dtype), dtype=dtype)
+    expected = running[1:] if inclusive else running[:-1]
+    np.testing.assert_array_equal(written[:n], expected)
+    np.testing.assert_array_equal(written[n:], sentinel[n:])
+    if n <= 65:  # the interpreter's meaning of scan-workgroups, the same prefixes
+        ran = run(program, [values.tolist(), sentinel.tolist(), start], sizes)
+        wrapped = [(v + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1) for v in ran[:n]]
+        assert wrapped == expected.tolist()
 
 
 def test_integer_arithmetic_wraps_in_generated_kernels() -> None:
