@@ -58,6 +58,8 @@ from lift.opencl.generate import Kernel, Output, generate  # noqa: E402
 from mappers.targets.functional import (  # noqa: E402
     LOCAL_BINS,
     SCAN_BLOCK,
+    SCAN_CHAINED_RUN,
+    SCAN_CHAINED_STAGING,
     SCAN_RUN,
     SCAN_STAGING,
 )
@@ -319,7 +321,8 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     sum of its two kernels' times, the host's scan of the totals between them not
     counted. Then the one-pass kernel generated (`one_pass`: what the tool launches for
     an integer scan whose running value is not used after its loop; `one_pass_group_G_
-    run_R_IN`, the block read through local or global memory) against the hand-written
+    run_R_out_OUT`, the runs' prefixes written through local memory or straight out;
+    the runs are read in place) against the hand-written
     one-pass scan (`reference_one_pass`, lift_reference/scan_one_pass.cl: int4 loads and
     stores). Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
@@ -341,12 +344,12 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
         parts[name], y = _scan_generated(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
-    one_pass = {"one_pass": (SCAN_BLOCK, SCAN_RUN, SCAN_STAGING)}
+    one_pass = {"one_pass": (SCAN_BLOCK, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
     for group in (256, 512):
         for run in (4, 8, 16):
-            for staging in ((False, False), (True, True)):
-                name = f"one_pass_group_{group}_run_{run}_"
-                name += "local" if staging[0] else "global"
+            for staging in ((False, False), (False, True)):  # the output staged or not
+                name = f"one_pass_group_{group}_run_{run}_out_"
+                name += "local" if staging[1] else "global"
                 one_pass[name] = (group, run, staging)
     for name, (group, run, staging) in one_pass.items():
         parts[name], y = _scan_one_pass(device, x, (group, run), staging, repeat)
@@ -438,6 +441,112 @@ def _scan_one_pass(
     seconds = device.run(programs.chained, kernel, {"x": x, "y": y, "z": 0}, sizes,
                          Launch((chunks * group,), (group,)), y, repeat=repeat + 1)  # fmt: skip
     return {"one_pass": statistics.median(seconds[1:])}, y
+
+
+def measure_scan_calls(device: Device, exponents: Sequence[int], repeat: int) -> dict[str, Any]:
+    """Whole calls of an inclusive scan of 2^e ints, data on the device, as the tool
+    makes them: the one-pass kernel (its status words zeroed, the launch, the wait)
+    against the two kernels with the host's step between them (the first launch, the
+    totals read back, scanned on the host, the starts written, the second launch, the
+    wait); wall-clock medians of `repeat` calls after five, both from Python, outputs
+    compared with numpy's."""
+    group = SCAN_BLOCK
+    xp = ir.Param("x", Array(I32, Size.of("n0")))
+    a, b = ir.Param("a"), ir.Param("b")
+    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    kernels = {}
+    for form, run, staging in (("two", SCAN_RUN, SCAN_STAGING),
+                               ("one", SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)):  # fmt: skip
+        yp = ir.Param("y", Array(I32, Size.of("wg") * (group * run)))
+        programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
+                                local=group, inclusive=True, written=[yp], per=run,
+                                staging=staging)  # fmt: skip
+        kernels[form] = (programs, run)
+    rows: dict[str, Any] = {}
+    for exponent in exponents:
+        n = 2**exponent
+        x = np.random.default_rng(13).integers(-1000, 1000, n).astype(np.int32)
+        calls = _ScanCalls(device, kernels, x, output)
+        expected = _wrapped(np.cumsum(x.astype(np.int64)))
+        rows[str(n)] = {
+            form: {"us": 1e6 * calls.median(form, repeat), "equal": calls.equal(form, expected)}
+            for form in ("one", "two")
+        }
+    return {"case": "scan_calls", "calls": rows}
+
+
+class _ScanCalls:
+    """The buffers and kernels of `measure_scan_calls` for one input."""
+
+    def __init__(
+        self, device: Device, kernels: dict[str, Any], x: np.ndarray, output: Output
+    ) -> None:
+        cl, context = device.cl, device.context
+        self.device, self.n = device, len(x)
+        self.queue = cl.CommandQueue(context)  # no profiling: as a program's queue
+        flags = cl.mem_flags
+        self.x = cl.Buffer(context, flags.READ_ONLY | flags.COPY_HOST_PTR, hostbuf=x)
+        self.built: dict[str, Any] = {}
+        self.outputs: dict[str, Any] = {}
+        for form, (programs, run) in kernels.items():
+            blocks = -(-self.n // (SCAN_BLOCK * run))
+            sizes = {"n0": self.n, "wg": blocks}
+            if form == "one":
+                chained = generate(programs.chained, "chained", output=output, index="int",
+                                   work_group=SCAN_BLOCK)  # fmt: skip
+                parts = [(chained, programs.chained)]
+            else:
+                totals = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)
+                chunks = generate(programs.chunks, "chunks", output=output, index="int",
+                                  work_group=SCAN_BLOCK)  # fmt: skip
+                parts = [(totals, programs.totals), (chunks, programs.chunks)]
+            self.outputs[form] = cl.Buffer(context, flags.READ_WRITE, 4 * blocks * SCAN_BLOCK * run)
+            built = [
+                (cl.Kernel(cl.Program(context, k.source).build(), k.name), k) for k, _ in parts
+            ]
+            self.built[form] = (built, blocks, sizes)
+        blocks = self.built["two"][1]
+        self.totals = cl.Buffer(context, flags.READ_WRITE, 4 * blocks)
+        self.starts = cl.Buffer(context, flags.READ_WRITE, 4 * blocks)
+        self.host_totals = np.empty(blocks, dtype=np.int32)
+        self.status_bytes = 8 * (self.built["one"][1] + 1)
+        self.status = cl.Buffer(context, flags.READ_WRITE, self.status_bytes)
+
+    def call(self, form: str) -> None:
+        cl, queue = self.device.cl, self.queue
+        built, blocks, sizes = self.built[form]
+        launch = ((blocks * SCAN_BLOCK,), (SCAN_BLOCK,))
+        y = self.outputs[form]
+        if form == "one":
+            ((kernel, generated),) = built
+            zero = np.zeros(1, np.uint8)
+            cl.enqueue_fill_buffer(queue, self.status, zero, 0, self.status_bytes)
+            kernel(queue, *launch, self.x, y, np.int32(0), self.status,
+                   *[np.int32(sizes[s]) for s in generated.sizes])  # fmt: skip
+        else:
+            (first, first_generated), (second, second_generated) = built
+            first(queue, *launch, self.x, self.totals,
+                  *[np.int32(sizes[s]) for s in first_generated.sizes])  # fmt: skip
+            cl.enqueue_copy(queue, self.host_totals, self.totals)  # waits
+            starts = _exclusive(self.host_totals)
+            cl.enqueue_copy(queue, self.starts, starts, is_blocking=False)
+            second(queue, *launch, self.x, y, self.starts,
+                   *[np.int32(sizes[s]) for s in second_generated.sizes])  # fmt: skip
+        queue.finish()
+
+    def median(self, form: str, repeat: int) -> float:
+        times = []
+        for _ in range(repeat + 5):
+            start = time.perf_counter()
+            self.call(form)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times[5:])
+
+    def equal(self, form: str, expected: np.ndarray) -> bool:
+        y = np.empty(self.outputs[form].size // 4, dtype=np.int32)
+        self.device.cl.enqueue_copy(self.queue, y, self.outputs[form])
+        return bool(np.array_equal(y[: self.n], expected))
 
 
 HISTOGRAM_GRID = 16384  # work-items the tool's histogram kernels ask for
@@ -967,6 +1076,11 @@ def main() -> None:
         rows.append(row)
         shown = ("case", "GBs", "share_of_copy", "outputs_equal")
         print(json.dumps({k: row[k] for k in shown}), flush=True)
+    if wanted and "scan_calls" in wanted:  # asked for by name only
+        exponents = [e for e in range(14, 26, 2)] + [25]
+        row = measure_scan_calls(device, exponents, args.repeat)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
     sparse = {"spmv": measure_spmv, "jds": measure_jds, "ell": measure_ell}
     for name, measure in sparse.items():
         if wanted and name not in wanted:

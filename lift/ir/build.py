@@ -241,11 +241,8 @@ def blocked_scan(
     )
     chained = None
     if not magnitudes:
-        own, begin = ir.Param("own"), ir.Param("begin")
-        rows = ir.Apply(ir.Split(Size.of(local)), (own,))
-        total = ir.Lambda((own,), _group_fold(rows, fold, identity, local))
-        each = ir.Lambda((own, begin), shape.scanned(own, begin))
-        chained_blocks = ir.Apply(ir.ScanWorkgroups(0, fold, start, total, each), (split,))
+        prepare, total, each = shape.chained()
+        chained_blocks = ir.Apply(ir.ScanWorkgroups(0, fold, start, prepare, total, each), (split,))
         chained_body = ir.Apply(ir.Join(), (chained_blocks,))
         chained = ir.Lambda((*params, *written, start), chained_body)
     return ScanPrograms(
@@ -274,9 +271,37 @@ class _ScanShape:
                               local=self.local, per=self.per, inclusive=self.inclusive,
                               staging=self.staging)  # fmt: skip
         scanned = _block_scan(block, self.fold, self.identity, self.local, self.inclusive)
+        return self._folded_out(begin, scanned)
+
+    def _folded_out(self, begin: ir.Expr, scanned: ir.Expr) -> ir.Expr:
         v = ir.Param("v")
         each = ir.Lambda((v,), ir.Apply(self.fold, (begin, v)))
         return ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
+
+    def chained(self) -> tuple[ir.Lambda, ir.Lambda, ir.Lambda]:
+        """The `prepare`, `total` and `each` of the one-pass program: the block's runs'
+        totals (its values, one an item) scanned inclusively in local memory, the last
+        of them the block's total, then each run scanned from the block's start folded
+        with the runs before it (read again from global memory: no staging)."""
+        own, prefixes, begin = ir.Param("own"), ir.Param("prefixes"), ir.Param("begin")
+        local, fold, identity = self.local, self.fold, self.identity
+        if self.per > 1:
+            runs = ir.Apply(ir.Split(Size.of(self.per)), (own,))
+            scanned = _block_scan(_runs_totals(runs, fold, identity), fold, identity, local,
+                                  inclusive=True)  # fmt: skip
+            before = _shifted(prefixes, 1, identity, local)
+            out = _runs_from(runs, begin, before, fold=fold, inclusive=self.inclusive,
+                             stage_out=self.staging[1])  # fmt: skip
+        else:
+            scanned = _block_scan(own, fold, identity, local, inclusive=True)
+            kept = prefixes if self.inclusive else _shifted(prefixes, 1, identity, local)
+            out = self._folded_out(begin, kept)
+        last = ir.Apply(ir.Get(local - 1), (prefixes,))
+        return (
+            ir.Lambda((own,), scanned),
+            ir.Lambda((prefixes,), last),
+            ir.Lambda((own, prefixes, begin), out),
+        )
 
 
 def _runs_scan(
@@ -296,26 +321,54 @@ def _runs_scan(
     the runs' totals scanned exclusively (`_block_scan`), then each run scanned in turn
     from `begin` folded with the runs before it, into local memory then copied out
     where `staging[1]`, else straight out."""
-    v, run, q, loaded = ir.Param("v"), ir.Param("run"), ir.Param("q"), ir.Param("loaded")
+    v, loaded = ir.Param("v"), ir.Param("loaded")
     stage_in, stage_out = staging
     runs = ir.Apply(ir.Split(Size.of(per)), (loaded,))
+    before = _block_scan(_runs_totals(runs, fold, identity), fold, identity, local,
+                         inclusive=False)  # fmt: skip
+    out = _runs_from(runs, begin, before, fold=fold, inclusive=inclusive, stage_out=stage_out)
+    if not stage_in:
+        return ir.Apply(ir.Lambda((loaded,), out), (block,))
+    # The block is read from global memory once: bound, in local memory, by a lambda.
+    copied = ir.Apply(ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v))), (block,))
+    return ir.Apply(ir.Lambda((loaded,), out), (copied,))
+
+
+def _runs_totals(runs: ir.Expr, fold: ir.Lambda, identity: ir.Literal) -> ir.Expr:
+    """Each work-item's run folded (reduce-seq), the totals in local memory."""
+    run = ir.Param("run")
     fold_run = ir.Lambda((run,), ir.Apply(ir.ReduceSeq(fold, identity), (run,)))
-    totals = ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, fold_run)), (runs,)),))
-    before = _block_scan(totals, fold, identity, local, inclusive=False)
+    return ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, fold_run)), (runs,)),))
+
+
+def _runs_from(
+    runs: ir.Expr,
+    begin: ir.Expr,
+    before: ir.Expr,
+    *,
+    fold: ir.Lambda,
+    inclusive: bool,
+    stage_out: bool,
+) -> ir.Expr:
+    """Each run scanned (scan-seq) from `begin` folded with the fold of the runs before
+    it (`before`, an item's each), into global memory, or into local memory first and
+    then copied out where `stage_out`."""
+    q, v = ir.Param("q"), ir.Param("v")
     scan_seq = ir.InclusiveScanSeq if inclusive else ir.ScanSeq
     start = ir.Apply(fold, (begin, ir.Apply(ir.Get(1), (q,))))
     each = ir.Lambda((q,), ir.Apply(scan_seq(fold, start), (ir.Apply(ir.Get(0), (q,)),)))
     pairs = ir.Apply(ir.Zip(), (runs, before))
     if stage_out:
         scanned = ir.Apply(ir.Join(), (ir.Apply(ir.ToLocal(ir.MapLocal(0, each)), (pairs,)),))
-        out = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (scanned,))
-    else:
-        out = ir.Apply(ir.Join(), (ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (pairs,)),))
-    if not stage_in:
-        return ir.Apply(ir.Lambda((loaded,), out), (block,))
-    # The block is read from global memory once: bound, in local memory, by a lambda.
-    copied = ir.Apply(ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v))), (block,))
-    return ir.Apply(ir.Lambda((loaded,), out), (copied,))
+        return ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (scanned,))
+    return ir.Apply(ir.Join(), (ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (pairs,)),))
+
+
+def _shifted(xs: ir.Expr, by: int, identity: ir.Literal, length: int) -> ir.Expr:
+    """xs (of `length` values) moved `by` places later, the identity before:
+    (get 0 (slide length 1 (pad by 0 identity xs)))."""
+    padded = ir.Apply(ir.Pad(by, Size.of(0), identity), (xs,))
+    return ir.Apply(ir.Get(0), (ir.Apply(ir.Slide(length, 1), (padded,)),))
 
 
 def _block_scan(
@@ -326,9 +379,7 @@ def _block_scan(
     the first), each step into a new buffer; shifted by one for an exclusive scan."""
 
     def shifted(xs: ir.Expr, by: int) -> ir.Expr:
-        """xs moved `by` places later, the identity before: (get 0 (slide n 1 (pad ...)))."""
-        padded = ir.Apply(ir.Pad(by, Size.of(0), identity), (xs,))
-        return ir.Apply(ir.Get(0), (ir.Apply(ir.Slide(local, 1), (padded,)),))
+        return _shifted(xs, by, identity, local)
 
     v, q = ir.Param("v"), ir.Param("q")
     copy = ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v)))

@@ -177,14 +177,16 @@ def infer_function(
             start = infer(init, env)
             _same(infer_function(f, [start, array.element], env), start, "scan's function")
             return Array(start, array.length)
-        case ir.ScanWorkgroups(_, f, init, total, each):
+        case ir.ScanWorkgroups(_, f, init, prepare, total, each):
             blocks = _array(types, 0, name)
             start = infer(init, env)
             _same(infer_function(f, [start, start], env), start, "scan-workgroups' function")
-            folded = infer_function(total, [blocks.element], env)
+            prepared = infer_function(prepare, [blocks.element], env)
+            folded = infer_function(total, [prepared], env)
             if folded not in (start, Array(start, Size.of(1))):
                 raise LiftError(f"scan-workgroups' total gives {folded}, not one {start}")
-            return Array(infer_function(each, [blocks.element, start], env), blocks.length)
+            each_type = infer_function(each, [blocks.element, prepared, start], env)
+            return Array(each_type, blocks.length)
         case ir.Zip():
             arrays = [_array(types, k, "zip") for k in range(len(types))]
             if len(arrays) < 2:

@@ -309,16 +309,19 @@ class MapWorkgroup:
 
 @dataclass(frozen=True)
 class ScanWorkgroups:
-    """`(scan-workgroups d f init total each blocks)`: a scan of blocks in one pass, each
-    work-group taking the next block in order. Block k's start s_k is init folded (f)
-    with the totals of the blocks before it, `total` giving a block's (an array of one
-    value, or the value); the result's k-th element is `each` applied to block k and
-    s_k. A work-group learns s_k from the totals its predecessors publish (decoupled
+    """`(scan-workgroups d f init prepare total each blocks)`: a scan of blocks in one
+    pass, each work-group taking the next block in order. `prepare` computes what a
+    block's total and its scan share, p_k = (prepare block_k) (kept where its to-local
+    says: the prefixes of the block's runs); `total` gives the block's total from p_k
+    (an array of one value, or the value); block k's start s_k is init folded (f) with
+    the totals of the blocks before it; the result's k-th element is (each block_k p_k
+    s_k). A work-group learns s_k from the totals its predecessors publish (decoupled
     look-back), so no kernel or host step comes between the totals and the blocks."""
 
     dim: int
     f: Fun
     init: Expr
+    prepare: Fun
     total: Fun
     each: Fun
 

@@ -204,11 +204,12 @@ class _Interpreter:
                     if inclusive:
                         prefixes.append(running)
                 return prefixes
-            case ir.ScanWorkgroups(_, f, init, total, each):
+            case ir.ScanWorkgroups(_, f, init, prepare, total, each):
                 running, results = self.value(init, env), []
                 for block in _list(args[0]):
-                    results.append(self.apply(each, [block, running], env))
-                    folded = self.apply(total, [block], env)
+                    prepared = self.apply(prepare, [block], env)
+                    results.append(self.apply(each, [block, prepared, running], env))
+                    folded = self.apply(total, [prepared], env)
                     folded = _list(folded)[0] if isinstance(folded, list) else folded
                     running = self.apply(f, [running, folded], env)
                 return results

@@ -1004,11 +1004,13 @@ class _Generator:
         self.line("}")
 
     def scan_workgroups(self, fun: ir.ScanWorkgroups, x: ir.Expr, env: _Env, sink: Element) -> None:
-        """Each work-group takes the next block in order (a counter), folds it (`total`),
-        publishes the total, learns the fold of the blocks before it by reading their
+        """Each work-group takes the next block in order (a counter), prepares it
+        (`prepare`: its runs' prefixes in local memory), takes its total from that
+        (`total`) and publishes it, learns the fold of the blocks before it by reading their
         status words back from its own (a window of up to 32 at once, each item one,
         then item 0 folds them in order until a block's prefix), publishes its own
-        prefix, then applies `each` to the block and its start (lift/opencl/lookback.py).
+        prefix, then applies `each` to the block, what was prepared and its start
+        (lift/opencl/lookback.py).
         Only earlier blocks are waited for, and each was taken by a group already
         running, so the waits end on any device."""
         blocks, kind = self.value(x, env), self.type_of(x, env)
@@ -1040,7 +1042,9 @@ class _Generator:
         self.line(f"const {index} {g} = {taken};")
         self.line(f"if ({g} >= {count}) break;")
         block = _at(blocks, g)
-        applied, inner = self.bind(fun.total, [(block, kind.element)], env)
+        applied, inner = self.bind(fun.prepare, [(block, kind.element)], env)
+        prepared = (self.value(applied, inner), self.type_of(applied, inner))
+        applied, inner = self.bind(fun.total, [prepared], env)
         folded = self.value(applied, inner)
         if isinstance(self.type_of(applied, inner), Array):
             folded = _at(folded, "0")
@@ -1058,7 +1062,8 @@ class _Generator:
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         started = self.fresh("start")
         self.line(f"const {value_type} {started} = {begin};")
-        applied, inner = self.bind(fun.each, [(block, kind.element), (started, start_type)], env)
+        arguments = [(block, kind.element), prepared, (started, start_type)]
+        applied, inner = self.bind(fun.each, arguments, env)
         self.emit(applied, inner, _at(sink, g))
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")  # before the next block's local buffers
         self.depth -= 1

@@ -44,6 +44,8 @@ __all__ = [
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
+    "SCAN_CHAINED_RUN",
+    "SCAN_CHAINED_STAGING",
     "SCAN_RUN",
     "SCAN_STAGING",
     "GatheredRead",
@@ -262,6 +264,12 @@ SCAN_RUN = 4  # the neighbouring values each of them folds and scans: a block of
 # The block read and written in place, not staged through local memory: 1,725 GB/s
 # against 1,366 staged and 716 for one value an item, on an H200 (benchmarks/lift_kernels.py).
 SCAN_STAGING = (False, False)
+# The one-pass scan (`scan-workgroups`): runs of 8, each run's prefixes staged through local
+# memory on the way out: 1,403-1,411 GB/s on an H200 against 908 with the two passes' runs
+# of 4 read and written in place, and 1,236 for the hand-written one-pass scan
+# (docs/results/lift_kernels_scan_one_pass_h200_2026-11-30.json).
+SCAN_CHAINED_RUN = 8
+SCAN_CHAINED_STAGING = (False, True)
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
@@ -399,6 +407,12 @@ def scan_expression(
         staging=SCAN_STAGING,
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
+    if not magnitudes:  # the one-pass program in its own blocks
+        chained = blocked_scan(
+            params, values, fold, identity, count, local=SCAN_BLOCK, per=SCAN_CHAINED_RUN,
+            staging=SCAN_CHAINED_STAGING, inclusive=inclusive, written=written,
+        ).chained  # fmt: skip
+        programs = replace(programs, chained=chained)
     params = (*params, *written)
     scan = ir.InclusiveScan if inclusive else ir.Scan
     algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))

@@ -51,9 +51,9 @@ def test_every_scan_is_replaced_by_generated_kernels(
     for outcome in outcomes:
         kernel = outcome.generated
         assert kernel is not None
-        # Blocks of 1,024 by work-groups of 256, 4 neighbouring values an item (folded,
-        # then scanned from the runs' starts, in place), the runs' totals in local
-        # memory in log2(256) steps.
+        # Work-groups of 256, 4 neighbouring values an item in blocks of 1,024 (8 in
+        # blocks of 2,048 in one pass), each run folded, then scanned from its start,
+        # the runs' totals in local memory in log2(256) steps.
         assert "(reduce-seq" in kernel.lowered and "scan-seq" in kernel.lowered
         assert kernel.source.count("__local ") >= 9
         assert not re.search(r"__local \w+ lk_l\d+\[1024\];", kernel.source)
@@ -69,7 +69,7 @@ def test_every_scan_is_replaced_by_generated_kernels(
             continue
         # One kernel: blocks taken in order, each start from the blocks before it.
         assert "(scan-workgroups 0" in kernel.lowered
-        assert "one-pass scan: blocks of 1024 values" in kernel.rewrites[0]
+        assert "one-pass scan: blocks of 2048 values" in kernel.rewrites[0]
         assert kernel.source.count("reqd_work_group_size(256, 1, 1)") == 1
         assert "atom_inc(" in kernel.source and "atom_xchg(" in kernel.source
 
