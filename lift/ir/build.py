@@ -288,7 +288,7 @@ class _ScanShape:
         if self.per > 1:
             runs = ir.Apply(ir.Split(Size.of(self.per)), (own,))
             scanned = _block_scan(_runs_totals(runs, fold, identity), fold, identity, local,
-                                  inclusive=True)  # fmt: skip
+                                  inclusive=True, in_local=True)  # fmt: skip
             before = _shifted(prefixes, 1, identity, local)
             out = _runs_from(runs, begin, before, fold=fold, inclusive=self.inclusive,
                              stage_out=self.staging[1])  # fmt: skip
@@ -325,7 +325,7 @@ def _runs_scan(
     stage_in, stage_out = staging
     runs = ir.Apply(ir.Split(Size.of(per)), (loaded,))
     before = _block_scan(_runs_totals(runs, fold, identity), fold, identity, local,
-                         inclusive=False)  # fmt: skip
+                         inclusive=False, in_local=True)  # fmt: skip
     out = _runs_from(runs, begin, before, fold=fold, inclusive=inclusive, stage_out=stage_out)
     if not stage_in:
         return ir.Apply(ir.Lambda((loaded,), out), (block,))
@@ -372,11 +372,18 @@ def _shifted(xs: ir.Expr, by: int, identity: ir.Literal, length: int) -> ir.Expr
 
 
 def _block_scan(
-    block: ir.Expr, fold: ir.Lambda, identity: ir.Literal, local: int, inclusive: bool
+    block: ir.Expr,
+    fold: ir.Lambda,
+    identity: ir.Literal,
+    local: int,
+    inclusive: bool,
+    *,
+    in_local: bool = False,
 ) -> ir.Expr:
-    """A block of `local` values scanned in local memory: copied there, then each step
-    d = 1, 2, 4, ... folds into every value the one d before it (the identity before
-    the first), each step into a new buffer; shifted by one for an exclusive scan."""
+    """A block of `local` values scanned in local memory: copied there (unless it is
+    there already, `in_local`: the runs' totals), then each step d = 1, 2, 4, ... folds
+    into every value the one d before it (the identity before the first), each step into
+    a new buffer; shifted by one for an exclusive scan."""
 
     def shifted(xs: ir.Expr, by: int) -> ir.Expr:
         return _shifted(xs, by, identity, local)
@@ -389,7 +396,7 @@ def _block_scan(
             ir.Lambda((q,), ir.Apply(fold, (ir.Apply(ir.Get(1), (q,)), ir.Apply(ir.Get(0), (q,))))),
         )
     )
-    current: ir.Expr = ir.Apply(copy, (block,))
+    current: ir.Expr = block if in_local else ir.Apply(copy, (block,))
     distance = 1
     while distance < local:
         xs = ir.Param(f"x{distance}")
