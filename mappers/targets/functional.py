@@ -41,6 +41,7 @@ from matcher.ir import Value, ValueKind
 
 __all__ = [
     "BINS",
+    "COUNTER_START",
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
@@ -183,22 +184,28 @@ Tests = Sequence[tuple[Value, bool]]  # branch conditions and the value each mus
 
 
 def reduction_expression(
-    body: KernelBody, lanes: list[Lane], local: int, tests: Tests = ()
+    body: KernelBody,
+    lanes: list[Lane],
+    local: int,
+    tests: Tests = (),
+    *,
+    counter_starts: bool = False,
 ) -> ReductionExpression | None:
     """The programs of a reduction whose reads `body` has translated (one loop, each
     read with strides of its own), folded in work-groups of `local` items, over the
     iterations where every test of `tests` holds (the others fold the identities); None
-    where the functional IR cannot say an operand or a test."""
+    where the functional IR cannot say an operand or a test. With `counter_starts`, a
+    counter used as a value starts from the parameter `COUNTER_START` (`_Builder`)."""
     try:
-        return _reduction(body, lanes, local, tests)
+        return _reduction(body, lanes, local, tests, counter_starts)
     except (_Unsupported, RecursionError):
         return None
 
 
 def _reduction(
-    body: KernelBody, lanes: list[Lane], local: int, tests: Tests
+    body: KernelBody, lanes: list[Lane], local: int, tests: Tests, counter_starts: bool
 ) -> ReductionExpression:
-    builder = _Builder(body, None, None)
+    builder = _Builder(body, None, None, counter_starts=counter_starts)
     holds = builder.condition(tests)
     values = []
     for lane in lanes:
@@ -259,6 +266,7 @@ class HistogramExpression:
 
 
 BINS, FIRST_BIN = "hist_bins", "hist_first"
+COUNTER_START = "t0_start"  # where a histogram's counter starts (`_Builder(counter_starts)`)
 SCAN_BLOCK = 256  # the work-items of a group scanning a block in local memory
 SCAN_RUN = 4  # the neighbouring values each of them folds and scans: a block of 1,024
 # The block read and written in place, not staged through local memory: 1,725 GB/s
@@ -302,9 +310,9 @@ def histogram_expression(
         return None
     largest = 2 ** (31 if index.type == "i32" else 63) - 1
     bounds = [Lane(index, "min", largest), Lane(index, "max", -largest - 1)]
-    bin_range = reduction_expression(body, bounds, local, tests)
+    bin_range = reduction_expression(body, bounds, local, tests, counter_starts=True)
     try:
-        builder = _Builder(body, None, None)
+        builder = _Builder(body, None, None, counter_starts=True)
         holds = builder.condition(tests)
         position = builder.expression(index)
         kind = Scalar(_scalar(increment.type))
@@ -680,8 +688,15 @@ class _Builder:
         body: KernelBody,
         out_groups: dict[Value, BufferGroup] | None,
         out_indices: dict[Value, str] | None,
+        *,
+        counter_starts: bool = False,
     ) -> None:
         self.body = body
+        # A counter used as a value starts from a parameter (`COUNTER_START`, i64) that the
+        # caller passes, not from the loop's first value: a histogram run over its active
+        # iterations only, whose point 0 is iteration `first`, passes the counter's value
+        # there.
+        self.counter_starts = counter_starts
         self.out_groups, self.out_indices = out_groups or {}, out_indices or {}
         self.positions: dict[Value, int] = {}
         self.stores: list[tuple[int, Value, Value]] = []  # (position, address, stored)
@@ -812,9 +827,15 @@ class _Builder:
         self.counted = True
         coordinate = self._coordinates(depth)
         moved = ir.Apply(ir.Op("*"), (coordinate, ir.Literal(loop.step, Scalar("i64"))))
-        first = self.expression(loop.iter_begin)
-        if loop.iter_begin.type != "i64":
-            first = ir.Apply(ir.Op("i64"), (first,))
+        first: ir.Expr
+        if self.counter_starts:
+            if depth != 0:
+                raise _Unsupported  # one loop's counter only (a histogram's)
+            first = self.scalars.setdefault(COUNTER_START, ir.Param(COUNTER_START, Scalar("i64")))
+        else:
+            first = self.expression(loop.iter_begin)
+            if loop.iter_begin.type != "i64":
+                first = ir.Apply(ir.Op("i64"), (first,))
         counter = ir.Apply(ir.Op("+"), (first, moved))
         kind = _scalar(loop.iterator.type)
         return counter if kind == "i64" else ir.Apply(ir.Op(kind), (counter,))

@@ -28,8 +28,9 @@ range of bins is a tree reduction (the smallest and largest index, as a reductio
 lanes), the adds a `scatter-atomic` into the copied range; the others run the kernels
 translated here. The generated kernels compute what the loop computes under a test only
 where it holds too (OpenCL's `?:` and `&&`), so with reads under a test they run over the
-active iterations first .. last, each read's offset moved to iteration `first` (an
-iteration's number used as a value would not be moved: those stay translated).
+active iterations first .. last, each read's offset moved to iteration `first`, and the
+loop's counter, where it is used as a value, started from its value there
+(`COUNTER_START`).
 
 A sparse product in coordinate storage (SpMV_COO, y[row[k]] += val[k] * x[col[k]]) is
 such a histogram whose increment gathers from x at a column read in the loop: a kernel
@@ -53,6 +54,7 @@ from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand, operand
 from mappers.targets.functional import (
     BINS,
+    COUNTER_START,
     FIRST_BIN,
     LOCAL_BINS,
     GatheredRead,
@@ -62,6 +64,7 @@ from mappers.targets.functional import (
 )
 from mappers.targets.kernels import (
     PUBLISH_RANGE,
+    SCALAR,
     KernelArg,
     KernelBody,
     as_check,
@@ -228,9 +231,11 @@ class _HistogramPlan(Plan):
         expression = histogram_expression(
             body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests
         )
-        if expression is None or (self.active is not None and expression.counted):
+        if expression is None:
             return None
         arguments = arguments_by_name(body)
+        if expression.counted:  # its value, where the grid starts, given at the call
+            arguments[COUNTER_START] = KernelArg(f"long {COUNTER_START}", SCALAR)
         kernels = tree_kernels(expression.bin_range, arguments)
         if kernels is None:
             return None
@@ -421,6 +426,14 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
 
         return status_when(builder, bins.go, add)
 
+    def _counter_at(self, builder: Builder, iteration: Operand) -> Operand:
+        """The loop counter's value (i64) at `iteration` (counted from 0): where the
+        generated kernels' grid starts."""
+        loop = self.loop
+        begin = builder.to_i64(builder.ref(loop.iter_begin))
+        moved = builder.binary("mul", iteration, const(I64, loop.step))
+        return builder.binary("add", begin, moved)
+
     def _bins_generated(
         self,
         builder: Builder,
@@ -446,8 +459,10 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             assert copy.bytes is not None
             size = const(I64, element_size(group.element))
             values[f"{group.name}_len"] = builder.binary("sdiv", copy.bytes, size)
-        tree = replace(generated.tree, arguments=generated.tree.arguments
-                       | {group.name: copy for group, copy in copies})  # fmt: skip
+        by_name = {group.name: copy for group, copy in copies}
+        if generated.expression.counted:
+            by_name[COUNTER_START] = _scalar(self._counter_at(builder, iterations.first))
+        tree = replace(generated.tree, arguments=generated.tree.arguments | by_name)
         found, (low, high) = launch_tree(builder, module, tree, values=values, count=count)
         checks = [builder.compare("eq", found, const("i32", 0))]
         bins = self._bins_checked(builder, low, high, ranges, checks)
@@ -607,7 +622,7 @@ __kernel void {kernel}({declarations}, __global int* range) {{
 
 def _scalar(value: Operand) -> KernelArg:
     """An i64 passed by value."""
-    return KernelArg("", 3, value, const(I64, 8))
+    return KernelArg("", SCALAR, value, const(I64, 8))
 
 
 def _span(

@@ -60,7 +60,7 @@ void weighted(long n, const int *key, const float *w, float *h)
 }
 
 /* near-miss: the test reads the bin itself (a saturating count), stays as it is */
-/* reads under its test and uses its iteration's number: kept translated when restricted */
+/* reads under its test and uses its iteration's number: counted from the first active one */
 void indexed(int n, const int *key, const float *w, float *h)
 {
     for (int i = 0; i < n; i++)
