@@ -120,6 +120,9 @@ class Lane:
     op: str
     identity: float | int
     magnitude: bool = False
+    # The iteration's number (an i64 from 0) in place of the operand: where a
+    # histogram's tests hold first and last.
+    iteration: bool = False
 
 
 @dataclass(frozen=True)
@@ -208,14 +211,14 @@ def _reduction(
     builder = _Builder(body, None, None, counter_starts=counter_starts)
     holds = builder.condition(tests)
     values = []
-    for lane in lanes:
-        value = builder.expression(lane.operand)
+    kinds = [Scalar("i64" if lane.iteration else _scalar(lane.operand.type)) for lane in lanes]
+    for lane, kind in zip(lanes, kinds, strict=True):
+        value = builder.iteration(0) if lane.iteration else builder.expression(lane.operand)
         value = ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value
         if holds is not None:
-            unit = ir.Literal(lane.identity, Scalar(_scalar(lane.operand.type)))
+            unit = ir.Literal(lane.identity, kind)
             value = ir.Apply(ir.Op("select"), (holds, value, unit))
         values.append(value)
-    kinds = [Scalar(_scalar(lane.operand.type)) for lane in lanes]
     if any(kind.name in _NARROW for kind in kinds):
         raise _Unsupported  # a lane of bytes: the tree keeps 32- and 64-bit lanes only
     identity = ir.Apply(
@@ -839,6 +842,10 @@ class _Builder:
         counter = ir.Apply(ir.Op("+"), (first, moved))
         kind = _scalar(loop.iterator.type)
         return counter if kind == "i64" else ir.Apply(ir.Op(kind), (counter,))
+
+    def iteration(self, depth: int) -> ir.Expr:
+        """The point's iteration number in loop `depth` (an i64, from 0)."""
+        return self._coordinates(depth)
 
     def _coordinates(self, depth: int) -> ir.Expr:
         """`(get k p)` for the point's coordinate in loop `depth`, its view of the grid's

@@ -28,7 +28,8 @@ range of bins is a tree reduction (the smallest and largest index, as a reductio
 lanes), the adds a `scatter-atomic` into the copied range; the others run the kernels
 translated here. The generated kernels compute what the loop computes under a test only
 where it holds too (OpenCL's `?:` and `&&`), so with reads under a test they run over the
-active iterations first .. last, each read's offset moved to iteration `first`, and the
+active iterations first .. last (found by a generated tree reduction of the iteration
+numbers where the tests hold), each read's offset moved to iteration `first`, and the
 loop's counter, where it is used as a value, started from its value there
 (`COUNTER_START`).
 
@@ -59,8 +60,10 @@ from mappers.targets.functional import (
     LOCAL_BINS,
     GatheredRead,
     HistogramExpression,
+    Lane,
     generated_kernels,
     histogram_expression,
+    reduction_expression,
 )
 from mappers.targets.kernels import (
     PUBLISH_RANGE,
@@ -262,7 +265,26 @@ class _HistogramPlan(Plan):
             kernels[0].source + kernels[2].source + add[1].source + add[0].source,
         )
         return _Generated(expression, Tree(kernels, expression.bin_range, arguments, types),
-                          (add[0], add[1]))  # fmt: skip
+                          (add[0], add[1]), self._active_tree())  # fmt: skip
+
+    def _active_tree(self) -> Tree | None:
+        """The generated kernels finding the active iterations (None where there are no
+        reads under a test, or where the functional IR cannot say the tests): the
+        smallest and largest iteration number (from 0) at which every test holds."""
+        if self.active is None:
+            return None
+        iterator, largest = self.loop.iterator, 2**63 - 1
+        lanes = [Lane(iterator, "min", largest, iteration=True),
+                 Lane(iterator, "max", -largest - 1, iteration=True)]  # fmt: skip
+        body = self.active.body
+        expression = reduction_expression(body, lanes, LOCAL, self.tests)
+        if expression is None:
+            return None
+        arguments = arguments_by_name(body)
+        kernels = tree_kernels(expression, arguments)
+        if kernels is None:
+            return None
+        return Tree(kernels, expression, arguments, ["i64", "i64"])
 
     def _late_reads(self, body: KernelBody) -> list[Value]:
         """The reads of `body` that the loop makes only at some iterations (under a test)."""
@@ -323,23 +345,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
             status = self._count(builder, every, ranges=ranges)
             builder.statement(f"call void @llvm.stackrestore.p0(ptr {saved.ref})")
             return status
-        active = self.active.body
-        active_packed = pack_params(builder, self.active_params)
-        active_args = [*active.scalar_args(), *active.buffer_args(), active_packed]
-        cells = range_cells(builder)
-        found = launch(builder, module, source=self._active_source(active_args),
-                       kernel="idiom_active", global_size=[const(I64, _GRID)], local_size=None,
-                       work=as_check(builder, self.count),
-                       args=[_scalar(self.count), _scalar(const(I64, 0)), *active_args,
-                             KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
-        first, last, overflow = read_cells(builder, cells)
-        go = builder.all_of(
-            [
-                builder.compare("eq", found, const("i32", 0)),
-                builder.compare("eq", overflow, const("i32", 0)),
-                builder.compare("sle", first, last),
-            ]
-        )
+        first, last, found = self._find_active(builder)
+        go = builder.all_of([found, builder.compare("sle", first, last)])
 
         def restricted() -> Operand:
             """The kernels over the iterations first .. last, each read copied for them."""
@@ -425,6 +432,35 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
                           args=[*common, bins.arg, _scalar(bins.low)])  # fmt: skip
 
         return status_when(builder, bins.go, add)
+
+    def _find_active(self, builder: Builder) -> tuple[Operand, Operand, Operand]:
+        """The first and last iteration (i64, counted from 0) at which every test holds,
+        and whether they were found (i1; first > last where no iteration passes)."""
+        assert self.active is not None
+        module = self.context.module
+        active = self.active.body
+        generated = self.functional.active if self.functional is not None else None
+        if generated is not None:
+            values = dict(self.active_params)
+            for group, arg in zip(active.groups.values(), active.buffer_args(), strict=True):
+                assert arg.bytes is not None
+                size = const(I64, element_size(group.element))
+                values[f"{group.name}_len"] = builder.binary("sdiv", arg.bytes, size)
+            status, (first, last) = launch_tree(builder, module, generated, values=values,
+                                                count=self.count)  # fmt: skip
+            return first, last, builder.compare("eq", status, const("i32", 0))
+        active_packed = pack_params(builder, self.active_params)
+        active_args = [*active.scalar_args(), *active.buffer_args(), active_packed]
+        cells = range_cells(builder)
+        found = launch(builder, module, source=self._active_source(active_args),
+                       kernel="idiom_active", global_size=[const(I64, _GRID)], local_size=None,
+                       work=as_check(builder, self.count),
+                       args=[_scalar(self.count), _scalar(const(I64, 0)), *active_args,
+                             KernelArg("", 2, cells, const(I64, 12))])  # fmt: skip
+        first, last, overflow = read_cells(builder, cells)
+        ok = builder.all_of([builder.compare("eq", found, const("i32", 0)),
+                             builder.compare("eq", overflow, const("i32", 0))])  # fmt: skip
+        return first, last, ok
 
     def _counter_at(self, builder: Builder, iteration: Operand) -> Operand:
         """The loop counter's value (i64) at `iteration` (counted from 0): where the
@@ -548,6 +584,10 @@ class _Generated:
     expression: HistogramExpression
     tree: Tree
     add: tuple[Kernel, Kernel]
+    # Where the loop reads under its tests: the smallest and largest counter at which
+    # every test holds, a tree reduction over every iteration (None: the translated
+    # `idiom_active` finds them).
+    active: Tree | None = None
 
 
 @dataclass(frozen=True)
