@@ -24,7 +24,9 @@ COPY = (
     "__kernel void copy(__global const int4* a, __global int4* b) "
     "{ size_t i = get_global_id(0); b[i] = a[i]; }"
 )
-# (work-group, values an item, window, how the window is folded, static block numbers)
+# (work-group, values an item, window, how the window is folded, static block numbers,
+# atomic reads of the status words)
+ATOMIC = [(256, 4, 32, 0, 0, 1), (512, 4, 256, 2, 0, 1), (256, 8, 32, 0, 0, 1)]
 VARIANTS = [
     (256, 4, 32, 2, 0), (256, 4, 64, 2, 0), (256, 4, 128, 2, 0), (256, 4, 256, 2, 0),
     (512, 4, 256, 2, 0), (256, 8, 256, 2, 0), (128, 4, 128, 2, 0),
@@ -58,9 +60,12 @@ def measure(device: Device, n: int) -> dict[str, Any]:
     copy = cl.Kernel(cl.Program(context, COPY).build(), "copy")
     copy_s = _time(device, lambda: copy(queue, (n // 4,), (256,), x_buffer, out))
     rows: dict[str, Any] = {"device": device.name, "n": n, "copy_GBs": 8 * n / copy_s / 1e9}
-    for group, per, window, fold, static in VARIANTS:
+    variants = [(*v, 0) for v in VARIANTS] + ATOMIC
+    for group, per, window, fold, static, atomic in variants:
         name = f"g{group}_per{per}_w{window}_{FOLDS[fold]}{'_static' if static else ''}"
+        name += "_atomic_reads" if atomic else ""
         options = f"-DGROUP={group} -DPER={per} -DWINDOW={window} -DTREE={fold} -DSTATIC={static}"
+        options += f" -DATOMIC_READS={atomic}"
         program = cl.Program(context, SOURCE.read_text()).build(options=options)
         kernel = cl.Kernel(program, "scan_variant")
         blocks = -(-n // (group * per))

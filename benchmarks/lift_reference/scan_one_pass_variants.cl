@@ -4,7 +4,9 @@
    the window in order, 1: item 0 finds where to stop, then a tree folds, 2: a tree folds
    (sum, count, state) pairs, the nearest first, stopping at a prefix or a word not yet
    written; STATIC 1: blocks numbered as launched (no counter: relies on groups starting
-   in order, which OpenCL does not promise; measured only). benchmarks/
+   in order, which OpenCL does not promise; measured only); ATOMIC_READS 1: the status
+   words read by atomic adds of 0 (coherent by the letter of OpenCL 1.2) instead of
+   volatile loads. benchmarks/
    scan_one_pass_variants.py runs them. */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define BLOCK (GROUP * PER)
@@ -58,7 +60,11 @@ void scan_variant(__global const int* x, __global int* out,
     while (more) {
         if (lid < WINDOW) {
             const int j = nearest - lid;
+#if ATOMIC_READS
+            const ulong w = j >= 0 ? atom_add(status + j, 0UL) : 0;
+#else
             const ulong w = j >= 0 ? status[j] : 0;
+#endif
             flags[lid] = (uint)(w >> 32);
             values[lid] = (int)(uint)w;
         }

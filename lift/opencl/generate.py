@@ -1011,8 +1011,9 @@ class _Generator:
         then item 0 folds them in order until a block's prefix), publishes its own
         prefix, then applies `each` to the block, what was prepared and its start
         (lift/opencl/lookback.py).
-        Only earlier blocks are waited for, and each was taken by a group already
-        running, so the waits end on any device."""
+        Only earlier blocks are waited for, each taken by a group already running: the
+        waits end wherever a running group runs on (GPUs and PoCL; OpenCL does not
+        promise it)."""
         blocks, kind = self.value(x, env), self.type_of(x, env)
         assert isinstance(kind, Array)
         start_type = self.type_of(fun.init, env)

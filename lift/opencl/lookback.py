@@ -7,9 +7,16 @@ to the block's end) and 32 bits of the value in the low half. A 32-bit value fit
 word; a 64-bit value takes two, one a half, each written with its own flag, and a reader
 takes the pair only where both flags agree (each half is written once for each flag, so
 two halves of one flag hold one value). A word is written with one 64-bit atomic
-exchange, so a reader never sees a flag without its value, whatever the device orders
-between separate stores. The words and the counter handing out blocks in order sit in
-one scratch buffer the runtime zeroes before the launch (IDIOM_ARG_SCRATCH).
+exchange and read with an atomic add of 0, so a reader never sees a flag without its
+value, whatever the device orders between separate stores, and sees the latest write by
+the letter of OpenCL 1.2 (a volatile load is not promised to; on an H200 the atomic
+reads cost a hand-written scan 1%,
+docs/results/scan_one_pass_hand_variants_atomic_reads_h200_2026-11-30.json, and the
+generated one 1%, lift_kernels_scan_atomic_reads_h200_2026-11-30.json). The kernel also
+relies on a work-group that has taken a block running on to publish it, which OpenCL
+does not promise but GPUs and PoCL do (as every decoupled look-back does). The words and
+the counter handing out blocks in order sit in one scratch buffer the runtime zeroes
+before the launch (IDIOM_ARG_SCRATCH).
 """
 
 from __future__ import annotations
@@ -48,16 +55,16 @@ class StatusWords:
     def read(self, block: str, flag: str, value: str) -> list[str]:
         """The statements setting the variables `flag` (0 where not ready) and `value`
         from `block`'s words, read once each."""
-        at = f"({block}) * {self.words}"
+        at = f"{self.buffer} + ({block}) * {self.words}"
         if self.words == 1:
             return [
-                f"const ulong {flag}_w = {self.buffer}[{at}];",
+                f"const ulong {flag}_w = atom_add({at}, 0UL);",
                 f"{flag} = (uint)({flag}_w >> 32);",
                 f"{value} = ({self.kind})(uint){flag}_w;",
             ]
         return [
-            f"const ulong {flag}_lo = {self.buffer}[{at}];",
-            f"const ulong {flag}_hi = {self.buffer}[{at} + 1];",
+            f"const ulong {flag}_lo = atom_add({at}, 0UL);",
+            f"const ulong {flag}_hi = atom_add({at} + 1, 0UL);",
             f"{flag} = ({flag}_lo >> 32) == ({flag}_hi >> 32) ? (uint)({flag}_lo >> 32) : 0u;",
             f"{value} = ({self.kind})(({flag}_hi << 32) | ({flag}_lo & 0xffffffffUL));",
         ]

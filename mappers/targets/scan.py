@@ -8,9 +8,9 @@ the block's total in a status word, reads the words of the blocks before it unti
 holds a prefix (decoupled look-back, lift/opencl/lookback.py), publishes its own prefix,
 then scans each run from its start into the output (staged through local memory). No
 host step, no second launch: on an H200, whole calls of 2^14 to 2^25 ints with data on
-the device took 52-232 us against 88-571 us for the two kernels and the host's step
+the device took 52-237 us against 89-596 us for the two kernels and the host's step
 between them (benchmarks/lift_kernels.py `scan_calls`,
-docs/results/lift_kernels_scan_one_pass_h200_2026-11-30.json). The status words sit in a
+docs/results/lift_kernels_scan_atomic_reads_h200_2026-11-30.json). The status words sit in a
 scratch buffer the runtime zeroes on the device (IDIOM_ARG_SCRATCH). A floating-point
 sum keeps two passes (its overflow check comes before anything is written), and so does
 a scan whose running value is read after the loop (the host's step gives it).
