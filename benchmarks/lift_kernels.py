@@ -51,7 +51,7 @@ from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
 from lift.exploration.space import default_candidate, launch_shape, lower  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
-from lift.ir.build import blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
+from lift.ir.build import ScanPrograms, blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
 from lift.ir.text import parse, show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Kernel, Output, generate  # noqa: E402
@@ -388,13 +388,7 @@ def _scan_generated(
     launches where sizes fit), and what they wrote."""
     group, run = shape
     n, block = len(x), group * run
-    xp = ir.Param("x", Array(I32, Size.of("n0")))
-    a, b = ir.Param("a"), ir.Param("b")
-    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
-    yp = ir.Param("y", Array(I32, Size.of("wg") * block))
-    programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                            local=group, inclusive=True, written=[yp], per=run,
-                            staging=staging)  # fmt: skip
+    programs = _scan_programs(group, run, staging)
     chunks = -(-n // block)
     sizes = {"n0": n, "wg": chunks, "per": run}
     first = generate(programs.totals, "totals", index="int", work_group=group)
@@ -412,6 +406,17 @@ def _scan_generated(
     return medians, y
 
 
+def _scan_programs(group: int, run: int, staging: tuple[bool, bool]) -> ScanPrograms:
+    """`blocked_scan`'s programs for an inclusive sum of ints `x` (`n0` of them) into
+    `y`, in work-groups of `group`, `run` values a work-item."""
+    xp = ir.Param("x", Array(I32, Size.of("n0")))
+    a, b = ir.Param("a"), ir.Param("b")
+    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
+    yp = ir.Param("y", Array(I32, Size.of("wg") * (group * run)))
+    return blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"), local=group,
+                        inclusive=True, written=[yp], per=run, staging=staging)  # fmt: skip
+
+
 def _scan_one_pass(
     device: Device,
     x: np.ndarray,
@@ -425,13 +430,7 @@ def _scan_one_pass(
     int indices, and what it wrote."""
     group, run = shape
     n, block = len(x), group * run
-    xp = ir.Param("x", Array(I32, Size.of("n0")))
-    a, b = ir.Param("a"), ir.Param("b")
-    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
-    yp = ir.Param("y", Array(I32, Size.of("wg") * block))
-    programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                            local=group, inclusive=True, written=[yp], per=run,
-                            staging=staging)  # fmt: skip
+    programs = _scan_programs(group, run, staging)
     assert programs.chained is not None
     chunks = -(-n // block)
     sizes = {"n0": n, "wg": chunks}
@@ -450,19 +449,12 @@ def measure_scan_calls(device: Device, exponents: Sequence[int], repeat: int) ->
     totals read back, scanned on the host, the starts written, the second launch, the
     wait); wall-clock medians of `repeat` calls after five, both from Python, outputs
     compared with numpy's."""
-    group = SCAN_BLOCK
-    xp = ir.Param("x", Array(I32, Size.of("n0")))
-    a, b = ir.Param("a"), ir.Param("b")
-    fold = ir.Lambda((a, b), ir.Apply(ir.Op("+"), (a, b)))
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
-    kernels = {}
-    for form, run, staging in (("two", SCAN_RUN, SCAN_STAGING),
-                               ("one", SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)):  # fmt: skip
-        yp = ir.Param("y", Array(I32, Size.of("wg") * (group * run)))
-        programs = blocked_scan([xp], xp, fold, ir.Literal(0, I32), Size.of("n0"),
-                                local=group, inclusive=True, written=[yp], per=run,
-                                staging=staging)  # fmt: skip
-        kernels[form] = (programs, run)
+    kernels = {
+        "two": (_scan_programs(SCAN_BLOCK, SCAN_RUN, SCAN_STAGING), SCAN_RUN),
+        "one": (_scan_programs(SCAN_BLOCK, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING),
+                SCAN_CHAINED_RUN),
+    }  # fmt: skip
     rows: dict[str, Any] = {}
     for exponent in exponents:
         n = 2**exponent
