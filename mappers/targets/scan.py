@@ -48,7 +48,7 @@ from __future__ import annotations
 from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.text import pretty
-from lift.opencl.generate import Kernel
+from lift.opencl.generate import Kernel, Output
 from mappers.plan.access import apart_from_fixed, element_size, measure
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
@@ -206,24 +206,10 @@ class _ScanPlan(Plan):
         chunks_declared = {
             p.name: writing[p.name].declaration for p in programs.chunks.params if p.name in writing
         }
-        output = self.functional.output
-        try:
-            # Launched in groups of SCAN_BLOCK, one a block (`call`).
-            totals, totals_int = long_and_int(
-                programs.totals,
-                "idiom_scan_totals",
-                declarations=totals_declared,
-                work_group=SCAN_BLOCK,
-            )
-            chunks, chunks_int = long_and_int(
-                programs.chunks,
-                "idiom_scan_chunks",
-                output=output,
-                declarations=chunks_declared,
-                work_group=SCAN_BLOCK,
-            )
-        except (LiftError, RecursionError) as error:
-            raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
+        totals, totals_int = _generated(programs.totals, "idiom_scan_totals", totals_declared)
+        chunks, chunks_int = _generated(
+            programs.chunks, "idiom_scan_chunks", chunks_declared, self.functional.output
+        )
         self.generated = GeneratedKernel(
             pretty(self.functional.algorithmic),
             (
@@ -247,16 +233,9 @@ class _ScanPlan(Plan):
         writing = self._arguments_by_name(writing=True)
         declared = {p.name: writing[p.name].declaration
                     for p in program.params if p.name in writing}  # fmt: skip
-        try:
-            chained, chained_int = long_and_int(
-                program,
-                "idiom_scan_chained",
-                output=self.functional.output,
-                declarations=declared,
-                work_group=SCAN_BLOCK,
-            )
-        except (LiftError, RecursionError) as error:
-            raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
+        chained, chained_int = _generated(
+            program, "idiom_scan_chained", declared, self.functional.output
+        )
         self.generated = GeneratedKernel(
             pretty(self.functional.algorithmic),
             (
@@ -410,6 +389,19 @@ class _ScanPlan(Plan):
         args = [by_name[name] for name in names]
         args += size_args(kernel, values)
         return args
+
+
+def _generated(
+    program: ir.Lambda, name: str, declarations: dict[str, str], output: Output | None = None
+) -> tuple[Kernel, Kernel]:
+    """`program`'s kernel with long indices and with int indices, launched in groups of
+    SCAN_BLOCK (`call`); NotReplaced where the Lift compiler declines it."""
+    try:
+        return long_and_int(
+            program, name, output=output, declarations=declarations, work_group=SCAN_BLOCK
+        )
+    except (LiftError, RecursionError) as error:
+        raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
 
 
 def map_scan(instance: Instance, context: MapperContext) -> Plan:
