@@ -1253,6 +1253,31 @@ def test_one_pass_scan_kernel_computes_every_prefix(
         assert wrapped == expected.tolist()
 
 
+@pytest.mark.parametrize("n", [64, 1000, 20_001])
+def test_one_pass_scan_with_fewer_groups_than_blocks(device: Device, n: int) -> None:
+    """Three work-groups of 16 for up to 313 blocks of 64: each group takes block after
+    block from the counter, its local buffers used again for each, and every prefix is
+    still numpy's."""
+    x = ir.Param("x", Array(Scalar("i32"), Size.of("n0")))
+    programs = blocked_scan(
+        [x], x, lam("(lambda (a b) (+ a b))"), ir.Literal(0, Scalar("i32")), Size.of("n0"),
+        local=16, inclusive=False, per=4, staging=(False, True),
+    )  # fmt: skip
+    assert programs.chained is not None
+    blocks = -(-n // 64)
+    y = ir.Param("y", Array(Scalar("i32"), Size.of("wg") * 64))
+    program = ir.Lambda((x, y, *programs.chained.params[1:]), programs.chained.body)
+    output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
+    kernel = generate(program, "chained", output=output, work_group=16)
+    values = rng(25).integers(-1000, 1000, n).astype(np.int32)
+    written = np.zeros(blocks * 64, dtype=np.int32)
+    inputs = {"x": values, "y": np.zeros_like(written), "z": 5}
+    sizes = {"n0": n, "wg": blocks}
+    device.run(program, kernel, inputs, sizes, Launch((3 * 16,), (16,)), written, repeat=2)
+    expected = np.cumsum(np.concatenate(([5], values[:-1])), dtype=np.int32)
+    np.testing.assert_array_equal(written[:n], expected)
+
+
 def test_integer_arithmetic_wraps_in_generated_kernels() -> None:
     kernel = generate(lam("(lambda ((x (array i32 N))) (map-global 0 (lambda (v) (* v 3:i32)) x))"))
     assert "(int)((uint)" in kernel.source
