@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 _SCALARS = {"float": "f32", "double": "f64", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64"}
-_NARROW = {"i8": 0xFF, "i16": 0xFFFF}  # 8- and 16-bit integers: values, never folded lanes
+_NARROW = {"i8": 0xFF, "i16": 0xFFFF}  # 8- and 16-bit integers (folded in 32 bits)
 _FLOAT_OPS = {"fadd": "+", "fsub": "-", "fmul": "*", "fdiv": "/"}
 # Ordered comparisons are false beside a NaN, as C's are; C's != is unordered (une).
 _COMPARE = {"oeq": "==", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "une": "!="}
@@ -186,6 +186,12 @@ def stencil_expression(
 Tests = Sequence[tuple[Value, bool]]  # branch conditions and the value each must have
 
 
+def _folded_type(kind: str) -> str:
+    """The Lift type a reduction's lane of the IR type `kind` folds in: its own, but
+    32 bits for 8- and 16-bit integers."""
+    return "i32" if kind in _NARROW else _scalar(kind)
+
+
 def reduction_expression(
     body: KernelBody,
     lanes: list[Lane],
@@ -211,16 +217,19 @@ def _reduction(
     builder = _Builder(body, None, None, counter_starts=counter_starts)
     holds = builder.condition(tests)
     values = []
-    kinds = [Scalar("i64" if lane.iteration else _scalar(lane.operand.type)) for lane in lanes]
+    kinds = [Scalar("i64" if lane.iteration else _folded_type(lane.operand.type)) for lane in lanes]
     for lane, kind in zip(lanes, kinds, strict=True):
         value = builder.iteration(0) if lane.iteration else builder.expression(lane.operand)
+        if not lane.iteration and lane.operand.type in _NARROW:
+            # A lane of bytes folds in 32 bits (OpenCL's char and short widened with their
+            # sign): its sums, products and bitwise folds wrap to the same low bits, and
+            # its signed minimum and maximum are the same values; the caller truncates.
+            value = ir.Apply(ir.Op("i32"), (value,))
         value = ir.Apply(ir.Op("abs"), (value,)) if lane.magnitude else value
         if holds is not None:
             unit = ir.Literal(lane.identity, kind)
             value = ir.Apply(ir.Op("select"), (holds, value, unit))
         values.append(value)
-    if any(kind.name in _NARROW for kind in kinds):
-        raise _Unsupported  # a lane of bytes: the tree keeps 32- and 64-bit lanes only
     identity = ir.Apply(
         ir.Op("tuple"),
         tuple(ir.Literal(lane.identity, kind) for lane, kind in zip(lanes, kinds, strict=True)),

@@ -388,13 +388,20 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
         kernels' do (`self.results`)."""
         values = dict(self.params) | group_lengths(builder, self.body)
         assert self.kernels is not None
-        status, self.results = launch_tree(
+        kinds = self._lane_types()
+        folded = [_FOLDED.get(kind, kind) for kind in kinds]
+        status, totals = launch_tree(
             builder,
             self.context.module,
-            Tree(self.kernels, functional, self._arguments_by_name(), self._lane_types()),
+            Tree(self.kernels, functional, self._arguments_by_name(), folded),
             values=values,
             count=self.count,
         )
+        # A lane of bytes was folded in 32 bits: its low bits are the loop's total.
+        self.results = [
+            total if kind == wide else builder.cast("trunc", total, kind)
+            for total, kind, wide in zip(totals, kinds, folded, strict=True)
+        ]
         return builder.binary("or", status, self._order_unsettled(builder))
 
     def _order_unsettled(self, builder: Builder) -> Operand:
@@ -438,6 +445,7 @@ __kernel void idiom_reduce_final({", ".join(final_params)}) {{
 
 # The operator of each update that folds its operand with one, and its identity by type
 # (-0.0: the identity of + for every float, +0.0 included; integers wrap, as LLVM's do).
+_FOLDED = {"i8": "i32", "i16": "i32"}  # the generated kernels fold bytes in 32 bits
 _FOLDS = {"fadd": "+", "fsub": "+", "fmul": "*", "add": "+", "sub": "+", "mul": "*",
           "and": "&", "or": "|", "xor": "^"}  # fmt: skip
 _IDENTITIES = {"+": (-0.0, 0), "*": (1.0, 1), "&": (None, -1), "|": (None, 0), "^": (None, 0)}

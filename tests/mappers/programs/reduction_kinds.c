@@ -159,6 +159,26 @@ long repeat_sum(int n, long step)
     return s;
 }
 
+/* Lanes of 16 and 8 bits (llvm.smax.i16, llvm.smin.i8): folded in 32 bits by the
+   generated kernels, then truncated. */
+short max_short(int n, const short *h)
+{
+    short m = -32768;
+    for (int i = 0; i < n; i++)
+        if (h[i] > m)
+            m = h[i];
+    return m;
+}
+
+signed char min_chars(int n, const signed char *c)
+{
+    signed char m = 127;
+    for (int i = 0; i < n; i++)
+        if (c[i] < m)
+            m = c[i];
+    return m;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -168,6 +188,8 @@ int main(int argc, char **argv)
     unsigned *u = malloc(sizeof(unsigned) * (size_t)(n + 1));
     double *v = malloc(sizeof(double) * (size_t)(n + 1));
     float *w = malloc(sizeof(float) * (size_t)(n + 1));
+    short *h = malloc(sizeof(short) * (size_t)(n + 1));
+    signed char *c = malloc((size_t)(n + 1));
     unsigned state = 2463534242u;
     for (int i = 0; i < n; i++) {
         state ^= state << 13;
@@ -178,6 +200,8 @@ int main(int argc, char **argv)
         u[i] = mode ? state : state % 5 + 1;
         v[i] = (double)(state % 1000) / 1000.0 - 0.5;
         w[i] = (float)(state % 333) - 100.0f;
+        h[i] = mode ? (short)state : (short)(state % 601) - 300;
+        c[i] = mode ? (signed char)(state >> 3) : (signed char)(state % 51) - 25;
     }
     int and_out = 0, or_out = 0;
     int e = bits(n, x, &and_out, &or_out);
@@ -198,6 +222,10 @@ int main(int argc, char **argv)
     printf("max_double %a\n", max_double(n, v));
     printf("min_float %a\n", (double)min_float(n, w));
     printf("repeat_sum %ld\n", repeat_sum(n, mode ? (long)state * 7919L : 3L));
+    printf("max_short %d\n", max_short(n, h));
+    printf("min_chars %d\n", min_chars(n, c));
+    free(h);
+    free(c);
     free(x);
     free(y);
     free(u);

@@ -5,7 +5,8 @@ joined by && (LLVM's select of two tests), bitwise folds, minima and maxima of
 integers and of floating-point values (a select, or a min/max call), counts under a test
 (a signed, floating-point or unsigned order: `ult` and the others compare as uint or
 ulong), the largest of longs read as unsigned (`uf64`), of values rounded (`ceil`,
-`trunc`), a sum of a value that reads nothing (the grid its indices). The program is
+`trunc`), a sum of a value that reads nothing (the grid its indices), the largest of
+shorts and the smallest of chars (lanes of 16 and 8 bits, folded in 32). The program is
 built original and accelerated and run with launches forced on
 PoCL, at sizes that are not multiples of a work-group, with small values and with values
 whose sums and products wrap around: both print the same."""
@@ -28,7 +29,7 @@ FUNCTIONS = {
     "sum_int", "sum_magnitudes", "band_sum", "sum_long", "less_int", "product_unsigned",
     "bits", "min_int", "max_long",
     "count_positive", "count_below_unsigned", "count_above_ulong", "max_unsigned_as_double",
-    "max_rounded", "max_double", "min_float", "repeat_sum",
+    "max_rounded", "max_double", "min_float", "repeat_sum", "max_short", "min_chars",
 }  # fmt: skip
 GENERATED = "OpenCL reduction kernel (generated)"
 
