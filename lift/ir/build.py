@@ -79,8 +79,20 @@ def tree_reduce(
     `local * per` values a scan's block holds (`blocked_scan`)."""
     groups = Size.of("wg")
     per = Size.of("per") if per is None else per
-    chunk, v = ir.Param("chunk"), ir.Param("v")
-    tree = _group_fold(chunk, fold, identity, local)
+    chunk, ys, c, v = (ir.Param(n) for n in ("chunk", "ys", "c", "v"))
+
+    def fold_rows(rows: ir.Expr) -> ir.Expr:
+        return ir.Apply(
+            ir.Join(), (ir.Apply(ir.MapLocal(0, ir.ReduceSeq(fold, identity)), (rows,)),)
+        )
+
+    first = ir.ToLocal(ir.Lambda((c,), fold_rows(ir.Apply(ir.Transpose(), (c,)))))
+    tree: ir.Expr = ir.Apply(first, (chunk,))
+    half = local // 2
+    while half >= 1:
+        pairs = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(half)), (ys,)),))
+        tree = ir.Apply(ir.ToLocal(ir.Lambda((ys,), fold_rows(pairs))), (tree,))
+        half //= 2
     result = ir.Apply(ir.ToGlobal(ir.MapLocal(0, ir.Lambda((v,), v))), (tree,))
     padding = groups * local * per - count
     padded = ir.Apply(ir.Pad(0, padding, identity), (values,))
@@ -95,27 +107,6 @@ def tree_reduce(
     return ir.Apply(
         ir.Join(), (ir.Apply(ir.MapWorkgroup(0, ir.Lambda((chunk,), result)), (chunks,)),)
     )
-
-
-def _group_fold(chunk: ir.Expr, fold: ir.Lambda, identity: ir.Expr, local: int) -> ir.Expr:
-    """A work-group's fold of `chunk`, rows of `local` values (each item folds its place
-    in every row, then log2(local) halving steps in local memory): an array of one value
-    in local memory."""
-    ys, c = ir.Param("ys"), ir.Param("c")
-
-    def fold_rows(rows: ir.Expr) -> ir.Expr:
-        return ir.Apply(
-            ir.Join(), (ir.Apply(ir.MapLocal(0, ir.ReduceSeq(fold, identity)), (rows,)),)
-        )
-
-    first = ir.ToLocal(ir.Lambda((c,), fold_rows(ir.Apply(ir.Transpose(), (c,)))))
-    tree: ir.Expr = ir.Apply(first, (chunk,))
-    half = local // 2
-    while half >= 1:
-        pairs = ir.Apply(ir.Transpose(), (ir.Apply(ir.Split(Size.of(half)), (ys,)),))
-        tree = ir.Apply(ir.ToLocal(ir.Lambda((ys,), fold_rows(pairs))), (tree,))
-        half //= 2
-    return tree
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,7 @@ from mappers.targets.kernels import (
     as_check,
     buffer_declaration,
     c_type,
+    group_lengths,
     launch,
     pack_params,
     param_prelude,
@@ -441,11 +442,7 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         active = self.active.body
         generated = self.functional.active if self.functional is not None else None
         if generated is not None:
-            values = dict(self.active_params)
-            for group, arg in zip(active.groups.values(), active.buffer_args(), strict=True):
-                assert arg.bytes is not None
-                size = const(I64, element_size(group.element))
-                values[f"{group.name}_len"] = builder.binary("sdiv", arg.bytes, size)
+            values = dict(self.active_params) | group_lengths(builder, active)
             status, (first, last) = launch_tree(builder, module, generated, values=values,
                                                 count=self.count)  # fmt: skip
             return first, last, builder.compare("eq", status, const("i32", 0))
@@ -584,8 +581,8 @@ class _Generated:
     expression: HistogramExpression
     tree: Tree
     add: tuple[Kernel, Kernel]
-    # Where the loop reads under its tests: the smallest and largest counter at which
-    # every test holds, a tree reduction over every iteration (None: the translated
+    # Where the loop reads under its tests: the smallest and largest iteration number at
+    # which every test holds, a tree reduction over every iteration (None: the translated
     # `idiom_active` finds them).
     active: Tree | None = None
 

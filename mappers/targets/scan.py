@@ -69,12 +69,12 @@ from mappers.targets.kernels import (
     KernelBody,
     buffer_arg,
     c_type,
-    fits_int,
     group_lengths,
     launch,
     long_and_int,
     scratch_args,
     size_args,
+    sizes_fit,
     status_when,
 )
 from mappers.targets.reduction import ceiling, require_worth_it, stack_saved
@@ -296,9 +296,6 @@ class _ScanPlan(Plan):
             outputs = {"out0": outputs["out"], "out1": KernelArg("", 1, magnitudes, chunk_bytes)}
         work_items = [builder.binary("mul", chunks, const(I64, SCAN_BLOCK))]
 
-        def fits(kernel: Kernel) -> Operand:
-            return builder.all_of([fits_int(builder, values[name]) for name in kernel.sizes])
-
         status_first = status_when(
             builder,
             allocated,
@@ -306,7 +303,7 @@ class _ScanPlan(Plan):
                 builder, module, source=first, kernel=first.name,
                 global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                 args=self._args(programs.totals, first, values, outputs),
-                alternatives=[(fits(first), first_int)],
+                alternatives=[(sizes_fit(builder, first, values), first_int)],
             ),
         )  # fmt: skip
 
@@ -332,7 +329,7 @@ class _ScanPlan(Plan):
                     builder, module, source=second, kernel=second.name,
                     global_size=work_items, local_size=[SCAN_BLOCK], work=self.count,
                     args=self._args(programs.chunks, second, values, starts_arg, writing=True),
-                    alternatives=[(fits(second), second_int)],
+                    alternatives=[(sizes_fit(builder, second, values), second_int)],
                 ),
             )  # fmt: skip
 
@@ -356,13 +353,12 @@ class _ScanPlan(Plan):
         own |= scratch_args(builder, kernel, values)
         program = self.functional.programs.chained
         assert program is not None
-        fits = builder.all_of([fits_int(builder, values[name]) for name in kernel.sizes])
         return launch(
             builder, self.context.module, source=kernel, kernel=kernel.name,
             global_size=[builder.binary("mul", chunks, const(I64, SCAN_BLOCK))],
             local_size=[SCAN_BLOCK], work=self.count,
             args=self._args(program, kernel, values, own, writing=True),
-            alternatives=[(fits, kernel_int)],
+            alternatives=[(sizes_fit(builder, kernel, values), kernel_int)],
         )  # fmt: skip
 
     def done(self, builder: Builder) -> dict[Value, Operand]:
