@@ -543,6 +543,7 @@ class _ScanCalls:
 
 HISTOGRAM_GRID = 16384  # work-items the tool's histogram kernels ask for
 FILL_PER_UNIT, FILL_SHARE = 2048, 16  # idiom_opencl.c's filled_grid (IDIOM_CL_FILL)
+FILL_GROUP = 1024  # and its work-groups (IDIOM_CL_FILL_GROUP)
 
 
 def filled_grid(device: Device, n: int) -> int:
@@ -557,12 +558,12 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     compiler generates for a histogram as the tool launches them (`default`: through
     each work-group's bins in local memory where there are at most LOCAL_BINS, global
     atomics otherwise; `global_atomics`: the latter always; `int`: the default with int
-    indices, which the tool does not launch), in groups of 256 on the grid the runtime
-    launches on this device (`filled_grid`), and `default` again on the grid the tool
-    asks for (`grid_asked`, HISTOGRAM_GRID: what a CPU device gets), against two
-    hand-written kernels (lift_reference/histogram.cl) on the filled grid: global
-    atomics, and bins kept in local memory per work-group. Ideal traffic: every key read
-    once (the bins are few)."""
+    indices, which the tool does not launch), in groups of FILL_GROUP on the grid the
+    runtime launches on this device (`filled_grid`), and `default` again on the grid the
+    tool asks for (`grid_asked`, HISTOGRAM_GRID in groups of 256: what a CPU device
+    gets), against two hand-written kernels (lift_reference/histogram.cl) on the filled
+    grid in groups of 256 and of FILL_GROUP (`_wide`): global atomics, and bins kept in
+    local memory per work-group. Ideal traffic: every key read once (the bins are few)."""
     keys = np.random.default_rng(12).integers(0, bins, n).astype(np.int32)
     expected = np.bincount(keys, minlength=bins).astype(np.int32)
     kp = ir.Param("keys", Array(I32, Size.of("n0")))
@@ -585,7 +586,8 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     times = {}
     outputs = {}
     for name, (program, index) in programs.items():
-        launch = Launch((HISTOGRAM_GRID if name == "grid_asked" else grid,), (256,))
+        asked = name == "grid_asked"
+        launch = Launch((HISTOGRAM_GRID if asked else grid,), (256 if asked else FILL_GROUP,))
         variant = generate(program, "histogram", output, index=index)
         outputs[name], times[name] = _time_adds(device, (program, variant), keys, sizes,
                                                 launch=launch, repeat=repeat)  # fmt: skip
@@ -593,10 +595,14 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
     flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
     built = cl.Program(device.context, (REFERENCES / "histogram.cl").read_text()).build()
     keys_buf = cl.Buffer(device.context, flags, hostbuf=keys)
-    references: list[tuple[str, str, list[Any]]] = [("reference", "histogram_global", [])]
+    references: list[tuple[str, str, list[Any], int]] = [
+        ("reference", "histogram_global", [], 256),
+        ("reference_wide", "histogram_global", [], FILL_GROUP),
+    ]
     if bins <= 4096:  # the local kernel's bins
-        references.append(("reference_local", "histogram_local", [np.int32(bins)]))
-    for name, entry, extra in references:
+        references.append(("reference_local", "histogram_local", [np.int32(bins)], 256))
+        references.append(("reference_local_wide", "histogram_local", [np.int32(bins)], FILL_GROUP))
+    for name, entry, extra, group in references:
         counts = np.zeros(bins, dtype=np.int32)
         bins_buf = cl.Buffer(device.context, flags, hostbuf=counts)
         kernel_ref = cl.Kernel(built, entry)
@@ -604,7 +610,7 @@ def measure_histogram(device: Device, n: int, bins: int, repeat: int) -> dict[st
         timed = []
         for attempt in range(repeat + 1):  # the first a warm-up, its counts compared
             cl.enqueue_fill_buffer(device.queue, bins_buf, np.int32(0), 0, counts.nbytes)
-            event = kernel_ref(device.queue, (grid,), (256,), *args)
+            event = kernel_ref(device.queue, (grid,), (group,), *args)
             event.wait()
             if attempt == 0:
                 cl.enqueue_copy(device.queue, counts, bins_buf)

@@ -180,21 +180,64 @@ static void discover(void) {
 /* The work-items of a grid launched with IDIOM_CL_FILL on `slot` (idiom_runtime.h): at least
    `asked`, at most the device's fill, each taking IDIOM_CL_FILL_SHARE of `work` or more;
    whole work-groups of `local` (or of 256 where the driver chooses). */
-static int64_t filled_grid(const device_slot *slot, int64_t asked, const int64_t *local,
-                           int64_t work) {
+static int64_t fill_items(const device_slot *slot) {
     static int64_t forced = -1; /* IDIOM_CL_FILL_ITEMS, read once (under cl_lock) */
     if (forced < 0) {
         const char *text = getenv("IDIOM_CL_FILL_ITEMS");
         long long items = text != NULL ? atoll(text) : 0;
         forced = items > 0 ? items : 0;
     }
-    int64_t fill = forced > 0 ? forced : slot->fill;
+    return forced > 0 ? forced : slot->fill;
+}
+
+static int64_t filled_grid(const device_slot *slot, int64_t asked, const int64_t *local,
+                           int64_t work) {
+    int64_t fill = fill_items(slot);
     int64_t group = local != NULL ? local[0] : 256;
     int64_t iterations = work < 0 ? -(work + 1) : work;
     int64_t items = iterations / IDIOM_CL_FILL_SHARE;
     items = items < fill ? items : fill;
     items = (items + group - 1) / group * group;
     return items > asked ? items : asked;
+}
+
+/* The work-items of a group of a grid filled on `slot`: IDIOM_CL_FILL_GROUP, at most what
+   `kernel` of `program` allows on the device (asked once a program: programs are never
+   freed), never fewer than `asked`; `asked` where the slot is not filled. */
+static int64_t filled_group(const device_slot *slot, cl_program program, const char *kernel,
+                            int64_t asked) {
+    enum { REMEMBERED = 64 };
+    static cl_program programs[REMEMBERED]; /* under cl_lock */
+    static int64_t widest[REMEMBERED];
+    static int count;
+    if (fill_items(slot) <= 0 || asked >= IDIOM_CL_FILL_GROUP) {
+        return asked;
+    }
+    for (int i = 0; i < count; i++) {
+        if (programs[i] == program) {
+            return widest[i] > asked ? widest[i] : asked;
+        }
+    }
+    size_t allowed = 0;
+    cl_int err = CL_SUCCESS;
+    cl_kernel object = clCreateKernel(program, kernel, &err);
+    if (object == NULL || err != CL_SUCCESS ||
+        clGetKernelWorkGroupInfo(object, slot->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof allowed,
+                                 &allowed, NULL) != CL_SUCCESS) {
+        allowed = 0;
+    }
+    if (object != NULL) {
+        clReleaseKernel(object);
+    }
+    int64_t group = asked;
+    while (group * 2 <= IDIOM_CL_FILL_GROUP && (size_t)(group * 2) <= allowed) {
+        group *= 2; /* a power of two times what was asked: the grid stays whole groups */
+    }
+    if (count < REMEMBERED) {
+        programs[count] = program;
+        widest[count++] = group;
+    }
+    return group;
 }
 
 /* Launches moving at most this many bytes measure the site's overhead (idiom_policy.h). */
@@ -1334,7 +1377,7 @@ static void release_idle_copies(void) {
 }
 
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int any_range,
-                      int fill, int64_t *global, const int64_t *local, int64_t work,
+                      int fill, int64_t *global, int64_t *local, int64_t work,
                       int32_t nargs, idiom_arg *args, const char **device, cl_timing *timing) {
     idiom_mode mode = idiom__device_mode();
     if (mode == IDIOM_MODE_OFF) {
@@ -1369,6 +1412,9 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
         program = get_program(s, source, hash, kernel, &timing->build);
+        if (fill && local != NULL && program != NULL) {
+            local[0] = filled_group(&slots[s], program, kernel, local[0]);
+        }
         if (fill) {
             global[0] = filled_grid(&slots[s], global[0], local, work);
         }
@@ -1418,12 +1464,14 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *device = NULL;
     cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0, 0.0};
     int64_t launched[3] = {1, 1, 1}; /* the NDRange launched: global, or a grid filled */
-    for (int32_t d = 0; global != NULL && d < dims && d < 3; d++) {
-        launched[d] = global[d];
+    int64_t grouped[3] = {0, 0, 0};  /* its work-groups: local, or widened for a fill */
+    for (int32_t d = 0; d < dims && d < 3; d++) {
+        launched[d] = global != NULL ? global[d] : 1;
+        grouped[d] = local != NULL ? local[d] : 0;
     }
     int32_t status = cl_run(source, kernel, dims, any_range, fill,
-                            global != NULL ? launched : NULL, local, work, nargs, args, &device,
-                            &timing);
+                            global != NULL ? launched : NULL, local != NULL ? grouped : NULL,
+                            work, nargs, args, &device, &timing);
     global = global != NULL ? launched : NULL;
     if (stats != NULL) {
         idiom_json j;
@@ -1457,9 +1505,11 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         for (int32_t d = 0; global != NULL && d < dims && d < 3; d++) {
             g[d] = (long long)global[d];
         }
-        idiom__trace("cl_run kernel '%s' on '%s' global %lldx%lldx%lld work %lld args %d: %s",
+        idiom__trace("cl_run kernel '%s' on '%s' global %lldx%lldx%lld local %lld work %lld "
+                     "args %d: %s",
                      kernel != NULL ? kernel : "?", device != NULL ? device : "none", g[0], g[1],
-                     g[2], (long long)work, (int)nargs, idiom__status_name(status));
+                     g[2], (long long)grouped[0], (long long)work, (int)nargs,
+                     idiom__status_name(status));
     }
     return status;
 }

@@ -76,22 +76,26 @@ def test_bins_overlapping_the_keys_run_the_original_loop(builds: Builds) -> None
     assert _adds(stderr) == 0, stderr[-2000:]
 
 
-def _add_grids(stderr: str) -> list[str]:
-    return re.findall(r"cl_run kernel 'idiom_histogram' on '[^']*' global (\d+)x1x1", stderr)
+def _add_grids(stderr: str) -> list[tuple[str, str]]:
+    """The grid and the work-group of each launch of the adds."""
+    pattern = r"cl_run kernel 'idiom_histogram' on '[^']*' global (\d+)x1x1 local (\d+)"
+    return re.findall(pattern, stderr)
 
 
 @pytest.mark.parametrize("function", ["count_keys", "count_wide", "weights_double", "weights_wide"])
 def test_a_grid_widened_to_fill_a_device_adds_the_same_bins(builds: Builds, function: str) -> None:
-    # The adds' grid of 16,384 work-items is as asked on a CPU device; IDIOM_CL_FILL_ITEMS
-    # stands for a GPU's fill: 1,000,000 iterations, 16 an item, in groups of 256. Double
-    # bins kept in local memory (compare-and-swap adds, whose flushes contend) keep the
-    # grid asked; those added in global memory (more than 4096) are widened.
+    # The adds' grid of 16,384 work-items in groups of 256 is as asked on a CPU device;
+    # IDIOM_CL_FILL_ITEMS stands for a GPU's fill: 1,000,000 iterations, 16 an item, in
+    # groups widened to 1,024. Double bins kept in local memory (compare-and-swap adds,
+    # whose flushes contend) keep the grid asked; those added in global memory (more than
+    # 4096) are widened.
     which = str(GENERATED[function])
     widened = function != "weights_double"
-    assert _add_grids(same_outputs(builds, ["1000000", which], ON_POCL)) == ["16384"]
+    asked = [("16384", "256")]
+    assert _add_grids(same_outputs(builds, ["1000000", which], ON_POCL)) == asked
     filled = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "65536"}
     grids = _add_grids(same_outputs(builds, ["1000000", which], filled))
-    assert grids == (["62720"] if widened else ["16384"])
+    assert grids == ([("63488", "1024")] if widened else asked)
     few = ON_POCL | {"IDIOM_CL_FILL_ITEMS": "20000"}
     grids = _add_grids(same_outputs(builds, ["1000000", which], few))
-    assert grids == (["20224"] if widened else ["16384"])
+    assert grids == ([("20480", "1024")] if widened else asked)
