@@ -58,6 +58,7 @@ from lift.opencl.generate import Kernel, Output, generate  # noqa: E402
 from mappers.targets.functional import (  # noqa: E402
     LOCAL_BINS,
     SCAN_BLOCK,
+    SCAN_CHAINED_GROUP,
     SCAN_CHAINED_RUN,
     SCAN_CHAINED_STAGING,
     SCAN_RUN,
@@ -320,11 +321,10 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
     lift_reference/scan_blocks.cl (256 values a work-group, in local memory); each the
     sum of its two kernels' times, the host's scan of the totals between them not
     counted. Then the one-pass kernel generated (`one_pass`: what the tool launches for
-    an integer scan whose running value is not used after its loop; `one_pass_group_G_
-    run_R_out_OUT`, the runs' prefixes written through local memory or straight out;
-    the runs are read in place) against the hand-written
-    one-pass scan (`reference_one_pass`, lift_reference/scan_one_pass.cl: int4 loads and
-    stores). Ideal traffic: every value read once, every prefix written once."""
+    an integer scan whose running value is not used after its loop; its variants in
+    `measure_scan_one_pass`) against the hand-written one-pass scan
+    (`reference_one_pass`, lift_reference/scan_one_pass.cl: int4 loads and stores).
+    Ideal traffic: every value read once, every prefix written once."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
     forms = {
@@ -344,13 +344,7 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
         parts[name], y = _scan_generated(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
-    one_pass = {"one_pass": (SCAN_BLOCK, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
-    for group in (256, 512):
-        for run in (4, 8, 16):
-            for staging in ((False, False), (False, True)):  # the output staged or not
-                name = f"one_pass_group_{group}_run_{run}_out_"
-                name += "local" if staging[1] else "global"
-                one_pass[name] = (group, run, staging)
+    one_pass = {"one_pass": (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
     for name, (group, run, staging) in one_pass.items():
         parts[name], y = _scan_one_pass(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
@@ -417,6 +411,41 @@ def _scan_programs(group: int, run: int, staging: tuple[bool, bool]) -> ScanProg
                         inclusive=True, written=[yp], per=run, staging=staging)  # fmt: skip
 
 
+def measure_scan_one_pass(device: Device, n: int, repeat: int) -> dict[str, Any]:
+    """The one-pass scan of n ints generated in variants (`group_G_run_R_IN_OUT`: work-
+    groups of G, R values an item, the block read through local memory or in place, the
+    runs' prefixes written through local memory or straight out), against the
+    hand-written one-pass scan (lift_reference/scan_one_pass.cl); data on the device, as
+    `measure_scan`'s."""
+    x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
+    expected = _wrapped(np.cumsum(x.astype(np.int64)))
+    forms = {"one_pass": (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
+    shapes = [(g, r, (False, True)) for g in (128, 256, 512) for r in (8, 11, 13, 15, 17, 19, 21)]
+    shapes += [(256, r, (False, True)) for r in (23, 25, 31)]
+    shapes += [(256, r, (True, True)) for r in (8, 17)]
+    for group, run, staging in shapes:
+        name = f"group_{group}_run_{run}_"
+        name += "_".join("local" if s else "global" for s in staging)
+        forms[name] = (group, run, staging)
+    times: dict[str, float] = {}
+    equal: dict[str, bool] = {}
+    for name, (group, run, staging) in forms.items():
+        parts, y = _scan_one_pass(device, x, (group, run), staging, repeat)
+        times[name] = sum(parts.values())
+        equal[name] = bool(np.array_equal(y[:n], expected))
+    reference_parts, reference_out = _scan_one_pass_reference(device, x, repeat)
+    times["reference_one_pass"] = sum(reference_parts.values())
+    equal["reference_one_pass"] = bool(np.array_equal(reference_out, expected))
+    return {
+        "case": "scan_one_pass",
+        "n": n,
+        "build_options": device.options,
+        "seconds": times,
+        "GBs": {k: 8 * n / s / 1e9 for k, s in times.items()},
+        "outputs_equal": equal,
+    }
+
+
 def _scan_one_pass(
     device: Device,
     x: np.ndarray,
@@ -451,9 +480,9 @@ def measure_scan_calls(device: Device, exponents: Sequence[int], repeat: int) ->
     compared with numpy's."""
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
     kernels = {
-        "two": (_scan_programs(SCAN_BLOCK, SCAN_RUN, SCAN_STAGING), SCAN_RUN),
-        "one": (_scan_programs(SCAN_BLOCK, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING),
-                SCAN_CHAINED_RUN),
+        "two": (_scan_programs(SCAN_BLOCK, SCAN_RUN, SCAN_STAGING), (SCAN_BLOCK, SCAN_RUN)),
+        "one": (_scan_programs(SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING),
+                (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN)),
     }  # fmt: skip
     rows: dict[str, Any] = {}
     for exponent in exponents:
@@ -481,23 +510,24 @@ class _ScanCalls:
         self.x = cl.Buffer(context, flags.READ_ONLY | flags.COPY_HOST_PTR, hostbuf=x)
         self.built: dict[str, Any] = {}
         self.outputs: dict[str, Any] = {}
-        for form, (programs, run) in kernels.items():
-            blocks = -(-self.n // (SCAN_BLOCK * run))
+        for form, (programs, (group, run)) in kernels.items():
+            blocks = -(-self.n // (group * run))
             sizes = {"n0": self.n, "wg": blocks}
             if form == "one":
                 chained = generate(programs.chained, "chained", output=output, index="int",
-                                   work_group=SCAN_BLOCK)  # fmt: skip
+                                   work_group=group)  # fmt: skip
                 parts = [(chained, programs.chained)]
             else:
-                totals = generate(programs.totals, "totals", index="int", work_group=SCAN_BLOCK)
+                totals = generate(programs.totals, "totals", index="int", work_group=group)
                 chunks = generate(programs.chunks, "chunks", output=output, index="int",
-                                  work_group=SCAN_BLOCK)  # fmt: skip
+                                  work_group=group)  # fmt: skip
                 parts = [(totals, programs.totals), (chunks, programs.chunks)]
-            self.outputs[form] = cl.Buffer(context, flags.READ_WRITE, 4 * blocks * SCAN_BLOCK * run)
+            self.outputs[form] = cl.Buffer(context, flags.READ_WRITE, 4 * blocks * group * run)
             built = [
-                (cl.Kernel(cl.Program(context, k.source).build(), k.name), k) for k, _ in parts
+                (cl.Kernel(cl.Program(context, k.source).build(options=device.options), k.name), k)
+                for k, _ in parts
             ]
-            self.built[form] = (built, blocks, sizes)
+            self.built[form] = (built, blocks, sizes, group)
         blocks = self.built["two"][1]
         self.totals = cl.Buffer(context, flags.READ_WRITE, 4 * blocks)
         self.starts = cl.Buffer(context, flags.READ_WRITE, 4 * blocks)
@@ -507,8 +537,8 @@ class _ScanCalls:
 
     def call(self, form: str) -> None:
         cl, queue = self.device.cl, self.queue
-        built, blocks, sizes = self.built[form]
-        launch = ((blocks * SCAN_BLOCK,), (SCAN_BLOCK,))
+        built, blocks, sizes, group = self.built[form]
+        launch = ((blocks * group,), (group,))
         y = self.outputs[form]
         if form == "one":
             ((kernel, generated),) = built
@@ -1068,6 +1098,14 @@ def main() -> None:
         print(json.dumps({k: row[k] for k in ("case", "GBs", "outputs_equal")}), flush=True)
     if not wanted or "scan" in wanted:
         row = measure_scan(device, int(2**25 * args.scale), args.repeat)
+        row["share_of_copy"] = (
+            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+        )
+        rows.append(row)
+        shown = ("case", "GBs", "share_of_copy", "outputs_equal")
+        print(json.dumps({k: row[k] for k in shown}), flush=True)
+    if wanted and "scan_one_pass" in wanted:  # asked for by name only
+        row = measure_scan_one_pass(device, int(2**25 * args.scale), args.repeat)
         row["share_of_copy"] = (
             {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
         )

@@ -22,6 +22,7 @@ from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.types import Array, Scalar, Type
 from lift.opencl.generate import Kernel
+from lift.opencl.lookback import build_options
 
 __all__ = ["Device", "Launch", "numpy_type", "open_device"]
 
@@ -58,9 +59,14 @@ class Device:
     def name(self) -> str:
         return f"{self.device.platform.name.strip()}: {self.device.name.strip()}"
 
+    @property
+    def options(self) -> str:
+        """The options the runtime builds a generated kernel with on this device."""
+        return build_options(self.device.vendor, bool(self.device.type & cl.device_type.GPU))
+
     def build(self, kernel: Kernel) -> Any:
         if kernel.source not in self._programs:
-            program = self.cl.Program(self.context, kernel.source).build()
+            program = self.cl.Program(self.context, kernel.source).build(options=self.options)
             self._programs[kernel.source] = self.cl.Kernel(program, kernel.name)
         return self._programs[kernel.source]
 

@@ -232,8 +232,9 @@ def blocked_scan(
     )
     chained = None
     if not magnitudes:
-        prepare, total, each = shape.chained()
-        chained_blocks = ir.Apply(ir.ScanWorkgroups(0, fold, start, prepare, total, each), (split,))
+        load, prepare, total, each = shape.chained()
+        pattern = ir.ScanWorkgroups(0, fold, start, load, prepare, total, each)
+        chained_blocks = ir.Apply(pattern, (split,))
         chained_body = ir.Apply(ir.Join(), (chained_blocks,))
         chained = ir.Lambda((*params, *written, start), chained_body)
     return ScanPrograms(
@@ -269,13 +270,18 @@ class _ScanShape:
         each = ir.Lambda((v,), ir.Apply(self.fold, (begin, v)))
         return ir.Apply(ir.ToGlobal(ir.MapLocal(0, each)), (scanned,))
 
-    def chained(self) -> tuple[ir.Lambda, ir.Lambda, ir.Lambda]:
-        """The `prepare`, `total` and `each` of the one-pass program: the block's runs'
-        totals (its values, one an item) scanned inclusively in local memory, the last
-        of them the block's total, then each run scanned from the block's start folded
-        with the runs before it (read again from global memory: no staging)."""
+    def chained(self) -> tuple[ir.Lambda, ir.Lambda, ir.Lambda, ir.Lambda]:
+        """The `load`, `prepare`, `total` and `each` of the one-pass program: the block
+        copied into local memory where `staging[0]` (neighbouring items copy neighbouring
+        values; else read where it is, twice), the block's runs' totals (its values, one
+        an item) scanned inclusively in local memory, the last of them the block's total,
+        then each run scanned from the block's start folded with the runs before it."""
         own, prefixes, begin = ir.Param("own"), ir.Param("prefixes"), ir.Param("begin")
         local, fold, identity = self.local, self.fold, self.identity
+        v = ir.Param("v")
+        block = ir.Param("block")
+        copied = ir.Apply(ir.ToLocal(ir.MapLocal(0, ir.Lambda((v,), v))), (block,))
+        load = ir.Lambda((block,), copied if self.staging[0] and self.per > 1 else block)
         if self.per > 1:
             runs = ir.Apply(ir.Split(Size.of(self.per)), (own,))
             scanned = _block_scan(_runs_totals(runs, fold, identity), fold, identity, local,
@@ -289,6 +295,7 @@ class _ScanShape:
             out = self._folded_out(begin, kept)
         last = ir.Apply(ir.Get(local - 1), (prefixes,))
         return (
+            load,
             ir.Lambda((own,), scanned),
             ir.Lambda((prefixes,), last),
             ir.Lambda((own, prefixes, begin), out),

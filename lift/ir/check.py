@@ -177,15 +177,16 @@ def infer_function(
             start = infer(init, env)
             _same(infer_function(f, [start, array.element], env), start, "scan's function")
             return Array(start, array.length)
-        case ir.ScanWorkgroups(_, f, init, prepare, total, each):
+        case ir.ScanWorkgroups(_, f, init, load, prepare, total, each):
             blocks = _array(types, 0, name)
             start = infer(init, env)
             _same(infer_function(f, [start, start], env), start, "scan-workgroups' function")
-            prepared = infer_function(prepare, [blocks.element], env)
+            loaded = infer_function(load, [blocks.element], env)
+            prepared = infer_function(prepare, [loaded], env)
             folded = infer_function(total, [prepared], env)
             if folded not in (start, Array(start, Size.of(1))):
                 raise LiftError(f"scan-workgroups' total gives {folded}, not one {start}")
-            each_type = infer_function(each, [blocks.element, prepared, start], env)
+            each_type = infer_function(each, [loaded, prepared, start], env)
             return Array(each_type, blocks.length)
         case ir.Zip():
             arrays = [_array(types, k, "zip") for k in range(len(types))]

@@ -309,18 +309,21 @@ class MapWorkgroup:
 
 @dataclass(frozen=True)
 class ScanWorkgroups:
-    """`(scan-workgroups d f init prepare total each blocks)`: a scan of blocks in one
-    pass, each work-group taking the next block in order. `prepare` computes what a
-    block's total and its scan share, p_k = (prepare block_k) (kept where its to-local
-    says: the prefixes of the block's runs); `total` gives the block's total from p_k
-    (an array of one value, or the value); block k's start s_k is init folded (f) with
-    the totals of the blocks before it; the result's k-th element is (each block_k p_k
-    s_k). A work-group learns s_k from the totals its predecessors publish (decoupled
-    look-back), so no kernel or host step comes between the totals and the blocks."""
+    """`(scan-workgroups d f init load prepare total each blocks)`: a scan of blocks in
+    one pass, each work-group taking the next block in order. `load` gives what the
+    block's other steps read, l_k = (load block_k) (the block itself, or a copy in local
+    memory where its to-local says, read once); `prepare` computes what a block's total
+    and its scan share, p_k = (prepare l_k) (kept where its to-local says: the prefixes
+    of the block's runs); `total` gives the block's total from p_k (an array of one
+    value, or the value); block k's start s_k is init folded (f) with the totals of the
+    blocks before it; the result's k-th element is (each l_k p_k s_k). A work-group
+    learns s_k from the totals its predecessors publish (decoupled look-back), so no
+    kernel or host step comes between the totals and the blocks."""
 
     dim: int
     f: Fun
     init: Expr
+    load: Fun
     prepare: Fun
     total: Fun
     each: Fun

@@ -204,11 +204,12 @@ class _Interpreter:
                     if inclusive:
                         prefixes.append(running)
                 return prefixes
-            case ir.ScanWorkgroups(_, f, init, prepare, total, each):
+            case ir.ScanWorkgroups(_, f, init, load, prepare, total, each):
                 running, results = self.value(init, env), []
                 for block in _list(args[0]):
-                    prepared = self.apply(prepare, [block], env)
-                    results.append(self.apply(each, [block, prepared, running], env))
+                    loaded = self.apply(load, [block], env)
+                    prepared = self.apply(prepare, [loaded], env)
+                    results.append(self.apply(each, [loaded, prepared, running], env))
                     folded = self.apply(total, [prepared], env)
                     folded = _list(folded)[0] if isinstance(folded, list) else folded
                     running = self.apply(f, [running, folded], env)

@@ -110,8 +110,8 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             | ir.ScatterAtomic(dim, f)
         ):  # fmt: skip
             return name, [str(dim), _fun_text(f)]
-        case ir.ScanWorkgroups(dim, f, init, prepare, total, each):
-            functions = [_fun_text(g) for g in (prepare, total, each)]
+        case ir.ScanWorkgroups(dim, f, init, load, prepare, total, each):
+            functions = [_fun_text(g) for g in (load, prepare, total, each)]
             return name, [str(dim), _fun_text(f), show(init), *functions]
         case ir.ScatterAtomicLocal(dim, capacity, f):
             return name, [str(dim), str(capacity), _fun_text(f)]
@@ -500,7 +500,7 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "map-global": (("int", "fun"), ir.MapGlobal),
     "map-workgroup": (("int", "fun"), ir.MapWorkgroup),
     "map-local": (("int", "fun"), ir.MapLocal),
-    "scan-workgroups": (("int", "fun", "value", "fun", "fun", "fun"), ir.ScanWorkgroups),
+    "scan-workgroups": (("int", "fun", "value", "fun", "fun", "fun", "fun"), ir.ScanWorkgroups),
     "map-seq": (("fun",), ir.MapSeq),
     "map-stream": (("int", "pairs", "fun"), ir.MapStream),
     "reduce-seq": (("fun", "value"), ir.ReduceSeq),

@@ -30,7 +30,15 @@ from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
 from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
-from lift.opencl.lookback import AGGREGATE, PREFIX, StatusWords, status_words
+from lift.opencl.lookback import (
+    AGGREGATE,
+    COMMUTATIVE,
+    PREFIX,
+    WARP_DEVICE,
+    WARP_HELPERS,
+    StatusWords,
+    status_words,
+)
 from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
 
 __all__ = [
@@ -287,6 +295,7 @@ class _Generator:
         self.dims = _Dims()
         self.sizes: set[str] = set()
         self.requirements: list[tuple[Size, int]] = []
+        self.warp_helpers = False  # a look-back by warps: their instructions (lookback.py)
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
         # Zeroed device buffers the kernel takes after its output: (name, 64-bit words).
         self.scratch: list[tuple[str, Size]] = []
@@ -344,6 +353,7 @@ class _Generator:
         arguments += [f"{self.index} {size}" for size in sizes]
         body = "\n".join(self.locals + self.lines)
         prelude = PRELUDE + (INT64_ATOMICS if self.int64_atomics else "")
+        prelude += WARP_HELPERS if self.warp_helpers else ""
         required = (
             f"__attribute__((reqd_work_group_size({self.work_group}, 1, 1))) "
             if self.work_group
@@ -1037,12 +1047,13 @@ class _Generator:
         self.line("}")
 
     def scan_workgroups(self, fun: ir.ScanWorkgroups, x: ir.Expr, env: _Env, sink: Element) -> None:
-        """Each work-group takes the next block in order (a counter), prepares it
-        (`prepare`: its runs' prefixes in local memory), takes its total from that
+        """Each work-group takes the next block in order (a counter), loads it (`load`: a
+        copy in local memory, or the block where it is), prepares that (`prepare`: its
+        runs' prefixes in local memory), takes its total from that
         (`total`) and publishes it, learns the fold of the blocks before it by reading their
         status words back from its own (a window of up to 32 at once, each item one,
         then item 0 folds them in order until a block's prefix), publishes its own
-        prefix, then applies `each` to the block, what was prepared and its start
+        prefix, then applies `each` to what was loaded, what was prepared and its start
         (lift/opencl/lookback.py).
         Only earlier blocks are waited for, each taken by a group already running: the
         waits end wherever a running group runs on (GPUs and PoCL; OpenCL does not
@@ -1075,8 +1086,9 @@ class _Generator:
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         self.line(f"const {index} {g} = {taken};")
         self.line(f"if ({g} >= {count}) break;")
-        block = _at(blocks, g)
-        applied, inner = self.bind(fun.prepare, [(block, kind.element)], env)
+        applied, inner = self.bind(fun.load, [(_at(blocks, g), kind.element)], env)
+        loaded = (self.value(applied, inner), self.type_of(applied, inner))
+        applied, inner = self.bind(fun.prepare, [loaded], env)
         prepared = (self.value(applied, inner), self.type_of(applied, inner))
         applied, inner = self.bind(fun.total, [prepared], env)
         folded = self.value(applied, inner)
@@ -1096,7 +1108,7 @@ class _Generator:
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         started = self.fresh("start")
         self.line(f"const {value_type} {started} = {begin};")
-        arguments = [(block, kind.element), prepared, (started, start_type)]
+        arguments = [loaded, prepared, (started, start_type)]
         applied, inner = self.bind(fun.each, arguments, env)
         self.emit(applied, inner, _at(sink, g))
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")  # before the next block's local buffers
@@ -1143,6 +1155,12 @@ class _Generator:
         more, nearest, acc, have = names
         kind = self.type_of(fun.init, env)
         lid = f"get_local_id({fun.dim})"
+        by_warp = width == 32 and ir.operator_of(fun.f) in COMMUTATIVE
+        if by_warp:
+            self.warp_helpers = True
+            self.line(f"#if defined({WARP_DEVICE})")
+            self._look_back_by_warp(fun, status, names, env)
+            self.line("#else")
         flag, value = self.fresh("flag"), self.fresh("value")
         j, k = self.fresh("j"), self.fresh("k")
         self.line(f"while ({more}) {{")
@@ -1167,6 +1185,60 @@ class _Generator:
         self.line("  }")
         self.line("  barrier(CLK_LOCAL_MEM_FENCE);")
         self.line("}")
+        if by_warp:
+            self.line("#endif")
+
+    def _look_back_by_warp(
+        self,
+        fun: ir.ScanWorkgroups,
+        status: StatusWords,
+        names: tuple[str, str, str, str],
+        env: _Env,
+    ) -> None:
+        """The look-back of the first warp alone (lookback.py): each round its items read
+        the 32 nearest words not yet folded, ballots find the nearest prefix and the
+        nearest word not yet written, and a butterfly of shuffles folds the words before
+        them into `acc` (a commutative fold: any order). Every item of the warp ends with
+        the same `acc`, so item 0 publishes as after the other look-back."""
+        more_all, nearest, acc, have = names
+        kind = self.type_of(fun.init, env)
+        value_type, index = c_type(kind), self.index
+        lid = f"(int)get_local_id({fun.dim})"
+        more, near, j = self.fresh("wmore"), self.fresh("wnear"), self.fresh("j")
+        flag, value = self.fresh("flag"), self.fresh("value")
+        unset, prefixes, p, z, m = (self.fresh(n) for n in ("unset", "prefixes", "p", "z", "m"))
+        v, ok, s, w, wok = (self.fresh(n) for n in ("v", "ok", "s", "w", "wok"))
+        fold_vw = self._fold_text(fun.f, v, w, kind, env)
+        fold_acc = self._fold_text(fun.f, v, acc, kind, env)
+        lines = [
+            f"if ({lid} < 32) {{",
+            f"  {have} = 0; uint {more} = {more_all}; {index} {near} = {nearest};",
+            f"  while ({more}) {{",
+            f"    const {index} {j} = {near} - ({index}){lid};",
+            f"    uint {flag} = 0u; {value_type} {value} = 0;",
+            f"    if ({j} >= 0) {{",
+            *(f"      {statement}" for statement in status.read(j, flag, value)),
+            "    }",
+            f"    const uint {unset} = idiom_ballot({flag} == 0u);",
+            f"    const uint {prefixes} = idiom_ballot({flag} == {PREFIX}u);",
+            f"    const int {p} = {prefixes} ? idiom_lowest({prefixes}) : 32;",
+            f"    const int {z} = {unset} ? idiom_lowest({unset}) : 32;",
+            f"    const int {m} = {p} < {z} ? {p} + 1 : {z};",
+            f"    {value_type} {v} = {value}; int {ok} = {lid} < {m};",
+            f"    for (int {s} = 16; {s} > 0; {s} >>= 1) {{",
+            f"      const {value_type} {w} = idiom_shfl_xor_{value_type}({v}, {s});",
+            f"      const int {wok} = idiom_shfl_xor_int({ok}, {s});",
+            f"      {v} = {ok} && {wok} ? {fold_vw} : {ok} ? {v} : {w};",
+            f"      {ok} = {ok} | {wok};",
+            "    }",
+            f"    if ({ok}) {{ {acc} = {have} ? {fold_acc} : {v}; {have} = 1; }}",
+            f"    {near} -= {m};",
+            f"    {more} = {p} >= {z};",
+            "  }",
+            "}",
+        ]
+        for line in lines:
+            self.line(line)
 
     def _fold_text(self, f: ir.Fun, left: str, right: str, kind: Type, env: _Env) -> str:
         """`f` applied to two values given as C text, as C text."""

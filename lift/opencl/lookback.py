@@ -17,6 +17,14 @@ relies on a work-group that has taken a block running on to publish it, which Op
 does not promise but GPUs and PoCL do (as every decoupled look-back does). The words and
 the counter handing out blocks in order sit in one scratch buffer the runtime zeroes
 before the launch (IDIOM_ARG_SCRATCH).
+
+On NVIDIA GPUs (where the runtime defines WARP_DEVICE when it builds: `build_options`)
+the look-back is done by the first warp alone, with the warp instructions OpenCL 1.2 lacks
+written in PTX (`WARP_HELPERS`): each round a ballot finds the nearest prefix and the
+nearest word not yet written in the window of 32, and a butterfly of shuffles folds the
+words before them, with no barrier of the work-group. A hand-written one-pass scan ran at
+73-77% of an H200's copy bandwidth so against 49% with the window folded by item 0
+between barriers (docs/results/scan_one_pass_warp_variants_parts_h200_2026-11-30.json).
 """
 
 from __future__ import annotations
@@ -25,10 +33,51 @@ from dataclasses import dataclass
 
 from lift.errors import LiftError
 
-__all__ = ["AGGREGATE", "PREFIX", "StatusWords", "status_words"]
+__all__ = [
+    "AGGREGATE",
+    "COMMUTATIVE",
+    "PREFIX",
+    "WARP_DEVICE",
+    "WARP_HELPERS",
+    "StatusWords",
+    "build_options",
+    "status_words",
+]
 
 AGGREGATE = 1
 PREFIX = 2
+# Defined in the build of a kernel for an NVIDIA GPU (warps of 32, inline PTX) by the
+# runtime (idiom_opencl.c) and by `build_options`; their compiler defines nothing that says so.
+WARP_DEVICE = "IDIOM_NVIDIA_WARPS"
+# The folds a warp may combine in any order (a butterfly of shuffles).
+COMMUTATIVE = frozenset({"+", "*", "max", "min", "&", "|", "^"})
+WARP_HELPERS = f"""#if defined({WARP_DEVICE})
+inline uint idiom_ballot(int p) {{
+  uint r;
+  asm volatile("{{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, 0xffffffff; }}"
+               : "=r"(r) : "r"(p));
+  return r;
+}}
+inline int idiom_shfl_xor_int(int v, int m) {{
+  int r;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
+  return r;
+}}
+inline uint idiom_shfl_xor_uint(uint v, int m) {{
+  return as_uint(idiom_shfl_xor_int(as_int(v), m));
+}}
+inline long idiom_shfl_xor_long(long v, int m) {{
+  int2 h = as_int2(v);
+  h.x = idiom_shfl_xor_int(h.x, m);
+  h.y = idiom_shfl_xor_int(h.y, m);
+  return as_long(h);
+}}
+inline ulong idiom_shfl_xor_ulong(ulong v, int m) {{
+  return as_ulong(idiom_shfl_xor_long(as_long(v), m));
+}}
+inline int idiom_lowest(uint x) {{ return 31 - clz(x & (0u - x)); }}
+#endif
+"""
 
 
 @dataclass(frozen=True)
@@ -72,6 +121,12 @@ class StatusWords:
     def counter(self, blocks: str) -> str:
         """The word after every block's: the next block to take, counted by atom_inc."""
         return f"{self.buffer} + ({blocks}) * {self.words}"
+
+
+def build_options(vendor: str, is_gpu: bool) -> str:
+    """The options a generated kernel is built with on a device of `vendor`: WARP_DEVICE
+    defined on an NVIDIA GPU, as the runtime does."""
+    return f"-D{WARP_DEVICE}=1" if is_gpu and "NVIDIA" in vendor else ""
 
 
 def status_words(buffer: str, kind: str) -> StatusWords:

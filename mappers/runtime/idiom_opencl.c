@@ -163,9 +163,17 @@ static void discover(void) {
             cl_uint units = 0;
             clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
             slot->fill = types[s] == CL_DEVICE_TYPE_GPU ? (int64_t)units * 2048 : 0;
-            slot->options = (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
-                                ? "-cl-fp32-correctly-rounded-divide-sqrt"
-                                : "";
+            /* NVIDIA's devices run warps of 32 and take inline PTX: the generated kernels
+               use its warp instructions where this macro is defined (lift/opencl/
+               lookback.py, WARP_DEVICE; nothing its compiler defines says so itself). */
+            char vendor[256] = {0};
+            clGetDeviceInfo(device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+            int warps = types[s] == CL_DEVICE_TYPE_GPU && strstr(vendor, "NVIDIA") != NULL;
+            int rounded = (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+            slot->options = rounded ? (warps ? "-cl-fp32-correctly-rounded-divide-sqrt "
+                                               "-DIDIOM_NVIDIA_WARPS=1"
+                                             : "-cl-fp32-correctly-rounded-divide-sqrt")
+                                    : (warps ? "-DIDIOM_NVIDIA_WARPS=1" : "");
         }
     }
     free(platforms);

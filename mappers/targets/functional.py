@@ -45,6 +45,7 @@ __all__ = [
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
+    "SCAN_CHAINED_GROUP",
     "SCAN_CHAINED_RUN",
     "SCAN_CHAINED_STAGING",
     "SCAN_RUN",
@@ -284,11 +285,14 @@ SCAN_RUN = 4  # the neighbouring values each of them folds and scans: a block of
 # The block read and written in place, not staged through local memory: 1,725 GB/s
 # against 1,366 staged and 716 for one value an item, on an H200 (benchmarks/lift_kernels.py).
 SCAN_STAGING = (False, False)
-# The one-pass scan (`scan-workgroups`): runs of 8, each run's prefixes staged through local
-# memory on the way out: 1,403-1,411 GB/s on an H200 against 908 with the two passes' runs
-# of 4 read and written in place, and 1,236 for the hand-written one-pass scan
-# (docs/results/lift_kernels_scan_one_pass_h200_2026-11-30.json).
-SCAN_CHAINED_RUN = 8
+# The one-pass scan (`scan-workgroups`): groups of 256, runs of 17 read in place, each run's
+# prefixes staged through local memory on the way out. An odd run keeps the items of a warp
+# in different banks of local memory; on an H200 with the look-back by warps, 65% of the
+# copy bandwidth against 40% with runs of 8 and 33% for the hand-written one-pass scan;
+# the block copied into local memory first, 44% (docs/results/
+# lift_kernels_scan_one_pass_warp_lookback_h200_2026-11-30.json).
+SCAN_CHAINED_GROUP = 256
+SCAN_CHAINED_RUN = 17
 SCAN_CHAINED_STAGING = (False, True)
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
@@ -429,7 +433,7 @@ def scan_expression(
     )  # fmt: skip
     if not magnitudes:  # the one-pass program in its own blocks
         chained = blocked_scan(
-            params, values, fold, identity, count, local=SCAN_BLOCK, per=SCAN_CHAINED_RUN,
+            params, values, fold, identity, count, local=SCAN_CHAINED_GROUP, per=SCAN_CHAINED_RUN,
             staging=SCAN_CHAINED_STAGING, inclusive=inclusive, written=written,
         ).chained  # fmt: skip
         programs = replace(programs, chained=chained)

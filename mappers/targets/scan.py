@@ -57,7 +57,9 @@ from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import (
     SCAN_BLOCK,
+    SCAN_CHAINED_GROUP,
     SCAN_CHAINED_RUN,
+    SCAN_CHAINED_STAGING,
     SCAN_RUN,
     generated_kernels,
     scan_expression,
@@ -234,19 +236,25 @@ class _ScanPlan(Plan):
         declared = {p.name: writing[p.name].declaration
                     for p in program.params if p.name in writing}  # fmt: skip
         chained, chained_int = _generated(
-            program, "idiom_scan_chained", declared, self.functional.output
+            program, "idiom_scan_chained", declared, self.functional.output, SCAN_CHAINED_GROUP
+        )
+        copied = "copied into local memory (neighbouring items reading neighbouring values), "
+        looked_back = (
+            "(decoupled look-back: on NVIDIA devices by the first warp, with ballots and shuffles)"
+            if "idiom_ballot" in chained.source
+            else "(decoupled look-back)"
         )
         self.generated = GeneratedKernel(
             pretty(self.functional.algorithmic),
             (
-                f"one-pass scan: blocks of {SCAN_BLOCK * SCAN_CHAINED_RUN} values taken in "
-                f"order by work-groups of {SCAN_BLOCK} (scan-workgroups), each item's run of "
+                f"one-pass scan: blocks of {SCAN_CHAINED_GROUP * SCAN_CHAINED_RUN} values "
+                f"taken in order by work-groups of {SCAN_CHAINED_GROUP} (scan-workgroups), "
+                f"{copied if SCAN_CHAINED_STAGING[0] else ''}each item's run of "
                 f"{SCAN_CHAINED_RUN} folded (reduce-seq), the runs' totals scanned in local "
                 "memory (log2 steps of map-local into to-local), the last the block's "
                 "total, published; the block's start folded from the totals and prefixes "
-                "the blocks before it published (decoupled look-back), its prefix "
-                "published; each run scanned from its start (scan-seq) into local memory, "
-                "then copied out",
+                f"the blocks before it published {looked_back}, its prefix published; each "
+                "run scanned from its start (scan-seq) into local memory, then copied out",
             ),
             pretty(program),
             chained.source,
@@ -344,7 +352,7 @@ class _ScanPlan(Plan):
         """One launch, a work-group a block; its status words in a zeroed scratch buffer
         of the device's (IDIOM_ARG_SCRATCH), the counter after them."""
         kernel, kernel_int = self.chained
-        chunks = ceiling(builder, self.count, const(I64, SCAN_BLOCK * SCAN_CHAINED_RUN))
+        chunks = ceiling(builder, self.count, const(I64, SCAN_CHAINED_GROUP * SCAN_CHAINED_RUN))
         values = dict(self.params) | {"n0": self.count, "wg": chunks}
         values |= group_lengths(builder, self.body)
         kind = self.update.type
@@ -355,8 +363,8 @@ class _ScanPlan(Plan):
         assert program is not None
         return launch(
             builder, self.context.module, source=kernel, kernel=kernel.name,
-            global_size=[builder.binary("mul", chunks, const(I64, SCAN_BLOCK))],
-            local_size=[SCAN_BLOCK], work=self.count,
+            global_size=[builder.binary("mul", chunks, const(I64, SCAN_CHAINED_GROUP))],
+            local_size=[SCAN_CHAINED_GROUP], work=self.count,
             args=self._args(program, kernel, values, own, writing=True),
             alternatives=[(sizes_fit(builder, kernel, values), kernel_int)],
         )  # fmt: skip
@@ -388,13 +396,17 @@ class _ScanPlan(Plan):
 
 
 def _generated(
-    program: ir.Lambda, name: str, declarations: dict[str, str], output: Output | None = None
+    program: ir.Lambda,
+    name: str,
+    declarations: dict[str, str],
+    output: Output | None = None,
+    group: int = SCAN_BLOCK,
 ) -> tuple[Kernel, Kernel]:
     """`program`'s kernel with long indices and with int indices, launched in groups of
-    SCAN_BLOCK (`call`); NotReplaced where the Lift compiler declines it."""
+    `group` (`call`); NotReplaced where the Lift compiler declines it."""
     try:
         return long_and_int(
-            program, name, output=output, declarations=declarations, work_group=SCAN_BLOCK
+            program, name, output=output, declarations=declarations, work_group=group
         )
     except (LiftError, RecursionError) as error:
         raise NotReplaced(f"the Lift compiler declined the scan: {error}") from None
