@@ -961,18 +961,21 @@ class _Generator:
         self.line(f"const {self.index} {step} = get_global_size({dim});")
         self.line(f"{self.index} {i} = get_global_id({dim});")
         # _SCATTER_UNROLL places a grid apart read before their adds: loads in flight
-        # together instead of each waiting for the add before it.
-        last = f"{length} - {_SCATTER_UNROLL - 1} * {step}"
-        self.line(f"for (; {i} < {last}; {i} += {_SCATTER_UNROLL} * {step}) {{")
-        self.depth += 1
-        points = [i] + [self.fresh("i") for _ in range(_SCATTER_UNROLL - 1)]
-        for u, point in enumerate(points[1:], start=1):
-            self.line(f"const {self.index} {point} = {i} + {u} * {step};")
-        places = [self._scattered_place(indices, point) for point in points]
-        for point, k in zip(points, places, strict=True):
-            self._scattered_add(target, k, values, point, (kind, element, space))
-        self.depth -= 1
-        self.line("}")
+        # together instead of each waiting for the add before it. Integer adds only:
+        # `hist_weighted.c`'s float adds into local bins (compare-and-swap loops) took 250
+        # us a call so against 170 us (docs/results/gpu_histograms_unrolled_h200_2026-11-30.json).
+        if element.name not in ("f32", "f64"):
+            last = f"{length} - {_SCATTER_UNROLL - 1} * {step}"
+            self.line(f"for (; {i} < {last}; {i} += {_SCATTER_UNROLL} * {step}) {{")
+            self.depth += 1
+            points = [i] + [self.fresh("i") for _ in range(_SCATTER_UNROLL - 1)]
+            for u, point in enumerate(points[1:], start=1):
+                self.line(f"const {self.index} {point} = {i} + {u} * {step};")
+            places = [self._scattered_place(indices, point) for point in points]
+            for point, k in zip(points, places, strict=True):
+                self._scattered_add(target, k, values, point, (kind, element, space))
+            self.depth -= 1
+            self.line("}")
         self.line(f"for (; {i} < {length}; {i} += {step}) {{")
         self.depth += 1
         k = self._scattered_place(indices, i)

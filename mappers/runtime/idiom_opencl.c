@@ -1420,7 +1420,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
         program = get_program(s, source, hash, kernel, &timing->build);
-        if (fill && local != NULL && program != NULL) {
+        if (fill == 2 && local != NULL && program != NULL) {
             local[0] = filled_group(&slots[s], program, kernel, local[0]);
         }
         if (fill) {
@@ -1465,8 +1465,8 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
     int any_range = (dims & IDIOM_CL_ANY_RANGE) != 0;
-    int fill = (dims & IDIOM_CL_FILL) != 0;
-    dims &= ~(IDIOM_CL_ANY_RANGE | IDIOM_CL_FILL);
+    int fill = (dims & IDIOM_CL_FILL) != 0 ? ((dims & IDIOM_CL_WIDE) != 0 ? 2 : 1) : 0;
+    dims &= ~(IDIOM_CL_ANY_RANGE | IDIOM_CL_FILL | IDIOM_CL_WIDE);
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;

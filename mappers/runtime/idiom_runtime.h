@@ -274,11 +274,13 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
    runtime launches at least global[0], and on a GPU as many as fill it (its compute units
    times 2048) where `work` gives each at least IDIOM_CL_FILL_SHARE iterations: a fixed grid
    small enough for a CPU device keeps a large GPU's memory waiting on a few loads in flight.
-   IDIOM_CL_FILL_ITEMS=N fills with N work-items on any device (tests). Where it fills, its
-   work-groups are widened to IDIOM_CL_FILL_GROUP work-items, at most what the kernel allows
-   on the device: a histogram's adds into each group's bins in local memory ran at 91% of an
-   H200's copy bandwidth in groups of 1,024 against 77% in groups of 256. */
+   IDIOM_CL_FILL_ITEMS=N fills with N work-items on any device (tests). With IDIOM_CL_WIDE
+   too, where it fills, its work-groups are widened to IDIOM_CL_FILL_GROUP work-items, at
+   most what the kernel allows on the device: a histogram's integer adds into each group's
+   bins in local memory ran at 91% of an H200's copy bandwidth in groups of 1,024 against
+   77% in groups of 256. */
 #define IDIOM_CL_FILL 0x200
+#define IDIOM_CL_WIDE 0x400
 #define IDIOM_CL_FILL_SHARE 16
 #define IDIOM_CL_FILL_GROUP 1024
 

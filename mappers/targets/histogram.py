@@ -518,10 +518,16 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         if self.kind in ("float", "double"):
             fill = builder.binary("xor", few, const("i1", "true"))
 
+        # Integer adds (native atomics) in work-groups of 1,024 where the grid fills a GPU:
+        # 256 bins on an H200 at 92% of the copy bandwidth against 77% in groups of 256.
+        # Floating-point adds (compare-and-swap loops) keep theirs: `hist_coo_spmv.c`'s
+        # double bins took 101 us a call widened against 85 us.
+        wide = self.kind not in ("float", "double")
+
         def atomics() -> Operand:
             return launch(builder, module, source=add, kernel=add.name,
                           global_size=[const(I64, _GRID)], local_size=[_GROUP],
-                          work=count, args=args, fill=fill,
+                          work=count, args=args, fill=fill, wide=wide,
                           alternatives=[(few, add_local)])  # fmt: skip
 
         return status_when(builder, bins.go, atomics)

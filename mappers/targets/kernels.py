@@ -429,6 +429,7 @@ def pack_params(builder: Builder, params: Sequence[tuple[str, Operand]]) -> Kern
 RESIDENT = 1  # IDIOM_ARG_RESIDENT
 ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimensions
 FILL = 0x200  # idiom_runtime.h's IDIOM_CL_FILL: a grid the runtime may widen to fill a GPU
+WIDE = 0x400  # IDIOM_CL_WIDE: and its work-groups too, where it fills
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 SCALAR = 3  # IDIOM_ARG_SCALAR: by value
@@ -500,6 +501,7 @@ def launch(
     alternatives: Sequence[tuple[Operand, str | Kernel]] = (),
     any_range: bool = False,
     fill: bool | Operand = False,
+    wide: bool = False,
 ) -> Operand:
     """Emit the call of `idiom_cl_run` for `kernel` of `source`; returns the status.
     The source starts with the definitions of the resident buffers of `defining` (by
@@ -513,7 +515,8 @@ def launch(
     may tune the launch's shape (idiom_tune.c coarsens only the highest dimension). With
     `fill` (or where its i1 holds at run time), dimension 0 is a grid whose items stride
     over their share by its size: the runtime may launch more of them, enough to fill a
-    GPU (IDIOM_CL_FILL)."""
+    GPU (IDIOM_CL_FILL); with `wide` too, its work-groups widened where it does
+    (IDIOM_CL_WIDE): the kernel computes the same whatever their size."""
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
@@ -573,9 +576,10 @@ def launch(
         else const("ptr", "null")
     )
     dims = len(global_size) | (ANY_RANGE if any_range else 0)
-    flags = const("i32", dims | (FILL if fill is True else 0))
+    filled = FILL | (WIDE if wide else 0)
+    flags = const("i32", dims | (filled if fill is True else 0))
     if not isinstance(fill, bool):
-        flags = builder.select(fill, const("i32", dims | FILL), flags)
+        flags = builder.select(fill, const("i32", dims | filled), flags)
     return builder.call(
         "i32",
         "idiom_cl_run",
