@@ -164,6 +164,15 @@ class _HistogramPlan(Plan):
         self.increment, self.old = need(solution, "increment"), need(solution, "old_count")
         self.kind = need(solution, "new_count").type
         address, store = need(solution, "bin_address"), need(solution, "store")
+        # bins[index] moved by a constant number of bins (h[k + 1]: LLVM splits the
+        # constant part off into a getelementptr of its own): the bins start that far on.
+        self.offset_bytes = 0
+        element = solution.get("bin_element")
+        if element is not None:
+            size = element_size(self.kind)
+            if address.byte_offset is None or address.byte_offset % size:
+                raise NotReplaced("the bin address moves bins[index] by a part of a bin")
+            self.offset_bytes, address = address.byte_offset, element
         if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
             raise NotReplaced("the bin address is not bins[index] over the bins' own type")
         if self.bins.block in context.region.blocks:
@@ -546,6 +555,8 @@ __kernel void idiom_histogram({declarations}, __global {kind}* bins, long first_
         size = const(I64, element_size(self.kind))
         low64, high64 = builder.to_i64(low), builder.to_i64(high)
         bins_start = builder.to_i64(self._bins_operand())
+        if self.offset_bytes:
+            bins_start = builder.binary("add", bins_start, const(I64, self.offset_bytes))
         range_low = builder.binary("add", bins_start, builder.binary("mul", low64, size))
         range_high = builder.binary(
             "add",

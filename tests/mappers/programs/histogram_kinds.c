@@ -64,6 +64,21 @@ void in_range(int n, const int *key, int *h)
             h[key[i]]++;
 }
 
+/* A counting sort's counts, one bin on: LLVM splits the constant off the bin's address
+   into a getelementptr of its own. */
+void count_shifted(int n, const int *key, int *h)
+{
+    for (int i = 0; i < n; i++)
+        h[key[i] + 1]++;
+}
+
+/* Long bins two back (h is two bins into the array). */
+void count_back(int n, const int *key, long *h)
+{
+    for (int i = 0; i < n; i++)
+        h[key[i] - 2] += 3;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -100,6 +115,8 @@ int main(int argc, char **argv)
     case 6: in_range(n, key, hi); break;
     case 8: count_wide(n, key, wide); break;
     case 9: weights_wide(n, key, dw, wide_weights); break;
+    case 10: count_shifted(n, key, hi); break;
+    case 11: count_back(n, key, hl + 2); break;
     case 7: /* the bins are the keys themselves: they overlap what is read */
         for (int i = 0; i < n; i++)
             hi[BINS + i] = i % 3;
@@ -110,7 +127,7 @@ int main(int argc, char **argv)
         printf("%d %d\n", b, wide[b]);
     for (int b = 0; which == 9 && b < 9973; b++)
         printf("%d %a\n", b, wide_weights[b]);
-    for (int b = 0; b < BINS + (which == 7 ? n : 0); b++)
+    for (int b = 0; b < BINS + (which == 7 ? n : which == 10 ? 1 : 0); b++)
         printf("%d %d %ld %u %a %a\n", b, hi[b], b < BINS ? hl[b] : 0L, b < BINS ? hu[b] : 0u,
                b < BINS ? (double)hf[b] : 0.0, b < BINS ? hd[b] : 0.0);
     return 0;
