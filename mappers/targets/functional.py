@@ -124,6 +124,8 @@ class Lane:
     # The iteration's number (an i64 from 0) in place of the operand: where a
     # histogram's tests hold first and last.
     iteration: bool = False
+    # Added to the operand (of its type) before the fold: a histogram's bin in two parts.
+    addend: Value | None = None
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,8 @@ def _reduction(
     kinds = [Scalar("i64" if lane.iteration else _folded_type(lane.operand.type)) for lane in lanes]
     for lane, kind in zip(lanes, kinds, strict=True):
         value = builder.iteration(0) if lane.iteration else builder.expression(lane.operand)
+        if lane.addend is not None:
+            value = ir.Apply(ir.Op("+"), (value, builder.expression(lane.addend)))
         if not lane.iteration and lane.operand.type in _NARROW:
             # A lane of bytes folds in 32 bits (OpenCL's char and short widened with their
             # sign): its sums, products and bitwise folds wrap to the same low bits, and
@@ -316,21 +320,26 @@ def histogram_expression(
     *,
     gathered: GatheredRead | None = None,
     tests: Tests = (),
+    offset: Value | None = None,
 ) -> HistogramExpression | None:
     """The programs of a histogram whose reads `body` has translated: `increment` added
-    into bins[`index`] at every iteration where every test of `tests` holds, reading x
-    where `gathered` says; None where the functional IR cannot say the index, the
-    increment or a test. An iteration whose tests fail counts for no bin's range, and
-    its place is -1: the scatter drops it."""
-    if index.type not in ("i32", "i64"):
+    into bins[`index`] (bins[`index` + `offset`], of the same type, where given) at every
+    iteration where every test of `tests` holds, reading x where `gathered` says; None
+    where the functional IR cannot say the index, the increment or a test. An iteration
+    whose tests fail counts for no bin's range, and its place is -1: the scatter drops
+    it."""
+    if index.type not in ("i32", "i64") or (offset is not None and offset.type != index.type):
         return None
     largest = 2 ** (31 if index.type == "i32" else 63) - 1
-    bounds = [Lane(index, "min", largest), Lane(index, "max", -largest - 1)]
+    bounds = [Lane(index, "min", largest, addend=offset),
+              Lane(index, "max", -largest - 1, addend=offset)]  # fmt: skip
     bin_range = reduction_expression(body, bounds, local, tests, counter_starts=True)
     try:
         builder = _Builder(body, None, None, counter_starts=True)
         holds = builder.condition(tests)
         position = builder.expression(index)
+        if offset is not None:
+            position = ir.Apply(ir.Op("+"), (position, builder.expression(offset)))
         kind = Scalar(_scalar(increment.type))
         if index.type == "i32":
             position = ir.Apply(ir.Op("i64"), (position,))

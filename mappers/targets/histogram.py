@@ -165,14 +165,14 @@ class _HistogramPlan(Plan):
         self.kind = need(solution, "new_count").type
         address, store = need(solution, "bin_address"), need(solution, "store")
         # bins[index] moved by a constant number of bins (h[k + 1]: LLVM splits the
-        # constant part off into a getelementptr of its own): the bins start that far on.
-        self.offset_bytes = 0
+        # constant part off into a getelementptr of its own): the bins start that far on;
+        # by a value of the loop (h[a + b], split so where a and b are 64 bits): the bin
+        # is index + that value.
+        self.offset_bytes, self.offset_value = 0, None
         element = solution.get("bin_element")
         if element is not None:
-            size = element_size(self.kind)
-            if address.byte_offset is None or address.byte_offset % size:
-                raise NotReplaced("the bin address moves bins[index] by a part of a bin")
-            self.offset_bytes, address = address.byte_offset, element
+            self.offset_bytes, self.offset_value = self._moved(address)
+            address = element
         if len(address.operands) != 2 or f" {self.kind}, ptr " not in f" {address.text} ":
             raise NotReplaced("the bin address is not bins[index] over the bins' own type")
         if self.bins.block in context.region.blocks:
@@ -194,6 +194,21 @@ class _HistogramPlan(Plan):
             fixed_loads=True,
         )
 
+    def _moved(self, address: Value) -> tuple[int, Value | None]:
+        """How `address` moves bins[index]: by a constant number of bytes, or by a
+        64-bit value of the loop counted in bins."""
+        if address.byte_offset is not None:
+            if address.byte_offset % element_size(self.kind):
+                raise NotReplaced("the bin address moves bins[index] by a part of a bin")
+            return address.byte_offset, None
+        offset = address.operands[1]
+        own_type = f" {self.kind}, ptr " in f" {address.text} "
+        if len(address.operands) != 2 or not own_type or offset.type != "i64":
+            raise NotReplaced("the bin address moves bins[index] other than by bins")
+        if self.index_value.type != "i64":
+            raise NotReplaced("the bin's two parts are not both 64 bits")
+        return 0, offset
+
     def guard(self, builder: Builder) -> Operand:
         region = self.context.region
         checks = [guard_conditions(builder, region, self.conditions, fixed_loads=True)]
@@ -207,6 +222,9 @@ class _HistogramPlan(Plan):
         if self.gather is not None:
             self.gather.translate(main.body)
         self.index = main.body.value(self.index_value)
+        if self.offset_value is not None:  # wraps as the address's own arithmetic does
+            offset = main.body.value(self.offset_value)
+            self.index = f"((long)((ulong)({self.index}) + (ulong)({offset})))"
         self.inc = main.body.value(self.increment)
         if _NEVER_READ in "\n".join(main.body.lines):
             raise NotReplaced("the bin index, increment or condition depends on the bins")
@@ -242,8 +260,9 @@ class _HistogramPlan(Plan):
         if self.gather is not None:
             gathered = GatheredRead(self.gather.read, self.gather.column, self.gather.moved)
         expression = histogram_expression(
-            body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests
-        )
+            body, self.index_value, self.increment, LOCAL, gathered=gathered, tests=self.tests,
+            offset=self.offset_value,
+        )  # fmt: skip
         if expression is None:
             return None
         arguments = arguments_by_name(body)

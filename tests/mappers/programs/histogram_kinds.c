@@ -79,6 +79,21 @@ void count_back(int n, const int *key, long *h)
         h[key[i] - 2] += 3;
 }
 
+/* Bins of rows with a long counter: LLVM splits the bin's address into two
+   getelementptrs, one a part each (the row's, then the key's). */
+void count_rows(long n, const int *key, long *h)
+{
+    for (long i = 0; i < n; i++)
+        h[(i & 63) * 4 + (key[i] & 3)]++;
+}
+
+/* The bin from two reads, each a 64-bit part. */
+void count_pairs(long n, const int *key, const unsigned *v, long *h)
+{
+    for (long i = 0; i < n; i++)
+        h[(long)(key[i] % 61) * 3 + (long)(v[i] % 7)] += 2;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -117,6 +132,8 @@ int main(int argc, char **argv)
     case 9: weights_wide(n, key, dw, wide_weights); break;
     case 10: count_shifted(n, key, hi); break;
     case 11: count_back(n, key, hl + 2); break;
+    case 12: count_rows(n, key, hl); break;
+    case 13: count_pairs(n, key, v, hl); break;
     case 7: /* the bins are the keys themselves: they overlap what is read */
         for (int i = 0; i < n; i++)
             hi[BINS + i] = i % 3;

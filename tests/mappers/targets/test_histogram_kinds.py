@@ -3,7 +3,8 @@ functional.py `histogram_expression`): the bins' range as a tree reduction of th
 smallest and largest index, the adds as a `scatter-atomic` into that range's copy
 (through each work-group's bins in local memory where there are at most 4096 of them),
 for int, long, unsigned, float and double bins at indices computed with shifts, masks,
-remainders and conversions, at bins[index] moved by a constant (h[k + 1], h[k - 2]),
+remainders and conversions, at bins[index] moved by a constant (h[k + 1], h[k - 2]) or
+by a second 64-bit part (h[a + b], which LLVM splits into two getelementptrs),
 and under a test on values read at every iteration (the iterations it skips drop their
 adds); bins that overlap what the loop reads run the original loop. The program is built
 original and accelerated and run with launches forced on PoCL: both print the same."""
@@ -23,7 +24,7 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"
 GENERATED = {
     "count_keys": 0, "count_buckets": 1, "count_digits": 2, "residues": 3, "weights": 4,
     "weights_double": 5, "in_range": 6, "count_wide": 8, "weights_wide": 9,
-    "count_shifted": 10, "count_back": 11,
+    "count_shifted": 10, "count_back": 11, "count_rows": 12, "count_pairs": 13,
 }  # fmt: skip
 TRANSLATED: dict[str, int] = {}
 OVERLAPPING = 7
