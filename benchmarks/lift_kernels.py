@@ -1063,6 +1063,14 @@ def _timed(
     return times[1:]
 
 
+def _shared(row: dict[str, Any], copy_gbs: float | None, shown: Sequence[str]) -> dict[str, Any]:
+    """`row` with each figure's share of the copy kernel's bandwidth, its `shown` keys
+    printed."""
+    row["share_of_copy"] = {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
+    print(json.dumps({k: row[k] for k in shown}), flush=True)
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -1092,27 +1100,14 @@ def main() -> None:
         if wanted and f"histogram{bins}" not in wanted:
             continue
         row = measure_histogram(device, int(2**25 * args.scale), bins, args.repeat)
-        row["share_of_copy"] = (
-            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
-        )
-        rows.append(row)
-        print(json.dumps({k: row[k] for k in ("case", "GBs", "outputs_equal")}), flush=True)
+        rows.append(_shared(row, copy_gbs, ("case", "GBs", "outputs_equal")))
+    shown = ("case", "GBs", "share_of_copy", "outputs_equal")
     if not wanted or "scan" in wanted:
         row = measure_scan(device, int(2**25 * args.scale), args.repeat)
-        row["share_of_copy"] = (
-            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
-        )
-        rows.append(row)
-        shown = ("case", "GBs", "share_of_copy", "outputs_equal")
-        print(json.dumps({k: row[k] for k in shown}), flush=True)
+        rows.append(_shared(row, copy_gbs, shown))
     if wanted and "scan_one_pass" in wanted:  # asked for by name only
         row = measure_scan_one_pass(device, int(2**25 * args.scale), args.repeat)
-        row["share_of_copy"] = (
-            {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
-        )
-        rows.append(row)
-        shown = ("case", "GBs", "share_of_copy", "outputs_equal")
-        print(json.dumps({k: row[k] for k in shown}), flush=True)
+        rows.append(_shared(row, copy_gbs, shown))
     if wanted and "scan_calls" in wanted:  # asked for by name only
         exponents = [e for e in range(14, 26, 2)] + [25]
         row = measure_scan_calls(device, exponents, args.repeat)

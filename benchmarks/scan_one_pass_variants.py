@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,14 +88,20 @@ def measure(device: Device, n: int) -> dict[str, Any]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def variants_main(doc: str, measure: Callable[[Device, int], dict[str, Any]], counted: str) -> None:
+    """The command line of a benchmark of hand-written variants: `--device`, `--n` (the
+    values `counted`), `--out` (the rows `measure` gives, as JSON)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--device", default="gpu")
-    parser.add_argument("--n", type=int, default=2**25, help="values, a multiple of 1,024")
+    parser.add_argument("--n", type=int, default=2**25, help=counted)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     rows = measure(open_device(args.device), args.n)
     args.out.write_text(json.dumps(rows, indent=1))
+
+
+def main() -> None:
+    variants_main(__doc__ or "", measure, "values, a multiple of 1,024")
 
 
 if __name__ == "__main__":

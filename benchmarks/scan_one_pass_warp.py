@@ -11,15 +11,13 @@ hand-written one-pass scan (lift_reference/scan_one_pass.cl) is timed beside the
 
 from __future__ import annotations
 
-import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benchmarks.scan_one_pass_variants import COPY, _time
-from lift.exploration.device import Device, open_device
+from benchmarks.scan_one_pass_variants import COPY, _time, variants_main
+from lift.exploration.device import Device
 
 REFERENCE = Path(__file__).parent / "lift_reference"
 # (work-group, values an item, staged through local memory, static numbers, look-back,
@@ -101,13 +99,7 @@ def measure(device: Device, n: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--device", default="gpu")
-    parser.add_argument("--n", type=int, default=2**25, help="values")
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    rows = measure(open_device(args.device), args.n)
-    args.out.write_text(json.dumps(rows, indent=1))
+    variants_main(__doc__ or "", measure, "values")
 
 
 if __name__ == "__main__":
