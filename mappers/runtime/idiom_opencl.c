@@ -209,21 +209,18 @@ static int64_t filled_grid(const device_slot *slot, int64_t asked, const int64_t
     return items > asked ? items : asked;
 }
 
-/* The work-items of a group of a grid filled on `slot`: IDIOM_CL_FILL_GROUP, at most what
-   `kernel` of `program` allows on the device (asked once a program: programs are never
-   freed), never fewer than `asked`; `asked` where the slot is not filled. */
-static int64_t filled_group(const device_slot *slot, cl_program program, const char *kernel,
-                            int64_t asked) {
+/* The most work-items a group of `kernel` of `program` may have on `slot`'s device
+   (CL_KERNEL_WORK_GROUP_SIZE), asked once a kernel of a program (programs are never freed);
+   0 where it cannot be asked. Under cl_lock. */
+static size_t kernel_group_limit(const device_slot *slot, cl_program program, const char *kernel) {
     enum { REMEMBERED = 64 };
-    static cl_program programs[REMEMBERED]; /* under cl_lock */
-    static int64_t widest[REMEMBERED];
+    static cl_program programs[REMEMBERED];
+    static char names[REMEMBERED][64];
+    static size_t limits[REMEMBERED];
     static int count;
-    if (fill_items(slot) <= 0 || asked >= IDIOM_CL_FILL_GROUP) {
-        return asked;
-    }
     for (int i = 0; i < count; i++) {
-        if (programs[i] == program) {
-            return widest[i] > asked ? widest[i] : asked;
+        if (programs[i] == program && strncmp(names[i], kernel, sizeof names[i]) == 0) {
+            return limits[i];
         }
     }
     size_t allowed = 0;
@@ -237,15 +234,33 @@ static int64_t filled_group(const device_slot *slot, cl_program program, const c
     if (object != NULL) {
         clReleaseKernel(object);
     }
-    int64_t group = asked;
-    while (group * 2 <= IDIOM_CL_FILL_GROUP && (size_t)(group * 2) <= allowed) {
-        group *= 2; /* a power of two times what was asked: the grid stays whole groups */
-    }
-    if (count < REMEMBERED) {
+    if (count < REMEMBERED && strlen(kernel) < sizeof names[0]) {
         programs[count] = program;
-        widest[count++] = group;
+        strcpy(names[count], kernel);
+        limits[count++] = allowed;
     }
-    return group;
+    return allowed;
+}
+
+/* A grid launched with IDIOM_CL_FILL | IDIOM_CL_WIDE (idiom_runtime.h), once `filled_grid`
+   has sized it: where it fills the device, its work-groups widened to IDIOM_CL_FILL_GROUP
+   work-items, a power of two times those asked and at most what the kernel allows, and the
+   grid rounded up to whole groups (its items stride: any number computes the same). A grid
+   that does not fill the device keeps its groups, so that it still spreads over every
+   compute unit. Under cl_lock. */
+static void widen_filled_groups(const device_slot *slot, cl_program program, const char *kernel,
+                                int64_t *global, int64_t *local) {
+    int64_t fill = fill_items(slot);
+    if (fill <= 0 || global[0] < fill) {
+        return;
+    }
+    size_t allowed = kernel_group_limit(slot, program, kernel);
+    int64_t group = local[0];
+    while (group * 2 <= IDIOM_CL_FILL_GROUP && (size_t)(group * 2) <= allowed) {
+        group *= 2;
+    }
+    local[0] = group;
+    global[0] = (global[0] + group - 1) / group * group;
 }
 
 /* Launches moving at most this many bytes measure the site's overhead (idiom_policy.h). */
@@ -1420,11 +1435,11 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     if (s >= 0 && ensure_context(s)) {
         *device = slots[s].name;
         program = get_program(s, source, hash, kernel, &timing->build);
-        if (fill == 2 && local != NULL && program != NULL) {
-            local[0] = filled_group(&slots[s], program, kernel, local[0]);
-        }
         if (fill) {
             global[0] = filled_grid(&slots[s], global[0], local, work);
+        }
+        if (fill == 2 && local != NULL && program != NULL) {
+            widen_filled_groups(&slots[s], program, kernel, global, local);
         }
     }
     pthread_mutex_unlock(&cl_lock);
@@ -1487,6 +1502,9 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         idiom__json_string(&j, "kernel", kernel);
         idiom__json_string(&j, "device", device);
         idiom__json_int_list(&j, "global", global, dims >= 1 && dims <= 3 ? (int)dims : 0);
+        if (local != NULL) {
+            idiom__json_int_list(&j, "local", grouped, dims >= 1 && dims <= 3 ? (int)dims : 0);
+        }
         idiom__json_seconds(&j, "kernel_seconds", timing.kernel);
         idiom__json_seconds(&j, "transfer_seconds", timing.transfer);
         idiom__json_seconds(&j, "build_seconds", timing.build);

@@ -275,8 +275,9 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
    times 2048) where `work` gives each at least IDIOM_CL_FILL_SHARE iterations: a fixed grid
    small enough for a CPU device keeps a large GPU's memory waiting on a few loads in flight.
    IDIOM_CL_FILL_ITEMS=N fills with N work-items on any device (tests). With IDIOM_CL_WIDE
-   too, where it fills, its work-groups are widened to IDIOM_CL_FILL_GROUP work-items, at
-   most what the kernel allows on the device: a histogram's integer adds into each group's
+   too, where the grid fills the device (as many items as it takes, not fewer), its
+   work-groups are widened to IDIOM_CL_FILL_GROUP work-items, at most what the kernel allows
+   on the device: a histogram's integer adds into each group's
    bins in local memory ran at 91% of an H200's copy bandwidth in groups of 1,024 against
    77% in groups of 256. */
 #define IDIOM_CL_FILL 0x200
