@@ -300,6 +300,48 @@ static int choose_slot(idiom_mode mode) {
     return want;
 }
 
+/* A context and an in-order queue on `device`, and half the device's memory as the runtime's
+   budget; 0 (with the error in *err) where the device cannot be opened. Touches no shared
+   state: the platform's loader calls it outside cl_lock. */
+static int open_context(cl_platform_id platform, cl_device_id device, cl_context *context_out,
+                        cl_command_queue *queue_out, cl_ulong *budget, cl_int *err) {
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+    *err = CL_SUCCESS;
+    cl_context context = clCreateContext(props, 1, &device, NULL, NULL, err);
+    if (context == NULL || *err != CL_SUCCESS) {
+        return 0;
+    }
+    cl_command_queue queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, err);
+    if (queue == NULL || *err != CL_SUCCESS) { /* profiling is mandatory, but be lenient */
+        queue = clCreateCommandQueue(context, device, 0, err);
+    }
+    if (queue == NULL || *err != CL_SUCCESS) {
+        clReleaseContext(context);
+        return 0;
+    }
+    cl_ulong memory = 0;
+    clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory, NULL);
+    *budget = memory / 2;
+    *context_out = context;
+    *queue_out = queue;
+    return 1;
+}
+
+/* The slot takes what open_context gave, or is marked broken (warned once). Under cl_lock. */
+static int settle_context(device_slot *slot, int opened, cl_context context,
+                          cl_command_queue queue, cl_ulong budget, cl_int err) {
+    if (opened) {
+        slot->budget = budget;
+        slot->context = context;
+        slot->queue = queue;
+        return 1;
+    }
+    slot->broken = 1;
+    idiom__warn_once("cannot open the OpenCL device '%s' (error %d); running the original code",
+                     slot->name, (int)err);
+    return 0;
+}
+
 /* The slot's context and queue, created on first use. Called under cl_lock. */
 static int ensure_context(int s) {
     device_slot *slot = &slots[s];
@@ -309,31 +351,12 @@ static int ensure_context(int s) {
     if (slot->broken) {
         return 0;
     }
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)slot->platform,
-                                     0};
+    cl_context context = NULL;
+    cl_command_queue queue = NULL;
+    cl_ulong budget = 0;
     cl_int err = CL_SUCCESS;
-    cl_context context = clCreateContext(props, 1, &slot->device, NULL, NULL, &err);
-    if (context != NULL && err == CL_SUCCESS) {
-        cl_command_queue queue =
-            clCreateCommandQueue(context, slot->device, CL_QUEUE_PROFILING_ENABLE, &err);
-        if (queue == NULL || err != CL_SUCCESS) { /* profiling is mandatory, but be lenient */
-            queue = clCreateCommandQueue(context, slot->device, 0, &err);
-        }
-        if (queue != NULL && err == CL_SUCCESS) {
-            cl_ulong memory = 0;
-            clGetDeviceInfo(slot->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory,
-                            NULL);
-            slot->budget = memory / 2;
-            slot->context = context;
-            slot->queue = queue;
-            return 1;
-        }
-        clReleaseContext(context);
-    }
-    slot->broken = 1;
-    idiom__warn_once("cannot open the OpenCL device '%s' (error %d); running the original code",
-                     slot->name, (int)err);
-    return 0;
+    int opened = open_context(slot->platform, slot->device, &context, &queue, &budget, &err);
+    return settle_context(slot, opened, context, queue, budget, err);
 }
 
 /* ---- on-disk cache of program binaries ------------------------------------------------- */
@@ -1262,6 +1285,9 @@ static int continues(int32_t nargs, const idiom_arg *args) {
     return 0;
 }
 
+static int loader_busy(void);
+static void join_ahead(void);
+
 /* auto's last choice on this thread: whether it launched, for a launch that continues it. */
 static _Thread_local int auto_launched_last;
 
@@ -1295,12 +1321,17 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
     if (!timing->choice.device) {
         return SLOT_DECLINED;
     }
+    if (!cost.platform_loaded && loader_busy()) { /* the context it is creating */
+        pthread_mutex_unlock(&cl_lock);
+        join_ahead();
+        pthread_mutex_lock(&cl_lock);
+    }
     double start = idiom__now();
     discover();
     if (!slots[s].present) {
         return no_gpu_for_auto();
     }
-    if (!cost.platform_loaded && ensure_context(s)) {
+    if (slots[s].context == NULL && ensure_context(s)) {
         idiom__policy_started(idiom__now() - start); /* what the next run weighs */
     }
     return s;
@@ -1312,43 +1343,67 @@ static int auto_choice(uint64_t site, int64_t work, int32_t nargs, const idiom_a
  * machine, paid at the first launch. Where that launch is sure to come (IDIOM_DEVICE=gpu; under
  * auto, a program whose last run that loaded the platform gained more than it, and which is not
  * to run as compiled this time), a thread loads it from the program's start, beside the
- * program's own set-up (NAS CG builds its matrix for 3 s before its first launch). It holds
- * cl_lock while it finds the devices and creates the context, so a launch that comes then
- * waits for it, or loads the platform itself when it takes the lock first; the drivers' own
- * start (clGetPlatformIDs' first call) comes before, outside the lock. The thread is joined before a fork (a child must not
- * inherit cl_lock held) and at exit (the driver must not be unloaded beside it).
+ * program's own set-up (NAS CG builds its matrix for 3 s before its first launch). The drivers'
+ * start (clGetPlatformIDs' first call) and the context's creation happen outside cl_lock, so a
+ * launch that declines meanwhile never waits; the context is then handed to the slot under it.
+ * While the thread runs, a launch that will use the device waits for it (join_ahead) rather
+ * than open a second context. The thread is joined before a fork (a child must not inherit
+ * cl_lock held) and at exit, before the drivers' own exit handlers where it can be (they must
+ * not tear the platform down beside it).
  */
 static pthread_t ahead_thread;
-static int ahead_running; /* the thread was started and not yet joined */
+static pthread_mutex_t ahead_lock = PTHREAD_MUTEX_INITIALIZER; /* joins, one at a time */
+static _Atomic int ahead_running; /* started and not yet joined */
+static _Atomic int ahead_done;    /* the thread has finished its work */
 
 static void *load_ahead(void *slot) {
     int s = (int)(intptr_t)slot;
     double start = idiom__now();
-    /* The drivers' own start, most of the time, outside cl_lock: a launch that declines
-       meanwhile does not wait for it (the ICD loader is thread-safe). */
     cl_uint count = 0;
-    clGetPlatformIDs(0, NULL, &count);
+    clGetPlatformIDs(0, NULL, &count); /* the drivers' own start (the ICD loader is thread-safe) */
+    /* Handlers run at exit last registered first: registered after the drivers' own, this
+       join comes before their teardown, which would else free what the thread is using (a
+       program that exits while the context is being created). */
+    atexit(join_ahead);
     double drivers = idiom__now() - start;
     pthread_mutex_lock(&cl_lock);
     discover();
-    if (slots[s].present && slots[s].context == NULL && ensure_context(s)) {
-        double seconds = idiom__now() - start;
-        if (idiom__device_mode() == IDIOM_MODE_AUTO) {
-            idiom__policy_started(seconds); /* what the next run weighs, as at a first launch */
-        }
-        idiom__trace("the OpenCL platform of the %s device was loaded ahead (%.3f s, the "
-                     "drivers' start %.3f s of it)",
-                     slot_kind(s), seconds, drivers);
-    }
+    device_slot found = slots[s];
     pthread_mutex_unlock(&cl_lock);
+    if (found.present && found.context == NULL && !found.broken) {
+        cl_context context = NULL;
+        cl_command_queue queue = NULL;
+        cl_ulong budget = 0;
+        cl_int err = CL_SUCCESS;
+        int opened = open_context(found.platform, found.device, &context, &queue, &budget, &err);
+        pthread_mutex_lock(&cl_lock);
+        if (settle_context(&slots[s], opened, context, queue, budget, err)) {
+            double seconds = idiom__now() - start;
+            if (idiom__device_mode() == IDIOM_MODE_AUTO) {
+                idiom__policy_started(seconds); /* what the next run weighs */
+            }
+            idiom__trace("the OpenCL platform of the %s device was loaded ahead (%.3f s, the "
+                         "drivers' start %.3f s of it)",
+                         slot_kind(s), seconds, drivers);
+        }
+        pthread_mutex_unlock(&cl_lock);
+    }
+    atomic_store(&ahead_done, 1);
     return NULL;
 }
 
 static void join_ahead(void) {
-    if (ahead_running) {
-        ahead_running = 0;
+    pthread_mutex_lock(&ahead_lock);
+    if (atomic_load(&ahead_running)) {
         pthread_join(ahead_thread, NULL);
+        atomic_store(&ahead_running, 0);
     }
+    pthread_mutex_unlock(&ahead_lock);
+}
+
+/* Whether the thread is loading the platform now. */
+static int loader_busy(void) {
+    return atomic_load(&ahead_running) && !atomic_load(&ahead_done);
 }
 
 /* The slot whose platform this run will load at its first launch, or -1. */
@@ -1379,7 +1434,10 @@ __attribute__((constructor)) static void start_loading_ahead(void) {
     }
     atexit(join_ahead);
     pthread_atfork(join_ahead, NULL, NULL);
-    ahead_running = pthread_create(&ahead_thread, NULL, load_ahead, (void *)(intptr_t)s) == 0;
+    atomic_store(&ahead_running, 1);
+    if (pthread_create(&ahead_thread, NULL, load_ahead, (void *)(intptr_t)s) != 0) {
+        atomic_store(&ahead_running, 0);
+    }
 }
 
 /* Copies left on the device by launches that stopped: once any copy is there, every host
@@ -1418,6 +1476,9 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
             timing->transfer = 0.0;
             return IDIOM_DONE; /* no work-item: the kernel would write nothing */
         }
+    }
+    if (mode != IDIOM_MODE_AUTO && loader_busy()) {
+        join_ahead(); /* the context the thread is creating, not a second one */
     }
     pthread_mutex_lock(&cl_lock);
     uint64_t hash = source_hash(source);
@@ -1471,8 +1532,12 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     }
     if (status == IDIOM_DONE && measurable && !timing->replayed &&
         timing->traffic.uploaded + timing->traffic.downloaded <= MEASURED_TRAFFIC) {
-        idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
-                               timing->kernel);
+        if (timing->asynchronous) { /* its host time is all it cost: the kernel runs beside */
+            idiom__policy_launched(site, idiom__now() - start);
+        } else {
+            idiom__policy_measured(site, work < 0 ? -(work + 1) : work, idiom__now() - start,
+                                   timing->kernel);
+        }
     }
     return status;
 }

@@ -622,6 +622,21 @@ static void measured(uint64_t key, int64_t work, double seconds, double kernel_s
     dirty = 1;
 }
 
+static void launched(uint64_t key, double seconds) {
+    site *s = find(key, 0);
+    /* Only once the site's kernel time is measured: `each` adds it to this. */
+    if (s != NULL && s->measured > 0 && seconds >= 0.0 && seconds < s->overhead) {
+        s->overhead = seconds;
+        dirty = 1;
+    }
+}
+
+void idiom__policy_launched(uint64_t key, double seconds) {
+    pthread_mutex_lock(&policy_lock);
+    launched(key, seconds);
+    pthread_mutex_unlock(&policy_lock);
+}
+
 int idiom__policy_measuring(uint64_t key) {
     pthread_mutex_lock(&policy_lock);
     site *s = find(key, 0);

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -551,3 +552,26 @@ def test_a_check_rents_with_the_launch_it_checks_for(tmp_path: Path) -> None:
         ("scale_check", "the launch it checks for has paid its upload"),
         ("scale_product", "declined enough to pay the upload"),
     ]
+
+
+def _remembered_overheads(cache: Path) -> list[float]:
+    """The launch overhead of each site the policy file remembers (idiom_policy.c's layout:
+    magic, the program's 16 bytes, then 48 bytes a site: key, overhead, kernel per work,
+    backoff, chain ratio, two 32-bit counts)."""
+    (path,) = (p for p in (cache / "policy").iterdir() if not p.name.endswith(".runs"))
+    data = path.read_bytes()
+    sites = data[8 + 16 :]
+    return [struct.unpack_from("<Qd", sites, at)[1] for at in range(0, len(sites), 48)]
+
+
+def test_a_launch_that_does_not_wait_for_its_kernel_costs_its_host_time(tmp_path: Path) -> None:
+    # The window's first launches wait for their kernels, to measure them; those after return
+    # at once (their outputs stay on the device). What a launch costs the program is then its
+    # own host time, less than the measured launches' wait: the site remembers the lowest.
+    statuses, records = _run(tmp_path, [*WINDOW[:-1]] + [("main", 10000)] * 8 + ["host"])
+    assert statuses[-1] == "ok"
+    waited = [r for r in records if r["status"] == DONE and not r.get("asynchronous")]
+    returned = [r for r in records if r.get("asynchronous")]
+    assert waited and returned, _reasons(records)
+    (overhead,) = _remembered_overheads(tmp_path / "cache")
+    assert overhead <= min(r["seconds"] for r in returned)
