@@ -575,3 +575,26 @@ def test_a_launch_that_does_not_wait_for_its_kernel_costs_its_host_time(tmp_path
     assert waited and returned, _reasons(records)
     (overhead,) = _remembered_overheads(tmp_path / "cache")
     assert overhead <= min(r["seconds"] for r in returned)
+
+
+def test_windows_that_fell_short_keep_the_platform_unloaded_at_the_next_try(
+    tmp_path: Path,
+) -> None:
+    # The host takes the data back after every launch (a scan of an array the host rewrites
+    # between calls): the first run rents the 100 ms start-up, loads the platform and opens
+    # windows that save a launch each of the 37.5 ms they pay. The next run runs as
+    # compiled; the one after tries the device again, its site remembering how short its
+    # windows fell (its backoff, though it was never measured: every launch moved data), so
+    # it rents its upload that many times slower and never loads the platform. (A site never
+    # measured was not remembered: that run loaded the platform again, and lost it again.)
+    plan = [("main", 10000), "host"] * 150
+    start_up = {"IDIOM_START_UP_MS": "100", "IDIOM_AUTO_AS_COMPILED": "1"}
+    launched = []
+    for _ in range(3):
+        statuses, records = _run(tmp_path, plan, **start_up)
+        assert set(statuses[1::2]) == {"ok"}
+        launched.append(statuses[::2].count(DONE))
+    assert launched[0] >= 2 and launched[1:] == [0, 0], _reasons(records)
+    assert "declined: the program runs as compiled" not in _reasons(records)
+    (overhead,) = _remembered_overheads(tmp_path / "cache")
+    assert overhead == -1.0
