@@ -103,7 +103,10 @@ IDIOM_HIDDEN void idiom__policy_started(double seconds);
    run of the program with the same arguments gained less than a twentieth of its time with
    its launches on `device`; then the next
    1, 2, 4, ... up to 16 runs do, before one tries the device again. Otherwise 0, and this
-   run's gains are judged at exit. */
+   run's gains are judged at exit. A run's wall time, where one as compiled with the same
+   arguments was timed, overrules the estimates by more than 10% and 50 ms either way; a short
+   rewritten run that the estimates say gained sends the next run to the original world once,
+   to be timed (IDIOM_AUTO_CHECK=0: estimates only). */
 IDIOM_HIDDEN int idiom__policy_runs_as_compiled(const char *device);
 
 /* Whether this run will load the platform at its first launch on `device`: the program's last

@@ -16,6 +16,8 @@
  *                                   host (0.5 ns), a launch before it is measured (20 us), the
  *                                   copy bandwidth (8 GB/s)
  *   IDIOM_AUTO_DEVICE=cpu           auto considers the CPU OpenCL device, not a GPU (tests)
+ *   IDIOM_AUTO_CHECK=0              auto judges a run by its cost model's estimates alone, not
+ *                                   by its wall time against a run as compiled
  *   IDIOM_LOAD_AHEAD=0              never load the OpenCL platform from the program's start
  *                                   (by default it is, on a thread, under IDIOM_DEVICE=gpu and
  *                                   under auto where the program's last run paid for it)

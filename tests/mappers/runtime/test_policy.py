@@ -85,7 +85,11 @@ def launch(work, tag="main"):
             IdiomArg(ARG_OUT, RESIDENT, _ptr(y), y.nbytes), scalar]
     status = _cl_run(lib, SCALE.replace(b"{{tag}}", tag.encode()), "scale_" + tag, [n], args,
                      work=work)
+    if status == 0 and tag == "costly":  # a launch that costs the host 20 ms the model misses
+        time.sleep(0.02)
     if status != 0:  # the original loop, as a rewritten program runs it
+        if tag == "slow":  # a loop that takes the host 100 ms
+            time.sleep(0.1)
         if tag == "apart":  # its own arrays only, as a placed host access
             for z in (x, y):
                 lib.idiom_host_access_at(ctypes.c_void_p(_ptr(z)), ctypes.c_int64(z.nbytes))
@@ -424,10 +428,13 @@ def test_runs_whose_launches_pay_stay_rewritten(tmp_path: Path) -> None:
 def test_a_run_that_pays_again_ends_the_runs_as_compiled(tmp_path: Path) -> None:
     # At 0.001 ns an iteration nothing pays, and the second run runs as compiled; the third
     # finds launches that pay (the host grew slower), and the runs after it stay rewritten.
+    # (Judged by the model's estimates alone, IDIOM_AUTO_CHECK=0: the host's loops here take
+    # no time, so the runs' own times would say the rewritten world loses.)
     plan = [("main", 10000)] * 16 + ["host"]
     fast_host = {"IDIOM_HOST_NS_PER_WORK": "0.001", "IDIOM_HOST_GBS": "1000000"}
-    assert _worlds(tmp_path, plan, 2, **fast_host) == ["rewritten", "compiled"]
-    assert _worlds(tmp_path, plan, 3) == ["rewritten"] * 3
+    estimated = {"IDIOM_AUTO_CHECK": "0"}
+    assert _worlds(tmp_path, plan, 2, **fast_host, **estimated) == ["rewritten", "compiled"]
+    assert _worlds(tmp_path, plan, 3, **estimated) == ["rewritten"] * 3
 
 
 def test_a_program_whose_run_gained_too_little_runs_its_compiled_loops(
@@ -616,3 +623,27 @@ def test_a_site_whose_windows_fell_short_rents_the_start_up_by_its_share(
     assert set(statuses[1::2]) == {"ok"}
     assert statuses[::2].count(DONE) == 0, _reasons(records)
     assert "declined: the platform's start-up is not paid yet" in _reasons(records)
+
+
+def test_a_short_run_that_the_estimates_say_gained_is_timed_against_the_original_world(
+    tmp_path: Path,
+) -> None:
+    # Each launch would save 20 ms by the model, but the host's loop here takes no time and
+    # each launch costs the host 20 ms: the first run loads the platform and gains by the
+    # estimates, in less than four start-ups (4 x 250 ms), so the second runs as compiled to
+    # be timed. The first was slower than it: that counts as its loss, and the third runs as
+    # compiled too; the fourth tries again, is slower than the runs as compiled, and sends
+    # the next two there.
+    plan = [("costly", 20000)] * 16 + ["host"]
+    worlds = _worlds(tmp_path, plan, 6, IDIOM_START_UP_MS="250")
+    assert worlds == ["rewritten", "compiled", "compiled", "rewritten", "compiled", "compiled"]
+
+
+def test_a_run_faster_than_the_original_world_stays_rewritten(tmp_path: Path) -> None:
+    # Each launch would save 100 ms, and the host's loop takes that: the first run loads the
+    # platform (a 500 ms start-up by the model) and gains in less than four start-ups; the
+    # run as compiled that times it is the slower one (1.6 s), and every run after it is
+    # rewritten.
+    plan = [("slow", 100000)] * 16 + ["host"]
+    worlds = _worlds(tmp_path, plan, 4, IDIOM_START_UP_MS="500")
+    assert worlds == ["rewritten", "compiled", "rewritten", "rewritten"]
