@@ -98,10 +98,12 @@ static double run_gained;           /* what this run's launches gained, uploads 
 #define RUNS_MAGIC "IDIOMRC2"
 /* The program's own wall times judge a rewritten run where a run as compiled with the same
    arguments was timed: slower than it by more than this share, the run lost whatever the
-   model's estimates say; faster by as much, it gained. */
-#define MEASURED_MARGIN 0.10
-/* ... and by at least this many seconds: a run of milliseconds moves by milliseconds. */
-#define MEASURED_MIN_S 0.05
+   model's estimates say; faster by as much, it gained. A quarter: the H200 machine's host ran
+   the same binaries 20-50% apart within an hour. */
+#define MEASURED_MARGIN 0.25
+/* ... and by at least this many seconds: a short run moves by tens of milliseconds (the test
+   suite's runs on two busy cores). */
+#define MEASURED_MIN_S 0.1
 /* A rewritten run that the estimates say gained, but that took less than this many of the
    platform's start-ups, sends the next run to the original world once, to be timed: the
    model's host estimates are not measurements, and such a run is short enough for the

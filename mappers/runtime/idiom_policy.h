@@ -104,7 +104,7 @@ IDIOM_HIDDEN void idiom__policy_started(double seconds);
    its launches on `device`; then the next
    1, 2, 4, ... up to 16 runs do, before one tries the device again. Otherwise 0, and this
    run's gains are judged at exit. A run's wall time, where one as compiled with the same
-   arguments was timed, overrules the estimates by more than 10% and 50 ms either way; a short
+   arguments was timed, overrules the estimates by more than 25% and 0.1 s either way; a short
    rewritten run that the estimates say gained sends the next run to the original world once,
    to be timed (IDIOM_AUTO_CHECK=0: estimates only). */
 IDIOM_HIDDEN int idiom__policy_runs_as_compiled(const char *device);

@@ -411,8 +411,10 @@ def test_runs_that_gain_too_little_send_the_next_ones_to_the_compiled_loops(
 ) -> None:
     # Launches of 5 iterations (5 us on the host) never pay: each rewritten run gains
     # nothing, and the next 1, then 2, then 4 runs run as compiled before the next try.
+    # (Judged by the model's estimates alone: these runs take milliseconds, and two busy
+    # cores move them by more than that.)
     plan = [("tiny", 5)] * 4 + ["host"]
-    assert _worlds(tmp_path, plan, 8) == [
+    assert _worlds(tmp_path, plan, 8, IDIOM_AUTO_CHECK="0") == [
         "rewritten", "compiled", "rewritten", "compiled", "compiled", "rewritten", "compiled",
         "compiled",
     ]  # fmt: skip
