@@ -143,6 +143,7 @@ static double seconds_per_byte_s;
 static double host_seconds_per_byte;
 static double large_work;
 static double start_up_fixed; /* IDIOM_START_UP_MS, or -1 */
+static int check_runs;        /* IDIOM_AUTO_CHECK: runs judged by their wall time too */
 
 static void read_constants(void) {
     host_per_work_s = env_double("IDIOM_HOST_NS_PER_WORK", 0.5) * 1e-9;
@@ -154,6 +155,7 @@ static void read_constants(void) {
     large_work = (double)idiom__env_int("IDIOM_GPU_MIN_WORK", IDIOM_DEFAULT_GPU_MIN_WORK);
     double start_up_ms = env_double("IDIOM_START_UP_MS", -1.0);
     start_up_fixed = start_up_ms >= 0.0 ? start_up_ms * 1e-3 : -1.0;
+    check_runs = idiom__env_int("IDIOM_AUTO_CHECK", 1) != 0;
 }
 
 /* The platform's start-up: fixed, measured or remembered, else the default. */
@@ -386,7 +388,7 @@ static void judge_run(void) {
     double seconds = idiom__now() - run_started;
     double gained = run_gained - (started_here ? start_up_cost() : 0.0);
     int won = gained >= WORTH_SHARE * seconds;
-    int timed = compiled_seconds > 0.0 && idiom__env_int("IDIOM_AUTO_CHECK", 1) != 0;
+    int timed = compiled_seconds > 0.0 && check_runs;
     if (timed && slower(seconds, compiled_seconds)) {
         won = 0;
     } else if (timed && slower(compiled_seconds, seconds)) {
@@ -399,8 +401,8 @@ static void judge_run(void) {
     }
     idle_runs = 0;
     runs_as_compiled = 0;
-    if (compiled_seconds <= 0.0 && seconds < CHECKED_BELOW_START_UPS * start_up_cost() &&
-        idiom__env_int("IDIOM_AUTO_CHECK", 1) != 0) {
+    if (check_runs && compiled_seconds <= 0.0 &&
+        seconds < CHECKED_BELOW_START_UPS * start_up_cost()) {
         checked_seconds = seconds;
         runs_as_compiled = 1;
     }
@@ -570,7 +572,7 @@ static int start_up_rented(const site *s, const idiom_launch_cost *cost, double 
     if (cost->platform_loaded || start_up_paid > 0) {
         return 1;
     }
-    double backoff = s != NULL && s->backoff > 1.0 ? s->backoff : 1.0;
+    double backoff = s != NULL ? rental_backoff(s) : 1.0;
     start_up_declined += gain > 0.0 ? gain / backoff : 0.0;
     return start_up_declined >= start_up_rent();
 }
