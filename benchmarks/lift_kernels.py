@@ -56,11 +56,9 @@ from lift.ir.text import parse, show  # noqa: E402
 from lift.ir.types import Array, Scalar, Size  # noqa: E402
 from lift.opencl.generate import Kernel, Output, generate  # noqa: E402
 from mappers.targets.functional import (  # noqa: E402
+    CHAINED_NARROW,
     LOCAL_BINS,
     SCAN_BLOCK,
-    SCAN_CHAINED_GROUP,
-    SCAN_CHAINED_RUN,
-    SCAN_CHAINED_STAGING,
     SCAN_RUN,
     SCAN_STAGING,
 )
@@ -344,7 +342,7 @@ def measure_scan(device: Device, n: int, repeat: int) -> dict[str, Any]:
         parts[name], y = _scan_generated(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
         equal[name] = bool(np.array_equal(y[:n], expected))
-    one_pass = {"one_pass": (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
+    one_pass = {"one_pass": (CHAINED_NARROW.group, CHAINED_NARROW.run, CHAINED_NARROW.staging)}
     for name, (group, run, staging) in one_pass.items():
         parts[name], y = _scan_one_pass(device, x, (group, run), staging, repeat)
         times[name] = sum(parts[name].values())
@@ -419,10 +417,11 @@ def measure_scan_one_pass(device: Device, n: int, repeat: int) -> dict[str, Any]
     `measure_scan`'s."""
     x = np.random.default_rng(11).integers(-1000, 1000, n).astype(np.int32)
     expected = _wrapped(np.cumsum(x.astype(np.int64)))
-    forms = {"one_pass": (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING)}
+    forms = {"one_pass": (CHAINED_NARROW.group, CHAINED_NARROW.run, CHAINED_NARROW.staging)}
     shapes = [(g, r, (False, True)) for g in (128, 256, 512) for r in (8, 11, 13, 17, 21)]
     staged_in = ((True, True), (True, False))
-    shapes += [(g, r, s) for g in (128, 256) for r in (11, 17) for s in staged_in]
+    shapes += [(g, r, staged_in[0]) for g in (128, 256, 512) for r in (11, 13, 17, 21)]
+    shapes += [(g, r, staged_in[1]) for g in (128, 256) for r in (11, 17)]
     shapes += [(256, 17, (False, False))]
     for group, run, staging in shapes:
         name = f"group_{group}_run_{run}_"
@@ -482,8 +481,8 @@ def measure_scan_calls(device: Device, exponents: Sequence[int], repeat: int) ->
     output = Output("y", True, Size.of(0), (Size.of(1),), length=Size.of("n0"))
     kernels = {
         "two": (_scan_programs(SCAN_BLOCK, SCAN_RUN, SCAN_STAGING), (SCAN_BLOCK, SCAN_RUN)),
-        "one": (_scan_programs(SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING),
-                (SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN)),
+        "one": (_scan_programs(CHAINED_NARROW.group, CHAINED_NARROW.run, CHAINED_NARROW.staging),
+                (CHAINED_NARROW.group, CHAINED_NARROW.run)),
     }  # fmt: skip
     rows: dict[str, Any] = {}
     for exponent in exponents:

@@ -2,8 +2,9 @@
 OpenCL device against numpy, in the shapes that device's build takes: on an NVIDIA GPU
 the look-back by warps (lift/opencl/lookback.py), which the tests' CPU device never runs.
 32- and 64-bit values that wrap, sums and maxima, inclusive and exclusive, the tool's
-shape (work-groups of SCAN_CHAINED_GROUP, runs of SCAN_CHAINED_RUN) and groups of 32 with
-one value an item, every block a group and a few groups taking every block in turn.
+shape for each width (`chained_shape`: work-groups, runs, the block copied in or not)
+and groups of 32 with one value an item, every block a group and a few groups taking
+every block in turn.
 Prints one line a case and the count of failures (its exit status: 1 where any).
 
     python benchmarks/one_pass_scan_check.py --device gpu
@@ -22,7 +23,7 @@ from lift.ir.build import blocked_scan
 from lift.ir.text import parse
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output, generate
-from mappers.targets.functional import SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN, SCAN_CHAINED_STAGING
+from mappers.targets.functional import chained_shape
 
 NUMPY = {"i32": np.int32, "i64": np.int64}
 IDENTITY = {("+", "i32"): 0, ("+", "i64"): 0, ("max", "i32"): -(2**31), ("max", "i64"): -(2**63)}
@@ -44,7 +45,7 @@ def check(device: Device, case: tuple[str, str, bool, int, int, int, int | None]
     assert isinstance(fold, ir.Lambda)
     programs = blocked_scan(
         [x], x, fold, ir.Literal(IDENTITY[op, kind], Scalar(kind)), Size.of("n0"),
-        local=group, inclusive=inclusive, per=per, staging=SCAN_CHAINED_STAGING,
+        local=group, inclusive=inclusive, per=per, staging=chained_shape(Scalar(kind)).staging,
     )  # fmt: skip
     assert programs.chained is not None
     block = group * per
@@ -65,15 +66,20 @@ def check(device: Device, case: tuple[str, str, bool, int, int, int, int | None]
     return bool(np.array_equal(written[:n], expected(values, start, op, inclusive)))
 
 
+def _shapes(kind: str) -> list[tuple[int, int]]:
+    """The tool's shape for values of `kind`, and groups of 32 with one value an item."""
+    shape = chained_shape(Scalar(kind))
+    return [(shape.group, shape.run), (32, 1)]
+
+
 def cases() -> list[tuple[str, str, bool, int, int, int, int | None]]:
-    shapes = [(SCAN_CHAINED_GROUP, SCAN_CHAINED_RUN), (32, 1)]
     sizes = [1, 31, 4353, 100_003, 2**22 + 17]
     return [
         (op, kind, inclusive, group, per, n, groups)
         for op in ("+", "max")
         for kind in ("i32", "i64")
         for inclusive in (True, False)
-        for group, per in shapes
+        for group, per in _shapes(kind)
         for n in sizes
         for groups in (None, 7)
     ]

@@ -521,7 +521,7 @@ class _Generator:
             case ir.Split(size):
                 self.require(types[0], size)
                 n = self.size_text(size)
-                return Lazy(lambda i: Lazy(lambda j: _at(x, f"({i})*{n} + ({j})")))
+                return Lazy(lambda i: Lazy(lambda j: _at(x, _split_index(i, j, n))))
             case ir.Join():
                 inner = types[0]
                 assert isinstance(inner, Array) and isinstance(inner.element, Array)
@@ -791,9 +791,18 @@ class _Generator:
         global_dim = fun.dim if isinstance(fun, ir.MapGlobal) else None
         if global_dim is not None:
             self.globals_open.append(global_dim)
+        rounds = self._local_rounds(fun, kind.length)
         if one_each:
             # One element an item (or a group): a test, no loop.
             self.line(f"if ({start} < {length}) {{ const {self.index} {i} = {start};")
+        elif rounds is not None:
+            # A constant count of rounds, so that the device's compiler unrolls the loop
+            # and issues its loads together rather than one round trip a round.
+            k, total = self.fresh("k"), kind.length.constant
+            self.line(f"for (int {k} = 0; {k} < {rounds}; {k}++) {{")
+            self.line(f"  const {self.index} {i} = {start} + {k} * {self.work_group};")
+            if total is not None and total % (self.work_group or 1):
+                self.line(f"  if ({i} >= {length}) break;")
         else:
             self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
         self.loops.append(not one_each)
@@ -1248,6 +1257,17 @@ class _Generator:
         applied, inner = self.bind(f, [(left, kind), (right, kind)], env)
         return text_of(self.value(applied, inner), "a fold")
 
+    def _local_rounds(self, fun: ir.Fun, length: Size) -> int | None:
+        """How many rounds a map-local of a constant length takes in work-groups of the
+        known size (dimension 0, the only one `reqd_work_group_size` fixes), where that
+        is more than one; None otherwise."""
+        constant = length.constant
+        if not isinstance(fun, ir.MapLocal) or fun.dim != 0 or self.work_group is None:
+            return None
+        if constant is None or constant <= self.work_group:
+            return None
+        return -(-constant // self.work_group)
+
     def _one_each(self, fun: ir.Fun, length: Size) -> bool:
         """Whether each item (map-local) or group (map-workgroup) of the known launch
         takes one element at most: a map-local of a constant length up to the
@@ -1309,6 +1329,28 @@ class _Generator:
         self.line("}")
         if not prefixes:
             self.store(_at(sink, "0"), acc)
+
+
+def _split_index(i: str, j: str, n: str) -> str:
+    """The index of element j of part i of a split into parts of n: `i*n + j`, or k
+    itself where i and j are a join's `(k) / n` and `(k) % n` (a split of a join of the
+    same size; spares the device a division a read)."""
+    whole, rest = i.removesuffix(f" / {n}"), j.removesuffix(f" % {n}")
+    if whole == rest and whole != i and _one_group(whole):
+        return whole
+    return f"({i})*{n} + ({j})"
+
+
+def _one_group(text: str) -> bool:
+    """Whether `text` is one parenthesised group, `(...)`, its parentheses balanced."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for place, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return place == len(text) - 1
+    return False
 
 
 def _at(element: Element, index: str) -> Element:

@@ -41,15 +41,16 @@ from matcher.ir import Value, ValueKind
 
 __all__ = [
     "BINS",
+    "CHAINED_NARROW",
+    "CHAINED_WIDE",
     "COUNTER_START",
     "FIRST_BIN",
     "LOCAL_BINS",
     "SCAN_BLOCK",
     "SCAN_CHAINED_GROUP",
-    "SCAN_CHAINED_RUN",
-    "SCAN_CHAINED_STAGING",
     "SCAN_RUN",
     "SCAN_STAGING",
+    "ChainedShape",
     "GatheredRead",
     "HistogramExpression",
     "JaggedRows",
@@ -59,6 +60,7 @@ __all__ = [
     "SparseRows",
     "StencilExpression",
     "call_operation",
+    "chained_shape",
     "generated_kernels",
     "histogram_expression",
     "jds_expression",
@@ -152,6 +154,7 @@ class ScanExpression:
     programs: ScanPrograms
     output: Output
     algorithmic: ir.Lambda
+    chained_shape: ChainedShape  # the one-pass program's blocks
 
 
 class _Unsupported(Exception):
@@ -289,15 +292,40 @@ SCAN_RUN = 4  # the neighbouring values each of them folds and scans: a block of
 # The block read and written in place, not staged through local memory: 1,725 GB/s
 # against 1,366 staged and 716 for one value an item, on an H200 (benchmarks/lift_kernels.py).
 SCAN_STAGING = (False, False)
-# The one-pass scan (`scan-workgroups`): groups of 256, runs of 17 read in place, each run's
-# prefixes staged through local memory on the way out. An odd run keeps the items of a warp
-# in different banks of local memory; on an H200 with the look-back by warps, 65% of the
-# copy bandwidth against 40% with runs of 8 and 33% for the hand-written one-pass scan;
-# the block copied into local memory first, 44% (docs/results/
-# lift_kernels_scan_one_pass_warp_lookback_h200_2026-11-30.json).
+
+
+@dataclass(frozen=True)
+class ChainedShape:
+    """How the one-pass scan (`scan-workgroups`) cuts its values: work-groups of `group`,
+    `run` neighbouring values an item, the block copied into local memory first and
+    each run's prefixes staged out through it (`staging`: in, out)."""
+
+    group: int
+    run: int
+    staging: tuple[bool, bool]
+
+    @property
+    def block(self) -> int:
+        return self.group * self.run
+
+
+# The one-pass scan's shapes, by the width of its values. An odd run keeps the items of a
+# warp in different banks of local memory. On an H200 with the look-back by warps
+# (docs/results/lift_kernels_scan_rounds_h200_2026-12-01.json): 4-byte values copied in
+# with a constant count of rounds, runs of 13, 73% of the copy bandwidth (76% at 2^27
+# values), read in place with runs of 17 70% (65% before the copies' rounds were
+# constant, when copying in took 44%). 8-byte values keep the block where it is: both
+# copies of it would fill more than the 48 KB of local memory a group may have.
 SCAN_CHAINED_GROUP = 256
-SCAN_CHAINED_RUN = 17
-SCAN_CHAINED_STAGING = (False, True)
+CHAINED_NARROW = ChainedShape(SCAN_CHAINED_GROUP, 13, (True, True))
+CHAINED_WIDE = ChainedShape(SCAN_CHAINED_GROUP, 17, (False, True))
+
+
+def chained_shape(kind: Scalar) -> ChainedShape:
+    """The one-pass scan's shape for values of `kind`."""
+    return CHAINED_NARROW if kind.name in ("i8", "i16", "i32", "f32") else CHAINED_WIDE
+
+
 LOCAL_BINS = 4096  # the most bins a work-group keeps in local memory (32 KB of doubles)
 
 
@@ -441,9 +469,10 @@ def scan_expression(
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
     if not magnitudes:  # the one-pass program in its own blocks
+        shape = chained_shape(kind)
         chained = blocked_scan(
-            params, values, fold, identity, count, local=SCAN_CHAINED_GROUP, per=SCAN_CHAINED_RUN,
-            staging=SCAN_CHAINED_STAGING, inclusive=inclusive, written=written,
+            params, values, fold, identity, count, local=shape.group, per=shape.run,
+            staging=shape.staging, inclusive=inclusive, written=written,
         ).chained  # fmt: skip
         programs = replace(programs, chained=chained)
     params = (*params, *written)
@@ -451,7 +480,7 @@ def scan_expression(
     algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))
     strides = (Size.of(f"{index}_s0"),)
     output = Output(group.name, True, Size.of(f"{index}_o"), strides, length=count)
-    return ScanExpression(programs, output, algorithmic)
+    return ScanExpression(programs, output, algorithmic, chained_shape(kind))
 
 
 @dataclass(frozen=True)

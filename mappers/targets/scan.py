@@ -57,9 +57,6 @@ from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
 from mappers.targets.functional import (
     SCAN_BLOCK,
-    SCAN_CHAINED_GROUP,
-    SCAN_CHAINED_RUN,
-    SCAN_CHAINED_STAGING,
     SCAN_RUN,
     generated_kernels,
     scan_expression,
@@ -230,13 +227,13 @@ class _ScanPlan(Plan):
     def _chained_kernels(self) -> tuple[Kernel, Kernel]:
         """The one-pass kernel (`scan-workgroups`), with long indices and with int
         indices (launched where every size fits in 31 bits)."""
-        program = self.functional.programs.chained
+        program, shape = self.functional.programs.chained, self.functional.chained_shape
         assert program is not None
         writing = self._arguments_by_name(writing=True)
         declared = {p.name: writing[p.name].declaration
                     for p in program.params if p.name in writing}  # fmt: skip
         chained, chained_int = _generated(
-            program, "idiom_scan_chained", declared, self.functional.output, SCAN_CHAINED_GROUP
+            program, "idiom_scan_chained", declared, self.functional.output, shape.group
         )
         copied = "copied into local memory (neighbouring items reading neighbouring values), "
         looked_back = (
@@ -247,10 +244,10 @@ class _ScanPlan(Plan):
         self.generated = GeneratedKernel(
             pretty(self.functional.algorithmic),
             (
-                f"one-pass scan: blocks of {SCAN_CHAINED_GROUP * SCAN_CHAINED_RUN} values "
-                f"taken in order by work-groups of {SCAN_CHAINED_GROUP} (scan-workgroups), "
-                f"{copied if SCAN_CHAINED_STAGING[0] else ''}each item's run of "
-                f"{SCAN_CHAINED_RUN} folded (reduce-seq), the runs' totals scanned in local "
+                f"one-pass scan: blocks of {shape.block} values "
+                f"taken in order by work-groups of {shape.group} (scan-workgroups), "
+                f"{copied if shape.staging[0] else ''}each item's run of "
+                f"{shape.run} folded (reduce-seq), the runs' totals scanned in local "
                 "memory (log2 steps of map-local into to-local), the last the block's "
                 "total, published; the block's start folded from the totals and prefixes "
                 f"the blocks before it published {looked_back}, its prefix published; each "
@@ -352,7 +349,8 @@ class _ScanPlan(Plan):
         """One launch, a work-group a block; its status words in a zeroed scratch buffer
         of the device's (IDIOM_ARG_SCRATCH), the counter after them."""
         kernel, kernel_int = self.chained
-        chunks = ceiling(builder, self.count, const(I64, SCAN_CHAINED_GROUP * SCAN_CHAINED_RUN))
+        shape = self.functional.chained_shape
+        chunks = ceiling(builder, self.count, const(I64, shape.block))
         values = dict(self.params) | {"n0": self.count, "wg": chunks}
         values |= group_lengths(builder, self.body)
         kind = self.update.type
@@ -363,8 +361,8 @@ class _ScanPlan(Plan):
         assert program is not None
         return launch(
             builder, self.context.module, source=kernel, kernel=kernel.name,
-            global_size=[builder.binary("mul", chunks, const(I64, SCAN_CHAINED_GROUP))],
-            local_size=[SCAN_CHAINED_GROUP], work=self.count,
+            global_size=[builder.binary("mul", chunks, const(I64, shape.group))],
+            local_size=[shape.group], work=self.count,
             args=self._args(program, kernel, values, own, writing=True),
             alternatives=[(sizes_fit(builder, kernel, values), kernel_int)],
         )  # fmt: skip
