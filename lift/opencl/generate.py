@@ -39,7 +39,16 @@ from lift.opencl.lookback import (
     StatusWords,
     status_words,
 )
-from lift.opencl.views import Cell, Element, Lazy, Memory, TupleValue, VectorMemory, text_of
+from lift.opencl.views import (
+    Cell,
+    Element,
+    Lazy,
+    Memory,
+    TupleValue,
+    VectorMemory,
+    one_group,
+    text_of,
+)
 
 __all__ = [
     "INT64_ATOMICS",
@@ -290,6 +299,11 @@ class _Generator:
         self.index, self.suffix = "long", "L"
         self.lines: list[str] = []
         self.locals: list[str] = []
+        # Local buffers by name: (C type, elements); those free again, in order freed; and
+        # each to-local's buffer in order (how many times one was written).
+        self.local_shapes: dict[str, tuple[str, int]] = {}
+        self.free_locals: list[str] = []
+        self.local_writes: list[str] = []
         self.depth = 1
         self.counter = 0
         self.dims = _Dims()
@@ -477,8 +491,12 @@ class _Generator:
             case ir.Literal():
                 return _literal(expression)
             case ir.Apply(ir.Lambda(params, body), args):
+                made = len(self.local_writes)
                 bound = [self.let(self.value(a, env), self.type_of(a, env)) for a in args]
-                return self.value(body, dict(env) | dict(zip(params, bound, strict=True)))
+                fresh = set(self.local_writes[made:])
+                result = self.value(body, dict(env) | dict(zip(params, bound, strict=True)))
+                self._free_arguments([element for element, _ in bound], fresh, result)
+                return result
             case ir.Apply(ir.Op("tuple"), args):
                 return TupleValue(tuple(self.value(a, env) for a in args))
             case ir.Apply(ir.Iterate(count, f), (x,)):
@@ -503,6 +521,31 @@ class _Generator:
             case ir.Apply():
                 return self.materialise(expression, env)
         raise LiftError("a function where a value is expected")
+
+    def _free_arguments(self, elements: list[Element], fresh: set[str], result: Element) -> None:
+        """Local buffers written for a lambda's arguments, which its result is not:
+        nothing can read them any more (a parameter's scope is its body), so a later
+        to-local of the same type and size writes there. Its writes come after the
+        barrier that ended the result's own to-local, which came after every read of
+        them (the steps of a scan in local memory take two buffers, not one each)."""
+        if not isinstance(result, Memory):
+            return  # a view, or a tuple: it may read them
+        for element in elements:
+            if not isinstance(element, Memory):
+                continue
+            if element.name in fresh and element.name != result.name:
+                self.free_locals.append(element.name)
+
+    def _local_buffer(self, c_kind: str, count: int) -> str:
+        """A local buffer of `count` elements of `c_kind`: one freed earlier, else new."""
+        for name in self.free_locals:
+            if self.local_shapes[name] == (c_kind, count):
+                self.free_locals.remove(name)
+                return name
+        name = self.fresh("l")
+        self.locals.append(f"  __local {c_kind} {name}[{count}];")
+        self.local_shapes[name] = (c_kind, count)
+        return name
 
     def layout(self, fun: ir.Fun, args: tuple[ir.Expr, ...], env: _Env) -> Element:
         if isinstance(fun, ir.Indices):
@@ -649,12 +692,12 @@ class _Generator:
         lanes = _lanes_of(kind) or [_scalar_of(kind)]
         views: list[Element] = []
         for lane in lanes:  # a tuple's lanes in buffers of their own
-            name = self.fresh("l" if space == "local" else "p")
-            declaration = f"{c_type(lane)} {name}[{count.constant}];"
             if space == "local":
-                self.locals.append(f"  __local {declaration}")
+                name = self._local_buffer(c_type(lane), count.constant)
+                self.local_writes.append(name)
             else:
-                self.line(declaration)
+                name = self.fresh("p")
+                self.line(f"{c_type(lane)} {name}[{count.constant}];")
             views.append(self._buffer_view(name, kind))
         view = views[0] if len(views) == 1 and _lanes_of(kind) is None else TupleValue(tuple(views))
         self.emit(inner, env, view)
@@ -807,10 +850,11 @@ class _Generator:
             self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
         self.loops.append(not one_each)
         self.depth += 1
-        local_before = len(self.locals)
+        local_before = len(self.locals), len(self.local_writes)
         applied, inner = self.bind(f, [(_at(xs, i), kind.element)], env)
         self.emit(applied, inner, _at(sink, i))
-        if isinstance(fun, ir.MapWorkgroup) and len(self.locals) > local_before:
+        wrote_local = (len(self.locals), len(self.local_writes)) != local_before
+        if isinstance(fun, ir.MapWorkgroup) and wrote_local:
             # The next group's copy may not overwrite local memory still being read.
             self.line("barrier(CLK_LOCAL_MEM_FENCE);")
         self.loops.pop()
@@ -1336,21 +1380,9 @@ def _split_index(i: str, j: str, n: str) -> str:
     itself where i and j are a join's `(k) / n` and `(k) % n` (a split of a join of the
     same size; spares the device a division a read)."""
     whole, rest = i.removesuffix(f" / {n}"), j.removesuffix(f" % {n}")
-    if whole == rest and whole != i and _one_group(whole):
+    if whole == rest and whole != i and one_group(whole):
         return whole
     return f"({i})*{n} + ({j})"
-
-
-def _one_group(text: str) -> bool:
-    """Whether `text` is one parenthesised group, `(...)`, its parentheses balanced."""
-    if not text.startswith("("):
-        return False
-    depth = 0
-    for place, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return place == len(text) - 1
-    return False
 
 
 def _at(element: Element, index: str) -> Element:

@@ -18,7 +18,17 @@ from dataclasses import dataclass
 
 from lift.errors import LiftError
 
-__all__ = ["Cell", "Element", "Lazy", "Memory", "TupleValue", "VectorMemory", "text_of"]
+__all__ = [
+    "Cell",
+    "Element",
+    "Lazy",
+    "Memory",
+    "TupleValue",
+    "VectorMemory",
+    "one_group",
+    "rejoined",
+    "text_of",
+]
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,8 @@ class Memory:
         stride = self.strides[0]
         scaled = index if _unit(stride) else f"({index})*{stride}"
         summed = f"{self.index} + {scaled}" if self.index else scaled
+        if _unit(stride):
+            summed = rejoined(self.index, index) or summed
         if len(self.strides) == 1:
             guard = f"({index}) < {self.limit}" if self.limit else ""
             return Cell(f"{self.name}[{self.place(summed)}]", guard=guard)
@@ -114,3 +126,24 @@ def text_of(element: Element, what: str) -> str:
 
 def _unit(stride: str) -> bool:
     return stride in ("1", "1L", "(1L)")
+
+
+def rejoined(outer: str, inner: str) -> str | None:
+    """k, where `outer` and `inner` are a join's `((k) / n)*n` and `(k) % n` (a join's
+    element in a buffer of parts of n); None otherwise. Spares the device a division."""
+    whole, _, n = inner.rpartition(" % ")
+    if whole and n and outer == f"({whole} / {n})*{n}" and one_group(whole):
+        return whole
+    return None
+
+
+def one_group(text: str) -> bool:
+    """Whether `text` is one parenthesised group, `(...)`, its parentheses balanced."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for place, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return place == len(text) - 1
+    return False

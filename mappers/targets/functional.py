@@ -310,14 +310,16 @@ class ChainedShape:
 
 
 # The one-pass scan's shapes, by the width of its values. An odd run keeps the items of a
-# warp in different banks of local memory. On an H200 with the look-back by warps
-# (docs/results/lift_kernels_scan_rounds_h200_2026-12-01.json): 4-byte values copied in
-# with a constant count of rounds, runs of 13, 73% of the copy bandwidth (76% at 2^27
-# values), read in place with runs of 17 70% (65% before the copies' rounds were
-# constant, when copying in took 44%). 8-byte values keep the block where it is: both
-# copies of it would fill more than the 48 KB of local memory a group may have.
+# warp in different banks of local memory. On an H200 with the look-back by warps, 4-byte
+# values copied in (in a constant count of rounds), the steps of the group's scan in two
+# buffers, runs of 21: 79% of the copy bandwidth, 81% at 2^27 values; runs of 13 76% and
+# 78%; read in place with runs of 17 72% and 74% (65% and 68% before the rounds and the
+# two buffers, when copying in took 44%) (docs/results/
+# lift_kernels_scan_two_buffers_h200_2026-12-01.json). 8-byte values keep the block
+# where it is: two copies of it would take more than the 48 KB of local memory a group
+# may have (4-byte values in runs of 21: 43 KB).
 SCAN_CHAINED_GROUP = 256
-CHAINED_NARROW = ChainedShape(SCAN_CHAINED_GROUP, 13, (True, True))
+CHAINED_NARROW = ChainedShape(SCAN_CHAINED_GROUP, 21, (True, True))
 CHAINED_WIDE = ChainedShape(SCAN_CHAINED_GROUP, 17, (False, True))
 
 

@@ -1149,6 +1149,24 @@ def test_chunked_scan_kernels_compute_every_prefix(device: Device, n: int, inclu
     assert "if (" in second.source  # stores guarded by the output's length
 
 
+def test_the_steps_of_a_scan_in_local_memory_take_two_buffers() -> None:
+    """Each step of a work-group's scan in local memory writes a new buffer from the one
+    before; a buffer no later step reads is written again two steps on (log2(64) = 6
+    steps in two buffers, beside the runs' totals). The kernels' outputs are checked by
+    the tests around this one; without the reuse each step declares a buffer of its own."""
+    x = ir.Param("x", Array(Scalar("i32"), Size.of("n0")))
+    fold = lam("(lambda (a b) (+ a b))")
+    programs = blocked_scan(
+        [x], x, fold, ir.Literal(0, Scalar("i32")), Size.of("n0"), local=64, inclusive=True,
+        per=4, staging=(True, True),
+    )  # fmt: skip
+    assert programs.chained is not None
+    kernel = generate(programs.chained, "chained", work_group=64)
+    steps = re.findall(r"(lk_l\d+)\[lk_i\d+\] = \(\(int\)", kernel.source)
+    assert len(steps) == 6 and len(set(steps)) == 2
+    assert len(re.findall(r"__local int lk_l\d+\[64\];", kernel.source)) == 3
+
+
 @pytest.mark.parametrize(
     ("per", "staging"), [(1, (True, True)), (4, (True, True)), (4, (False, True)),
                          (4, (True, False)), (4, (False, False))]
