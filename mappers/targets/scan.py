@@ -216,8 +216,8 @@ class _ScanPlan(Plan):
                 f"work-group of {SCAN_BLOCK} ({SCAN_RUN} values an item, then tree-reduce in "
                 "local memory), their starts scanned on the host, each item's run of "
                 f"{SCAN_RUN} folded (reduce-seq), the runs' totals scanned in local memory "
-                "(log2 steps of map-local into to-local), each run scanned from its start "
-                "(scan-seq) into the output",
+                "(log2 steps of map-local into to-local, two buffers by turns), each run "
+                "scanned from its start (scan-seq) into the output",
             ),
             pretty(programs.totals) + "\n" + pretty(programs.chunks),
             totals.source + chunks.source,
@@ -248,10 +248,11 @@ class _ScanPlan(Plan):
                 f"taken in order by work-groups of {shape.group} (scan-workgroups), "
                 f"{copied if shape.staging[0] else ''}each item's run of "
                 f"{shape.run} folded (reduce-seq), the runs' totals scanned in local "
-                "memory (log2 steps of map-local into to-local), the last the block's "
-                "total, published; the block's start folded from the totals and prefixes "
-                f"the blocks before it published {looked_back}, its prefix published; each "
-                "run scanned from its start (scan-seq) into local memory, then copied out",
+                "memory (log2 steps of map-local into to-local, two buffers by turns), the "
+                "last the block's total, published; the block's start folded from the totals "
+                f"and prefixes the blocks before it published {looked_back}, its prefix "
+                "published; each run scanned from its start (scan-seq) into local memory, "
+                "then copied out",
             ),
             pretty(program),
             chained.source,
