@@ -304,6 +304,7 @@ class _Generator:
         self.local_shapes: dict[str, tuple[str, int]] = {}
         self.free_locals: list[str] = []
         self.local_writes: list[str] = []
+        self.sequential = 0  # sequential loops open (reduce-seq, a stream's run)
         self.depth = 1
         self.counter = 0
         self.dims = _Dims()
@@ -528,24 +529,43 @@ class _Generator:
         to-local of the same type and size writes there. Its writes come after the
         barrier that ended the result's own to-local, which came after every read of
         them (the steps of a scan in local memory take two buffers, not one each)."""
-        if not isinstance(result, Memory):
+        if not isinstance(result, Memory) or self._in_loop():
             return  # a view, or a tuple: it may read them
+        result_text = " ".join([result.index, result.offset, result.limit, *result.strides])
         for element in elements:
-            if not isinstance(element, Memory):
+            if not isinstance(element, Memory) or element.name not in fresh:
                 continue
-            if element.name in fresh and element.name != result.name:
+            if element.name != result.name and not _names(element.name, result_text):
                 self.free_locals.append(element.name)
+
+    def _in_loop(self) -> bool:
+        """Whether a loop is open whose iterations no barrier separates: a buffer reused
+        in its body could be written by one iteration while another reads it (a
+        map-workgroup's loop ends each group at a barrier where it writes local memory;
+        scan-workgroups' loop always does)."""
+        return any(self.loops) or self.sequential > 0
 
     def _local_buffer(self, c_kind: str, count: int) -> str:
         """A local buffer of `count` elements of `c_kind`: one freed earlier, else new."""
-        for name in self.free_locals:
+        for name in self.free_locals if not self._in_loop() else []:
             if self.local_shapes[name] == (c_kind, count):
                 self.free_locals.remove(name)
+                if self._read_since_barrier(name):  # a let's copy of one of its elements
+                    self.line("barrier(CLK_LOCAL_MEM_FENCE);")
                 return name
         name = self.fresh("l")
         self.locals.append(f"  __local {c_kind} {name}[{count}];")
         self.local_shapes[name] = (c_kind, count)
         return name
+
+    def _read_since_barrier(self, name: str) -> bool:
+        """Whether a line since the last barrier names buffer `name`."""
+        for line in reversed(self.lines):
+            if "barrier(" in line:
+                return False
+            if _names(name, line):
+                return True
+        return False
 
     def layout(self, fun: ir.Fun, args: tuple[ir.Expr, ...], env: _Env) -> Element:
         if isinstance(fun, ir.Indices):
@@ -941,7 +961,9 @@ class _Generator:
             names.append(name)
         element: Element = TupleValue(tuple(names)) if isinstance(point, TupleValue) else names[0]
         applied, inner = self.bind(point_fun, [(element, kind)], env)
+        self.sequential += 1
         self.emit(applied, inner, sink)
+        self.sequential -= 1
         for k, j in carries:
             self.line(f"{kept[k]} = {names[j]};")
         self.depth -= 1
@@ -1357,6 +1379,7 @@ class _Generator:
         self.sizes |= kind.length.variables
         self.line(f"for ({self.index} {j} = 0; {j} < {length}; {j}++) {{")
         self.depth += 1
+        self.sequential += 1
         applied, inner = self.bind(f, [(acc, start_type), (_at(xs, j), kind.element)], env)
         result = self.value(applied, inner)
         results = result.items if isinstance(result, TupleValue) else (result,)
@@ -1369,10 +1392,16 @@ class _Generator:
             self.line(f"{name} = {temporary};")
         if prefixes == "after":
             self.store(_at(sink, j), acc)
+        self.sequential -= 1
         self.depth -= 1
         self.line("}")
         if not prefixes:
             self.store(_at(sink, "0"), acc)
+
+
+def _names(name: str, text: str) -> bool:
+    """Whether `text` names the C identifier `name`."""
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _split_index(i: str, j: str, n: str) -> str:

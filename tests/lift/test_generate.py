@@ -1167,6 +1167,55 @@ def test_the_steps_of_a_scan_in_local_memory_take_two_buffers() -> None:
     assert len(re.findall(r"__local int lk_l\d+\[64\];", kernel.source)) == 3
 
 
+# Programs where a local buffer must not be written again, or only after a barrier: the
+# result's own index reads it (a gather's row chosen by the buffer's element), a let
+# copies one of its elements after its last barrier, a sequential loop's next round
+# writes it first while this round reads it last.
+_ROW_BY_BUFFER = """(lambda ((idx (array i32 8)) (m (array (array f32 8) 4)) (y (array i32 8)))
+  ((lambda (row) (map-local 0 (lambda (p) (get 0 p))
+                   (zip row (to-local (map-local 0 (lambda (v) (+ v 1:i32))) y))))
+   ((lambda (a) (get 0 (gather a m))) (to-local (map-local 0 (lambda (v) v)) idx))))"""
+_LET_AFTER_BARRIER = """(lambda ((idx (array i32 8)) (m (array (array f32 8) 4)) (y (array i32 8)))
+  ((lambda (row) (map-local 0 (lambda (p) (get 0 p))
+                   (zip row (to-local (map-local 0 (lambda (v) (+ v 1:i32))) y))))
+   ((lambda (a) ((lambda (t) (get 0 (gather (map (lambda (e) t) idx) m)))
+                 (+ (get 0 a) 0:i32)))
+    (to-local (map-local 0 (lambda (v) v)) idx))))"""
+_ROUNDS = """(lambda ((x (array (array i32 8) 3)) (rev (array i32 8)))
+  (map-seq (lambda (row) (map-local 0 (lambda (v) v) (gather rev
+     ((lambda (b) (to-local (map-local 0 (lambda (v) (+ v 1:i32))) b))
+      ((lambda (a) (to-local (map-local 0 (lambda (v) (+ v 1:i32))) a))
+       (to-local (map-local 0 (lambda (v) v)) row)))))) x))"""
+
+
+@pytest.mark.parametrize("source", [_ROW_BY_BUFFER, _LET_AFTER_BARRIER])
+def test_a_buffer_still_read_is_not_written_again(device: Device, source: str) -> None:
+    """Without the checks, both kernels write the buffer of `idx` again before its
+    element is read (outputs 16..23 instead of 0..7)."""
+    program = lam(source)
+    inputs = {"idx": np.zeros(8, np.int32), "m": np.arange(32, dtype=np.float32),
+              "y": np.ones(8, np.int32)}  # fmt: skip
+    case = Case(program, inputs, {}, Launch((8,), (8,)))
+    kernel = generate(program, work_group=8)
+    out = np.zeros_like(interpreted(case))
+    device.run(program, kernel, inputs, {}, case.launch, out)
+    np.testing.assert_array_equal(out, interpreted(case))
+
+
+def test_no_buffer_is_written_again_inside_a_sequential_loop(device: Device) -> None:
+    """Each round of the map-seq reads its last buffer after its last barrier, and the
+    next round's first copy would write it first: the buffers stay apart (PoCL gives the
+    right output either way; a GPU need not)."""
+    program = lam(_ROUNDS)
+    inputs = {"x": np.arange(24, dtype=np.int32) * 10, "rev": np.arange(7, -1, -1, dtype=np.int32)}
+    case = Case(program, inputs, {}, Launch((8,), (8,)))
+    kernel = generate(program, work_group=8)
+    assert len(re.findall(r"__local int lk_l\d+\[8\];", kernel.source)) == 3
+    out = np.zeros_like(interpreted(case))
+    device.run(program, kernel, inputs, {}, case.launch, out)
+    np.testing.assert_array_equal(out, interpreted(case))
+
+
 @pytest.mark.parametrize(
     ("per", "staging"), [(1, (True, True)), (4, (True, True)), (4, (False, True)),
                          (4, (True, False)), (4, (False, False))]
