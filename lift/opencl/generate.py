@@ -46,7 +46,7 @@ from lift.opencl.views import (
     Memory,
     TupleValue,
     VectorMemory,
-    one_group,
+    rejoined,
     text_of,
 )
 
@@ -861,10 +861,10 @@ class _Generator:
         elif rounds is not None:
             # A constant count of rounds, so that the device's compiler unrolls the loop
             # and issues its loads together rather than one round trip a round.
-            k, total = self.fresh("k"), kind.length.constant
+            k, group = self.fresh("k"), self.work_group
             self.line(f"for (int {k} = 0; {k} < {rounds}; {k}++) {{")
-            self.line(f"  const {self.index} {i} = {start} + {k} * {self.work_group};")
-            if total is not None and total % (self.work_group or 1):
+            self.line(f"  const {self.index} {i} = {start} + {k} * {group};")
+            if rounds * (group or 0) != kind.length.constant:  # the last round is partial
                 self.line(f"  if ({i} >= {length}) break;")
         else:
             self.line(f"for ({self.index} {i} = {start}; {i} < {length}; {i} += {step}) {{")
@@ -1407,11 +1407,8 @@ def _names(name: str, text: str) -> bool:
 def _split_index(i: str, j: str, n: str) -> str:
     """The index of element j of part i of a split into parts of n: `i*n + j`, or k
     itself where i and j are a join's `(k) / n` and `(k) % n` (a split of a join of the
-    same size; spares the device a division a read)."""
-    whole, rest = i.removesuffix(f" / {n}"), j.removesuffix(f" % {n}")
-    if whole == rest and whole != i and one_group(whole):
-        return whole
-    return f"({i})*{n} + ({j})"
+    same size)."""
+    return rejoined(f"({i})*{n}", j) or f"({i})*{n} + ({j})"
 
 
 def _at(element: Element, index: str) -> Element:

@@ -25,7 +25,6 @@ __all__ = [
     "Memory",
     "TupleValue",
     "VectorMemory",
-    "one_group",
     "rejoined",
     "text_of",
 ]
@@ -132,12 +131,12 @@ def rejoined(outer: str, inner: str) -> str | None:
     """k, where `outer` and `inner` are a join's `((k) / n)*n` and `(k) % n` (a join's
     element in a buffer of parts of n); None otherwise. Spares the device a division."""
     whole, _, n = inner.rpartition(" % ")
-    if whole and n and outer == f"({whole} / {n})*{n}" and one_group(whole):
+    if whole and n and outer == f"({whole} / {n})*{n}" and _one_group(whole):
         return whole
     return None
 
 
-def one_group(text: str) -> bool:
+def _one_group(text: str) -> bool:
     """Whether `text` is one parenthesised group, `(...)`, its parentheses balanced."""
     if not text.startswith("("):
         return False

@@ -465,13 +465,13 @@ def scan_expression(
     written = () if group.name in builder.buffers else (builder.written_buffer(group),)
     values = ir.Apply(ir.Map(function), (grid,))
     count = Size.of("n0")
+    shape = chained_shape(kind)
     programs = blocked_scan(
         params, values, fold, identity, count, local=SCAN_BLOCK, per=SCAN_RUN,
         staging=SCAN_STAGING,
         inclusive=inclusive, magnitudes=magnitudes, written=written,
     )  # fmt: skip
     if not magnitudes:  # the one-pass program in its own blocks
-        shape = chained_shape(kind)
         chained = blocked_scan(
             params, values, fold, identity, count, local=shape.group, per=shape.run,
             staging=shape.staging, inclusive=inclusive, written=written,
@@ -482,7 +482,7 @@ def scan_expression(
     algorithmic = ir.Lambda((*params, start), ir.Apply(scan(fold, start), (values,)))
     strides = (Size.of(f"{index}_s0"),)
     output = Output(group.name, True, Size.of(f"{index}_o"), strides, length=count)
-    return ScanExpression(programs, output, algorithmic, chained_shape(kind))
+    return ScanExpression(programs, output, algorithmic, shape)
 
 
 @dataclass(frozen=True)
