@@ -36,8 +36,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--no-reassociate",
         dest="reassociate",
         action="store_false",
-        help="only replacements that keep every floating-point order: no floating-point "
-        "reductions, histograms or BLAS calls (the output is then the original's to the bit)",
+        help="only replacements that keep every floating-point result: no floating-point "
+        "reductions, histograms or BLAS calls, and no kernel calling exp, log, sin, pow or "
+        "another math function a device may round its own way (the output is then the "
+        "original's to the bit)",
     )
     parser.add_argument("--idioms", action="append", default=[], metavar="DIR")
     parser.add_argument(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from mappers.plan.plan import GeneratedKernel, Mapper, MapperContext, Plan
 from mappers.plan.region import Region, region_of
+from mappers.plan.rounding import differently_rounded_calls
 from mappers.rewrite.emit import Builder, Cloner, NotReplaced
 from mappers.rewrite.irtext import ModuleText, Operand, block_ref, operand, operand_name, verify
 from mappers.rewrite.outline import Outlined, outline
@@ -115,6 +116,7 @@ def _rewrite(
             mapper = MAPPERS.get(instance.idiom)
             if mapper is None:
                 raise NotReplaced(f"no mapper for {instance.idiom} yet")
+            rounding = _device_rounding(region, reassociate)
             state = text.snapshot()
             plan = mapper(instance, MapperContext(region, text, reassociate))
             _apply(text, region, plan, f"idiom{number}")
@@ -136,9 +138,23 @@ def _rewrite(
             outcomes.append(Outcome(instance, False, detail, internal_error=True))
             continue
         claimed.append((region.blocks, instance))
-        outcomes.append(Outcome(instance, True, plan.target, plan.generated))
+        outcomes.append(Outcome(instance, True, plan.target + rounding, plan.generated))
     outcomes.sort(key=lambda o: (o.instance.first_line or 0, o.instance.idiom))
     return Rewritten(text.text(), tuple(outcomes))
+
+
+def _device_rounding(region: Region, reassociate: bool) -> str:
+    """What the report adds where the region calls math functions that a device may round
+    differently from the C library (mappers/plan/rounding.py); NotReplaced where every
+    floating-point result must stay the original's to the bit."""
+    calls = ", ".join(differently_rounded_calls(region.blocks))
+    if not calls:
+        return ""
+    if not reassociate:
+        raise NotReplaced(
+            f"a device's {calls} may round differently from the C library's (reassociation off)"
+        )
+    return f" ({calls} as the device computes it, within OpenCL's error bounds)"
 
 
 def _internal_error(instance: Instance, error: Exception) -> str:

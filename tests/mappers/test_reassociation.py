@@ -66,3 +66,32 @@ def test_a_stencil_kept_in_order_prints_the_original_to_the_bit(tmp_path: Path) 
     produced = run_binary(tmp_path / "in_order", args, FORCED)
     assert produced.returncode == 0, produced.stderr
     assert first_difference(expected, produced.stdout, tolerance=0.0) is None
+
+
+def test_math_functions_the_device_rounds_its_own_way_wait_for_reassociation(
+    tmp_path: Path,
+) -> None:
+    """PoCL's exp and the C library's differ in the last bit of some doubles (so did
+    Rodinia's srad in one value of 65,536): a map calling exp is replaced only where
+    reassociation is allowed, and the report names the call."""
+    program = Path(__file__).parent / "programs" / "exp_map_bits.c"
+    original = tmp_path / "original"
+    subprocess.run(
+        [find_tool("clang"), "-O2", str(program), "-o", str(original), "-lm"], check=True
+    )
+    expected = run_binary(original, [], {}).stdout
+
+    in_order = accelerate([program], tmp_path / "in_order", CompileOptions(), reassociate=False)
+    maps = [o for u in in_order.units for o in u.outcomes if o.instance.idiom == "Map"]
+    assert maps and not any(o.replaced for o in maps)
+    assert "exp may round differently" in maps[0].detail
+    produced = run_binary(tmp_path / "in_order", [], FORCED)
+    assert produced.returncode == 0, produced.stderr
+    assert produced.stdout == expected
+
+    reordered = accelerate([program], tmp_path / "reordered", CompileOptions())
+    details = [o.detail for u in reordered.units for o in u.outcomes if o.replaced]
+    assert details == [
+        "OpenCL map kernel (generated) (exp as the device computes it, within OpenCL's "
+        "error bounds)"
+    ]
