@@ -1,0 +1,214 @@
+"""Rodinia's OpenMP programs (built serial), original against accelerated.
+
+Rodinia is never part of the repository or of a test: fetch it next to the project (for
+instance `yuhc/gpu-rodinia`) and point this script at its `openmp` folder:
+
+    .venv/bin/python benchmarks/rodinia_differential.py --rodinia PATH/openmp [--json FILE]
+
+Each program that prints or writes its results is built three ways from its own sources
+(`clang-22 -O2`; `idiom accelerate`; `idiom accelerate --no-reassociate`), without
+`-fopenmp`: a header of serial stand-ins for the OpenMP calls they make is written into a
+private folder. Inputs are small, made up (hotspot's grids written here), so that every
+replacement can be forced onto the CPU's OpenCL device (`forced-cpu`: every threshold at
+1) in a few minutes. The exact build must print or write the original's output to the
+last character; the reassociating one within a relative tolerance (srad's single-
+precision sums of a region, amplified by its diffusion, move its output by about 2e-5).
+Lines that print timings are left out. The launches that ran (`IDIOM_STATS`) are counted,
+so a replacement that silently fell back shows. Exit status 1 when any run disagrees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from benchmarks.real_differential import MODES
+from measure.compare import first_difference
+
+ROOT = Path(__file__).resolve().parents[1]
+SERIAL_OMP = """/* Serial stand-ins for the OpenMP calls (the programs are built without OpenMP). */
+#ifndef SERIAL_OMP_H
+#define SERIAL_OMP_H
+#include <time.h>
+static inline double omp_get_wtime(void) {
+  struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static inline void omp_set_num_threads(int n) { (void)n; }
+static inline int omp_get_num_threads(void) { return 1; }
+static inline int omp_get_max_threads(void) { return 1; }
+static inline int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_num_procs(void) { return 1; }
+#ifdef SERIAL_FIXED_TIME /* a program that seeds from the clock: the same seed every run */
+#define time(t) ((time_t)1700000000)
+#endif
+#endif
+"""
+TIMING_WORDS = ("time", "took", "consumed")
+REPLACED = re.compile(r"(\d+) idiom instance\(s\) found, (\d+) replaced")
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    sources: tuple[str, ...]  # relative to the openmp folder
+    args: tuple[str, ...]  # `{out}` is the output file, `{dir}` the scratch folder
+    output_file: bool = False  # the results are written to `{out}`, else printed
+    flags: tuple[str, ...] = ()
+    tolerance: float = 1e-5  # for the reassociating build
+
+
+PROGRAMS = (
+    Program(
+        "srad",
+        ("srad/srad_v2/srad.cpp",),
+        ("256", "256", "0", "127", "0", "127", "1", "0.5", "2"),
+        flags=("-DOUTPUT",),
+        tolerance=1e-4,
+    ),
+    Program(
+        "lud",
+        ("lud/omp/lud.c", "lud/omp/lud_omp.c", "lud/common/common.c"),
+        ("-v", "-s", "256"),
+        flags=("-Ilud/common",),
+    ),
+    Program(
+        "streamcluster",
+        ("streamcluster/streamcluster_omp.cpp",),
+        ("5", "10", "8", "512", "512", "100", "none", "{out}", "1"),
+        output_file=True,
+    ),
+    Program(
+        "particlefilter",
+        ("particlefilter/ex_particle_OPENMP_seq.c",),
+        ("-x", "64", "-y", "64", "-z", "5", "-np", "2000"),
+        flags=("-std=gnu89", "-DSERIAL_FIXED_TIME"),
+    ),
+    Program(
+        "hotspot",
+        ("hotspot/hotspot_openmp.cpp",),
+        ("128", "128", "20", "1", "{dir}/temp2d", "{dir}/power2d", "{out}"),
+        output_file=True,
+    ),
+    Program(
+        "hotspot3D",
+        ("hotspot3D/3D.c",),
+        ("64", "8", "20", "{dir}/power3d", "{dir}/temp3d", "{out}"),
+        output_file=True,
+    ),
+)
+
+
+@dataclass
+class Row:
+    program: str
+    build: str
+    agrees: bool
+    difference: str | None
+    launches: dict[str, int] = field(default_factory=dict)
+    replaced: str = ""
+
+
+def write_inputs(folder: Path) -> None:
+    """hotspot's temperatures and powers, one value a line: made up, reproducible."""
+    rng = random.Random(5)
+    for name, count in (("2d", 128 * 128), ("3d", 64 * 64 * 8)):
+        temps = "".join(f"{320 + 10 * rng.random():.6f}\n" for _ in range(count))
+        powers = "".join(f"{1e-3 * rng.random():.9f}\n" for _ in range(count))
+        (folder / f"temp{name}").write_text(temps)
+        (folder / f"power{name}").write_text(powers)
+
+
+def build(program: Program, rodinia: Path, folder: Path) -> dict[str, str]:
+    """The three binaries (`original`, `accelerated`, `exact`) in `folder`; for the two
+    accelerated ones, how many instances were found and replaced."""
+    sources = [str(rodinia / s) for s in program.sources]
+    flags = [f"-I{folder}", "-include", "omp.h", "-w"]
+    flags += [f"-I{rodinia / f[2:]}" if f.startswith("-I") else f for f in program.flags]
+    cxx = any(s.endswith(".cpp") for s in sources)
+    clang = "clang++-22" if cxx else "clang-22"
+    original = folder / f"{program.name}.original"
+    subprocess.run([clang, "-O2", *flags, *sources, "-o", str(original), "-lm"], check=True)
+    idiom = [sys.executable, "-m", "cli.main", "accelerate", *(f"-X={f}" for f in flags)]
+    replaced = {}
+    for name, extra in (("accelerated", []), ("exact", ["--no-reassociate"])):
+        binary = folder / f"{program.name}.{name}"
+        done = subprocess.run([*idiom, *extra, "-o", str(binary), *sources], cwd=ROOT,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        counts = REPLACED.search(" ".join(done.stdout.split()))
+        replaced[name] = f"{counts[2]} of {counts[1]} replaced" if counts else "?"
+    return replaced
+
+
+def run(
+    program: Program, binary: Path, env: dict[str, str], folder: Path
+) -> tuple[str, Counter[str]]:
+    """The program's results (printed or written) without timing lines, and its launches."""
+    out = folder / f"{binary.name}.out"
+    stats = folder / f"{binary.name}.stats"
+    args = [a.format(out=out, dir=folder) for a in program.args]
+    environment = {**os.environ, **env, "IDIOM_STATS": str(stats)}
+    done = subprocess.run([str(binary), *args], env=environment, cwd=folder,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    text = out.read_text() if program.output_file and out.exists() else done.stdout
+    kept = [line for line in text.splitlines() if not any(w in line.lower() for w in TIMING_WORDS)]
+    launches: Counter[str] = Counter()
+    if stats.exists():
+        for line in stats.read_text().splitlines():
+            record = json.loads(line)
+            if record.get("entry") == "cl_run" and record.get("status") == 0:
+                launches[str(record.get("kernel"))] += 1
+    return f"exit {done.returncode}\n" + "\n".join(kept), launches
+
+
+def evaluate(program: Program, rodinia: Path, folder: Path, mode: str) -> list[Row]:
+    replaced = build(program, rodinia, folder)
+    expected, _ = run(program, folder / f"{program.name}.original", {}, folder)
+    rows = []
+    for name in ("accelerated", "exact"):
+        produced, launches = run(program, folder / f"{program.name}.{name}", MODES[mode], folder)
+        tolerance = 0.0 if name == "exact" else program.tolerance
+        difference = first_difference(expected, produced, tolerance=tolerance)
+        rows.append(Row(program.name, name, difference is None, difference, dict(launches),
+                        replaced[name]))  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rodinia", type=Path, required=True, help="Rodinia's openmp folder")
+    parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
+    parser.add_argument("--only", nargs="+", help="program names")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="idiom-rodinia-") as scratch:
+        folder = Path(scratch)
+        (folder / "omp.h").write_text(SERIAL_OMP)
+        write_inputs(folder)
+        for program in PROGRAMS:
+            if args.only and program.name not in args.only:
+                continue
+            for row in evaluate(program, args.rodinia.resolve(), folder, args.mode):
+                rows.append(row)
+                print(
+                    f"{row.program:15} {row.build:11} agrees={row.agrees} "
+                    f"launches={sum(row.launches.values())} {row.replaced}",
+                    flush=True,
+                )
+                if row.difference:
+                    print(f"    {row.difference[:300]}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    sys.exit(0 if all(r.agrees for r in rows) else 1)
+
+
+if __name__ == "__main__":
+    main()
