@@ -1,9 +1,12 @@
-"""Rodinia's OpenMP programs (built serial), original against accelerated.
+"""Public programs nobody here wrote, original against accelerated: Rodinia's OpenMP
+programs (built serial) and LLNL's LULESH.
 
-Rodinia is never part of the repository or of a test: fetch it next to the project (for
-instance `yuhc/gpu-rodinia`) and point this script at its `openmp` folder:
+Neither is ever part of the repository or of a test: fetch them next to the project (for
+instance `yuhc/gpu-rodinia` and `LLNL/LULESH`) and point this script at Rodinia's `openmp`
+folder and LULESH's own:
 
-    .venv/bin/python benchmarks/rodinia_differential.py --rodinia PATH/openmp [--json FILE]
+    .venv/bin/python benchmarks/public_differential.py [--rodinia PATH/openmp]
+        [--lulesh PATH] [--only NAME ...] [--json FILE]
 
 Each program that prints or writes its results is built three ways from its own sources
 (`clang-22 -O2`; `idiom accelerate`; `idiom accelerate --no-reassociate`), without
@@ -51,22 +54,24 @@ static inline int omp_get_num_procs(void) { return 1; }
 #endif
 #endif
 """
-TIMING_WORDS = ("time", "took", "consumed")
+TIMING_WORDS = ("time", "took", "consumed", "fom")
 REPLACED = re.compile(r"(\d+) idiom instance\(s\) found, (\d+) replaced")
 
 
 @dataclass(frozen=True)
 class Program:
+    suite: str  # "rodinia" (its openmp folder) or "lulesh"
     name: str
-    sources: tuple[str, ...]  # relative to the openmp folder
+    sources: tuple[str, ...]  # relative to the suite's folder
     args: tuple[str, ...]  # `{out}` is the output file, `{dir}` the scratch folder
     output_file: bool = False  # the results are written to `{out}`, else printed
-    flags: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()  # -I folders relative to the suite's
     tolerance: float = 1e-5  # for the reassociating build
 
 
 PROGRAMS = (
     Program(
+        "rodinia",
         "srad",
         ("srad/srad_v2/srad.cpp",),
         ("256", "256", "0", "127", "0", "127", "1", "0.5", "2"),
@@ -74,34 +79,46 @@ PROGRAMS = (
         tolerance=1e-4,
     ),
     Program(
+        "rodinia",
         "lud",
         ("lud/omp/lud.c", "lud/omp/lud_omp.c", "lud/common/common.c"),
         ("-v", "-s", "256"),
         flags=("-Ilud/common",),
     ),
     Program(
+        "rodinia",
         "streamcluster",
         ("streamcluster/streamcluster_omp.cpp",),
         ("5", "10", "8", "512", "512", "100", "none", "{out}", "1"),
         output_file=True,
     ),
     Program(
+        "rodinia",
         "particlefilter",
         ("particlefilter/ex_particle_OPENMP_seq.c",),
         ("-x", "64", "-y", "64", "-z", "5", "-np", "2000"),
         flags=("-std=gnu89", "-DSERIAL_FIXED_TIME"),
     ),
     Program(
+        "rodinia",
         "hotspot",
         ("hotspot/hotspot_openmp.cpp",),
         ("128", "128", "20", "1", "{dir}/temp2d", "{dir}/power2d", "{out}"),
         output_file=True,
     ),
     Program(
+        "rodinia",
         "hotspot3D",
         ("hotspot3D/3D.c",),
         ("64", "8", "20", "{dir}/power3d", "{dir}/temp3d", "{out}"),
         output_file=True,
+    ),
+    Program(
+        "lulesh",
+        "lulesh",
+        ("lulesh.cc", "lulesh-comm.cc", "lulesh-viz.cc", "lulesh-util.cc", "lulesh-init.cc"),
+        ("-s", "20", "-i", "100"),
+        flags=("-DUSE_MPI=0", "-I."),
     ),
 )
 
@@ -126,13 +143,13 @@ def write_inputs(folder: Path) -> None:
         (folder / f"power{name}").write_text(powers)
 
 
-def build(program: Program, rodinia: Path, folder: Path) -> dict[str, str]:
+def build(program: Program, root: Path, folder: Path) -> dict[str, str]:
     """The three binaries (`original`, `accelerated`, `exact`) in `folder`; for the two
     accelerated ones, how many instances were found and replaced."""
-    sources = [str(rodinia / s) for s in program.sources]
+    sources = [str(root / s) for s in program.sources]
     flags = [f"-I{folder}", "-include", "omp.h", "-w"]
-    flags += [f"-I{rodinia / f[2:]}" if f.startswith("-I") else f for f in program.flags]
-    cxx = any(s.endswith(".cpp") for s in sources)
+    flags += [f"-I{root / f[2:]}" if f.startswith("-I") else f for f in program.flags]
+    cxx = any(s.endswith((".cpp", ".cc", ".cxx")) for s in sources)
     clang = "clang++-22" if cxx else "clang-22"
     original = folder / f"{program.name}.original"
     subprocess.run([clang, "-O2", *flags, *sources, "-o", str(original), "-lm"], check=True)
@@ -168,8 +185,8 @@ def run(
     return f"exit {done.returncode}\n" + "\n".join(kept), launches
 
 
-def evaluate(program: Program, rodinia: Path, folder: Path, mode: str) -> list[Row]:
-    replaced = build(program, rodinia, folder)
+def evaluate(program: Program, root: Path, folder: Path, mode: str) -> list[Row]:
+    replaced = build(program, root, folder)
     expected, _ = run(program, folder / f"{program.name}.original", {}, folder)
     rows = []
     for name in ("accelerated", "exact"):
@@ -183,20 +200,23 @@ def evaluate(program: Program, rodinia: Path, folder: Path, mode: str) -> list[R
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rodinia", type=Path, required=True, help="Rodinia's openmp folder")
+    parser.add_argument("--rodinia", type=Path, help="Rodinia's openmp folder")
+    parser.add_argument("--lulesh", type=Path, help="LULESH's folder")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh}
     rows: list[Row] = []
-    with tempfile.TemporaryDirectory(prefix="idiom-rodinia-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="idiom-public-") as scratch:
         folder = Path(scratch)
         (folder / "omp.h").write_text(SERIAL_OMP)
         write_inputs(folder)
         for program in PROGRAMS:
-            if args.only and program.name not in args.only:
+            root = roots[program.suite]
+            if root is None or (args.only and program.name not in args.only):
                 continue
-            for row in evaluate(program, args.rodinia.resolve(), folder, args.mode):
+            for row in evaluate(program, root.resolve(), folder, args.mode):
                 rows.append(row)
                 print(
                     f"{row.program:15} {row.build:11} agrees={row.agrees} "
