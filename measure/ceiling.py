@@ -122,11 +122,14 @@ def direct_seconds(calls: Sequence[CallStats], *, repeats: int = 3, cold: bool =
             total += _number(kernel) if _is_number(kernel) else call.seconds
         else:
             total += call.seconds
+    # Each shape timed once: the cold call takes the place of one of the warm ones counted
+    # (timed again, a busy machine's slower second replay could take more than it added).
+    replays = {shape: _replay_seconds(shape, repeats) for shape in shapes}
     for shape, count in shapes.items():
-        total += count * _replay_seconds(shape, repeats)
+        total += count * replays[shape]
     if cold and shapes:
         first = next(iter(shapes))  # Counter keeps the order of first calls
-        total += _cold_seconds(first) - _replay_seconds(first, repeats)
+        total += _cold_seconds(first) - replays[first]
     return total
 
 
