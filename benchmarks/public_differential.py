@@ -1,12 +1,12 @@
 """Public programs nobody here wrote, original against accelerated: Rodinia's OpenMP
-programs (built serial) and LLNL's LULESH.
+programs (built serial), LLNL's LULESH and ANL's XSBench.
 
-Neither is ever part of the repository or of a test: fetch them next to the project (for
-instance `yuhc/gpu-rodinia` and `LLNL/LULESH`) and point this script at Rodinia's `openmp`
-folder and LULESH's own:
+None is ever part of the repository or of a test: fetch them next to the project (for
+instance `yuhc/gpu-rodinia`, `LLNL/LULESH` and `ANL-CESAR/XSBench`) and point this script
+at Rodinia's `openmp` folder, LULESH's own and XSBench's `openmp-threading`:
 
     .venv/bin/python benchmarks/public_differential.py [--rodinia PATH/openmp]
-        [--lulesh PATH] [--only NAME ...] [--json FILE]
+        [--lulesh PATH] [--xsbench PATH/openmp-threading] [--only NAME ...] [--json FILE]
 
 Each program that prints or writes its results is built three ways from its own sources
 (`clang-22 -O2`; `idiom accelerate`; `idiom accelerate --no-reassociate`), without
@@ -54,13 +54,13 @@ static inline int omp_get_num_procs(void) { return 1; }
 #endif
 #endif
 """
-TIMING_WORDS = ("time", "took", "consumed", "fom")
+TIMING_WORDS = ("time", "took", "consumed", "fom", "lookups/s")
 REPLACED = re.compile(r"(\d+) idiom instance\(s\) found, (\d+) replaced")
 
 
 @dataclass(frozen=True)
 class Program:
-    suite: str  # "rodinia" (its openmp folder) or "lulesh"
+    suite: str  # "rodinia" (its openmp folder), "lulesh" or "xsbench" (openmp-threading)
     name: str
     sources: tuple[str, ...]  # relative to the suite's folder
     args: tuple[str, ...]  # `{out}` is the output file, `{dir}` the scratch folder
@@ -119,6 +119,13 @@ PROGRAMS = (
         ("lulesh.cc", "lulesh-comm.cc", "lulesh-viz.cc", "lulesh-util.cc", "lulesh-init.cc"),
         ("-s", "20", "-i", "100"),
         flags=("-DUSE_MPI=0", "-I."),
+    ),
+    Program(
+        "xsbench",
+        "xsbench",
+        ("Main.c", "io.c", "Simulation.c", "GridInit.c", "XSutils.c", "Materials.c"),
+        ("-s", "small", "-l", "100000", "-m", "event"),  # a checksum of every lookup
+        flags=("-std=gnu99",),
     ),
 )
 
@@ -202,11 +209,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rodinia", type=Path, help="Rodinia's openmp folder")
     parser.add_argument("--lulesh", type=Path, help="LULESH's folder")
+    parser.add_argument("--xsbench", type=Path, help="XSBench's openmp-threading folder")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh}
+    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh, "xsbench": args.xsbench}
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="idiom-public-") as scratch:
         folder = Path(scratch)
