@@ -7,6 +7,10 @@ at Rodinia's `openmp` folder, LULESH's own and XSBench's `openmp-threading`:
 
     .venv/bin/python benchmarks/public_differential.py [--rodinia PATH/openmp]
         [--lulesh PATH] [--xsbench PATH/openmp-threading] [--only NAME ...] [--json FILE]
+        [--mode forced-cpu|forced-gpu|...] [--keep DIR [--build-only]] [--from DIR]
+
+`--keep DIR --build-only` builds the binaries and inputs into DIR, and `--from DIR` runs
+them on another machine (a GPU's, without the compiler).
 
 Each program that prints or writes its results is built three ways from its own sources
 (`clang-22 -O2`; `idiom accelerate`; `idiom accelerate --no-reassociate`), without
@@ -192,8 +196,7 @@ def run(
     return f"exit {done.returncode}\n" + "\n".join(kept), launches
 
 
-def evaluate(program: Program, root: Path, folder: Path, mode: str) -> list[Row]:
-    replaced = build(program, root, folder)
+def evaluate(program: Program, folder: Path, mode: str, replaced: dict[str, str]) -> list[Row]:
     expected, _ = run(program, folder / f"{program.name}.original", {}, folder)
     rows = []
     for name in ("accelerated", "exact"):
@@ -205,6 +208,32 @@ def evaluate(program: Program, root: Path, folder: Path, mode: str) -> list[Row]
     return rows
 
 
+def build_all(args: argparse.Namespace, folder: Path) -> dict[str, dict[str, str]]:
+    """Every program asked for, built into `folder` with its inputs; what each build
+    replaced, also written to `folder/built.json` (read by `--from`)."""
+    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh, "xsbench": args.xsbench}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "omp.h").write_text(SERIAL_OMP)
+    write_inputs(folder)
+    built = {}
+    for program in PROGRAMS:
+        root = roots[program.suite]
+        if root is not None and (not args.only or program.name in args.only):
+            built[program.name] = build(program, root.resolve(), folder)
+    (folder / "built.json").write_text(json.dumps(built, indent=1))
+    return built
+
+
+def print_row(row: Row) -> None:
+    print(
+        f"{row.program:15} {row.build:11} agrees={row.agrees} "
+        f"launches={sum(row.launches.values())} {row.replaced}",
+        flush=True,
+    )
+    if row.difference:
+        print(f"    {row.difference[:300]}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rodinia", type=Path, help="Rodinia's openmp folder")
@@ -212,27 +241,28 @@ def main() -> None:
     parser.add_argument("--xsbench", type=Path, help="XSBench's openmp-threading folder")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
+    parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
+    parser.add_argument("--build-only", action="store_true", help="with --keep: build, run nothing")
+    parser.add_argument(
+        "--from", dest="built", type=Path, help="run what --keep built there, building nothing"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh, "xsbench": args.xsbench}
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="idiom-public-") as scratch:
-        folder = Path(scratch)
-        (folder / "omp.h").write_text(SERIAL_OMP)
-        write_inputs(folder)
+        if args.built is not None:
+            folder = args.built.resolve()
+            built = json.loads((folder / "built.json").read_text())
+        else:
+            folder = (args.keep or Path(scratch)).resolve()
+            built = build_all(args, folder)
+        if args.build_only:
+            return
         for program in PROGRAMS:
-            root = roots[program.suite]
-            if root is None or (args.only and program.name not in args.only):
-                continue
-            for row in evaluate(program, root.resolve(), folder, args.mode):
-                rows.append(row)
-                print(
-                    f"{row.program:15} {row.build:11} agrees={row.agrees} "
-                    f"launches={sum(row.launches.values())} {row.replaced}",
-                    flush=True,
-                )
-                if row.difference:
-                    print(f"    {row.difference[:300]}", flush=True)
+            if program.name in built:
+                for row in evaluate(program, folder, args.mode, built[program.name]):
+                    rows.append(row)
+                    print_row(row)
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
     sys.exit(0 if all(r.agrees for r in rows) else 1)
