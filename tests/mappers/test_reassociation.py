@@ -21,12 +21,15 @@ PROGRAM = Path(__file__).parent / "programs" / "mgs_rank_deficient.c"
 FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_BLAS_MIN_WORK": "1"}
 
 
-def test_reordered_sums_are_reported_and_order_is_kept_on_request(tmp_path: Path) -> None:
+def _original(source: Path, tmp_path: Path) -> Path:
+    """`source` built as its user builds it: clang-22 -O2."""
     original = tmp_path / "original"
-    subprocess.run(
-        [find_tool("clang"), "-O2", str(PROGRAM), "-o", str(original), "-lm"], check=True
-    )
-    expected = run_binary(original, [], {}).stdout
+    subprocess.run([find_tool("clang"), "-O2", str(source), "-o", str(original), "-lm"], check=True)
+    return original
+
+
+def test_reordered_sums_are_reported_and_order_is_kept_on_request(tmp_path: Path) -> None:
+    expected = run_binary(_original(PROGRAM, tmp_path), [], {}).stdout
 
     reordered = accelerate([PROGRAM], tmp_path / "reordered", CompileOptions())
     details = [o.detail for u in reordered.units for o in u.outcomes if o.replaced]
@@ -55,8 +58,7 @@ def test_a_stencil_kept_in_order_prints_the_original_to_the_bit(tmp_path: Path) 
     """A stencil's points are computed as the loop computes them (no fused multiply-add),
     so with reassociation off its output is the original's exactly."""
     source = CORPUS / "stencil_2d5_global.c"
-    original = tmp_path / "original"
-    subprocess.run([find_tool("clang"), "-O2", str(source), "-o", str(original), "-lm"], check=True)
+    original = _original(source, tmp_path)
     built = accelerate([source], tmp_path / "in_order", CompileOptions(), reassociate=False)
     assert any(
         o.replaced and o.instance.idiom == "Stencil" for u in built.units for o in u.outcomes
@@ -75,11 +77,7 @@ def test_math_functions_the_device_rounds_its_own_way_wait_for_reassociation(
     Rodinia's srad in one value of 65,536): a map calling exp is replaced only where
     reassociation is allowed, and the report names the call."""
     program = Path(__file__).parent / "programs" / "exp_map_bits.c"
-    original = tmp_path / "original"
-    subprocess.run(
-        [find_tool("clang"), "-O2", str(program), "-o", str(original), "-lm"], check=True
-    )
-    expected = run_binary(original, [], {}).stdout
+    expected = run_binary(_original(program, tmp_path), [], {}).stdout
 
     in_order = accelerate([program], tmp_path / "in_order", CompileOptions(), reassociate=False)
     maps = [o for u in in_order.units for o in u.outcomes if o.instance.idiom == "Map"]
