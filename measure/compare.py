@@ -3,7 +3,8 @@
 Integers (and every other word) must be equal; floating-point numbers may differ by
 a relative `tolerance`, because BLAS and OpenCL reductions add in another order
 (reassociation, IDIOMS.md rule 4). The default allows for single-precision sums of
-about a million terms; a caller comparing exact replacements passes 0.
+about a million terms, and any two within 1e-12 of each other agree (noise near zero); a
+caller comparing exact replacements passes 0, and then every number must be equal.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def _tokens_agree(left: str, right: str, tolerance: float) -> bool:
         a, b = float(left), float(right)
     except ValueError:
         return False
+    if tolerance == 0.0:  # exact: a residual of 1e-14 that moves is a difference too
+        return a == b
     scale = max(abs(a), abs(b), 1e-300)
     return abs(a - b) <= tolerance * scale or abs(a - b) <= 1e-12
 

@@ -192,6 +192,10 @@ _NAME = re.compile(r'%(?:"[^"]*"|[-a-zA-Z$._0-9]+)')
 
 
 _NARROW = ("i8", "i16")
+_BINARY = frozenset(
+    ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or",
+     "xor", "fadd", "fsub", "fmul", "fdiv", "frem")
+)  # fmt: skip
 
 
 class Cloner:
@@ -239,14 +243,29 @@ class Cloner:
             self._varies.add(value)
             if self.affine:
                 self._check_affine(value)
-        text = value.text.split(", !", 1)[0]
-        right_side = text.split(" = ", 1)[1]
         renames = {operand(o).ref: new.ref for o, new in zip(value.operands, operands, strict=True)}
-        right_side = _NAME.sub(lambda m: renames.get(m.group(0), m.group(0)), right_side)
-        right_side = _FLAGS.sub("", right_side)
-        result = self.builder.emit(value.type, right_side)
+        if any(old != new and not _NAME.fullmatch(old) for old, new in renames.items()):
+            # A constant stands for a computed value (a reduction whose term is a literal:
+            # its total replaces the literal): renaming by name would leave the literal.
+            result = self._rebuilt(value, operands)
+        else:
+            text = value.text.split(", !", 1)[0]
+            right_side = text.split(" = ", 1)[1]
+            right_side = _NAME.sub(lambda m: renames.get(m.group(0), m.group(0)), right_side)
+            result = self.builder.emit(value.type, _FLAGS.sub("", right_side))
         self.env[value] = result
         return result
+
+    def _rebuilt(self, value: Value, operands: list[Operand]) -> Operand:
+        """`value` emitted again from `operands`, position by position."""
+        match value.opcode, operands:
+            case opcode, [lhs, rhs] if opcode in _BINARY:
+                return self.builder.binary(opcode or "", lhs, rhs)
+            case "icmp" | "fcmp", [lhs, rhs] if value.predicate:
+                return self.builder.compare(value.predicate, lhs, rhs)
+            case "select", [condition, if_true, if_false]:
+                return self.builder.select(condition, if_true, if_false)
+        raise NotReplaced(f"cannot evaluate {value.opcode} ({value.name}) with a constant replaced")
 
     def _check_affine(self, value: Value) -> None:
         varying = [o for o in value.operands if o in self._varies]

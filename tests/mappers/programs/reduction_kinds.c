@@ -4,7 +4,7 @@
    floating-point values, a count under a test, counts
    under unsigned orders of signed values (negative ones read as large), and the largest of
    longs read as unsigned and converted to double, the largest of values rounded up and
-   towards zero.
+   towards zero, sums and products of a literal.
    Arguments: n, mode (0 small values, 1 values whose sum and product wrap around). */
 #include <math.h>
 #include <stdio.h>
@@ -159,6 +159,32 @@ long repeat_sum(int n, long step)
     return s;
 }
 
+/* A literal term (TSVC's loops of constant terms): the total replaces the literal where
+   the host folds the start in, not the literal itself. */
+long literal_sum(int n)
+{
+    long s = 11;
+    for (int i = 0; i < n; i++)
+        s += 7;
+    return s;
+}
+
+unsigned literal_product(int n)
+{
+    unsigned p = 5;
+    for (int i = 0; i < n; i++)
+        p *= 3u;
+    return p;
+}
+
+double literal_quarters(int n)
+{
+    double s = 0.5;
+    for (int i = 0; i < n; i++)
+        s += 0.25; /* exact in any order below 2^50 terms */
+    return s;
+}
+
 /* Lanes of 16 and 8 bits (llvm.smax.i16, llvm.smin.i8): folded in 32 bits by the
    generated kernels, then truncated. */
 short max_short(int n, const short *h)
@@ -222,6 +248,9 @@ int main(int argc, char **argv)
     printf("max_double %a\n", max_double(n, v));
     printf("min_float %a\n", (double)min_float(n, w));
     printf("repeat_sum %ld\n", repeat_sum(n, mode ? (long)state * 7919L : 3L));
+    printf("literal_sum %ld\n", literal_sum(n));
+    printf("literal_product %u\n", literal_product(n));
+    printf("literal_quarters %a\n", literal_quarters(n));
     printf("max_short %d\n", max_short(n, h));
     printf("min_chars %d\n", min_chars(n, c));
     free(h);
