@@ -1,12 +1,14 @@
 """Public programs nobody here wrote, original against accelerated: Rodinia's OpenMP
-programs (built serial), LLNL's LULESH and ANL's XSBench.
+programs (built serial), LLNL's LULESH, ANL's XSBench and the HPCG reference benchmark.
 
 None is ever part of the repository or of a test: fetch them next to the project (for
-instance `yuhc/gpu-rodinia`, `LLNL/LULESH` and `ANL-CESAR/XSBench`) and point this script
-at Rodinia's `openmp` folder, LULESH's own and XSBench's `openmp-threading`:
+instance `yuhc/gpu-rodinia`, `LLNL/LULESH`, `ANL-CESAR/XSBench` and `hpcg-benchmark/hpcg`)
+and point this script at Rodinia's `openmp` folder, LULESH's own, XSBench's
+`openmp-threading` and HPCG's top folder:
 
     .venv/bin/python benchmarks/public_differential.py [--rodinia PATH/openmp]
-        [--lulesh PATH] [--xsbench PATH/openmp-threading] [--only NAME ...] [--json FILE]
+        [--lulesh PATH] [--xsbench PATH/openmp-threading] [--hpcg PATH]
+        [--only NAME ...] [--json FILE]
         [--mode forced-cpu|forced-gpu|...] [--keep DIR [--build-only]] [--from DIR]
 
 `--keep DIR --build-only` builds the binaries and inputs into DIR, and `--from DIR` runs
@@ -17,11 +19,28 @@ Each program that prints or writes its results is built three ways from its own 
 `-fopenmp`: a header of serial stand-ins for the OpenMP calls they make is written into a
 private folder. Inputs are small, made up (hotspot's grids written here), so that every
 replacement can be forced onto the CPU's OpenCL device (`forced-cpu`: every threshold at
-1) in a few minutes. The exact build must print or write the original's output to the
-last character; the reassociating one within a relative tolerance (srad's single-
+1) in a few minutes. The exact build must print or write the original's output, every
+number equal; the reassociating one within a relative tolerance (srad's single-
 precision sums of a region, amplified by its diffusion, move its output by about 2e-5).
 Lines that print timings are left out. The launches that ran (`IDIOM_STATS`) are counted,
 so a replacement that silently fell back shows. Exit status 1 when any run disagrees.
+
+HPCG is built serial (`-DHPCG_NO_MPI -DHPCG_NO_OPENMP`, every `src/*.cpp`) and run on a
+16x16x16 grid with `--rt=0`, its "QuickPath": one CG set, so that nothing it runs depends
+on a measured time (with a running time the number of timed CG sets is the running time
+over the slowest CG's). It prints nothing; it writes a log and a key=value report, both
+named after the time they were written, so each run has its own working folder and the
+two files are found by their patterns. Compared: the log (iteration counts and scaled
+residuals of its spectral tests, its departures from symmetry, the timed set's scaled
+residual) and the report but for the values of keys that hold a time or a rate (setup,
+kernel and total times, GB/s, GFLOP/s, the ratings of its final summary line, which keeps
+its "VALID" or "INVALID"). Some of its figures are rounding noise: the scaled residuals
+of converged or 50-iteration CGs (1e-14 to 1e-41) and the departures from symmetry,
+|x'Ay - y'Ax| in units of epsilon, which a dot product summed in another order moves by
+any amount (a tree-summed one rounds x'Ay and y'Ax to the same double, a departure of 0);
+the reassociating build is not held to them (the last number of such a line is left out),
+HPCG's own checks of them are: its symmetry and spectral tests' PASSED or FAILED, its
+residual's check, its "VALID". The exact build is held to every one of them.
 """
 
 from __future__ import annotations
@@ -60,17 +79,25 @@ static inline int omp_get_num_procs(void) { return 1; }
 """
 TIMING_WORDS = ("time", "took", "consumed", "fom", "lookups/s")
 REPLACED = re.compile(r"(\d+) idiom instance\(s\) found, (\d+) replaced")
+LAST_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=\D*$)")
 
 
 @dataclass(frozen=True)
 class Program:
-    suite: str  # "rodinia" (its openmp folder), "lulesh" or "xsbench" (openmp-threading)
+    suite: str  # "rodinia" (its openmp folder), "lulesh", "xsbench" (openmp-threading), "hpcg"
     name: str
-    sources: tuple[str, ...]  # relative to the suite's folder
+    sources: tuple[str, ...]  # relative to the suite's folder, or patterns (`src/*.cpp`)
     args: tuple[str, ...]  # `{out}` is the output file, `{dir}` the scratch folder
     output_file: bool = False  # the results are written to `{out}`, else printed
     flags: tuple[str, ...] = ()  # -I folders relative to the suite's
     tolerance: float = 1e-5  # for the reassociating build
+    # Files the program writes under names not fixed (patterns, one file each, read in
+    # this order) in a working folder of its own, instead of what it prints or `{out}`.
+    output_files: tuple[str, ...] = ()
+    timing_words: tuple[str, ...] = ()  # besides TIMING_WORDS
+    keep_keys: bool = False  # of a timing line `key=value`, keep `key=` (not drop it)
+    # Lines whose last number is rounding noise, left out for the reassociating build.
+    noisy: tuple[str, ...] = ()
 
 
 PROGRAMS = (
@@ -131,6 +158,17 @@ PROGRAMS = (
         ("-s", "small", "-l", "100000", "-m", "event"),  # a checksum of every lookup
         flags=("-std=gnu99",),
     ),
+    Program(
+        "hpcg",
+        "hpcg",
+        ("src/*.cpp",),
+        ("--nx=16", "--ny=16", "--nz=16", "--rt=0"),  # QuickPath: one CG set, not timed
+        flags=("-DHPCG_NO_MPI", "-DHPCG_NO_OPENMP", "-Isrc"),
+        output_files=("hpcg2*.txt", "HPCG-Benchmark_*.txt"),  # its log, its report
+        timing_words=("gflop/s", "gb/s", "rating"),
+        keep_keys=True,
+        noisy=("scaled residual", "departure"),
+    ),
 )
 
 
@@ -157,7 +195,11 @@ def write_inputs(folder: Path) -> None:
 def build(program: Program, root: Path, folder: Path) -> dict[str, str]:
     """The three binaries (`original`, `accelerated`, `exact`) in `folder`; for the two
     accelerated ones, how many instances were found and replaced."""
-    sources = [str(root / s) for s in program.sources]
+    sources = [
+        str(path)
+        for s in program.sources
+        for path in (sorted(root.glob(s)) if any(c in s for c in "*?[") else [root / s])
+    ]
     flags = [f"-I{folder}", "-include", "omp.h", "-w"]
     flags += [f"-I{root / f[2:]}" if f.startswith("-I") else f for f in program.flags]
     cxx = any(s.endswith((".cpp", ".cc", ".cxx")) for s in sources)
@@ -181,12 +223,24 @@ def run(
     """The program's results (printed or written) without timing lines, and its launches."""
     out = folder / f"{binary.name}.out"
     stats = folder / f"{binary.name}.stats"
+    stats.unlink(missing_ok=True)
     args = [a.format(out=out, dir=folder) for a in program.args]
     environment = {**os.environ, **env, "IDIOM_STATS": str(stats)}
-    done = subprocess.run([str(binary), *args], env=environment, cwd=folder,
+    cwd = folder
+    if program.output_files:  # a working folder of its own, for files named as it likes
+        cwd = Path(tempfile.mkdtemp(prefix=f"{binary.name}-", dir=folder))
+    done = subprocess.run([str(binary), *args], env=environment, cwd=cwd,
                           capture_output=True, text=True, check=False)  # fmt: skip
     text = out.read_text() if program.output_file and out.exists() else done.stdout
-    kept = [line for line in text.splitlines() if not any(w in line.lower() for w in TIMING_WORDS)]
+    if program.output_files:
+        text = "".join(written(cwd, pattern) for pattern in program.output_files)
+    words = TIMING_WORDS + program.timing_words
+    kept = []
+    for line in text.splitlines():
+        if not any(w in line.lower() for w in words):
+            kept.append(line)
+        elif program.keep_keys and "=" in line:
+            kept.append(line.rsplit("=", 1)[0] + "=")
     launches: Counter[str] = Counter()
     if stats.exists():
         for line in stats.read_text().splitlines():
@@ -196,13 +250,38 @@ def run(
     return f"exit {done.returncode}\n" + "\n".join(kept), launches
 
 
+def written(cwd: Path, pattern: str) -> str:
+    """The one file in `cwd` named by `pattern`, under a line naming the pattern."""
+    found = sorted(cwd.glob(pattern))
+    if len(found) != 1:
+        return f"== {pattern}: {len(found)} files\n"
+    return f"== {pattern}\n{found[0].read_text()}"
+
+
+def without_noise(text: str, words: tuple[str, ...]) -> str:
+    """`text` with the last number of each line holding one of `words` left out."""
+    if not words:
+        return text
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if any(w in line.lower() for w in words):
+            lines[number] = LAST_NUMBER.sub("(noise)", line, count=1)
+    return "\n".join(lines)
+
+
 def evaluate(program: Program, folder: Path, mode: str, replaced: dict[str, str]) -> list[Row]:
     expected, _ = run(program, folder / f"{program.name}.original", {}, folder)
     rows = []
     for name in ("accelerated", "exact"):
         produced, launches = run(program, folder / f"{program.name}.{name}", MODES[mode], folder)
-        tolerance = 0.0 if name == "exact" else program.tolerance
-        difference = first_difference(expected, produced, tolerance=tolerance)
+        if name == "exact":
+            difference = first_difference(expected, produced, tolerance=0.0)
+        else:
+            difference = first_difference(
+                without_noise(expected, program.noisy),
+                without_noise(produced, program.noisy),
+                tolerance=program.tolerance,
+            )
         rows.append(Row(program.name, name, difference is None, difference, dict(launches),
                         replaced[name]))  # fmt: skip
     return rows
@@ -211,7 +290,12 @@ def evaluate(program: Program, folder: Path, mode: str, replaced: dict[str, str]
 def build_all(args: argparse.Namespace, folder: Path) -> dict[str, dict[str, str]]:
     """Every program asked for, built into `folder` with its inputs; what each build
     replaced, also written to `folder/built.json` (read by `--from`)."""
-    roots = {"rodinia": args.rodinia, "lulesh": args.lulesh, "xsbench": args.xsbench}
+    roots = {
+        "rodinia": args.rodinia,
+        "lulesh": args.lulesh,
+        "xsbench": args.xsbench,
+        "hpcg": args.hpcg,
+    }
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "omp.h").write_text(SERIAL_OMP)
     write_inputs(folder)
@@ -239,6 +323,7 @@ def main() -> None:
     parser.add_argument("--rodinia", type=Path, help="Rodinia's openmp folder")
     parser.add_argument("--lulesh", type=Path, help="LULESH's folder")
     parser.add_argument("--xsbench", type=Path, help="XSBench's openmp-threading folder")
+    parser.add_argument("--hpcg", type=Path, help="HPCG's folder (its src/ and setup/)")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
     parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
