@@ -15,7 +15,7 @@ it, with the offset and strides measured at run time (mappers/plan/access.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lift.ir import expr as ir
@@ -391,6 +391,33 @@ class KernelBody:
                 checks.append(apart(self.builder, target, (group.low, group.high)))
         return checks
 
+    def apart_or_pointwise(
+        self, written: BufferGroup, read_first: Collection[BufferGroup] = ()
+    ) -> list[Operand]:
+        """i1 per group read: its range does not overlap `written`'s, or, for a group of
+        `read_first` (every read of it comes before every store of `written` in the
+        iteration), both are one access at the same addresses point for point (same first
+        address and strides, same element: `w[i] = x[i] + ...` called with `w == x`): each
+        work-item then reads only the element it writes, before writing it, and no other
+        work-item touches it. A read after the store would see the value stored, which a
+        copy of the group read does not hold."""
+        assert written.low is not None and written.high is not None
+        checks = []
+        for group in self.groups.values():
+            if group is written:
+                continue
+            assert group.low is not None and group.high is not None
+            separate = apart(self.builder, (written.low, written.high), (group.low, group.high))
+            first = any(group is g for g in read_first)
+            if first and _pointwise_candidates(written, group):
+                separate = self.builder.binary(
+                    "or",
+                    separate,
+                    _same_points(self.builder, written.accesses[0], group.accesses[0]),
+                )
+            checks.append(separate)
+        return checks
+
     def buffer_args(self) -> list[KernelArg]:
         """One buffer per group: read-only, or copied in and out when written."""
         return [
@@ -408,6 +435,22 @@ class KernelBody:
             )
             for name, v in self.scalars
         ]
+
+
+def _pointwise_candidates(written: BufferGroup, read: BufferGroup) -> bool:
+    return (
+        len(written.accesses) == 1
+        and len(read.accesses) == 1
+        and written.element == read.element
+        and len(written.accesses[0].strides) == len(read.accesses[0].strides)
+    )
+
+
+def _same_points(builder: Builder, one: Access, other: Access) -> Operand:
+    """i1: `one` and `other` touch the same address at every point."""
+    checks = [builder.compare("eq", builder.to_i64(one.first), builder.to_i64(other.first))]
+    checks += [builder.compare("eq", a, b) for a, b in zip(one.strides, other.strides, strict=True)]
+    return builder.all_of(checks)
 
 
 def param_prelude(params: Sequence[tuple[str, Operand]]) -> list[str]:

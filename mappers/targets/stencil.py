@@ -122,8 +122,10 @@ class _StencilPlan(Plan):
         out_groups: list[BufferGroup] = []
         out_indices: dict[Value, str] = {}
         group_of: dict[Value, BufferGroup] = {}  # the written buffer of each address stored
+        stored_in: list[BufferGroup] = []  # each store's group
         for store, array in zip(self.stores, self.arrays, strict=True):
             out_group = body.group(array, element, written=True)
+            stored_in.append(out_group)
             if out_group not in out_groups:
                 out_groups.append(out_group)
             address = store.operands[1]
@@ -158,7 +160,8 @@ class _StencilPlan(Plan):
             self.target = f"{self.target} (generated)"
         checks.append(whole)
         for out_group in out_groups:  # apart from every other group, written or read
-            checks += body.apart_from_reads(out_group)
+            written_by = [s for s, g in zip(self.stores, stored_in, strict=True) if g is out_group]
+            checks += body.apart_or_pointwise(out_group, _read_first(body, written_by))
             assert out_group.low is not None and out_group.high is not None
             checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         return builder.all_of(checks)
@@ -520,6 +523,28 @@ def _size_value(builder: Builder, size: Size, values: Mapping[str, Operand]) -> 
     if len(names) != 1 or size != Size.of(names[0]):
         raise NotReplaced(f"a streamed kernel's size {size} is not a variable")
     return values[names[0]]
+
+
+def _read_first(body: KernelBody, stores: Sequence[Value]) -> list[BufferGroup]:
+    """The groups read whose every load comes before each of `stores`, in one block."""
+    block = stores[0].block if stores else None
+    if block is None or any(store.block is not block for store in stores):
+        return []
+    position = {instruction: k for k, instruction in enumerate(block.instructions)}
+    first_store = min(position[store] for store in stores)
+    groups: list[BufferGroup] = []
+    for group, _ in body.read_of.values():
+        if not any(group is g for g in groups):
+            groups.append(group)
+    return [
+        group
+        for group in groups
+        if all(
+            position.get(load, first_store) < first_store
+            for load, (read, _) in body.read_of.items()
+            if read is group
+        )
+    ]
 
 
 def _in_order(function: Function, values: list[Value]) -> list[Value]:

@@ -1,10 +1,10 @@
 /* Element-wise maps for the differential tests of the map mapper: two arrays updated in
  * one loop (a conjugate gradient's z and r), an update in place, a 2D map, a float map
  * calling sqrt, a map reading a global scalar on every trip, and the same kernels called
- * with arrays that overlap: exactly (an output that is also an input: the sequential loop
- * and a kernel agree, but the guard asks for apart buffers and keeps the original code)
- * and shifted by one element (work-items in any order would give another answer: the
- * guard must keep the original code). */
+ * with arrays that overlap: exactly (an output that is also an input, point for point:
+ * each work-item reads only the element it writes, so the sequential loop and a kernel
+ * agree, and the kernel runs) and shifted by one element (work-items in any order would
+ * give another answer: the guard must keep the original code). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +83,10 @@ int main(int argc, char **argv)
     /* An output that is an input: z doubles as p. */
     cg_update(n, 0.5, z, q, z, r);
     printf("same %.10g %.10g\n", checksum(n, z), checksum(n, r));
+    /* z as q: the loop reads q[j] after it stored z[j], the value just stored, which a
+       copy of q read by a kernel does not hold: the guard keeps the original code. */
+    cg_update(n, 0.5, p, z, z, r);
+    printf("after %.10g %.10g\n", checksum(n, z), checksum(n, r));
     /* Overlapping by one element: each r[j] is read as p[j + 1] after it changed. */
     cg_update(n - 1, 0.5, r + 1, q, z, r);
     direction(n - 1, 0.5, p, p + 1);
