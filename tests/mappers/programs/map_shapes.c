@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     double *p = malloc(sizeof(double) * (size_t)n), *q = malloc(sizeof(double) * (size_t)n);
     double *z = malloc(sizeof(double) * (size_t)n), *r = malloc(sizeof(double) * (size_t)n);
     double *grid = malloc(sizeof(double) * (size_t)n * 3);
+    double *shade = malloc(sizeof(double) * (size_t)n * 3);
     float *re = malloc(sizeof(float) * (size_t)n), *im = malloc(sizeof(float) * (size_t)n);
     float *mag = malloc(sizeof(float) * (size_t)n);
     for (int i = 0; i < n; i++) {
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
         im[i] = (float)(i % 4) * 0.5f;
     }
     for (int i = 0; i < 3 * n; i++)
-        grid[i] = (i % 13) * 0.125;
+        grid[i] = (i % 13) * 0.125, shade[i] = (i % 5) * 0.5;
     for (int s = 0; s < steps; s++) {
         cg_update(n, 0.5 / (s + 1), p, q, z, r);
         direction(n, 0.25, r, p);
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
     cg_update(n - 1, 0.5, r + 1, q, z, r);
     direction(n - 1, 0.5, p, p + 1);
     printf("shifted %.10g %.10g %.10g\n", checksum(n, z), checksum(n, r), checksum(n, p));
-    blend(3, n, grid, grid, p, 0.5);
+    blend(3, n, grid, grid, shade, 0.5);
     blend(1, n, grid + n, grid, grid + 2 * n, 0.25);
     printf("grid %.10g\n", checksum(3 * n, grid));
     magnitude(n, re, im, mag);
@@ -100,6 +101,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         m += mag[i];
     printf("mag %.6e\n", m);
-    free(p), free(q), free(z), free(r), free(grid), free(re), free(im), free(mag);
+    free(p), free(q), free(z), free(r), free(grid), free(shade), free(re), free(im), free(mag);
     return 0;
 }
