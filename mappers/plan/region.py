@@ -295,12 +295,29 @@ def _tests_bounds(branch: Value, loop: LoopView) -> bool:
     predicate = condition.predicate or ""
     if entering == 1:
         predicate = {"sge": "slt", "uge": "ult", "sle": "sgt", "ule": "ugt"}.get(predicate, "")
-    bounds = (loop.iter_begin, loop.iter_end)
-    if tuple(condition.operands) == bounds:
-        return predicate in ("slt", "ult")
-    if tuple(condition.operands) == bounds[::-1]:
-        return predicate in ("sgt", "ugt")
-    return False
+    if predicate in ("sgt", "ugt"):
+        predicate = {"sgt": "slt", "ugt": "ult"}[predicate]
+        tested = tuple(condition.operands[::-1])
+    else:
+        tested = tuple(condition.operands)
+    if predicate not in ("slt", "ult") or len(tested) != 2:
+        return False
+    signed = predicate == "slt"
+    return _same_bound(tested[0], loop.iter_begin, signed) and _same_bound(
+        tested[1], loop.iter_end, signed
+    )
+
+
+def _same_bound(tested: Value, bound: Value, signed: bool) -> bool:
+    """`tested` is `bound`, the same integer constant, or the value `bound` extends
+    (`sext` where the test is signed, `zext` where it is not): LLVM tests a row length
+    read as a char before its extension (`k = nnz[i]` ... `if (nnz[i] > 0)`)."""
+    if tested is bound:
+        return True
+    if int_constant(tested) is not None:
+        return int_constant(tested) == int_constant(bound)
+    extension = "sext" if signed else "zext"
+    return bound.opcode == extension and bound.operands[0] is tested
 
 
 def _varies(value: Value, region: Region, fixed_loads: bool) -> bool:

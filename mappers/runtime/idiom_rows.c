@@ -93,10 +93,26 @@ static void host_reads(const void *first, int64_t stride, int64_t count, int64_t
     idiom_host_access_at(low, (last < 0 ? -last : last) + size);
 }
 
+/* A row's length as the loop reads it: signed (the loop's bound is the length or its
+   sign extension: HPCG's lengths are chars). */
+static int64_t read_length(const char *at, int32_t bytes) {
+    switch (bytes) {
+    case 1:
+        return *(const int8_t *)at;
+    case 2:
+        return *(const int16_t *)at;
+    case 4:
+        return *(const int32_t *)at;
+    default:
+        return *(const int64_t *)at;
+    }
+}
+
 int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
                          int64_t length_stride, int32_t length_bytes, int64_t count,
                          int64_t element) {
-    if (count < 1 || element < 1 || (length_bytes != 4 && length_bytes != 8)) {
+    if (count < 1 || element < 1 ||
+        (length_bytes != 1 && length_bytes != 2 && length_bytes != 4 && length_bytes != 8)) {
         return -1;
     }
     host_reads(table, stride, count, (int64_t)sizeof(void *));
@@ -111,8 +127,7 @@ int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
     for (int64_t t = 0; t < count; t++) {
         uintptr_t row = (uintptr_t)*(void *const *)(rows + t * stride);
         const char *size_at = sizes + t * length_stride;
-        int64_t length = length_bytes == 4 ? (int64_t)*(const int32_t *)size_at
-                                           : *(const int64_t *)size_at;
+        int64_t length = read_length(size_at, length_bytes);
         if (length <= 0) {
             continue; /* the loop reads nothing of this row: its pointer may be anything */
         }

@@ -206,7 +206,7 @@ int64_t idiom_row_grid_step(const void *table, int64_t outer_stride, int64_t out
  * (of `element` bytes) of the block they make when each row starts where the one before
  * ends (a row of length zero or less holds none), the first row starting at an address
  * that is a multiple of `element`; -1 otherwise, or when count < 1 (reading nothing).
- * The lengths are signed integers of `length_bytes` (4 or 8) bytes. */
+ * The lengths are signed integers of `length_bytes` (1, 2, 4 or 8) bytes. */
 int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
                          int64_t length_stride, int32_t length_bytes, int64_t count,
                          int64_t element);

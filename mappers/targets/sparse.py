@@ -552,6 +552,13 @@ class _CsrPlan(Plan):
         if not self._position_is_counter():
             raise NotReplaced("a row kept in tables is read at positions other than 0, 1, ...")
         c_type(self.length_read.type)
+        end = self.entry.iter_end
+        if not (
+            end is self.length_read
+            or (end.opcode == "sext" and end.operands[0] is self.length_read)
+        ):
+            # The runtime reads the lengths' table as signed integers, as the loop does.
+            raise NotReplaced(f"a row's length ({self.length_read.name}) is not read as signed")
 
     def guard(self, builder: Builder) -> Operand:
         gather, region = self.gather, self.context.region

@@ -3,7 +3,9 @@
  * where the next row starts; 1, the same with the empty row's pointer NULL; 2, two rows
  * sharing their entries; 3, the rows in one block in reverse order. Layouts 0 and 1 are
  * one block the kernel may copy (an empty row's pointer is never followed); the others
- * must run the original loop, with its results. */
+ * must run the original loop, with its results. The same product with the lengths as chars
+ * (HPCG's `nonzerosInRow`), whose test before each row LLVM makes on the char itself, runs
+ * the same way. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +23,21 @@ void row_product(const struct rows *a, const double *x, double *y)
         const double *v = a->values[i];
         const int *c = a->columns[i];
         const int m = a->length[i];
+        for (int j = 0; j < m; j++)
+            sum += v[j] * x[c[j]];
+        y[i] = sum;
+    }
+}
+
+/* HPCG's layout: the rows' lengths are chars. */
+void row_product_chars(int n, const char *length, double *const *values, int *const *columns,
+                       const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double sum = 0.0;
+        const double *v = values[i];
+        const int *c = columns[i];
+        const int m = length[i];
         for (int j = 0; j < m; j++)
             sum += v[j] * x[c[j]];
         y[i] = sum;
@@ -68,5 +85,11 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < n; i += n / 4)
         printf("y[%d] = %.17g\n", i, y[i]);
+    char *short_length = malloc(n);
+    for (int i = 0; i < n; i++)
+        short_length[i] = (char)a.length[i];
+    row_product_chars(n, short_length, a.values, a.columns, x, y);
+    for (int i = 0; i < n; i += n / 4)
+        printf("chars y[%d] = %.17g\n", i, y[i]);
     return 0;
 }

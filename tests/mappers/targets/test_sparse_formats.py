@@ -2,7 +2,8 @@
 pointers and lengths (programs/sparse_row_blocks.c) runs as a kernel only where its rows
 make one block of memory in row order (`idiom_rows_block`); every other layout runs the
 original loop (an empty row's pointer, never followed, may be anything), and the
-results equal the original's to the bit either way. The kernel is generated: a row's
+results equal the original's to the bit either way; so does the product with the rows'
+lengths as chars (HPCG's). The kernel is generated: a row's
 entries are a segment of the values' and the columns' blocks, at its row pointer's
 index in the values' block. A product in coordinate storage
 (programs/coo_aliased.c) gathers x on the device only when x lies apart from y."""
@@ -36,7 +37,19 @@ def test_the_row_tables_product_is_replaced(builds: tuple[Path, Path, Accelerate
     assert all(o.instance.within for o in outcomes if o is not outcome)
 
 
-@pytest.mark.parametrize(("layout", "launches"), [(0, 3), (1, 3), (2, 0), (3, 0)])
+def test_the_product_with_char_lengths_is_replaced(builds: tuple[Path, Path, Accelerated]) -> None:
+    # LLVM tests `length[i] > 0` on the char before its extension: the row loop's own test.
+    _, _, report = builds
+    outcomes = [
+        o
+        for u in report.units
+        for o in u.outcomes
+        if o.instance.function == "row_product_chars" and o.instance.within is None
+    ]
+    assert [o.detail for o in outcomes] == ["OpenCL CSR SpMV kernel (generated)"]
+
+
+@pytest.mark.parametrize(("layout", "launches"), [(0, 4), (1, 4), (2, 0), (3, 0)])
 def test_only_rows_in_one_block_run_as_a_kernel(
     builds: tuple[Path, Path, Accelerated], layout: int, launches: int
 ) -> None:
