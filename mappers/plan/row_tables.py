@@ -37,7 +37,9 @@ _NO_STEP = -(2**63)  # IDIOM_NO_ROW_STEP
 _DECLARATIONS = {
     "idiom_row_first": "declare ptr @idiom_row_first(ptr, i64)",
     "idiom_row_step": "declare i64 @idiom_row_step(ptr, i64, i64)",
-    "idiom_rows_block": "declare i64 @idiom_rows_block(ptr, i64, ptr, i64, i32, i64, i64)",
+    "idiom_rows_block": (
+        "declare i64 @idiom_rows_block(ptr, i64, i64, ptr, i64, i64, ptr, i64, i32, i64)"
+    ),
     "idiom_row_grid_step": "declare i64 @idiom_row_grid_step(ptr, i64, i64, i64, i64, i64)",
 }
 

@@ -10,6 +10,10 @@
 
 #include "idiom_runtime.h"
 
+/* The smallest page size of the hosts served: a gap shorter than this between two rows
+   lies on pages that hold bytes of one or the other. */
+#define IDIOM_PAGE_BYTES 4096u
+
 void *idiom_row_first(const void *table, int64_t count) {
     if (count < 1) {
         return NULL;
@@ -108,34 +112,56 @@ static int64_t read_length(const char *at, int32_t bytes) {
     }
 }
 
-int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
-                         int64_t length_stride, int32_t length_bytes, int64_t count,
-                         int64_t element) {
-    if (count < 1 || element < 1 ||
+/* Where row `t`'s entries start in its table's block, in elements from the block's first
+   byte, given where the row before ended (`*end`, bytes): -1 where the row starts before
+   that end, a page or more after it, or off the elements' grid. A gap of less than a page
+   between two rows lies on pages that hold bytes of one row or the other: every page of
+   the block is mapped, so copying the whole block reads nothing the program could not. */
+static int64_t row_index(uintptr_t first, uintptr_t row, int64_t element, int64_t *end) {
+    if (row < first + (uintptr_t)*end || row - first - (uintptr_t)*end >= IDIOM_PAGE_BYTES ||
+        (row - first) % (uintptr_t)element != 0) {
+        return -1;
+    }
+    return (int64_t)((row - first) / (uintptr_t)element);
+}
+
+int64_t idiom_rows_block(const void *values, int64_t values_stride, int64_t value_bytes,
+                         const void *columns, int64_t columns_stride, int64_t column_bytes,
+                         const void *lengths, int64_t length_stride, int32_t length_bytes,
+                         int64_t count) {
+    if (count < 1 || value_bytes < 1 || column_bytes < 1 ||
         (length_bytes != 1 && length_bytes != 2 && length_bytes != 4 && length_bytes != 8)) {
         return -1;
     }
-    host_reads(table, stride, count, (int64_t)sizeof(void *));
+    host_reads(values, values_stride, count, (int64_t)sizeof(void *));
+    host_reads(columns, columns_stride, count, (int64_t)sizeof(void *));
     host_reads(lengths, length_stride, count, length_bytes);
-    const char *rows = (const char *)table, *sizes = (const char *)lengths;
-    uintptr_t first = (uintptr_t)*(void *const *)rows;
-    if (first % (uintptr_t)element != 0) {
+    const char *v_rows = (const char *)values, *c_rows = (const char *)columns;
+    const char *sizes = (const char *)lengths;
+    uintptr_t v_first = (uintptr_t)*(void *const *)v_rows;
+    uintptr_t c_first = (uintptr_t)*(void *const *)c_rows;
+    if (v_first % (uintptr_t)value_bytes != 0 || c_first % (uintptr_t)column_bytes != 0) {
         return -1;
     }
-    uintptr_t next = first;
-    int64_t total = 0;
+    int64_t v_end = 0, c_end = 0, total = 0; /* bytes from each block's first; elements */
     for (int64_t t = 0; t < count; t++) {
-        uintptr_t row = (uintptr_t)*(void *const *)(rows + t * stride);
-        const char *size_at = sizes + t * length_stride;
-        int64_t length = read_length(size_at, length_bytes);
+        int64_t length = read_length(sizes + t * length_stride, length_bytes);
         if (length <= 0) {
-            continue; /* the loop reads nothing of this row: its pointer may be anything */
+            continue; /* the loop reads nothing of this row: its pointers may be anything */
         }
-        if (row != next || length > (INT64_MAX - total) / element) {
-            return -1;
+        uintptr_t v_row = (uintptr_t)*(void *const *)(v_rows + t * values_stride);
+        uintptr_t c_row = (uintptr_t)*(void *const *)(c_rows + t * columns_stride);
+        /* The first row with entries starts its blocks (an empty row before it points
+           there too, or the block would start at a pointer nobody follows). */
+        int64_t at = row_index(v_first, v_row, value_bytes, &v_end);
+        if (at < 0 || (total == 0 && at != 0) ||
+            at != row_index(c_first, c_row, column_bytes, &c_end) ||
+            length > (INT64_MAX / 8 - at) / value_bytes || length > INT64_MAX / 8 / column_bytes) {
+            return -1; /* the kernel reads a row at the same index of both blocks */
         }
-        total += length;
-        next = row + (uintptr_t)(length * element);
+        total = at + length;
+        v_end = total * value_bytes;
+        c_end = total * column_bytes;
     }
     return total;
 }

@@ -200,16 +200,22 @@ int64_t idiom_row_step(const void *table, int64_t stride, int64_t count);
 int64_t idiom_row_grid_step(const void *table, int64_t outer_stride, int64_t outer_count,
                             int64_t inner_stride, int64_t inner_count, int64_t inner_step);
 
-/* The rows of a sparse matrix kept as a table of row pointers and a table of row lengths
- * (HPCCG's ptr_to_vals_in_row, nnz_in_row), `count` rows from the entries `table` and
- * `lengths` point at, `stride` and `length_stride` bytes apart: the number of elements
- * (of `element` bytes) of the block they make when each row starts where the one before
- * ends (a row of length zero or less holds none), the first row starting at an address
- * that is a multiple of `element`; -1 otherwise, or when count < 1 (reading nothing).
- * The lengths are signed integers of `length_bytes` (1, 2, 4 or 8) bytes. */
-int64_t idiom_rows_block(const void *table, int64_t stride, const void *lengths,
-                         int64_t length_stride, int32_t length_bytes, int64_t count,
-                         int64_t element);
+/* The rows of a sparse matrix kept as tables of row pointers, to its values and to its
+ * columns, and a table of row lengths (HPCCG's ptr_to_vals_in_row, ptr_to_inds_in_row,
+ * nnz_in_row; HPCG's matrixValues, mtxIndL, nonzerosInRow), `count` rows from the entries
+ * `values`, `columns` and `lengths` point at, each table's entries `*_stride` bytes apart:
+ * the number of elements of the blocks the rows make, from the first row's pointers, when
+ * in both tables each row starts at or after the end of the row before, less than a page
+ * after it (rows packed one after the other, or padded to a common width), at the same
+ * element index of both blocks (the kernel reads a row's values and columns at one index),
+ * the first starting at an address that is a multiple of its element (`value_bytes`,
+ * `column_bytes`); a row of length zero or less holds none, and its pointers are not read.
+ * -1 otherwise, or when count < 1 (reading nothing). The lengths are signed integers of
+ * `length_bytes` (1, 2, 4 or 8) bytes. */
+int64_t idiom_rows_block(const void *values, int64_t values_stride, int64_t value_bytes,
+                         const void *columns, int64_t columns_stride, int64_t column_bytes,
+                         const void *lengths, int64_t length_stride, int32_t length_bytes,
+                         int64_t count);
 
 /* Where each chunk of a scan starts: starts[k] = *start op totals[0] op ... op totals[k-1]
  * for k < count, op + (multiply 0) or * (1, integers only), the values of `kind` (integers

@@ -507,9 +507,8 @@ class SparseRows:
     # Rows kept in tables: the read of a row's pointer to its values (an address, read as
     # an i64) and the values' size in bytes. The row's entries are at that address / size
     # plus its counter; the slices of the values and of the columns (copied from each
-    # table's first row, `vlo` and `clo`) hold the rows one after the other, each as long
-    # as the lengths' table says (`idiom_rows_block` checked both), so a row's entries are
-    # at the same index of both.
+    # table's first row, `vlo` and `clo`) hold the rows in order, packed or padded, each
+    # row at the same index of both (`idiom_rows_block` checked).
     row_start: tuple[Value, int] | None = None
 
 

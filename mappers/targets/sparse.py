@@ -735,29 +735,33 @@ class _CsrPlan(Plan):
         self, builder: Builder, chain: Chain
     ) -> tuple[tuple[Operand, Operand], tuple[Operand, Operand]]:
         """Rows kept in tables: the runtime reads the tables of row pointers and of
-        lengths as the loop does, and gives the block of memory the rows make together
-        when each starts where the one before ends (idiom_rows_block); otherwise the
-        original code runs. Indices count from address 0 (`slice_of`'s base)."""
+        lengths as the loop does, and gives the blocks of memory the rows make when they
+        come in order, packed or padded, at the same index of the values' block and the
+        columns' (idiom_rows_block); otherwise the original code runs. Indices count from
+        address 0 (`slice_of`'s base)."""
         gather, region = self.gather, self.context.region
         declare_row_tables(self.context.module)
         loops, counts = [self.row], [self.count]
         lengths = measure(builder, region, self.length_read.operands[0], loops=loops,
                           counts=counts, element_type=self.length_read.type)  # fmt: skip
-        ranges, valid = [], []
+        tables, sizes = [], []
         for pointer, element in ((gather.values, gather.matrix.type),
                                  (gather.columns, gather.column_read.type)):  # fmt: skip
-            table = measure(builder, region, pointer.operands[0], loops=loops, counts=counts,
-                            element_type="ptr")  # fmt: skip
-            size = const(I64, element_size(element))
-            count = builder.call("i64", "idiom_rows_block", [
-                table.first, table.strides[0], lengths.first, lengths.strides[0],
-                const("i32", element_size(self.length_read.type)), self.count, size])  # fmt: skip
+            tables.append(measure(builder, region, pointer.operands[0], loops=loops,
+                                  counts=counts, element_type="ptr"))  # fmt: skip
+            sizes.append(const(I64, element_size(element)))
+        count = builder.call("i64", "idiom_rows_block", [
+            tables[0].first, tables[0].strides[0], sizes[0],
+            tables[1].first, tables[1].strides[0], sizes[1],
+            lengths.first, lengths.strides[0], const("i32", element_size(self.length_read.type)),
+            self.count])  # fmt: skip
+        ranges = []
+        for table, size in zip(tables, sizes, strict=True):
             first = builder.to_i64(
                 builder.call("ptr", "idiom_row_first", [table.first, self.count])
             )
             ranges.append((builder.binary("sdiv", first, size), count))
-            valid.append(builder.compare("sge", count, const(I64, 0)))
-        chain.then(valid)
+        chain.then([builder.compare("sge", count, const(I64, 0))])
         return ranges[0], ranges[1]
 
     def call(self, builder: Builder) -> Operand:

@@ -1,9 +1,11 @@
 /* A CSR product over tables of row pointers and lengths (HPCCG's layout), its rows laid
- * out in memory four ways (argv[2]): 0, one block in row order, an empty row pointing
+ * out in memory six ways (argv[2]): 0, one block in row order, an empty row pointing
  * where the next row starts; 1, the same with the empty row's pointer NULL; 2, two rows
- * sharing their entries; 3, the rows in one block in reverse order. Layouts 0 and 1 are
- * one block the kernel may copy (an empty row's pointer is never followed); the others
- * must run the original loop, with its results. The same product with the lengths as chars
+ * sharing their entries; 3, the rows in one block in reverse order; 4, each row padded to
+ * a common width in both blocks (HPCG's contiguous arrays); 5, the values padded and the
+ * columns packed. Layouts 0, 1 and 4 are blocks the kernel may copy (an empty row's
+ * pointer is never followed, padding lies between rows); the others must run the
+ * original loop, with its results (in layout 5 a row is not at the same index of both). The same product with the lengths as chars
  * (HPCG's `nonzerosInRow`), whose test before each row LLVM makes on the char itself, runs
  * the same way. */
 #include <stdio.h>
@@ -56,16 +58,19 @@ int main(int argc, char **argv)
     double *values = malloc((size_t)n * width * sizeof(double));
     int *columns = malloc((size_t)n * width * sizeof(int));
     double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
-    long next = 0;
+    long next = 0, padded = 0;
     for (int r = 0; r < n; r++) {
         int i = layout == 3 ? n - 1 - r : r;
         a.length[i] = i == n / 2 ? 0 : 1 + i % width;
-        a.values[i] = values + next;
-        a.columns[i] = columns + next;
-        for (int j = 0; j < a.length[i]; j++, next++) {
-            values[next] = 0.5 + (double)((i * 7 + j * 3) % 11);
-            columns[next] = (i * 5 + j * 13) % n;
+        long v_at = layout >= 4 ? padded : next, c_at = layout == 4 ? padded : next;
+        a.values[i] = values + v_at;
+        a.columns[i] = columns + c_at;
+        for (int j = 0; j < a.length[i]; j++) {
+            values[v_at + j] = 0.5 + (double)((i * 7 + j * 3) % 11);
+            columns[c_at + j] = (i * 5 + j * 13) % n;
         }
+        next += a.length[i];
+        padded += width;
     }
     if (layout == 1) {
         a.values[n / 2] = NULL;

@@ -1,11 +1,11 @@
 """Sparse formats beyond CSR from a row pointer array: a CSR product over tables of row
 pointers and lengths (programs/sparse_row_blocks.c) runs as a kernel only where its rows
-make one block of memory in row order (`idiom_rows_block`); every other layout runs the
-original loop (an empty row's pointer, never followed, may be anything), and the
-results equal the original's to the bit either way; so does the product with the rows'
-lengths as chars (HPCG's). The kernel is generated: a row's
-entries are a segment of the values' and the columns' blocks, at its row pointer's
-index in the values' block. A product in coordinate storage
+make a block of memory in row order, packed or padded, at the same index of the values'
+block and the columns' (`idiom_rows_block`); every other layout runs the original loop
+(an empty row's pointer, never followed, may be anything), and the results equal the
+original's to the bit either way; so does the product with the rows' lengths as chars
+(HPCG's). The kernel is generated: a row's entries are a segment of the values' and the
+columns' blocks, at its row pointer's index in the values' block. A product in coordinate storage
 (programs/coo_aliased.c) gathers x on the device only when x lies apart from y."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_the_product_with_char_lengths_is_replaced(builds: tuple[Path, Path, Acc
     assert [o.detail for o in outcomes] == ["OpenCL CSR SpMV kernel (generated)"]
 
 
-@pytest.mark.parametrize(("layout", "launches"), [(0, 4), (1, 4), (2, 0), (3, 0)])
+@pytest.mark.parametrize(("layout", "launches"), [(0, 4), (1, 4), (2, 0), (3, 0), (4, 4), (5, 0)])
 def test_only_rows_in_one_block_run_as_a_kernel(
     builds: tuple[Path, Path, Accelerated], layout: int, launches: int
 ) -> None:
