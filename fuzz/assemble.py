@@ -77,7 +77,7 @@ def _checksum_function(ctype: CType) -> str:
 
 
 def _checksum(array: Array) -> str:
-    show = "%.10g" if array.ctype.is_float else "%ld"
+    show = "%#.10g" if array.ctype.is_float else "%ld"
     call = f"{_checksum_name(array.ctype)}({array.name}, (long)({array.length}) + {PAD})"
     return f'printf("{array.name} {show}\\n", {call});\n'
 
@@ -85,7 +85,7 @@ def _checksum(array: Array) -> str:
 def _window(array: Array) -> str:
     """A checksum of half the array from a moving offset: launches over ranges that overlap
     the whole array's."""
-    show = "%.10g" if array.ctype.is_float else "%ld"
+    show = "%#.10g" if array.ctype.is_float else "%ld"
     part = f"{array.name} + t % 4, (long)({array.length}) / 2"
     call = f"{_checksum_name(array.ctype)}({part})"
     return f'printf("{array.name}[part] {show}\\n", {call});\n'

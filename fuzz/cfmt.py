@@ -8,9 +8,9 @@ __all__ = ["print_value"]
 
 
 def print_value(label: str, expression: str, is_float: bool) -> str:
-    """A printf of one value: `%.10g` for floating point, `%ld` for integers."""
+    """A printf of one value: `%#.10g` for floating point, `%ld` for integers."""
     if is_float:
-        return f'printf("{label} %.10g\\n", (double)({expression}));'
+        return f'printf("{label} %#.10g\\n", (double)({expression}));'
     return f'printf("{label} %ld\\n", (long)({expression}));'
 
 

@@ -124,7 +124,7 @@ def host_action(ch: Chooser, array: Array, number: int) -> HostAction:
         )
         return HostAction(kind, code, helpers=holder)
     if kind == "read":
-        show = "%.10g" if array.ctype.is_float else "%ld"
+        show = "%#.10g" if array.ctype.is_float else "%ld"
         cast = "double" if array.ctype.is_float else "long"
         code = f'printf("peek {show}\\n", ({cast}){a}[{length} / 2]);'
         return HostAction(kind, code)
@@ -140,7 +140,7 @@ def host_action(ch: Chooser, array: Array, number: int) -> HostAction:
         )
         bound_arg = f", {array.bound}" if array.role == "index" else ""
         call = f"{helper}({a}, {length}, t{bound_arg})"
-        code = f'{guard}printf("seen %.10g\\n", {call});'
+        code = f'{guard}printf("seen %#.10g\\n", {call});'
         return HostAction(
             kind,
             code,
