@@ -1,14 +1,16 @@
 """Public programs nobody here wrote, original against accelerated: Rodinia's OpenMP
-programs (built serial), LLNL's LULESH, ANL's XSBench and the HPCG reference benchmark.
+programs (built serial), LLNL's LULESH, ANL's XSBench, the HPCG reference benchmark, the
+Livermore Loops and a handful of MiBench's programs.
 
 None is ever part of the repository or of a test: fetch them next to the project (for
-instance `yuhc/gpu-rodinia`, `LLNL/LULESH`, `ANL-CESAR/XSBench` and `hpcg-benchmark/hpcg`)
-and point this script at Rodinia's `openmp` folder, LULESH's own, XSBench's
-`openmp-threading` and HPCG's top folder:
+instance `yuhc/gpu-rodinia`, `LLNL/LULESH`, `ANL-CESAR/XSBench`, `hpcg-benchmark/hpcg`,
+`pjmore/parallel-livermore` and `embecosm/mibench`) and point this script at Rodinia's
+`openmp` folder, LULESH's own, XSBench's `openmp-threading` and the top folders of the
+others:
 
     .venv/bin/python benchmarks/public_differential.py [--rodinia PATH/openmp]
         [--lulesh PATH] [--xsbench PATH/openmp-threading] [--hpcg PATH]
-        [--only NAME ...] [--json FILE]
+        [--livermore PATH] [--mibench PATH] [--only NAME ...] [--json FILE]
         [--mode forced-cpu|forced-gpu|...] [--keep DIR [--build-only]] [--from DIR]
 
 `--keep DIR --build-only` builds the binaries and inputs into DIR, and `--from DIR` runs
@@ -41,6 +43,31 @@ any amount (a tree-summed one rounds x'Ay and y'Ax to the same double, a departu
 the reassociating build is not held to them (the last number of such a line is left out),
 HPCG's own checks of them are: its symmetry and spectral tests' PASSED or FAILED, its
 residual's check, its "VALID". The exact build is held to every one of them.
+
+The Livermore Loops are Roy Longbottom's C version of the 24 kernels (`lloops.c`, with
+its `cpuidc.c`), which runs each kernel at three spans for about a second each (its
+running time is fixed, not its size: some 80 seconds; forced, one to two million
+launches) and prints a table of checksums, one row a kernel. Of a row only the kernel's
+number, its passes, its flops a pass, its span, its checksum and its number of correct
+digits are compared (`fields`: the extra loops, the total of flops, the seconds and the
+MFLOPS depend on the clock); the reassociating build is not held to the digits (those of
+its checksum equal to its reference's, which the checksum's last bit moves). The lines of
+its calibration, its rates, the CPU's clock in its copy of /proc/cpuinfo and a debugging
+line (`q=%f, r=%f, t=%f` of two doubles and an array: the third number is whatever a
+register holds, printed once a calibration round, and the rounds depend on the clock)
+are left out.
+
+MiBench's programs are run on the small inputs of their `runme_small.sh` (CRC32 on
+`small.pcm`: the large one it names is not in the repository), copied at build time from
+the suite's folder (`inputs`) into a folder of the program's own, `{inputs}` in its
+arguments, so that `--from` finds them. Built `-std=gnu89` (implicit `int`s and
+declarations). Left out: rijndael (its `aesxam.c` does arithmetic on an `fpos_t`, a
+struct in glibc: it does not compile), and what needs more than its own folder (jpeg,
+lame, tiff, ghostscript...). Susan runs its three modes and a fourth, edges' "principle"
+(`-e -p`), the one that runs the loop it replaces. Programs whose output is binary
+(susan's images, blowfish's ciphertext, adpcm's and gsm's codes) are compared byte for
+byte (`binary`: 16 bytes a line, in hexadecimal); adpcm reads its samples on its
+standard input (`stdin`).
 """
 
 from __future__ import annotations
@@ -50,6 +77,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,12 +112,16 @@ LAST_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=\D*$)")
 
 @dataclass(frozen=True)
 class Program:
-    suite: str  # "rodinia" (its openmp folder), "lulesh", "xsbench" (openmp-threading), "hpcg"
+    # "rodinia" (its openmp folder), "lulesh", "xsbench" (openmp-threading), "hpcg",
+    # "livermore", "mibench"
+    suite: str
     name: str
     sources: tuple[str, ...]  # relative to the suite's folder, or patterns (`src/*.cpp`)
-    args: tuple[str, ...]  # `{out}` is the output file, `{dir}` the scratch folder
+    # `{out}` is the output file, `{dir}` the scratch folder, `{inputs}` the copies of
+    # `inputs`
+    args: tuple[str, ...]
     output_file: bool = False  # the results are written to `{out}`, else printed
-    flags: tuple[str, ...] = ()  # -I folders relative to the suite's
+    flags: tuple[str, ...] = ()  # -I folders relative to the suite's; an absolute one stays
     tolerance: float = 1e-5  # for the reassociating build
     # Files the program writes under names not fixed (patterns, one file each, read in
     # this order) in a working folder of its own, instead of what it prints or `{out}`.
@@ -98,6 +130,13 @@ class Program:
     keep_keys: bool = False  # of a timing line `key=value`, keep `key=` (not drop it)
     # Lines whose last number is rounding noise, left out for the reassociating build.
     noisy: tuple[str, ...] = ()
+    # A pattern of named groups: a line it matches (from its start) is compared as
+    # `name=value` of each group, the rest left out (a line that mixes results and
+    # timings); before `timing_words` and `noisy` apply.
+    fields: str = ""
+    inputs: tuple[str, ...] = ()  # files relative to the suite's folder, into `{inputs}`
+    stdin: str = ""  # a file (placeholders as in `args`) read on the standard input
+    binary: bool = False  # the output is bytes: compared as hexadecimal, 16 bytes a line
 
 
 PROGRAMS = (
@@ -158,16 +197,196 @@ PROGRAMS = (
         ("-s", "small", "-l", "100000", "-m", "event"),  # a checksum of every lookup
         flags=("-std=gnu99",),
     ),
+    *(
+        Program(
+            "hpcg",
+            name,
+            ("src/*.cpp",),
+            ("--nx=16", "--ny=16", "--nz=16", "--rt=0"),  # QuickPath: one CG set, not timed
+            flags=("-DHPCG_NO_MPI", "-DHPCG_NO_OPENMP", "-Isrc", *extra),
+            output_files=("hpcg2*.txt", "HPCG-Benchmark_*.txt"),  # its log, its report
+            timing_words=("gflop/s", "gb/s", "rating"),
+            keep_keys=True,
+            noisy=("scaled residual", "departure"),
+        )
+        # Its rows allocated one by one, or padded in one block each (its build option).
+        for name, extra in (("hpcg", ()), ("hpcg-contiguous", ("-DHPCG_CONTIGUOUS_ARRAYS",)))
+    ),
     Program(
-        "hpcg",
-        "hpcg",
-        ("src/*.cpp",),
-        ("--nx=16", "--ny=16", "--nz=16", "--rt=0"),  # QuickPath: one CG set, not timed
-        flags=("-DHPCG_NO_MPI", "-DHPCG_NO_OPENMP", "-Isrc"),
-        output_files=("hpcg2*.txt", "HPCG-Benchmark_*.txt"),  # its log, its report
-        timing_words=("gflop/s", "gb/s", "rating"),
-        keep_keys=True,
-        noisy=("scaled residual", "departure"),
+        "livermore",
+        "livermore",
+        ("lloops.c", "cpuidc.c"),
+        ("N",),  # no pause for a line of comments at the end
+        flags=("-std=gnu89",),
+        # number, passes, x extra loops, flops, total flops, seconds, MFLOPS (the last two
+        # may run together), span, checksum, correct digits
+        fields=(
+            r"\s*(?P<kernel>\d+)\s+(?P<passes>\d+) x\s*\d+\s+(?P<flops>\d+)\s.*"
+            r"\s(?P<span>\d+)\s+(?P<checksum>\S+)\s+(?P<digits>\d+)\s*$"
+        ),
+        timing_words=("seconds", "rate", "mean", "mhz", "q="),
+        noisy=("digits=",),  # its checksum's digits equal to its reference's: the last ulp
+    ),
+    Program(
+        "mibench",
+        "basicmath",
+        (
+            "automotive/basicmath/basicmath_small.c",
+            "automotive/basicmath/rad2deg.c",
+            "automotive/basicmath/cubic.c",
+            "automotive/basicmath/isqrt.c",
+        ),
+        (),
+        flags=("-std=gnu89",),
+    ),
+    Program(
+        "mibench",
+        "bitcount",
+        (
+            "automotive/bitcount/bitcnt_[1-4].c",
+            "automotive/bitcount/bitcnts.c",
+            "automotive/bitcount/bitfiles.c",
+            "automotive/bitcount/bitstrng.c",
+            "automotive/bitcount/bstr_i.c",
+        ),
+        ("75000",),
+        flags=("-std=gnu89",),
+        fields=r"(?P<counter>.*\S)\s*> Time:.*Bits: (?P<bits>\d+)",  # not its time
+        timing_words=("best", "worst"),  # the fastest and the slowest counter
+    ),
+    Program(
+        "mibench",
+        "qsort",
+        ("automotive/qsort/qsort_small.c",),
+        ("{inputs}/input_small.dat",),
+        flags=("-std=gnu89",),
+        inputs=("automotive/qsort/input_small.dat",),
+    ),
+    *(
+        Program(
+            "mibench",
+            f"susan-{mode}",
+            ("automotive/susan/susan.c",),
+            ("{inputs}/input_small.pgm", "{out}", *options),
+            output_file=True,
+            flags=("-std=gnu89",),
+            inputs=("automotive/susan/input_small.pgm",),
+            binary=True,
+        )
+        for mode, options in (
+            ("smoothing", ("-s",)),
+            ("edges", ("-e",)),
+            ("corners", ("-c",)),
+            ("principle", ("-e", "-p")),  # not in runme_small.sh: its one replaced loop
+        )
+    ),
+    Program(
+        "mibench",
+        "dijkstra",
+        ("network/dijkstra/dijkstra_small.c",),
+        ("{inputs}/input.dat",),
+        flags=("-std=gnu89",),
+        inputs=("network/dijkstra/input.dat",),
+    ),
+    Program(
+        "mibench",
+        "patricia",
+        ("network/patricia/patricia.c", "network/patricia/patricia_test.c"),
+        ("{inputs}/small.udp",),
+        flags=("-std=gnu89", "-I/usr/include/tirpc"),  # its <rpc/rpc.h>
+        inputs=("network/patricia/small.udp",),
+    ),
+    Program(
+        "mibench",
+        "stringsearch",
+        ("office/stringsearch/bmh*srch.c", "office/stringsearch/pbmsrch_small.c"),
+        (),
+        flags=("-std=gnu89",),
+    ),
+    Program(
+        "mibench",
+        "sha",
+        ("security/sha/sha.c", "security/sha/sha_driver.c"),
+        ("{inputs}/input_small.asc",),
+        flags=("-std=gnu89",),
+        inputs=("security/sha/input_small.asc",),
+    ),
+    Program(
+        "mibench",
+        "blowfish",
+        tuple(
+            f"security/blowfish/bf{s}.c"
+            for s in ("", "_cbc", "_cfb64", "_ecb", "_enc", "_ofb64", "_skey")
+        ),
+        ("e", "{inputs}/input_small.asc", "{out}", "1234567890abcdeffedcba0987654321"),
+        output_file=True,
+        flags=("-std=gnu89",),
+        inputs=("security/blowfish/input_small.asc",),
+        binary=True,
+    ),
+    Program(
+        "mibench",
+        "crc32",
+        ("telecomm/CRC32/crc_32.c",),
+        ("{inputs}/small.pcm",),
+        flags=("-std=gnu89",),
+        inputs=("telecomm/adpcm/data/small.pcm",),
+    ),
+    Program(
+        "mibench",
+        "fft",
+        ("telecomm/FFT/main.c", "telecomm/FFT/fftmisc.c", "telecomm/FFT/fourierf.c"),
+        ("4", "4096"),
+        flags=("-std=gnu89",),
+    ),
+    Program(
+        "mibench",
+        "fft-inverse",
+        ("telecomm/FFT/main.c", "telecomm/FFT/fftmisc.c", "telecomm/FFT/fourierf.c"),
+        ("4", "8192", "-i"),
+        flags=("-std=gnu89",),
+    ),
+    Program(
+        "mibench",
+        "adpcm-encode",
+        ("telecomm/adpcm/src/adpcm.c", "telecomm/adpcm/src/rawcaudio.c"),
+        (),
+        flags=("-std=gnu89",),
+        inputs=("telecomm/adpcm/data/small.pcm",),
+        stdin="{inputs}/small.pcm",
+        binary=True,
+    ),
+    Program(
+        "mibench",
+        "adpcm-decode",
+        ("telecomm/adpcm/src/adpcm.c", "telecomm/adpcm/src/rawdaudio.c"),
+        (),
+        flags=("-std=gnu89",),
+        inputs=("telecomm/adpcm/data/small.adpcm",),
+        stdin="{inputs}/small.adpcm",
+        binary=True,
+    ),
+    *(
+        Program(
+            "mibench",
+            f"gsm-{name}",
+            ("telecomm/gsm/src/*.c",),
+            ("-fps", *option, "-c", f"{{inputs}}/{file}"),  # toast; -d: untoast
+            flags=(
+                "-std=gnu89",
+                "-DSASR",
+                "-DSTUPID_COMPILER",
+                "-DNeedFunctionPrototypes=1",
+                "-Wno-error=incompatible-pointer-types",
+                "-Itelecomm/gsm/inc",
+            ),
+            inputs=(f"telecomm/gsm/data/{file}",),
+            binary=True,
+        )
+        for name, option, file in (
+            ("encode", (), "small.au"),
+            ("decode", ("-d",), "small.au.run.gsm"),
+        )
     ),
 )
 
@@ -193,8 +412,14 @@ def write_inputs(folder: Path) -> None:
 
 
 def build(program: Program, root: Path, folder: Path) -> dict[str, str]:
-    """The three binaries (`original`, `accelerated`, `exact`) in `folder`; for the two
-    accelerated ones, how many instances were found and replaced."""
+    """The three binaries (`original`, `accelerated`, `exact`) in `folder`, and the
+    program's `inputs` copied into its own; for the two accelerated ones, how many
+    instances were found and replaced."""
+    if program.inputs:
+        inputs = folder / f"{program.name}.inputs"
+        inputs.mkdir(exist_ok=True)
+        for name in program.inputs:
+            shutil.copyfile(root / name, inputs / Path(name).name)
     sources = [
         str(path)
         for s in program.sources
@@ -212,8 +437,11 @@ def build(program: Program, root: Path, folder: Path) -> dict[str, str]:
         binary = folder / f"{program.name}.{name}"
         done = subprocess.run([*idiom, *extra, "-o", str(binary), *sources], cwd=ROOT,
                               capture_output=True, text=True, check=True)  # fmt: skip
-        counts = REPLACED.search(" ".join(done.stdout.split()))
+        said = " ".join(done.stdout.split())
+        counts = REPLACED.search(said)
         replaced[name] = f"{counts[2]} of {counts[1]} replaced" if counts else "?"
+        if "no idiom found" in said:
+            replaced[name] = "0 of 0 replaced"
     return replaced
 
 
@@ -224,19 +452,24 @@ def run(
     out = folder / f"{binary.name}.out"
     stats = folder / f"{binary.name}.stats"
     stats.unlink(missing_ok=True)
-    args = [a.format(out=out, dir=folder) for a in program.args]
+    places = {"out": out, "dir": folder, "inputs": folder / f"{program.name}.inputs"}
+    args = [a.format(**places) for a in program.args]
     environment = {**os.environ, **env, "IDIOM_STATS": str(stats)}
     cwd = folder
     if program.output_files:  # a working folder of its own, for files named as it likes
         cwd = Path(tempfile.mkdtemp(prefix=f"{binary.name}-", dir=folder))
-    done = subprocess.run([str(binary), *args], env=environment, cwd=cwd,
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    text = out.read_text() if program.output_file and out.exists() else done.stdout
+    with open(program.stdin.format(**places) if program.stdin else os.devnull, "rb") as feed:
+        done = subprocess.run([str(binary), *args], env=environment, cwd=cwd, stdin=feed,
+                              capture_output=True, check=False)  # fmt: skip
+    output = out.read_bytes() if program.output_file and out.exists() else done.stdout
+    text = hexadecimal(output) if program.binary else output.decode(errors="replace")
     if program.output_files:
         text = "".join(written(cwd, pattern) for pattern in program.output_files)
     words = TIMING_WORDS + program.timing_words
     kept = []
-    for line in text.splitlines():
+    for whole in text.splitlines():
+        match = re.match(program.fields, whole) if program.fields else None
+        line = " ".join(f"{k}={v}" for k, v in match.groupdict().items()) if match else whole
         if not any(w in line.lower() for w in words):
             kept.append(line)
         elif program.keep_keys and "=" in line:
@@ -248,6 +481,15 @@ def run(
             if record.get("entry") == "cl_run" and record.get("status") == 0:
                 launches[str(record.get("kernel"))] += 1
     return f"exit {done.returncode}\n" + "\n".join(kept), launches
+
+
+def hexadecimal(output: bytes) -> str:
+    """`output` 16 bytes a line, each byte in hexadecimal (two digits, spaced: no word of
+    a line reads as a number), after its offset."""
+    return "".join(
+        f"{start:08x}: {output[start : start + 16].hex(' ')}\n"
+        for start in range(0, len(output), 16)
+    )
 
 
 def written(cwd: Path, pattern: str) -> str:
@@ -295,6 +537,8 @@ def build_all(args: argparse.Namespace, folder: Path) -> dict[str, dict[str, str
         "lulesh": args.lulesh,
         "xsbench": args.xsbench,
         "hpcg": args.hpcg,
+        "livermore": args.livermore,
+        "mibench": args.mibench,
     }
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "omp.h").write_text(SERIAL_OMP)
@@ -324,6 +568,8 @@ def main() -> None:
     parser.add_argument("--lulesh", type=Path, help="LULESH's folder")
     parser.add_argument("--xsbench", type=Path, help="XSBench's openmp-threading folder")
     parser.add_argument("--hpcg", type=Path, help="HPCG's folder (its src/ and setup/)")
+    parser.add_argument("--livermore", type=Path, help="the Livermore Loops' (lloops.c)")
+    parser.add_argument("--mibench", type=Path, help="MiBench's folder (automotive/ ...)")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
     parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
