@@ -562,6 +562,17 @@ def print_row(row: Row) -> None:
         print(f"    {row.difference[:300]}", flush=True)
 
 
+def add_kept_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--keep DIR [--build-only]`, `--from DIR` and `--json FILE`, as the public code's
+    differential scripts take them."""
+    parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
+    parser.add_argument("--build-only", action="store_true", help="with --keep: build, run nothing")
+    parser.add_argument(
+        "--from", dest="built", type=Path, help="run what --keep built there, building nothing"
+    )
+    parser.add_argument("--json", type=Path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rodinia", type=Path, help="Rodinia's openmp folder")
@@ -572,12 +583,7 @@ def main() -> None:
     parser.add_argument("--mibench", type=Path, help="MiBench's folder (automotive/ ...)")
     parser.add_argument("--mode", default="forced-cpu", choices=list(MODES))
     parser.add_argument("--only", nargs="+", help="program names")
-    parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
-    parser.add_argument("--build-only", action="store_true", help="with --keep: build, run nothing")
-    parser.add_argument(
-        "--from", dest="built", type=Path, help="run what --keep built there, building nothing"
-    )
-    parser.add_argument("--json", type=Path)
+    add_kept_build_arguments(parser)
     args = parser.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="idiom-public-") as scratch:

@@ -62,6 +62,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.public_differential import add_kept_build_arguments
 from benchmarks.real_differential import MODES
 from measure.compare import first_difference
 
@@ -453,12 +454,7 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=10, help="each loop's cap")
     parser.add_argument("--tolerance", type=float, default=1e-6,
                         help="relative, for the reassociating build")  # fmt: skip
-    parser.add_argument("--keep", type=Path, help="build into this folder and keep it")
-    parser.add_argument("--build-only", action="store_true", help="with --keep: build, run nothing")
-    parser.add_argument(
-        "--from", dest="built", type=Path, help="run what --keep built there, building nothing"
-    )
-    parser.add_argument("--json", type=Path)
+    add_kept_build_arguments(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="idiom-tsvc-") as scratch:
         if args.built is not None:
