@@ -376,9 +376,18 @@ class KernelBody:
                     checks.append(builder.compare("eq", stride, leader.strides[d]))
         return params, builder.all_of(checks)
 
-    def apart_from_reads(self, written: BufferGroup | tuple[Operand, Operand]) -> list[Operand]:
+    def apart_from_reads(
+        self,
+        written: BufferGroup | tuple[Operand, Operand],
+        read_first: Collection[BufferGroup] = (),
+    ) -> list[Operand]:
         """i1 per group read: its range does not overlap `written` (a group, or a byte
-        range low, high)."""
+        range low, high), or, for a group of `read_first` (every read of it comes before
+        every store of `written` in the iteration), both are one access at the same
+        addresses point for point (same first address and strides, same element: `w[i] =
+        x[i] + ...` called with `w == x`): each work-item then reads only the element it
+        writes, before writing it, and no other work-item touches it. A read after the
+        store would see the value stored, which a copy of the group read does not hold."""
         if isinstance(written, BufferGroup):
             assert written.low is not None and written.high is not None
             target = (written.low, written.high)
@@ -386,35 +395,14 @@ class KernelBody:
             target = written
         checks = []
         for group in self.groups.values():
-            if group is not written:
-                assert group.low is not None and group.high is not None
-                checks.append(apart(self.builder, target, (group.low, group.high)))
-        return checks
-
-    def apart_or_pointwise(
-        self, written: BufferGroup, read_first: Collection[BufferGroup] = ()
-    ) -> list[Operand]:
-        """i1 per group read: its range does not overlap `written`'s, or, for a group of
-        `read_first` (every read of it comes before every store of `written` in the
-        iteration), both are one access at the same addresses point for point (same first
-        address and strides, same element: `w[i] = x[i] + ...` called with `w == x`): each
-        work-item then reads only the element it writes, before writing it, and no other
-        work-item touches it. A read after the store would see the value stored, which a
-        copy of the group read does not hold."""
-        assert written.low is not None and written.high is not None
-        checks = []
-        for group in self.groups.values():
             if group is written:
                 continue
             assert group.low is not None and group.high is not None
-            separate = apart(self.builder, (written.low, written.high), (group.low, group.high))
+            separate = apart(self.builder, target, (group.low, group.high))
             first = any(group is g for g in read_first)
-            if first and _pointwise_candidates(written, group):
-                separate = self.builder.binary(
-                    "or",
-                    separate,
-                    _same_points(self.builder, written.accesses[0], group.accesses[0]),
-                )
+            if first and isinstance(written, BufferGroup) and _pointwise_candidates(written, group):
+                same = _same_points(self.builder, written.accesses[0], group.accesses[0])
+                separate = self.builder.binary("or", separate, same)
             checks.append(separate)
         return checks
 

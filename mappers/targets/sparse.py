@@ -552,11 +552,7 @@ class _CsrPlan(Plan):
         if not self._position_is_counter():
             raise NotReplaced("a row kept in tables is read at positions other than 0, 1, ...")
         c_type(self.length_read.type)
-        end = self.entry.iter_end
-        if not (
-            end is self.length_read
-            or (end.opcode == "sext" and end.operands[0] is self.length_read)
-        ):
+        if _signed_length(self.entry.iter_end) is not self.length_read:
             # The runtime reads the lengths' table as signed integers, as the loop does.
             raise NotReplaced(f"a row's length ({self.length_read.name}) is not read as signed")
 
@@ -652,10 +648,12 @@ class _CsrPlan(Plan):
         length (as read from the lengths' table), so a row whose length is not positive,
         whose pointer may be anything, has no entries, and the others' are in the block
         `idiom_rows_block` checked."""
-        begin, end = self.entry.iter_begin, self.entry.iter_end
-        length = end.operands[0] if end.opcode == "sext" else end
-        first = int_constant(begin)
-        return length is self.length_read and first is not None and first >= 0
+        first = int_constant(self.entry.iter_begin)
+        return (
+            _signed_length(self.entry.iter_end) is self.length_read
+            and first is not None
+            and first >= 0
+        )
 
     def _row_pointers(self, body: KernelBody) -> tuple[str, str]:
         """The kernel's names of a row's pointers to its values and columns, when the
@@ -897,3 +895,8 @@ def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:
 
 def map_spmv_ell(instance: Instance, context: MapperContext) -> Plan:
     return _EllPlan(instance, context)
+
+
+def _signed_length(bound: Value) -> Value:
+    """The value a loop's bound is, through a sign extension (a row's length)."""
+    return bound.operands[0] if bound.opcode == "sext" else bound

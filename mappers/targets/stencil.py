@@ -161,7 +161,7 @@ class _StencilPlan(Plan):
         checks.append(whole)
         for out_group in out_groups:  # apart from every other group, written or read
             written_by = [s for s, g in zip(self.stores, stored_in, strict=True) if g is out_group]
-            checks += body.apart_or_pointwise(out_group, _read_first(body, written_by))
+            checks += body.apart_from_reads(out_group, _read_first(body, written_by))
             assert out_group.low is not None and out_group.high is not None
             checks.append(apart_from_fixed(builder, region, (out_group.low, out_group.high)))
         return builder.all_of(checks)
@@ -532,19 +532,10 @@ def _read_first(body: KernelBody, stores: Sequence[Value]) -> list[BufferGroup]:
         return []
     position = {instruction: k for k, instruction in enumerate(block.instructions)}
     first_store = min(position[store] for store in stores)
-    groups: list[BufferGroup] = []
-    for group, _ in body.read_of.values():
-        if not any(group is g for g in groups):
-            groups.append(group)
-    return [
-        group
-        for group in groups
-        if all(
-            position.get(load, first_store) < first_store
-            for load, (read, _) in body.read_of.items()
-            if read is group
-        )
+    late = [
+        g for load, (g, _) in body.read_of.items() if position.get(load, first_store) >= first_store
     ]
+    return [g for g, _ in body.read_of.values() if not any(g is later for later in late)]
 
 
 def _in_order(function: Function, values: list[Value]) -> list[Value]:
