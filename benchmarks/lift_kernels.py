@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from lift.exploration.device import Device, Launch, open_device  # noqa: E402
 from lift.exploration.search import search  # noqa: E402
-from lift.exploration.space import default_candidate, launch_shape, lower  # noqa: E402
+from lift.exploration.space import default_candidate, launch_shape, lower, lower_lanes  # noqa: E402
 from lift.ir import expr as ir  # noqa: E402
 from lift.ir.build import ScanPrograms, blocked_scan, fold_lanes, map_nd, tree_reduce, zip_nd  # noqa: E402
 from lift.ir.text import parse, show  # noqa: E402
@@ -749,6 +749,84 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     return {**_sparse_row("spmv", shape, times, outputs, expected, traffic=traffic), "tuned": tuned}
 
 
+def _scattered_csr(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A random square matrix in CSR shaped as NAS CG's (class B: 75,000 rows, about 183
+    entries a row): 150 to 216 entries a row, columns drawn over the whole row range and
+    sorted within a row (the same for the same `rows`)."""
+    rng = np.random.default_rng(17)
+    counts = rng.integers(150, 217, rows)
+    ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+    row_of = np.repeat(np.arange(rows), counts)
+    cols = rng.integers(0, rows, len(row_of))
+    cols = cols[np.lexsort((cols, row_of))].astype(np.int32)
+    return ptr, rng.random(len(row_of)), cols
+
+
+SPMV_LANES = (4, 8, 16, 32, 64)
+LANES_GROUP = 256
+
+
+def measure_spmv_long_rows(device: Device, rows: int, repeat: int) -> dict[str, Any]:
+    """y = A x for a matrix with long rows whose columns spread over all of x
+    (`_scattered_csr`, NAS CG's shape), data on the device: the generated one-row-a-
+    work-item kernel (and its best tuned shape) and the hand-written one, against the
+    hand-written lift_reference/spmv_csr_lanes.cl at each of SPMV_LANES work-items a row
+    in groups of 256 (sums reassociated: compared with numpy's, not bit for bit)."""
+    ptr, values, cols = _scattered_csr(rows)
+    entries = len(values)
+    x = np.random.default_rng(18).random(rows)
+    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
+    sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
+    inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    times, outputs, tuned = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
+    arrays = [ptr, values, cols, x, np.zeros(rows)]
+    reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)
+    times["reference"], outputs["reference"] = reference
+    cl = device.cl
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    source = (REFERENCES / "spmv_csr_lanes.cl").read_text()
+    for lanes in SPMV_LANES:
+        built = cl.Program(device.context, source).build(options=f"-DLANES={lanes}")
+        kernel = cl.Kernel(built, "spmv_csr_lanes")
+        y = np.zeros(rows)
+        buffers = [cl.Buffer(device.context, flags, hostbuf=a) for a in (*arrays[:-1], y)]
+        local = 256
+        shape = ((-(-rows * lanes // local) * local,), (local,))
+        args = [*buffers, np.int32(rows), cl.LocalMemory(8 * local)]
+        times[f"lanes{lanes}"] = statistics.median(_timed(device, kernel, shape, args, repeat))
+        cl.enqueue_copy(device.queue, y, buffers[-1])
+        device.queue.finish()
+        outputs[f"lanes{lanes}"] = y
+    parsed = parse(SPMV_PROGRAM)
+    assert isinstance(parsed, ir.Lambda)
+    for lanes in (8, 32):  # the tool's kernels (mappers/targets/sparse.py: long rows)
+        lowered = lower_lanes(parsed, lanes)
+        assert lowered is not None
+        groups = -(-rows * lanes // LANES_GROUP)
+        for index in ("long", "int"):
+            kernel = generate(lowered[0], "spmv", index=index, work_group=LANES_GROUP)
+            y = np.zeros(rows)
+            launch = Launch((groups * LANES_GROUP,), (LANES_GROUP,))
+            measured = device.run(lowered[0], kernel, inputs, sizes, launch, y, repeat=repeat + 1)
+            times[f"generated_lanes{lanes}_{index}"] = statistics.median(measured[1:])
+            outputs[f"generated_lanes{lanes}_{index}"] = y
+    traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
+    shape_of = {"rows": rows, "entries": entries}
+    row = _sparse_row("spmv_long_rows", shape_of, times, outputs, expected, traffic=traffic)
+    # The generated kernels add in the hand-written lanes kernel's order: equal bits.
+    row["generated_equal_to_hand_written_lanes"] = {
+        key: bool(
+            np.array_equal(
+                y.view(np.int64),
+                outputs[f"lanes{key.split('lanes')[1].split('_')[0]}"].view(np.int64),
+            )
+        )
+        for key, y in outputs.items()
+        if key.startswith("generated_lanes")
+    }
+    return {**row, "tuned": tuned}
+
+
 # y = A x for A in jagged diagonal storage, as the tool's mapper gives it
 # (functional.jds_expression): one sorted row a triple of its row of y, its length and its
 # own index; its diagonals' first positions a segment of J (copied from position jlo),
@@ -1112,16 +1190,22 @@ def main() -> None:
         row = measure_scan_calls(device, exponents, args.repeat)
         rows.append(row)
         print(json.dumps(row), flush=True)
-    sparse = {"spmv": measure_spmv, "jds": measure_jds, "ell": measure_ell}
+    sparse = {"spmv": measure_spmv, "jds": measure_jds, "ell": measure_ell,
+              "spmv_long_rows": measure_spmv_long_rows}  # fmt: skip
     for name, measure in sparse.items():
         if wanted and name not in wanted:
             continue
-        row = measure(device, int(2**20 * args.scale), args.repeat)
+        if name == "spmv_long_rows" and not wanted:
+            continue  # asked for by name only
+        count = 75_000 if name == "spmv_long_rows" else 2**20
+        row = measure(device, int(count * args.scale), args.repeat)
         row["share_of_copy"] = (
             {k: v / copy_gbs for k, v in row["GBs"].items()} if copy_gbs else None
         )
         rows.append(row)
         shown = ("case", "GBs", "share_of_copy", "outputs_equal", "close_to_numpy")
+        if name == "spmv_long_rows":
+            shown += ("generated_equal_to_hand_written_lanes",)
         print(json.dumps({k: row[k] for k in shown}), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     result = {"device": device.name, "copy_GBs": copy_gbs, "cases": rows}

@@ -26,10 +26,10 @@ from lift.ir.streams import propose_carries
 from lift.ir.text import show
 from lift.ir.types import Array
 from lift.opencl.generate import Kernel, Output, generate
-from lift.rewriting.rules import Rule, SplitJoin, Stream, Vectorise, fresh_param
+from lift.rewriting.rules import Lanes, Rule, SplitJoin, Stream, Vectorise, fresh_param
 from lift.rewriting.traverse import rewrites
 
-__all__ = ["Candidate", "candidates", "default_candidate", "launch_shape", "lower"]
+__all__ = ["Candidate", "candidates", "default_candidate", "launch_shape", "lower", "lower_lanes"]
 
 DEFAULT_LOCAL = {1: (256,), 2: (32, 8), 3: (32, 8, 1)}
 _LOCAL_SHAPES: dict[int, list[tuple[int, ...]]] = {
@@ -103,6 +103,22 @@ def lower(program: ir.Lambda) -> tuple[ir.Lambda, tuple[str, ...]]:
         depth = 3
     body = _lower(program.body, min(depth, 3) - 1, steps)
     return ir.Lambda(program.params, body), tuple(steps)
+
+
+def lower_lanes(program: ir.Lambda, lanes: int) -> tuple[ir.Lambda, tuple[str, ...]] | None:
+    """A one-dimensional map whose function folds an array (a sparse row's entries)
+    lowered on `map-lanes`, the fold shared by `lanes` work-items (`Lanes`), everything
+    else inside an element's function sequential; None where `Lanes` does not apply."""
+    if _global_depth(program.body) != 1:
+        return None
+    shared = Lanes(lanes).apply(program.body)
+    if not isinstance(shared, ir.Apply) or not isinstance(shared.fun, ir.MapLanes):
+        return None
+    steps = [f"lanes({lanes})"]
+    f = _lower_fun(shared.fun.f, -1, steps)
+    args = tuple(_lower(a, -1, steps) for a in shared.args)
+    lowered = ir.Apply(ir.MapLanes(0, lanes, f), args)
+    return ir.Lambda(program.params, lowered), tuple(steps)
 
 
 def _join_innermost(program: ir.Lambda) -> ir.Lambda:

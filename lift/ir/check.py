@@ -158,6 +158,7 @@ def infer_function(
             | ir.MapWorkgroup(_, f)
             | ir.MapLocal(_, f)
             | ir.MapSeq(f)
+            | ir.MapLanes(_, _, f)
         ):
             array = _array(types, 0, name)
             return Array(infer_function(f, [array.element], env), array.length)
@@ -171,6 +172,14 @@ def infer_function(
             array = _array(types, 0, name)
             start = infer(init, env)
             _same(infer_function(f, [start, array.element], env), start, f"{name}'s function")
+            return Array(start, Size.of(1))
+        case ir.ReduceLanes(count, f, init, combine):
+            if count < 2 or count & (count - 1):
+                raise LiftError(f"reduce-lanes over {count} lanes: a power of two from 2")
+            array = _array(types, 0, name)
+            start = infer(init, env)
+            _same(infer_function(f, [start, array.element], env), start, f"{name}'s function")
+            _same(infer_function(combine, [start, start], env), start, f"{name}'s combination")
             return Array(start, Size.of(1))
         case ir.Scan(f, init) | ir.ScanSeq(f, init):
             array = _array(types, 0, name)

@@ -38,6 +38,7 @@ __all__ = [
     "Literal",
     "Map",
     "MapGlobal",
+    "MapLanes",
     "MapLocal",
     "MapSeq",
     "MapStream",
@@ -50,6 +51,7 @@ __all__ = [
     "Permute",
     "Range",
     "Reduce",
+    "ReduceLanes",
     "ReduceSeq",
     "Scan",
     "ScanSeq",
@@ -361,6 +363,34 @@ class ReduceSeq:
 
 
 @dataclass(frozen=True)
+class MapLanes:
+    """`(map-lanes d L f xs)`: `map-global d` with each element computed by L neighbouring
+    work-items of one work-group (whose size, a multiple of L, the kernel is generated
+    for): its `reduce-lanes` fold the element's array together; the rest of `f` every
+    lane computes alike, and the first lane writes the element. A long row of a sparse
+    matrix read by a warp's lanes side by side rather than by one work-item."""
+
+    dim: int
+    lanes: int
+    f: Fun
+
+
+@dataclass(frozen=True)
+class ReduceLanes:
+    """`(reduce-lanes L f init c xs)`, inside `map-lanes` of L lanes: lane k folds xs[k],
+    xs[k + L], xs[k + 2L], ... in order from `init` with `f`, then the lanes' results are
+    folded pairwise with `c` in local memory, halving (lane k takes lane k + h for h =
+    L/2, ..., 1). A one-element array: (reduce f init xs) where f is (lambda (a e) (c a
+    (g e))), c associative and init its identity (rewriting.rules.LanesReduce), the
+    terms' order otherwise changed (floating-point sums reassociated)."""
+
+    lanes: int
+    f: Fun
+    init: Expr
+    combine: Fun
+
+
+@dataclass(frozen=True)
 class ScanSeq:
     """`scan` run by one work-item, in order: each prefix stored as it is reached."""
 
@@ -434,7 +464,7 @@ Pattern = (
     | Indices
     | Scatter | Permute | Iterate
     | Scan | Get | Strided | MapGlobal | MapWorkgroup | MapLocal | MapSeq | MapStream
-    | ReduceSeq
+    | MapLanes | ReduceSeq | ReduceLanes
     | ScanSeq | ScanWorkgroups | InclusiveScan | InclusiveScanSeq | ToLocal | ToGlobal
     | ToPrivate | MapVec
     | SplitVec | JoinVec | ScatterAtomic | ScatterAtomicLocal
@@ -446,7 +476,7 @@ LAYOUT = (
     Zip, Split, Join, Slide, Pad, Transpose, Gather, Segment, Range, Indices, Get, Strided,
     SplitVec, JoinVec,
 )  # fmt: skip
-_MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapStream, MapVec)
+_MAPS = (Map, MapGlobal, MapWorkgroup, MapLocal, MapSeq, MapStream, MapLanes, MapVec)
 
 
 def operator_of(f: Fun) -> str | None:

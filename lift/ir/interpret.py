@@ -180,6 +180,7 @@ class _Interpreter:
                 | ir.MapWorkgroup(_, f)
                 | ir.MapLocal(_, f)
                 | ir.MapSeq(f)
+                | ir.MapLanes(_, _, f)
             ):
                 return [self.apply(f, [x], env) for x in _list(args[0])]
             case ir.MapStream(_, carries, f):
@@ -194,6 +195,8 @@ class _Interpreter:
                 for x in _list(args[0]):
                     total = self.apply(f, [total, x], env)
                 return [total]
+            case ir.ReduceLanes(lanes, f, init, combine):
+                return [self.reduce_lanes(lanes, f, init, combine, _list(args[0]), env)]
             case ir.Scan(f, init) | ir.ScanSeq(f, init):
                 inclusive = isinstance(fun, ir.InclusiveScan | ir.InclusiveScanSeq)
                 running, prefixes = self.value(init, env), []
@@ -288,6 +291,30 @@ class _Interpreter:
         if any(isinstance(a, np.float32) for a in args) and name not in _NOT_FLOAT32:
             return np.float32(result) if isinstance(result, float | np.floating) else result
         return result
+
+    def reduce_lanes(  # noqa: PLR0917 (the pattern's parts, then its input)
+        self,
+        lanes: int,
+        f: ir.Fun,
+        init: ir.Expr,
+        combine: ir.Fun,
+        xs: list[Value],
+        env: dict[ir.Param, Value],
+    ) -> Value:
+        """The generated kernel's order: lane k folds xs[k::lanes] from init, then the
+        lanes fold pairwise, lane k taking lane k + h for h = lanes/2, ..., 1."""
+        partials = []
+        for lane in range(lanes):
+            total = self.value(init, env)
+            for x in xs[lane::lanes]:
+                total = self.apply(f, [total, x], env)
+            partials.append(total)
+        half = lanes // 2
+        while half >= 1:
+            for lane in range(half):
+                partials[lane] = self.apply(combine, [partials[lane], partials[lane + half]], env)
+            half //= 2
+        return partials[0]
 
     def map_vec(self, f: ir.Fun, vector: Value, env: dict[ir.Param, Value]) -> Value:
         if isinstance(vector, tuple) and vector and all(isinstance(v, Lanes) for v in vector):

@@ -99,6 +99,10 @@ def _pattern_parts(fun: ir.Pattern) -> tuple[str, list[str]]:
             return name, [_fun_text(f), size_text(length), show(init)]
         case ir.Reduce(f, init) | ir.ReduceSeq(f, init) | ir.Scan(f, init) | ir.ScanSeq(f, init):
             return name, [_fun_text(f), show(init)]
+        case ir.ReduceLanes(lanes, f, init, combine):
+            return name, [str(lanes), _fun_text(f), show(init), _fun_text(combine)]
+        case ir.MapLanes(dim, lanes, f):
+            return name, [str(dim), str(lanes), _fun_text(f)]
         case ir.Strided(offset, strides, lengths):
             return name, [
                 size_text(offset),
@@ -500,10 +504,12 @@ _BUILDERS: dict[str, tuple[tuple[str, ...], type]] = {
     "map-global": (("int", "fun"), ir.MapGlobal),
     "map-workgroup": (("int", "fun"), ir.MapWorkgroup),
     "map-local": (("int", "fun"), ir.MapLocal),
+    "map-lanes": (("int", "int", "fun"), ir.MapLanes),
     "scan-workgroups": (("int", "fun", "value", "fun", "fun", "fun", "fun"), ir.ScanWorkgroups),
     "map-seq": (("fun",), ir.MapSeq),
     "map-stream": (("int", "pairs", "fun"), ir.MapStream),
     "reduce-seq": (("fun", "value"), ir.ReduceSeq),
+    "reduce-lanes": (("int", "fun", "value", "fun"), ir.ReduceLanes),
     "scan-seq": (("fun", "value"), ir.ScanSeq),
     "scan-seq-inclusive": (("fun", "value"), ir.InclusiveScanSeq),
     "to-local": (("fun",), ir.ToLocal),

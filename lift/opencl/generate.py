@@ -326,6 +326,8 @@ class _Generator:
         # A map-stream whose loop goes inside its function's loops: (index, first, end,
         # pairs), until the point's function is reached.
         self.stream: tuple[str, str, str, tuple[tuple[int, int], ...]] | None = None
+        # Inside a map-lanes: (the item's lane, the lanes an element, its dimension).
+        self.lane: tuple[str, int, int] | None = None
 
     # ------------------------------------------------------------ the kernel
 
@@ -695,7 +697,7 @@ class _Generator:
                 space, inner = "local", ir.Apply(f, expression.args)
             case ir.ToPrivate(f):
                 space, inner = "private", ir.Apply(f, expression.args)
-            case ir.MapSeq() | ir.ReduceSeq() | ir.ScanSeq():
+            case ir.MapSeq() | ir.ReduceSeq() | ir.ReduceLanes() | ir.ScanSeq():
                 space, inner = "private", expression
             case _:
                 raise LiftError(
@@ -742,6 +744,12 @@ class _Generator:
                 return
             case ir.Apply(ir.ScanWorkgroups() as fun, (x,)):
                 self.scan_workgroups(fun, x, env, sink)
+                return
+            case ir.Apply(ir.MapLanes() as fun, (x,)):
+                self.lanes_loop(fun, x, env, sink)
+                return
+            case ir.Apply(ir.ReduceLanes() as fun, (x,)):
+                self.reduce_lanes(fun, x, env, sink)
                 return
             case ir.Apply(ir.ReduceSeq(f, init), (x,)):
                 self.reduce(f, init, x, env, sink)
@@ -882,6 +890,93 @@ class _Generator:
             self.globals_open.pop()
         self.depth -= 1
         self.line("}")
+
+    # ------------------------------------------------------------ map-lanes
+
+    def lanes_loop(self, fun: ir.MapLanes, x: ir.Expr, env: _Env, sink: Element) -> None:
+        """Each work-group takes `group / lanes` elements at a time, `lanes` neighbouring
+        items an element. The loop over them is the same for every item of a group (its
+        bound depends on the group alone), so that the reduce-lanes' barriers inside are
+        met by all; an item past the last element computes the last one again and
+        stores nothing, and only the first lane stores."""
+        group, lanes, d = self.work_group, fun.lanes, fun.dim
+        if group is None or lanes < 2 or lanes & (lanes - 1) or group % lanes:
+            raise LiftError(
+                "map-lanes needs a kernel generated for its work-group, a multiple of its "
+                "lanes (a power of two from 2)"
+            )
+        if self.lane is not None or self.loops or self.sequential:
+            raise LiftError("map-lanes is the outermost map")
+        xs = self.value(x, env)
+        kind = self.type_of(x, env)
+        assert isinstance(kind, Array)
+        length = self.size_text(kind.length)
+        self.dims.note(d, length=kind.length)
+        base, first, i, lane = (self.fresh(h) for h in ("base", "first", "i", "lane"))
+        index, per_group = self.index, group // lanes
+        self.line(
+            f"for ({index} {base} = ({index})get_group_id({d}) * {per_group}; {base} < {length}; "
+            f"{base} += ({index})get_num_groups({d}) * {per_group}) {{"
+        )
+        self.loops.append(False)  # its rounds end at barriers
+        self.depth += 1
+        self.line(f"const {index} {first} = {base} + ({index})(get_local_id({d}) / {lanes});")
+        self.line(f"const int {lane} = (int)(get_local_id({d}) % {lanes});")
+        self.line(f"const {index} {i} = {first} < {length} ? {first} : {length} - 1;")
+        self.lane = (lane, lanes, d)
+        applied, inner = self.bind(fun.f, [(_at(xs, i), kind.element)], env)
+        self.emit(applied, inner, _guarded(_at(sink, i), f"{first} < {length} && {lane} == 0"))
+        self.lane = None
+        self.depth -= 1
+        self.loops.pop()
+        self.line("}")
+
+    def reduce_lanes(self, fun: ir.ReduceLanes, x: ir.Expr, env: _Env, sink: Element) -> None:
+        """The lane's share folded in order into a private value, then the lanes' values
+        folded in local memory, halving, a barrier after each step. Each lane stores the
+        value of its own slot (the first lane's holds the total): no lane reads another's
+        slot after the last barrier, so the next round may write them at once."""
+        if self.lane is None or self.lane[1] != fun.lanes:
+            raise LiftError("reduce-lanes inside a map-lanes of as many lanes only")
+        lane, lanes, d = self.lane
+        xs = self.value(x, env)
+        kind = self.type_of(x, env)
+        assert isinstance(kind, Array) and self.work_group is not None
+        start_type = self.type_of(fun.init, env)
+        if not isinstance(start_type, Scalar):
+            raise LiftError("reduce-lanes of a tuple is not generated")
+        acc, j, step = self.fresh("acc"), self.fresh("j"), self.fresh("h")
+        c_kind = c_type(start_type)
+        self.line(f"{c_kind} {acc} = {text_of(self.value(fun.init, env), 'init')};")
+        length = self.size_text(kind.length)
+        self.line(f"for ({self.index} {j} = {lane}; {j} < {length}; {j} += {lanes}) {{")
+        self.depth += 1
+        self.sequential += 1
+        applied, inner = self.bind(fun.f, [(acc, start_type), (_at(xs, j), kind.element)], env)
+        folded = self.fresh("next")
+        self.line(f"{c_kind} {folded} = {text_of(self.value(applied, inner), 'a reduction')};")
+        self.line(f"{acc} = {folded};")
+        self.sequential -= 1
+        self.depth -= 1
+        self.line("}")
+        slots = self.fresh("l")
+        self.locals.append(f"  __local {c_kind} {slots}[{self.work_group}];")
+        slot = f"{slots}[get_local_id({d})]"
+        self.line(f"{slot} = {acc};")
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.line(f"for (int {step} = {lanes // 2}; {step} > 0; {step} >>= 1) {{")
+        self.depth += 1
+        self.line(f"if ({lane} < {step}) {{")  # the other slot is read inside only
+        self.depth += 1
+        other = f"{slots}[get_local_id({d}) + {step}]"
+        combined = self._fold_text(fun.combine, slot, other, start_type, env)
+        self.line(f"{slot} = {combined};")
+        self.depth -= 1
+        self.line("}")
+        self.line("barrier(CLK_LOCAL_MEM_FENCE);")
+        self.depth -= 1
+        self.line("}")
+        self.store(_at(sink, "0"), slot)
 
     # ------------------------------------------------------------ map-stream
 
@@ -1397,6 +1492,19 @@ class _Generator:
         self.line("}")
         if not prefixes:
             self.store(_at(sink, "0"), acc)
+
+
+def _guarded(element: Element, condition: str) -> Element:
+    """`element`'s places stored only where `condition` holds too."""
+    match element:
+        case Cell(text, vector, guard):
+            both = f"({guard}) && {condition}" if guard else condition
+            return Cell(text, vector, both)
+        case TupleValue(items):
+            return TupleValue(tuple(_guarded(item, condition) for item in items))
+        case Lazy(element_at):
+            return Lazy(lambda i: _guarded(element_at(i), condition))
+    raise LiftError("map-lanes writes its elements into memory")
 
 
 def _names(name: str, text: str) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "ChunkedScan",
     "Contiguous",
     "CopyToLocal",
+    "Lanes",
     "LowerMap",
     "LowerReduce",
     "LowerScan",
@@ -495,6 +496,97 @@ class Vectorise(Rule):
         return ir.Apply(ir.JoinVec(), (ir.Apply(ir.Map(ir.MapVec(f)), (vectors,)),))
 
 
+@dataclass(frozen=True)
+class Lanes(Rule):
+    """(map f x) -> (map-lanes 0 L f' x), f' being f with its reduce (reduce g z y), g =
+    (lambda (a e) (c a (h e))) with c associative and z its identity, made (reduce-lanes
+    L g z c y): each element's fold shared by L work-items, each taking every L-th value
+    of y, their results folded by c. f holds exactly one such reduce, outside any map of
+    its own; the terms are regrouped (a floating-point sum's order changes, which the
+    caller must allow)."""
+
+    lanes: int
+    name = "lanes"
+
+    def apply(self, expression: ir.Expr) -> ir.Expr | None:
+        match expression:
+            case ir.Apply(ir.Map(ir.Lambda(params, body)), args):
+                found: list[ir.Expr] = []
+                _shared_reduces(body, found)
+                if len(found) != 1:
+                    return None
+                lanes = _lanes_of_reduce(found[0], self.lanes)
+                if lanes is None:
+                    return None
+                f = ir.Lambda(params, _replaced(body, found[0], lanes))
+                return ir.Apply(ir.MapLanes(0, self.lanes, f), args)
+        return None
+
+
+def _shared_reduces(expression: ir.Expr, found: list[ir.Expr]) -> None:
+    """Every reduce of `expression` outside maps (what one element's lanes would share);
+    a reduce inside a map, or a reduce of a function, counts twice (so that none is
+    taken)."""
+    match expression:
+        case ir.Apply(ir.Reduce(), args):
+            found.append(expression)
+            for a in args:
+                _shared_reduces(a, found)
+        case ir.Apply(ir.Lambda(_, body), args):
+            _shared_reduces(body, found)
+            for a in args:
+                _shared_reduces(a, found)
+        case ir.Apply(fun, args):
+            inner = getattr(fun, "f", None)
+            if inner is not None and _has_reduce(inner):
+                found.extend((expression, expression))
+            for a in args:
+                _shared_reduces(a, found)
+
+
+def _has_reduce(fun: ir.Fun | ir.Expr) -> bool:
+    match fun:
+        case ir.Reduce():
+            return True
+        case ir.Lambda(_, body):
+            return _has_reduce(body)
+        case ir.Apply(f, args):
+            return _has_reduce(f) or any(_has_reduce(a) for a in args)
+    inner = getattr(fun, "f", None)
+    return inner is not None and _has_reduce(inner)
+
+
+def _lanes_of_reduce(expression: ir.Expr, lanes: int) -> ir.Apply | None:
+    """(reduce g z y) as (reduce-lanes lanes g z c y) where g folds by c as above."""
+    match expression:
+        case ir.Apply(ir.Reduce(ir.Lambda((a, e), ir.Apply(ir.Op(name), (left, term))) as g, z), y):
+            if left != a or a.name in _names(term):
+                return None
+            x, w = fresh_param("x", expression), fresh_param("w", expression)
+            combine = ir.Lambda((x, w), ir.Apply(ir.Op(name), (x, w)))
+            if not associative_identity(combine, z):
+                return None
+            del e
+            return ir.Apply(ir.ReduceLanes(lanes, g, z, combine), y)
+    return None
+
+
+def _replaced(expression: ir.Expr, old: ir.Expr, new: ir.Expr) -> ir.Expr:
+    """`expression` with the node `old` (by identity) replaced by `new`."""
+    if expression is old:
+        return new
+    match expression:
+        case ir.Apply(ir.Lambda(params, body), args):
+            return ir.Apply(
+                ir.Lambda(params, _replaced(body, old, new)),
+                tuple(_replaced(a, old, new) for a in args),
+            )
+        case ir.Apply(fun, args):
+            return ir.Apply(fun, tuple(_replaced(a, old, new) for a in args))
+    return expression
+
+
 LOWERING = (
-    LowerMap, LowerReduce, LowerScan, LowerScatter, PrivateBins, ToMemory, CopyToLocal, Vectorise
+    LowerMap, LowerReduce, LowerScan, LowerScatter, PrivateBins, ToMemory, CopyToLocal, Vectorise,
+    Lanes,
 )  # fmt: skip

@@ -76,6 +76,13 @@ class Builder:
     def label(self, name: str) -> None:
         self.lines.append(f"{name}:")
 
+    def current_block(self) -> str | None:
+        """The label of the block being emitted (None before the first label)."""
+        for line in reversed(self.lines):
+            if line.endswith(":") and not line.startswith(" "):
+                return line[:-1]
+        return None
+
     def emit(self, type_text: str, right_side: str, hint: str = "") -> Operand:
         name = self.fresh(hint)
         self.lines.append(f"  {name} = {right_side}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from lift.errors import LiftError
-from lift.exploration.space import lower
+from lift.exploration.space import lower, lower_lanes
 from lift.ir import expr as ir
 from lift.ir.text import pretty
 from lift.ir.types import Array
@@ -94,6 +94,7 @@ __all__ = [
     "data_loop",
     "entries",
     "entry_body",
+    "generate_lanes",
     "generate_product",
     "indent",
     "late_arrays",
@@ -113,6 +114,14 @@ __all__ = [
 GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
 # The range-finding kernels' loop over rows (the product has one work-item per row).
 ROWS = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
+# Long rows: ROW_LANES work-items a row where rows have that many entries on average
+# (on an H200, rows of 150-216 entries scattered over x: 1.35 times the bandwidth of
+# the best one-row-an-item shape; docs/lift.md, "Long rows"), in work-groups of
+# LANES_GROUP, at most LANES_GRID groups (each then loops over more rows).
+ROW_LANES = 32
+LANES_GROUP = 256
+LANES_GRID = 65536
+LANES_KERNEL = "idiom_spmv_lanes"
 _GEP = re.compile(r"= getelementptr (?:(?:inbounds|nuw|nusw) )*(\S+), ptr ")
 
 
@@ -482,6 +491,7 @@ class Chain:
     def end(self, status: Operand) -> Operand:
         assert self.current is not None, "a chain goes through at least one check"
         builder = self.builder
+        self.current = builder.current_block() or self.current  # a launch may branch
         builder.branch(self.merge)
         builder.label(self.skip)
         builder.branch(self.merge)
@@ -521,11 +531,13 @@ __kernel void {name}({declarations}) {{
 
 class _CsrPlan(Plan):
     target = "OpenCL CSR SpMV kernel"
+    lanes = True  # long rows by ROW_LANES items a row where the sums may be regrouped
 
     def __init__(self, instance: Instance, context: MapperContext) -> None:
         solution, region = instance.solution, context.region
         self.context = context
         self.functional: StencilExpression | None = None  # a generated product's
+        self.lanes_kernels: tuple[Kernel, Kernel] | None = None  # for long rows
         self.row = loop_view(region.function, solution, "row.")
         self.entry = data_loop(region.function, solution, "entry.")
         self.gather = Gather(solution, region)
@@ -588,6 +600,8 @@ class _CsrPlan(Plan):
         body.close_groups()
         self.params, whole = body.read_params()
         self.kernels = self._generated_kernels() if generated_kernels() else None
+        if self.lanes_kernels is not None and _floating(gather.stored):
+            self.target = f"{self.target} (floating point, long rows reordered)"
         if self.kernels is not None:
             self.target = f"{self.target} (generated)"
         checks += [counted.exact, whole]
@@ -636,6 +650,9 @@ class _CsrPlan(Plan):
         if generated is None:
             return None
         kernels, self.generated = generated
+        regroup = self.context.reassociate or not _floating(gather.stored)
+        if regroup and self.lanes and entries_at is None and functional is not None:
+            self.lanes_kernels = generate_lanes(self.body, functional, LANES_KERNEL)
         if entries_at is not None:
             # A range's length is the entry loop's trip count, which no checked size bounds
             # (a position need not move with the counter): the long kernel only.
@@ -817,10 +834,41 @@ class _CsrPlan(Plan):
         work: Operand,
     ) -> Operand:
         assert self.kernels is not None and self.functional is not None
-        return launch_generated(builder, self.context.module, self.body, self.params,
-                                self.count, generated=(self.kernels, self.functional.program),
-                                slices=slices, lengths=lengths, kernel="idiom_spmv",
-                                work=work)  # fmt: skip
+        module, program, kernels = self.context.module, self.functional.program, self.kernels
+
+        def one_row_an_item() -> Operand:
+            return launch_generated(builder, module, self.body, self.params, self.count,
+                                    generated=(kernels, program), slices=slices,
+                                    lengths=lengths, kernel="idiom_spmv", work=work)  # fmt: skip
+
+        lanes_kernels = self.lanes_kernels
+        if lanes_kernels is None:
+            return one_row_an_item()
+        # Rows of ROW_LANES entries or more on average: a row's lanes read its entries
+        # side by side (docs/lift.md, "Long rows").
+        entries = lengths["V_len"]
+        long_rows = builder.compare(
+            "sge", entries, builder.binary("mul", self.count, const(I64, ROW_LANES))
+        )
+        lanes_block, rows_block, merge = (
+            builder.fresh(h).lstrip("%") for h in ("lanes", "rows", "launched")
+        )
+        builder.branch_if(long_rows, lanes_block, rows_block)
+        builder.label(lanes_block)
+        by_lanes = launch_generated(builder, module, self.body, self.params, self.count,
+                                    generated=(lanes_kernels, program), slices=slices,
+                                    lengths=lengths, kernel=LANES_KERNEL, work=work,
+                                    lanes=ROW_LANES)  # fmt: skip
+        lanes_end = builder.current_block()
+        builder.branch(merge)
+        builder.label(rows_block)
+        by_rows = one_row_an_item()
+        rows_end = builder.current_block()
+        builder.branch(merge)
+        builder.label(merge)
+        return builder.emit(
+            "i32", f"phi i32 [ {by_lanes.ref}, %{lanes_end} ], [ {by_rows.ref}, %{rows_end} ]"
+        )
 
 
 def generate_product(
@@ -851,6 +899,31 @@ def generate_product(
     return (kernels[0], kernels[1]), shown
 
 
+def generate_lanes(
+    body: KernelBody, functional: StencilExpression, name: str
+) -> tuple[Kernel, Kernel] | None:
+    """The product's kernels with ROW_LANES work-items a row (`lower_lanes`: a row's
+    entries folded by its lanes side by side, then their sums in local memory), in
+    work-groups of LANES_GROUP, long and int indices; None where the rule does not apply
+    or the compiler declines. A row's sum is regrouped: the caller allows it (a
+    floating-point sum where reassociation is on)."""
+    by_name = arguments_by_name(body)
+    written = functional.output.name
+    declarations = {
+        p.name: by_name[p.name].declaration if p.name in by_name
+        else buffer_declaration(p.name, const_data=p.name != written)
+        for p in functional.program.params if isinstance(p.type, Array)
+    }  # fmt: skip
+    try:
+        lowered = lower_lanes(functional.program, ROW_LANES)
+        if lowered is None:
+            return None
+        return long_and_int(lowered[0], name, work_group=LANES_GROUP, declarations=declarations,
+                            output=functional.output)  # fmt: skip
+    except (LiftError, RecursionError):
+        return None
+
+
 def launch_generated(
     builder: Builder,
     module: ModuleText,
@@ -863,11 +936,15 @@ def launch_generated(
     lengths: Mapping[str, Operand],
     kernel: str,
     work: Operand,
+    lanes: int | None = None,
 ) -> Operand:
     """Launch a sparse product's generated kernel over its `count` rows: its buffers and
     scalars by the program's parameters (the slices and their first indices among them),
     then its sizes (the rows, the offsets and strides of the row's reads, the buffers'
-    and slices' lengths); the int kernel where every size fits."""
+    and slices' lengths); the int kernel where every size fits. With `lanes`, kernels of
+    that many items a row (`generate_lanes`), in work-groups of LANES_GROUP, a group's
+    rows at a time (the NDRange has one item for each lane of each row, at most
+    LANES_GRID groups: the kernel loops over the rest)."""
     (wide, narrow), program = generated
     by_name = arguments_by_name(body)
     for piece in slices:
@@ -876,6 +953,16 @@ def launch_generated(
     args = [by_name[p.name] for p in program.params]
     args += size_args(wide, values)
     fits = sizes_fit(builder, wide, values)
+    if lanes is not None:
+        per_group = LANES_GROUP // lanes
+        groups = builder.binary("sdiv", builder.binary("add", count, const(I64, per_group - 1)),
+                                const(I64, per_group))  # fmt: skip
+        few = builder.compare("slt", groups, const(I64, LANES_GRID))
+        groups = builder.select(few, groups, const(I64, LANES_GRID))
+        items = builder.binary("mul", groups, const(I64, LANES_GROUP))
+        return launch(builder, module, source=wide, kernel=kernel, global_size=[items],
+                      local_size=[LANES_GROUP], work=work, args=args,
+                      alternatives=[(fits, narrow)])  # fmt: skip
     # The rows are a loop striding by the range's size: the runtime may tune the shape.
     return launch(builder, module, source=wide, kernel=kernel, global_size=[count],
                   local_size=None, work=work, args=args,
@@ -887,6 +974,7 @@ class _EllPlan(_CsrPlan):
     its positions affine in the row and the entry (the padding is read as the loop does)."""
 
     target = "OpenCL ELLPACK SpMV kernel"
+    lanes = False  # a row's entries are a column apart: its lanes would not read together
 
 
 def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:
@@ -895,6 +983,10 @@ def map_spmv_csr(instance: Instance, context: MapperContext) -> Plan:
 
 def map_spmv_ell(instance: Instance, context: MapperContext) -> Plan:
     return _EllPlan(instance, context)
+
+
+def _floating(value: Value) -> bool:
+    return value.type in ("float", "double", "half")
 
 
 def _signed_length(bound: Value) -> Value:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from lift.errors import LiftError
+from lift.exploration.space import lower_lanes
 from lift.ir import expr as ir
 from lift.ir.build import blocked_scan, chunked_scan, zip_nd
 from lift.ir.check import infer_function
@@ -111,7 +112,7 @@ __kernel void zip_map(__global const double* restrict x, __global const double* 
     out[lk_i1] = ((2.0 * x[lk_i1]) + y[lk_i1]);
   }
 }
-"""  # noqa: E501
+"""
 
 VECTORISED_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -121,7 +122,7 @@ __kernel void vectorised(__global const float* restrict x, __global const float*
     vstore4(((2.0f * vload4(0, x + (lk_i1)*4)) + vload4(0, y + (lk_i1)*4)), 0, out + (lk_i1)*4);
   }
 }
-"""  # noqa: E501
+"""
 
 WORKGROUP_REDUCTION_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -138,7 +139,7 @@ __kernel void workgroup_reduction(__global const double* restrict x, __global do
     }
   }
 }
-"""  # noqa: E501
+"""
 
 STENCIL_1D_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -156,7 +157,7 @@ __kernel void stencil_1d(__global const float* restrict x, __global float* restr
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
-"""  # noqa: E501
+"""
 
 STENCIL_2D_LONG_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -168,7 +169,7 @@ __kernel void jacobi(__global const double* restrict a, __global double* restric
     }
   }
 }
-"""  # noqa: E501
+"""
 
 STENCIL_2D_INT_SOURCE = """\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -180,7 +181,7 @@ __kernel void jacobi(__global const double* restrict a, __global double* restric
     }
   }
 }
-"""  # noqa: E501
+"""
 
 N = Size.of("N")
 
@@ -256,7 +257,7 @@ __kernel void cg_update(__global double* restrict z, __global const double* rest
     r[((lk_i1)*(sr)) + (or)] = lk_v4;
   }
 }
-"""  # noqa: E501
+"""
 
 
 def test_snapshot_a_tuple_written_into_two_parameters() -> None:
@@ -288,7 +289,7 @@ __kernel void cg_update(__global double* restrict z, __global const double* rest
     vstore2(lk_v5, 0, r + ((lk_i1)*2) + (or));
   }
 }
-"""  # noqa: E501
+"""
 
 
 def test_snapshot_a_tuple_of_vectors_written_into_two_parameters() -> None:
@@ -327,7 +328,7 @@ __kernel void csr(__global const int* restrict ptr, __global const double* restr
     out[lk_i1] = lk_p5[0];
   }
 }
-"""  # noqa: E501
+"""
 
 
 def test_snapshot_a_csr_product_over_segments() -> None:
@@ -356,7 +357,7 @@ __kernel void jds(__global const int* restrict perm, __global const int* restric
     y[((int)((uint)perm[lk_i1] - (uint)1))] = lk_p6[0];
   }
 }
-"""  # noqa: E501
+"""
 
 
 def test_snapshot_a_jds_product_written_through_its_permutation() -> None:
@@ -387,7 +388,7 @@ __kernel void ell(__global const double* restrict v, __global const int* restric
     out[lk_i1] = lk_p4[0];
   }
 }
-"""  # noqa: E501
+"""
 
 
 def test_snapshot_an_ellpack_product_over_a_range() -> None:
@@ -1479,3 +1480,73 @@ def test_a_covered_kernel_computes_every_element_with_its_highest_dimension_coar
     # An item for every (k, m), two work-items over the five planes.
     device.run(program, kernel, {"x": x}, sizes, Launch((8, 8, 2), (4, 2, 1)), out)
     assert np.array_equal(out, -x)
+
+
+LANES_CSR = """
+(lambda ((ptr (array i32 R1)) (V (array f64 E)) (C (array i32 E)) (X (array f64 N)))
+  (map (lambda (p)
+         ((lambda (row)
+            (get 0 (reduce (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                     (zip row (gather (map (lambda (ce) (i64 (get 1 ce))) row) X)))))
+          (segment entries (i64 (get 0 p)) (i64 (get 1 p)) (zip V C))))
+       (zip (strided 0 (1) (R) ptr) (strided 1 (1) (R) ptr))))
+"""
+
+
+def test_snapshot_a_sparse_product_by_lanes() -> None:
+    """`map-lanes` of 32 in groups of 256: 8 rows a group at a time, by a loop that is
+    the same for the whole group; an item past the last row takes the last row again and
+    stores nothing; each lane folds every 32nd entry, the lanes' sums are folded in local
+    memory, halving, the other lane's slot read only by the lanes that fold it; the first
+    lane stores."""
+    program = parse(LANES_CSR)
+    assert isinstance(program, ir.Lambda)
+    lowered = lower_lanes(program, 32)
+    assert lowered is not None
+    assert lowered[1] == ("lanes(32)",)
+    source = generate(lowered[0], "spmv", index="int", work_group=256).source
+    body = source[source.index("{\n") + 2 :]
+    assert (
+        body
+        == """\
+  __local double lk_l16[256];
+  for (int lk_base1 = (int)get_group_id(0) * 8; lk_base1 < (R); lk_base1 += (int)get_num_groups(0) * 8) {
+    const int lk_first2 = lk_base1 + (int)(get_local_id(0) / 32);
+    const int lk_lane4 = (int)(get_local_id(0) % 32);
+    const int lk_i3 = lk_first2 < (R) ? lk_first2 : (R) - 1;
+    const long lk_lo6 = ((long)ptr[lk_i3]);
+    const long lk_hi7 = ((long)ptr[(lk_i3) + 1]);
+    const int entries = lk_hi7 > lk_lo6 ? (int)(lk_hi7 - lk_lo6) : 0;
+    double lk_p8[1];
+    double lk_acc9 = 0.0;
+    for (int lk_j10 = lk_lane4; lk_j10 < (entries); lk_j10 += 32) {
+      double lk_next15 = (lk_acc9 + (V[lk_lo6 + (lk_j10)] * X[((long)C[lk_lo6 + (lk_j10)])]));
+      lk_acc9 = lk_next15;
+    }
+    lk_l16[get_local_id(0)] = lk_acc9;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int lk_h11 = 16; lk_h11 > 0; lk_h11 >>= 1) {
+      if (lk_lane4 < lk_h11) {
+        const double lk_v19 = lk_l16[get_local_id(0)];
+        const double lk_v20 = lk_l16[get_local_id(0) + lk_h11];
+        lk_l16[get_local_id(0)] = (lk_v19 + lk_v20);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    lk_p8[0] = lk_l16[get_local_id(0)];
+    if (lk_first2 < (R) && lk_lane4 == 0) out[lk_i3] = lk_p8[0];
+  }
+}
+"""
+    )
+
+
+def test_map_lanes_needs_its_work_group() -> None:
+    program = parse(LANES_CSR)
+    assert isinstance(program, ir.Lambda)
+    lowered = lower_lanes(program, 32)
+    assert lowered is not None
+    with pytest.raises(LiftError, match="map-lanes needs a kernel generated for its work-group"):
+        generate(lowered[0], "spmv", work_group=None)
+    with pytest.raises(LiftError, match="a multiple of its lanes"):
+        generate(lowered[0], "spmv", work_group=48)
