@@ -744,6 +744,7 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     arrays = [ptr, values, cols, x, np.zeros(rows)]
     reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)
     times["reference"], outputs["reference"] = reference
+    _generated_lanes(device, inputs, sizes, rows, repeat, times, outputs)  # regrouped sums
     traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
     shape = {"rows": rows, "entries": entries}
     return {**_sparse_row("spmv", shape, times, outputs, expected, traffic=traffic), "tuned": tuned}
@@ -764,6 +765,33 @@ def _scattered_csr(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 SPMV_LANES = (4, 8, 16, 32, 64)
 LANES_GROUP = 256
+
+
+def _generated_lanes(  # noqa: PLR0917 (the case's data, then where figures go)
+    device: Device,
+    inputs: dict[str, Any],
+    sizes: dict[str, int],
+    rows: int,
+    repeat: int,
+    times: dict[str, float],
+    outputs: dict[str, np.ndarray],
+) -> None:
+    """SPMV_PROGRAM lowered on `map-lanes` of 8 and 32 items a row (lower_lanes; the tool
+    launches 32 where rows average 32 entries or more: mappers/targets/sparse.py), long
+    and int indices, in groups of LANES_GROUP, an item for every lane of every row."""
+    parsed = parse(SPMV_PROGRAM)
+    assert isinstance(parsed, ir.Lambda)
+    for lanes in (8, 32):
+        lowered = lower_lanes(parsed, lanes)
+        assert lowered is not None
+        groups = -(-rows * lanes // LANES_GROUP)
+        for index in ("long", "int"):
+            kernel = generate(lowered[0], "spmv", index=index, work_group=LANES_GROUP)
+            y = np.zeros(rows)
+            launch = Launch((groups * LANES_GROUP,), (LANES_GROUP,))
+            measured = device.run(lowered[0], kernel, inputs, sizes, launch, y, repeat=repeat + 1)
+            times[f"generated_lanes{lanes}_{index}"] = statistics.median(measured[1:])
+            outputs[f"generated_lanes{lanes}_{index}"] = y
 
 
 def measure_spmv_long_rows(device: Device, rows: int, repeat: int) -> dict[str, Any]:
@@ -797,19 +825,7 @@ def measure_spmv_long_rows(device: Device, rows: int, repeat: int) -> dict[str, 
         cl.enqueue_copy(device.queue, y, buffers[-1])
         device.queue.finish()
         outputs[f"lanes{lanes}"] = y
-    parsed = parse(SPMV_PROGRAM)
-    assert isinstance(parsed, ir.Lambda)
-    for lanes in (8, 32):  # the tool's kernels (mappers/targets/sparse.py: long rows)
-        lowered = lower_lanes(parsed, lanes)
-        assert lowered is not None
-        groups = -(-rows * lanes // LANES_GROUP)
-        for index in ("long", "int"):
-            kernel = generate(lowered[0], "spmv", index=index, work_group=LANES_GROUP)
-            y = np.zeros(rows)
-            launch = Launch((groups * LANES_GROUP,), (LANES_GROUP,))
-            measured = device.run(lowered[0], kernel, inputs, sizes, launch, y, repeat=repeat + 1)
-            times[f"generated_lanes{lanes}_{index}"] = statistics.median(measured[1:])
-            outputs[f"generated_lanes{lanes}_{index}"] = y
+    _generated_lanes(device, inputs, sizes, rows, repeat, times, outputs)
     traffic = 4 * (rows + 1) + (12 + 8) * entries + 8 * rows
     shape_of = {"rows": rows, "entries": entries}
     row = _sparse_row("spmv_long_rows", shape_of, times, outputs, expected, traffic=traffic)
