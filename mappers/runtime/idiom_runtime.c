@@ -156,6 +156,18 @@ static int64_t decide_min_work(void) {
     return minimum;
 }
 
+int32_t idiom_row_lanes(void) {
+    static _Atomic int32_t known = -1;
+    int32_t lanes = atomic_load_explicit(&known, memory_order_relaxed);
+    if (lanes < 0) {
+        const char *text = getenv("IDIOM_ROW_LANES");
+        lanes = text != NULL && *text != '\0' ? strcmp(text, "0") != 0
+                                              : idiom__device_mode() != IDIOM_MODE_CPU;
+        atomic_store_explicit(&known, lanes, memory_order_relaxed);
+    }
+    return lanes;
+}
+
 int64_t idiom_cl_min_work(void) {
     static pthread_mutex_t deciding = PTHREAD_MUTEX_INITIALIZER;
     int64_t known = atomic_load_explicit(&idiom_cl_min_work_known, memory_order_relaxed);

@@ -299,6 +299,11 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
  * process. */
 int64_t idiom_cl_min_work(void);
 
+/* 1 where a sparse product of long rows may run by several work-items a row (their lanes
+ * folding in local memory between barriers, fast on a GPU, slower than one row an item on
+ * a CPU device): IDIOM_ROW_LANES=1 or 0, else 1 unless IDIOM_DEVICE=cpu. Read once. */
+int32_t idiom_row_lanes(void);
+
 /* The world a function built twice runs (mappers/rewrite/worlds.py): IDIOM_WORLD_UNKNOWN until the
  * first such function asks idiom_world_decide(), then ORIGINAL where no OpenCL launch can
  * happen in this process (the source's code runs) or REWRITTEN (the guarded code runs). */

@@ -845,10 +845,14 @@ class _CsrPlan(Plan):
         if lanes_kernels is None:
             return one_row_an_item()
         # Rows of ROW_LANES entries or more on average: a row's lanes read its entries
-        # side by side (docs/lift.md, "Long rows").
+        # side by side (docs/lift.md, "Long rows"), where the runtime wants lanes (not on
+        # a CPU device, whose barriers cost more than the lanes gain).
         entries = lengths["V_len"]
-        long_rows = builder.compare(
-            "sge", entries, builder.binary("mul", self.count, const(I64, ROW_LANES))
+        module.declare("idiom_row_lanes", "declare i32 @idiom_row_lanes()")
+        wanted = builder.call("i32", "idiom_row_lanes", [])
+        least = builder.binary("mul", self.count, const(I64, ROW_LANES))
+        long_rows = builder.all_of(
+            [builder.compare("sge", entries, least), builder.compare("ne", wanted, const("i32", 0))]
         )
         lanes_block, rows_block, merge = (
             builder.fresh(h).lstrip("%") for h in ("lanes", "rows", "launched")

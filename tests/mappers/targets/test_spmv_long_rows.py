@@ -4,10 +4,11 @@ ROW_LANES; lift's `map-lanes` and `reduce-lanes`).
 programs/csr_long_rows.c: with rows of 50-99 entries (LENGTH 100) the products of doubles
 and of ints launch `idiom_spmv_lanes`, the sum started from y's old value one row an item
 (`idiom_spmv`: its start is not the fold's identity); with rows of 4-7 entries (LENGTH 8)
-every product runs one row an item. Launches forced on PoCL, the outputs agree with the
-original's (the doubles' sums regrouped: within the comparison's tolerance; the ints'
-exactly). Built with `--no-reassociate`, the doubles' products keep one row an item in
-every case and the ints' still share rows."""
+every product runs one row an item. Launches forced on PoCL with lanes asked for
+(`IDIOM_ROW_LANES=1`: by default a CPU device keeps one row an item), the outputs agree
+with the original's (the doubles' sums regrouped: within the comparison's tolerance; the
+ints' exactly). Built with `--no-reassociate`, the doubles' products keep one row an item
+in every case and the ints' still share rows."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.mappers.differential import build_pair, run_binary, same_outputs
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "csr_long_rows.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
+LANES_ON_POCL = ON_POCL | {"IDIOM_ROW_LANES": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +60,18 @@ def test_the_report_says_long_rows_are_regrouped(pair: tuple[Path, Path, Acceler
 def test_long_rows_share_their_work_items(
     pair: tuple[Path, Path, Accelerated], args: list[str], by_lanes: int, by_rows: int
 ) -> None:
-    stderr = same_outputs(pair, args, ON_POCL)
+    stderr = same_outputs(pair, args, LANES_ON_POCL)
     assert _launches(stderr, "idiom_spmv_lanes") == by_lanes
     assert _launches(stderr, "idiom_spmv") == by_rows
+
+
+@pytest.mark.parametrize("asked", [{}, {"IDIOM_ROW_LANES": "0"}], ids=["cpu-default", "off"])
+def test_a_cpu_device_or_lanes_off_keeps_one_row_an_item(
+    pair: tuple[Path, Path, Accelerated], asked: dict[str, str]
+) -> None:
+    stderr = same_outputs(pair, ["300", "2", "100"], ON_POCL | asked)
+    assert _launches(stderr, "idiom_spmv_lanes") == 0
+    assert _launches(stderr, "idiom_spmv") == 6
 
 
 def test_without_reassociation_only_integer_rows_are_shared(
@@ -69,7 +80,7 @@ def test_without_reassociation_only_integer_rows_are_shared(
     binary = tmp_path / "in_order"
     accelerate([PROGRAM], binary, CompileOptions(), reassociate=False)
     expected = run_binary(pair[0], ["300", "2", "100"], {})
-    actual = run_binary(binary, ["300", "2", "100"], ON_POCL)
+    actual = run_binary(binary, ["300", "2", "100"], LANES_ON_POCL)
     assert actual.returncode == 0, actual.stderr
     assert actual.stdout == expected.stdout  # in order: to the last digit printed
     assert _launches(actual.stderr, "idiom_spmv_lanes") == 2
