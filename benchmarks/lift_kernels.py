@@ -709,13 +709,15 @@ SPMV_PROGRAM = """
 SPMV_BAND = 512  # a row's columns within this many of the diagonal: most reads of x cached
 
 
-def _banded_csr(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _banded_csr(
+    rows: int, lengths: tuple[int, int] = (8, 40)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random square matrix in CSR (row pointers, values, column indices; the same for
-    the same `rows`): 8 to 40 entries a row, so every row has some; its columns drawn
-    within SPMV_BAND of the diagonal, ascending in a row as a CSR matrix usually stores
-    them, so that neighbouring rows read much the same part of x."""
+    the same `rows`): `lengths` entries a row (8 to 40 by default), so every row has
+    some; its columns drawn within SPMV_BAND of the diagonal, ascending in a row as a CSR
+    matrix usually stores them, so that neighbouring rows read much the same part of x."""
     rng = np.random.default_rng(13)
-    counts = rng.integers(8, 41, rows)
+    counts = rng.integers(lengths[0], lengths[1] + 1, rows)
     ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
     row_of = np.repeat(np.arange(rows), counts)
     cols = np.clip(row_of + rng.integers(-SPMV_BAND, SPMV_BAND + 1, len(row_of)), 0, rows - 1)
@@ -775,23 +777,57 @@ def _generated_lanes(  # noqa: PLR0917 (the case's data, then where figures go)
     repeat: int,
     times: dict[str, float],
     outputs: dict[str, np.ndarray],
+    *,
+    lanes_tried: Sequence[int] = (8, 32),
+    indices: Sequence[str] = ("long", "int"),
 ) -> None:
-    """SPMV_PROGRAM lowered on `map-lanes` of 8 and 32 items a row (lower_lanes; the tool
-    launches 32 where rows average 32 entries or more: mappers/targets/sparse.py), long
-    and int indices, in groups of LANES_GROUP, an item for every lane of every row."""
+    """SPMV_PROGRAM lowered on `map-lanes` of each of `lanes_tried` items a row
+    (lower_lanes; mappers/targets/sparse.py says which the tool launches), long and int
+    indices, in groups of LANES_GROUP, an item for every lane of every row."""
     parsed = parse(SPMV_PROGRAM)
     assert isinstance(parsed, ir.Lambda)
-    for lanes in (8, 32):
+    for lanes in lanes_tried:
         lowered = lower_lanes(parsed, lanes)
         assert lowered is not None
         groups = -(-rows * lanes // LANES_GROUP)
-        for index in ("long", "int"):
+        for index in indices:
             kernel = generate(lowered[0], "spmv", index=index, work_group=LANES_GROUP)
             y = np.zeros(rows)
             launch = Launch((groups * LANES_GROUP,), (LANES_GROUP,))
             measured = device.run(lowered[0], kernel, inputs, sizes, launch, y, repeat=repeat + 1)
             times[f"generated_lanes{lanes}_{index}"] = statistics.median(measured[1:])
             outputs[f"generated_lanes{lanes}_{index}"] = y
+
+
+ROW_LENGTHS = (4, 8, 12, 16, 24, 32, 48, 64, 128)  # a row's average entries
+
+
+def measure_spmv_row_lengths(device: Device, entries: int, repeat: int) -> dict[str, Any]:
+    """Where sharing a row pays: for each average row length of ROW_LENGTHS, a banded
+    matrix (`_banded_csr`, rows of half to one and a half times that many entries) of
+    about `entries` entries, data on the device: the generated one-row-a-work-item kernel
+    at its best tuned shape (`tuned`, as the runtime would launch it) against the
+    generated lanes kernels of 4, 8, 16 and 32 items a row, int indices. GB/s of the
+    ideal traffic (as `spmv`) for each length."""
+    by_length: dict[int, dict[str, float]] = {}
+    for average in ROW_LENGTHS:
+        rows = entries // average
+        low = max(1, average // 2)
+        ptr, values, cols = _banded_csr(rows, (low, 2 * average - low))
+        x = np.random.default_rng(14).random(rows)
+        sizes = {"R": rows, "R1": rows + 1, "E": len(values), "N": rows}
+        inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+        times, outputs, _ = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
+        _generated_lanes(device, inputs, sizes, rows, repeat, times, outputs,
+                         lanes_tried=(4, 8, 16, 32), indices=("int",))  # fmt: skip
+        expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
+        traffic = 4 * (rows + 1) + (12 + 8) * len(values) + 8 * rows
+        by_length[average] = {
+            k: traffic / t / 1e9 for k, t in times.items() if k in ("tuned", "int") or "lanes" in k
+        }
+        assert all(np.allclose(o, expected, rtol=1e-12, atol=0.0) for o in outputs.values())
+        print(json.dumps({"average": average, "GBs": by_length[average]}), flush=True)
+    return {"case": "spmv_row_lengths", "entries": entries, "GBs_by_average": by_length}
 
 
 def measure_spmv_long_rows(device: Device, rows: int, repeat: int) -> dict[str, Any]:
@@ -1201,6 +1237,9 @@ def main() -> None:
     if wanted and "scan_one_pass" in wanted:  # asked for by name only
         row = measure_scan_one_pass(device, int(2**25 * args.scale), args.repeat)
         rows.append(_shared(row, copy_gbs, shown))
+    if wanted and "spmv_row_lengths" in wanted:  # asked for by name only
+        row = measure_spmv_row_lengths(device, int(2**24 * args.scale), args.repeat)
+        rows.append(row)
     if wanted and "scan_calls" in wanted:  # asked for by name only
         exponents = [e for e in range(14, 26, 2)] + [25]
         row = measure_scan_calls(device, exponents, args.repeat)

@@ -114,14 +114,21 @@ __all__ = [
 GRID = 16384  # work-items of the range-finding kernels (each loops over its rows)
 # The range-finding kernels' loop over rows (the product has one work-item per row).
 ROWS = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
-# Long rows: ROW_LANES work-items a row where rows have that many entries on average
-# (on an H200, rows of 150-216 entries scattered over x: 1.35 times the bandwidth of
-# the best one-row-an-item shape; docs/lift.md, "Long rows"), in work-groups of
-# LANES_GROUP, at most LANES_GRID groups (each then loops over more rows).
-ROW_LANES = 32
+# Rows shared by work-items: (the rows' average entries at least, work-items a row), the
+# first that holds. On an H200 each beat the best one-row-an-item shape there (banded rows
+# averaging 12 to 128 entries, 1.04-1.71 times its bandwidth; rows of 150-216 entries
+# scattered over x, 1.34 times; docs/lift.md, "Rows shared by lanes"); shorter rows keep
+# one row an item. In work-groups of LANES_GROUP, at most LANES_GRID groups (each then
+# loops over more rows).
+ROW_LANES = ((128, 32), (32, 8), (12, 4))
 LANES_GROUP = 256
 LANES_GRID = 65536
-LANES_KERNEL = "idiom_spmv_lanes"
+
+
+def lanes_kernel(lanes: int) -> str:
+    return f"idiom_spmv_lanes{lanes}"
+
+
 _GEP = re.compile(r"= getelementptr (?:(?:inbounds|nuw|nusw) )*(\S+), ptr ")
 
 
@@ -531,13 +538,13 @@ __kernel void {name}({declarations}) {{
 
 class _CsrPlan(Plan):
     target = "OpenCL CSR SpMV kernel"
-    lanes = True  # long rows by ROW_LANES items a row where the sums may be regrouped
+    lanes = True  # rows by several items (ROW_LANES) where the sums may be regrouped
 
     def __init__(self, instance: Instance, context: MapperContext) -> None:
         solution, region = instance.solution, context.region
         self.context = context
         self.functional: StencilExpression | None = None  # a generated product's
-        self.lanes_kernels: tuple[Kernel, Kernel] | None = None  # for long rows
+        self.lanes_kernels: dict[int, tuple[Kernel, Kernel]] | None = None  # by lanes
         self.row = loop_view(region.function, solution, "row.")
         self.entry = data_loop(region.function, solution, "entry.")
         self.gather = Gather(solution, region)
@@ -652,7 +659,7 @@ class _CsrPlan(Plan):
         kernels, self.generated = generated
         regroup = self.context.reassociate or not _floating(gather.stored)
         if regroup and self.lanes and entries_at is None and functional is not None:
-            self.lanes_kernels = generate_lanes(self.body, functional, LANES_KERNEL)
+            self.lanes_kernels = generate_lanes(self.body, functional)
         if entries_at is not None:
             # A range's length is the entry loop's trip count, which no checked size bounds
             # (a position need not move with the counter): the long kernel only.
@@ -844,35 +851,32 @@ class _CsrPlan(Plan):
         lanes_kernels = self.lanes_kernels
         if lanes_kernels is None:
             return one_row_an_item()
-        # Rows of ROW_LANES entries or more on average: a row's lanes read its entries
-        # side by side (docs/lift.md, "Long rows"), where the runtime wants lanes (not on
-        # a CPU device, whose barriers cost more than the lanes gain).
-        entries = lengths["V_len"]
+        # Rows sharing work-items where they are long enough on average (ROW_LANES;
+        # docs/lift.md, "Rows shared by lanes") and the runtime wants it (not on a CPU
+        # device, whose barriers cost more than the lanes gain).
         module.declare("idiom_row_lanes", "declare i32 @idiom_row_lanes()")
-        wanted = builder.call("i32", "idiom_row_lanes", [])
-        least = builder.binary("mul", self.count, const(I64, ROW_LANES))
-        long_rows = builder.all_of(
-            [builder.compare("sge", entries, least), builder.compare("ne", wanted, const("i32", 0))]
-        )
-        lanes_block, rows_block, merge = (
-            builder.fresh(h).lstrip("%") for h in ("lanes", "rows", "launched")
-        )
-        builder.branch_if(long_rows, lanes_block, rows_block)
-        builder.label(lanes_block)
-        by_lanes = launch_generated(builder, module, self.body, self.params, self.count,
-                                    generated=(lanes_kernels, program), slices=slices,
-                                    lengths=lengths, kernel=LANES_KERNEL, work=work,
-                                    lanes=ROW_LANES)  # fmt: skip
-        lanes_end = builder.current_block()
-        builder.branch(merge)
-        builder.label(rows_block)
-        by_rows = one_row_an_item()
-        rows_end = builder.current_block()
+        wanted = builder.compare("ne", builder.call("i32", "idiom_row_lanes", []), const("i32", 0))
+        merge = builder.fresh("launched").lstrip("%")
+        arriving: list[tuple[Operand, str | None]] = []
+        for least, lanes in ROW_LANES:
+            taken, shorter = (builder.fresh(h).lstrip("%") for h in (f"lanes{lanes}", "shorter"))
+            long_enough = builder.compare(
+                "sge", lengths["V_len"], builder.binary("mul", self.count, const(I64, least))
+            )
+            builder.branch_if(builder.all_of([wanted, long_enough]), taken, shorter)
+            builder.label(taken)
+            status = launch_generated(builder, module, self.body, self.params, self.count,
+                                      generated=(lanes_kernels[lanes], program), slices=slices,
+                                      lengths=lengths, kernel=lanes_kernel(lanes), work=work,
+                                      lanes=lanes)  # fmt: skip
+            arriving.append((status, builder.current_block()))
+            builder.branch(merge)
+            builder.label(shorter)
+        arriving.append((one_row_an_item(), builder.current_block()))
         builder.branch(merge)
         builder.label(merge)
-        return builder.emit(
-            "i32", f"phi i32 [ {by_lanes.ref}, %{lanes_end} ], [ {by_rows.ref}, %{rows_end} ]"
-        )
+        incoming = ", ".join(f"[ {status.ref}, %{block} ]" for status, block in arriving)
+        return builder.emit("i32", f"phi i32 {incoming}")
 
 
 def generate_product(
@@ -904,13 +908,13 @@ def generate_product(
 
 
 def generate_lanes(
-    body: KernelBody, functional: StencilExpression, name: str
-) -> tuple[Kernel, Kernel] | None:
-    """The product's kernels with ROW_LANES work-items a row (`lower_lanes`: a row's
-    entries folded by its lanes side by side, then their sums in local memory), in
-    work-groups of LANES_GROUP, long and int indices; None where the rule does not apply
-    or the compiler declines. A row's sum is regrouped: the caller allows it (a
-    floating-point sum where reassociation is on)."""
+    body: KernelBody, functional: StencilExpression
+) -> dict[int, tuple[Kernel, Kernel]] | None:
+    """The product's kernels with each of ROW_LANES's work-items a row (`lower_lanes`: a
+    row's entries folded by its lanes side by side, then their sums in local memory), in
+    work-groups of LANES_GROUP, long and int indices, named by `lanes_kernel`; None where
+    the rule does not apply or the compiler declines. A row's sum is regrouped: the caller
+    allows it (a floating-point sum where reassociation is on)."""
     by_name = arguments_by_name(body)
     written = functional.output.name
     declarations = {
@@ -918,14 +922,19 @@ def generate_lanes(
         else buffer_declaration(p.name, const_data=p.name != written)
         for p in functional.program.params if isinstance(p.type, Array)
     }  # fmt: skip
+    kernels = {}
     try:
-        lowered = lower_lanes(functional.program, ROW_LANES)
-        if lowered is None:
-            return None
-        return long_and_int(lowered[0], name, work_group=LANES_GROUP, declarations=declarations,
-                            output=functional.output)  # fmt: skip
+        for _, lanes in ROW_LANES:
+            lowered = lower_lanes(functional.program, lanes)
+            if lowered is None:
+                return None
+            kernels[lanes] = long_and_int(
+                lowered[0], lanes_kernel(lanes), work_group=LANES_GROUP,
+                declarations=declarations, output=functional.output,
+            )  # fmt: skip
     except (LiftError, RecursionError):
         return None
+    return kernels
 
 
 def launch_generated(

@@ -1,9 +1,9 @@
 /* CSR products whose rows are long (Usage: csr_long_rows ROWS STEPS LENGTH): each row
    has LENGTH/2 to LENGTH - 1 entries (LENGTH >= 2), or none for every seventh row, its
-   columns spread over all of x. Where rows hold 32 entries or more on average, the
-   products run 32 work-items a row (mappers/targets/sparse.py, ROW_LANES): `plain`'s
-   sums of doubles regrouped, `counts`' sums of ints exact in any order, `started`'s
-   (from y's old value) one row an item still. */
+   columns spread over all of x. Where rows hold 12, 32 or 128 entries or more on average,
+   the products run 4, 8 or 32 work-items a row (mappers/targets/sparse.py, ROW_LANES):
+   `plain`'s sums of doubles regrouped, `counts`' sums of ints exact in any order,
+   `started`'s (from y's old value) one row an item still. */
 #include <stdio.h>
 #include <stdlib.h>
 
