@@ -116,7 +116,7 @@ GRID = 16384  # work-items of the range-finding kernels (each loops over its row
 ROWS = "for (long t0 = get_global_id(0); t0 < n0; t0 += get_global_size(0)) {"
 # Rows shared by work-items: (the rows' average entries at least, work-items a row), the
 # first that holds. On an H200 each beat the best one-row-an-item shape there (banded rows
-# averaging 12 to 128 entries, 1.04-1.71 times its bandwidth; rows of 150-216 entries
+# averaging 12 to 128 entries, 1.04-1.70 times its bandwidth; rows of 150-216 entries
 # scattered over x, 1.34 times; docs/lift.md, "Rows shared by lanes"); shorter rows keep
 # one row an item. In work-groups of LANES_GROUP, at most LANES_GRID groups (each then
 # loops over more rows).
