@@ -2,7 +2,8 @@
 
 For each idiom instance of the function (of the loop on line L, if given): the match's
 functional expression, the rewrites that lowered it, the lowered expression and the
-OpenCL kernel generated from it; or, for a match replaced otherwise, what replaced it
+OpenCL kernel generated from it, then any kernel launched instead where the data says so
+(a sparse product's rows shared by lanes); or, for a match replaced otherwise, what replaced it
 (a BLAS call, a kernel still translated from the IR) or why it was not replaced.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from cli.common import add_frontend_options, compile_options
 from idl.errors import IdiomError
 from mappers.accelerate import rewritten_unit
+from mappers.plan.plan import KernelInstead
 from mappers.rewrite.rewriter import Outcome
 
 __all__ = ["register", "run"]
@@ -86,6 +88,7 @@ def _describe(outcome: Outcome) -> str:
                 _indent(generated.lowered),
                 "kernel:",
                 _indent(generated.source.rstrip()),
+                *(line for other in generated.instead for line in _instead(other)),
             ]
         )
     if outcome.replaced:
@@ -94,6 +97,18 @@ def _describe(outcome: Outcome) -> str:
             "functional expression of this match)"
         )
     return f"{head}: not replaced ({outcome.detail})"
+
+
+def _instead(kernel: KernelInstead) -> list[str]:
+    rewrites = ", ".join(kernel.rewrites) or "none"
+    return [
+        f"instead, {kernel.when}:",
+        f"rewrites: {rewrites}",
+        "lowered:",
+        _indent(kernel.lowered),
+        "kernel:",
+        _indent(kernel.source.rstrip()),
+    ]
 
 
 def _indent(text: str) -> str:

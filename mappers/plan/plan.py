@@ -24,7 +24,7 @@ from mappers.rewrite.irtext import ModuleText, Operand
 from matcher.detect import Instance
 from matcher.ir import Value
 
-__all__ = ["GeneratedKernel", "MapperContext", "Plan", "need"]
+__all__ = ["GeneratedKernel", "KernelInstead", "MapperContext", "Plan", "need"]
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,27 @@ class MapperContext:
 
 
 @dataclass(frozen=True)
+class KernelInstead:
+    """A kernel launched in place of the usual one where a run-time fact holds (`when`):
+    the rewrites that lowered the same expression, the lowered expression, the source."""
+
+    when: str
+    rewrites: tuple[str, ...]
+    lowered: str
+    source: str
+
+
+@dataclass(frozen=True)
 class GeneratedKernel:
     """A kernel the Lift compiler generated for a match (`idiom lift` prints it): the
     match's functional expression, the rewrites that lowered it, the lowered expression
-    and the OpenCL source."""
+    and the OpenCL source; and the kernels launched instead where the data says so."""
 
     expression: str
     rewrites: tuple[str, ...]
     lowered: str
     source: str
+    instead: tuple[KernelInstead, ...] = ()
 
 
 class Plan(ABC):

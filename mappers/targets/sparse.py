@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from lift.errors import LiftError
@@ -32,7 +32,7 @@ from lift.ir.types import Array
 from lift.opencl.generate import Kernel
 from mappers.plan.access import apart, apart_from_fixed, element_size, measure
 from mappers.plan.loops import LoopView, loop_view, trip_count
-from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
+from mappers.plan.plan import GeneratedKernel, KernelInstead, MapperContext, Plan, need
 from mappers.plan.region import (
     Region,
     check_legal,
@@ -659,7 +659,10 @@ class _CsrPlan(Plan):
         kernels, self.generated = generated
         regroup = self.context.reassociate or not _floating(gather.stored)
         if regroup and self.lanes and entries_at is None and functional is not None:
-            self.lanes_kernels = generate_lanes(self.body, functional)
+            shared = generate_lanes(self.body, functional)
+            if shared is not None:
+                self.lanes_kernels, instead = shared
+                self.generated = replace(self.generated, instead=instead)
         if entries_at is not None:
             # A range's length is the entry loop's trip count, which no checked size bounds
             # (a position need not move with the counter): the long kernel only.
@@ -909,12 +912,13 @@ def generate_product(
 
 def generate_lanes(
     body: KernelBody, functional: StencilExpression
-) -> dict[int, tuple[Kernel, Kernel]] | None:
+) -> tuple[dict[int, tuple[Kernel, Kernel]], tuple[KernelInstead, ...]] | None:
     """The product's kernels with each of ROW_LANES's work-items a row (`lower_lanes`: a
     row's entries folded by its lanes side by side, then their sums in local memory), in
-    work-groups of LANES_GROUP, long and int indices, named by `lanes_kernel`; None where
-    the rule does not apply or the compiler declines. A row's sum is regrouped: the caller
-    allows it (a floating-point sum where reassociation is on)."""
+    work-groups of LANES_GROUP, long and int indices, named by `lanes_kernel`, and how
+    `idiom lift` shows them; None where the rule does not apply or the compiler declines.
+    A row's sum is regrouped: the caller allows it (a floating-point sum where
+    reassociation is on)."""
     by_name = arguments_by_name(body)
     written = functional.output.name
     declarations = {
@@ -923,8 +927,9 @@ def generate_lanes(
         for p in functional.program.params if isinstance(p.type, Array)
     }  # fmt: skip
     kernels = {}
+    shown = []
     try:
-        for _, lanes in ROW_LANES:
+        for least, lanes in ROW_LANES:
             lowered = lower_lanes(functional.program, lanes)
             if lowered is None:
                 return None
@@ -932,9 +937,13 @@ def generate_lanes(
                 lowered[0], lanes_kernel(lanes), work_group=LANES_GROUP,
                 declarations=declarations, output=functional.output,
             )  # fmt: skip
+            when = f"where rows average {least} entries or more on a GPU ({lanes} work-items a row)"
+            shown.append(
+                KernelInstead(when, lowered[1], pretty(lowered[0]), kernels[lanes][0].source)
+            )
     except (LiftError, RecursionError):
         return None
-    return kernels
+    return kernels, tuple(shown)
 
 
 def launch_generated(

@@ -382,3 +382,27 @@ def test_errors_through_the_command(program: Path) -> None:
         f"{program}:1: no idiom instance of two spans this line",
     )
     assert_clean_failure(idiom("lift", str(program)), "--function")  # required
+
+
+LONG_ROWS = Path(__file__).parents[1] / "mappers" / "programs" / "csr_long_rows.c"
+
+
+def test_a_sparse_product_shows_the_kernels_its_long_rows_launch_instead() -> None:
+    code, out, _ = lift(LONG_ROWS, "--function", "plain")
+    assert code == 0
+    instead = [line for line in out.splitlines() if line.startswith("instead, ")]
+    assert instead == [
+        f"instead, where rows average {least} entries or more on a GPU ({lanes} work-items a row):"
+        for least, lanes in ((128, 32), (32, 8), (12, 4))
+    ]
+    for lanes in (32, 8, 4):
+        assert f"(map-lanes 0 {lanes}" in out
+        assert f"void idiom_spmv_lanes{lanes}(" in out
+    assert "rewrites: lanes(8)" in out
+
+
+def test_a_sum_started_from_y_shows_one_kernel() -> None:
+    code, out, _ = lift(LONG_ROWS, "--function", "started")
+    assert code == 0
+    assert "void idiom_spmv(" in out
+    assert "instead, " not in out
