@@ -725,6 +725,17 @@ def _banded_csr(
     return ptr, rng.random(len(row_of)), cols
 
 
+def _csr_inputs(
+    ptr: np.ndarray, values: np.ndarray, cols: np.ndarray, x: np.ndarray
+) -> tuple[np.ndarray, dict[str, int], dict[str, Any]]:
+    """numpy's y = A x (every row has an entry), and SPMV_PROGRAM's sizes and inputs."""
+    rows = len(ptr) - 1
+    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
+    sizes = {"R": rows, "R1": rows + 1, "E": len(values), "N": len(x)}
+    inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    return expected, sizes, inputs
+
+
 def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     """y = A x for a random banded CSR matrix (`_banded_csr`), data on the device: the
     kernel the Lift compiler generates from SPMV_PROGRAM lowered as the tool lowers it
@@ -739,9 +750,7 @@ def measure_spmv(device: Device, rows: int, repeat: int) -> dict[str, Any]:
     ptr, values, cols = _banded_csr(rows)
     entries = len(values)
     x = np.random.default_rng(14).random(rows)
-    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))  # no empty row
-    sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
-    inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    expected, sizes, inputs = _csr_inputs(ptr, values, cols, x)
     times, outputs, tuned = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
     arrays = [ptr, values, cols, x, np.zeros(rows)]
     reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)
@@ -815,12 +824,10 @@ def measure_spmv_row_lengths(device: Device, entries: int, repeat: int) -> dict[
         low = max(1, average // 2)
         ptr, values, cols = _banded_csr(rows, (low, 2 * average - low))
         x = np.random.default_rng(14).random(rows)
-        sizes = {"R": rows, "R1": rows + 1, "E": len(values), "N": rows}
-        inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+        expected, sizes, inputs = _csr_inputs(ptr, values, cols, x)
         times, outputs, _ = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
         _generated_lanes(device, inputs, sizes, rows, repeat, times, outputs,
                          lanes_tried=(4, 8, 16, 32), indices=("int",))  # fmt: skip
-        expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
         traffic = 4 * (rows + 1) + (12 + 8) * len(values) + 8 * rows
         by_length[average] = {
             k: traffic / t / 1e9 for k, t in times.items() if k in ("tuned", "int") or "lanes" in k
@@ -839,9 +846,7 @@ def measure_spmv_long_rows(device: Device, rows: int, repeat: int) -> dict[str, 
     ptr, values, cols = _scattered_csr(rows)
     entries = len(values)
     x = np.random.default_rng(18).random(rows)
-    expected = np.add.reduceat(values * x[cols], ptr[:-1].astype(np.int64))
-    sizes = {"R": rows, "R1": rows + 1, "E": entries, "N": rows}
-    inputs = {"ptr": ptr, "V": values, "C": cols, "X": x, "vlo": 0, "xlo": 0}
+    expected, sizes, inputs = _csr_inputs(ptr, values, cols, x)
     times, outputs, tuned = _generated(device, SPMV_PROGRAM, inputs, sizes, rows, repeat=repeat)
     arrays = [ptr, values, cols, x, np.zeros(rows)]
     reference = _sparse_reference(device, "spmv_csr", arrays, [np.int32(rows)], repeat)

@@ -882,6 +882,18 @@ class _CsrPlan(Plan):
         return builder.emit("i32", f"phi i32 {incoming}")
 
 
+def _declarations(body: KernelBody, functional: StencilExpression) -> dict[str, str]:
+    """Each buffer of the program declared as the translated kernels declare it, a slice
+    read only unless it is the output."""
+    by_name = arguments_by_name(body)
+    written = functional.output.name
+    return {
+        p.name: by_name[p.name].declaration if p.name in by_name
+        else buffer_declaration(p.name, const_data=p.name != written)
+        for p in functional.program.params if isinstance(p.type, Array)
+    }  # fmt: skip
+
+
 def generate_product(
     body: KernelBody, functional: StencilExpression | None, name: str
 ) -> tuple[tuple[Kernel, Kernel], GeneratedKernel] | None:
@@ -891,13 +903,7 @@ def generate_product(
     there is no expression or the compiler declines it."""
     if functional is None:
         return None
-    by_name = arguments_by_name(body)
-    written = functional.output.name
-    declarations = {
-        p.name: by_name[p.name].declaration if p.name in by_name
-        else buffer_declaration(p.name, const_data=p.name != written)
-        for p in functional.program.params if isinstance(p.type, Array)
-    }  # fmt: skip
+    declarations = _declarations(body, functional)
     try:
         lowered, rewrites = lower(functional.program)
         kernels = long_and_int(lowered, name, work_group=None, declarations=declarations,
@@ -919,13 +925,7 @@ def generate_lanes(
     `idiom lift` shows them; None where the rule does not apply or the compiler declines.
     A row's sum is regrouped: the caller allows it (a floating-point sum where
     reassociation is on)."""
-    by_name = arguments_by_name(body)
-    written = functional.output.name
-    declarations = {
-        p.name: by_name[p.name].declaration if p.name in by_name
-        else buffer_declaration(p.name, const_data=p.name != written)
-        for p in functional.program.params if isinstance(p.type, Array)
-    }  # fmt: skip
+    declarations = _declarations(body, functional)
     kernels = {}
     shown = []
     try:
