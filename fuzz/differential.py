@@ -24,8 +24,10 @@ FORCED = {
     "IDIOM_CL_MIN_WORK": "1",
     "IDIOM_BLAS_MIN_WORK": "1",
     "IDIOM_GPU_MIN_WORK": "1",
+    "IDIOM_ROW_LANES": "1",
 }
-"""Every replacement runs: OpenCL on PoCL, BLAS at any size."""
+"""Every replacement runs: OpenCL on PoCL, BLAS at any size, long sparse rows shared by
+work-items as on a GPU."""
 
 RUN_TIMEOUT = 60.0
 

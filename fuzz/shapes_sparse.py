@@ -27,7 +27,8 @@ def csr(ch: Chooser, p: str) -> Piece:
     offset_type = ch.pick("rowptr-type", (INT, LONG)).name
     column_type = ch.pick("col-type", (INT, LONG))
     n = choose_size(ch, "n", (500, 6000))
-    most = ch.pick("row-length", (0, 1, 3, 7))
+    # rows averaging half of `most`: 30, 80 and 300 share 4, 8 and 32 work-items a row
+    most = ch.pick("row-length", (0, 1, 3, 7, 30, 80, 300))
     form = ch.pick("form", ("local", "in-y", "add", "struct"))
     length = _row_length(p, most, ch.number(3, 13))
     c = column_type.name
