@@ -63,6 +63,7 @@ from mappers.targets.functional import (  # noqa: E402
     SCAN_STAGING,
 )
 from mappers.targets.kernels import INT_LIMIT  # noqa: E402
+from mappers.targets.sparse import LANES_GROUP  # noqa: E402  (the tool's lanes work-group)
 
 REFERENCES = Path(__file__).resolve().parent / "lift_reference"
 F64 = Scalar("f64")
@@ -775,7 +776,6 @@ def _scattered_csr(rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 SPMV_LANES = (4, 8, 16, 32, 64)
-LANES_GROUP = 256
 
 
 def _generated_lanes(  # noqa: PLR0917 (the case's data, then where figures go)
