@@ -60,6 +60,7 @@ from mappers.targets.reduction import PRELUDE, require_worth_it, stack_saved
 from matcher.detect import Instance
 from matcher.ir import Function, Value
 from matcher.solutions import slots
+from matcher.summary import loop_source
 from matcher.sweeps import in_place_reads
 
 __all__ = ["map_map", "map_stencil"]
@@ -83,6 +84,7 @@ class _StencilPlan(Plan):
         if len({store.operands[0].type for store in stores}) > 1:
             raise NotReplaced("the stores of a point are of different types")
         self.stores = _in_order(context.region.function, stores)
+        _require_points_apart(self.loops, self.stores, context.region)
         # The array each store writes, as the match names it (a map may write several).
         array_of = dict(
             zip(slots(solution, "write", "store"), slots(solution, "write", "array"), strict=True)
@@ -619,6 +621,36 @@ def _slice_of_a_batch(region: Region, stores: list[Value]) -> bool:
         for store in stores
         for counter in counters
     )
+
+
+def _require_points_apart(loops: list[LoopView], stores: list[Value], region: Region) -> None:
+    """Raise NotReplaced when a store's address moves with no counter of one of the
+    nest's loops: every trip of that loop writes the same elements again (a scratch row
+    indexed by the inner counter only), so the guard's test that the points are apart
+    would decline every call. The loops inside such a nest are tried instead."""
+    for loop in loops:
+        header = loop.iterator.block
+        assert header is not None
+        counters = [i for i in header.instructions if i.opcode == "phi"]
+        for store in stores:
+            address = store.operands[1]
+            if not any(flows_from(address, counter, region.blocks) for counter in counters):
+                raise NotReplaced(
+                    f"the store at {_line(store)} writes the same elements at every trip of "
+                    f"the loop at {_loop_line(region.function, loop.iterator)}: "
+                    "the points are not apart"
+                )
+
+
+def _line(value: Value) -> str:
+    return f"line {value.location.line}" if value.location is not None else value.name or "?"
+
+
+def _loop_line(function: Function, counter: Value) -> str:
+    """Where a loop starts in the source, by its counter (a phi of its header)."""
+    assert counter.block is not None
+    first = loop_source(function, function.loops.innermost(counter.block)).first_line
+    return f"line {first}" if first is not None else counter.name or "?"
 
 
 # A map over a constant number of points fewer than this is left alone.

@@ -2,7 +2,7 @@
 (programs/stencil_shapes.c): a row rebuilt in place from the next rows is replaced, a
 cell pushing several values is replaced (one work-item stores them all), the same push
 under a test of the cell's data is found and not replaced, and loops writing one element
-again and again stay on the original code (the guard: work-items run in any order)."""
+again and again are left as compiled (work-items run in any order)."""
 
 from __future__ import annotations
 
@@ -36,12 +36,22 @@ def test_what_is_replaced_and_why_not(builds: tuple[Path, Path, Accelerated]) ->
     assert outcomes["push"].replaced
     assert not outcomes["push_flagged"].replaced
     assert outcomes["push_flagged"].detail.startswith("the region has conditional code")
-    # Replaced behind a guard that the run below sees fail.
-    assert outcomes["last_value"].replaced and outcomes["last_row"].replaced
+    # Every trip of the outer loop writes the same elements: the guard's test that the
+    # points are apart could never pass, so neither nest is replaced (last_row's inner
+    # loop is, instead: see the launches below).
+    assert not outcomes["last_value"].replaced and not outcomes["last_row"].replaced
+    assert outcomes["last_value"].detail == (
+        "the store at line 49 writes the same elements at every trip of the loop at "
+        "line 48: the points are not apart"
+    )
+    assert outcomes["last_row"].detail == (
+        "the store at line 57 writes the same elements at every trip of the loop at "
+        "line 55: the points are not apart"
+    )
 
 
 @pytest.mark.parametrize("n", [4, 20])
-def test_outputs_equal_and_only_the_row_and_the_push_run_as_kernels(
+def test_outputs_equal_and_what_runs_as_kernels(
     builds: tuple[Path, Path, Accelerated], n: int
 ) -> None:
     original, accelerated, _ = builds
@@ -54,8 +64,10 @@ def test_outputs_equal_and_only_the_row_and_the_push_run_as_kernels(
         for line in actual.stderr.splitlines()
         if "cl_run kernel 'idiom_stencil'" in line and line.endswith("done")
     ]
-    # edge_in_place, 94 points, and push, 3648 cells, six times each; last_value and
-    # last_row never.
-    assert len(launches) == 12
+    # edge_in_place, 94 points, and push, 3648 cells, six times each; last_row's inner
+    # loop once per row (n - 2 rows of n - 2 points: its outer loop writes the same
+    # elements at every trip, so it is launched row after row, in order); last_value never.
+    assert len(launches) == 12 + (n - 2)
     assert sum(" work 94 " in line for line in launches) == 6
     assert sum(" work 3648 " in line for line in launches) == 6
+    assert sum(f" work {n - 2} " in line for line in launches) == n - 2
