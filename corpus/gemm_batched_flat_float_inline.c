@@ -58,7 +58,7 @@ int main(int argc, char **argv)
             for (int p = 0; p < np; p++)           // expect: Reduction in main
                 total += (double)A[i * ld + p];
         scale = (double)rows * np / total;
-        for (int i = 0; i < rows; i++)
+        for (int i = 0; i < rows; i++)              // expect: Map in main
             for (int p = 0; p < np; p++)
                 A[i * ld + p] = (float)((double)A[i * ld + p] * scale);
     }
