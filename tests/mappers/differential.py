@@ -80,6 +80,15 @@ def blas_calls_done(stderr: str, entry: str) -> int:
     )
 
 
+def kernel_launches(stderr: str, kernel: str) -> list[str]:
+    """The IDIOM_VERBOSE lines of the launches of `kernel` that did the work."""
+    return [
+        line
+        for line in stderr.splitlines()
+        if f"cl_run kernel '{kernel}'" in line and line.endswith("done")
+    ]
+
+
 def syrk_calls_and_finishes(
     pair: tuple[Path, Path, Accelerated], args: list[str]
 ) -> tuple[int, int]:

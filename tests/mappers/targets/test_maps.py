@@ -11,7 +11,12 @@ import pytest
 
 from mappers.accelerate import Accelerated, rewrite_file
 from matcher.frontend import CompileOptions
-from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
+from tests.mappers.differential import (
+    build_pair,
+    kernel_launches,
+    replaced_everywhere,
+    same_outputs,
+)
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "map_shapes.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
@@ -39,11 +44,7 @@ def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
     builds: tuple[Path, Path, Accelerated], n: int
 ) -> None:
     stderr = same_outputs(builds, [str(n), "5"], ON_POCL)
-    launches = [
-        line
-        for line in stderr.splitlines()
-        if "cl_run kernel 'idiom_map'" in line and line.endswith("done")
-    ]
+    launches = kernel_launches(stderr, "idiom_map")
     # Five steps of three maps, then z as p and grid as its own input (the same points),
     # both blends and the first magnitude; z as q (read after the store of z) and the
     # calls on arrays shifted by one element (r + 1 as p, p + 1 as p, mag + 1 as mag)

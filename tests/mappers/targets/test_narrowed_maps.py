@@ -13,7 +13,12 @@ import pytest
 from mappers.accelerate import Accelerated, accelerate
 from matcher.frontend import CompileOptions
 from matcher.pipeline import analyse_file
-from tests.mappers.differential import build_pair, replaced_everywhere, same_outputs
+from tests.mappers.differential import (
+    build_pair,
+    kernel_launches,
+    replaced_everywhere,
+    same_outputs,
+)
 
 PROGRAM = Path(__file__).parents[1] / "programs" / "narrowed_maps.c"
 ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"}
@@ -53,9 +58,5 @@ def test_outputs_equal_to_the_bit(
 ) -> None:
     for pair in (builds, exact_build):
         stderr = same_outputs(pair, [str(n), "3"], ON_POCL)
-        launches = [
-            line
-            for line in stderr.splitlines()
-            if "cl_run kernel 'idiom_map'" in line and line.endswith("done")
-        ]
+        launches = kernel_launches(stderr, "idiom_map")
         assert len(launches) == 2
