@@ -67,6 +67,7 @@ __all__ = [
     "recomputable",
     "region_of",
     "runs_with",
+    "source_place",
 ]
 
 
@@ -202,13 +203,13 @@ def check_legal(
 def _check_effect(instruction: Value, allowed_stores: set[Value]) -> None:
     opcode = instruction.opcode
     if opcode in ("atomicrmw", "cmpxchg", "fence"):
-        raise NotReplaced(f"the region has an atomic operation ({_where(instruction)})")
+        raise NotReplaced(f"the region has an atomic operation ({source_place(instruction)})")
     if opcode in ("load", "store") and " volatile " in f" {instruction.text} ":
-        raise NotReplaced(f"the region has a volatile access ({_where(instruction)})")
+        raise NotReplaced(f"the region has a volatile access ({source_place(instruction)})")
     if opcode in ("load", "store") and " atomic " in f" {instruction.text} ":
-        raise NotReplaced(f"the region has an atomic access ({_where(instruction)})")
+        raise NotReplaced(f"the region has an atomic access ({source_place(instruction)})")
     if opcode == "store" and instruction not in allowed_stores:
-        raise NotReplaced(f"the region stores elsewhere too ({_where(instruction)})")
+        raise NotReplaced(f"the region stores elsewhere too ({source_place(instruction)})")
     if opcode in ("call", "invoke") and not is_pure_call(instruction):
         callee = instruction.callee or "an indirect function"
         raise NotReplaced(f"the region calls {callee}, which may have side effects")
@@ -228,7 +229,7 @@ def _check_escape(
             and (instruction in allowed or (fixed_loads and recomputable(instruction, region)))
         ):
             continue
-        raise NotReplaced(f"{instruction.name} is used after the loop ({_where(user)})")
+        raise NotReplaced(f"{instruction.name} is used after the loop ({source_place(user)})")
 
 
 def _check_control_flow(
@@ -245,7 +246,7 @@ def _check_control_flow(
         if terminator.opcode == "br" and len(terminator.operands) == 0:
             continue
         if terminator.opcode != "br":
-            raise NotReplaced(f"the region has a {terminator.opcode} ({_where(terminator)})")
+            raise NotReplaced(f"the region has a {terminator.opcode} ({source_place(terminator)})")
         if any(header in block.successors for header in headers):
             continue  # a matched loop's latch (going round again)
         if any(_tests_bounds(terminator, loop) for loop in data_loops):
@@ -254,7 +255,7 @@ def _check_control_flow(
             continue  # the kernel makes the same test
         entering = _entered_successor(terminator, loops)
         if entering is None or _varies(terminator.operands[0], region, fixed_loads):
-            raise NotReplaced(f"the region has conditional code ({_where(terminator)})")
+            raise NotReplaced(f"the region has conditional code ({source_place(terminator)})")
         conditions.append((terminator.operands[0], entering == 0))
     return conditions
 
@@ -444,7 +445,7 @@ def guard_conditions(
             builder.refused.setdefault(
                 value,
                 f"{value.name} is read only when a condition holds that the guard cannot"
-                f" test ({_where(value)})",
+                f" test ({source_place(value)})",
             )
     if pending:
         condition = pending[0][0]
@@ -651,6 +652,7 @@ def flows_from(
     return False
 
 
-def _where(value: Value) -> str:
+def source_place(value: Value) -> str:
+    """Where a value is, for a reason: its source line, else its name or opcode."""
     location = value.location
     return f"line {location.line}" if location else value.name or value.opcode or "?"

@@ -39,7 +39,13 @@ from lift.rewriting.traverse import apply_everywhere
 from mappers.plan.access import Access, apart_from_fixed
 from mappers.plan.loops import LoopView, loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan
-from mappers.plan.region import Region, check_legal, flows_from, guard_conditions
+from mappers.plan.region import (
+    Region,
+    check_legal,
+    flows_from,
+    guard_conditions,
+    source_place,
+)
 from mappers.plan.shifts import one_step_pairs
 from mappers.rewrite.emit import I64, Builder, NotReplaced, const
 from mappers.rewrite.irtext import Operand
@@ -636,14 +642,10 @@ def _require_points_apart(loops: list[LoopView], stores: list[Value], region: Re
             address = store.operands[1]
             if not any(flows_from(address, counter, region.blocks) for counter in counters):
                 raise NotReplaced(
-                    f"the store at {_line(store)} writes the same elements at every trip of "
+                    f"the store at {source_place(store)} writes the same elements at every trip of "
                     f"the loop at {_loop_line(region.function, loop.iterator)}: "
                     "the points are not apart"
                 )
-
-
-def _line(value: Value) -> str:
-    return f"line {value.location.line}" if value.location is not None else value.name or "?"
 
 
 def _loop_line(function: Function, counter: Value) -> str:
