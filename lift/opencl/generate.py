@@ -52,6 +52,7 @@ from lift.opencl.views import (
 
 __all__ = [
     "INT64_ATOMICS",
+    "NARROW_ATOMICS",
     "Dimension",
     "Kernel",
     "Output",
@@ -312,6 +313,7 @@ class _Generator:
         self.requirements: list[tuple[Size, int]] = []
         self.warp_helpers = False  # a look-back by warps: their instructions (lookback.py)
         self.int64_atomics = False  # a scatter-atomic of 64-bit values: their extensions
+        self.narrow_atomics = False  # a scatter-atomic of bytes or shorts: NARROW_ATOMICS
         # Zeroed device buffers the kernel takes after its output: (name, 64-bit words).
         self.scratch: list[tuple[str, Size]] = []
         self.limits: list[tuple[Size, int]] = []
@@ -370,6 +372,7 @@ class _Generator:
         arguments += [f"{self.index} {size}" for size in sizes]
         body = "\n".join(self.locals + self.lines)
         prelude = PRELUDE + (INT64_ATOMICS if self.int64_atomics else "")
+        prelude += NARROW_ATOMICS if self.narrow_atomics else ""
         prelude += WARP_HELPERS if self.warp_helpers else ""
         required = (
             f"__attribute__((reqd_work_group_size({self.work_group}, 1, 1))) "
@@ -1117,17 +1120,22 @@ class _Generator:
             raise LiftError("scatter-atomic adds scalars (an atomic +)")
         if element.name in ("i64", "f64"):
             self.int64_atomics = True
+        self.narrow_atomics |= element.name in _NARROW
         indices, values = self.value(idx, env), self.value(xs, env)
         assert isinstance(kinds[0], Array) and isinstance(kinds[2], Array)
         kind = c_type(element)
         target: Element = sink
+        lane = (kind, element, "__global")
         if capacity:
             self.limits.append((kinds[2].length, capacity))
-            target = self._private_bins(dim, kind, element, capacity, kinds[2].length)
+            # Bytes and shorts are counted in ints there (local memory has no narrower
+            # atomics): each int's low bits are the bin's sum modulo 2^8 or 2^16.
+            counted = _I32 if element.name in _NARROW else element
+            lane = (c_type(counted), counted, "__local")
+            target = self._private_bins(dim, lane[0], counted, capacity, kinds[2].length)
         length = self.size_text(kinds[0].length)
         self.dims.note(dim, length=kinds[0].length)
         i, step = self.fresh("i"), self.fresh("step")
-        space = "__local" if capacity else "__global"
         self.line(f"const {self.index} {step} = get_global_size({dim});")
         self.line(f"{self.index} {i} = get_global_id({dim});")
         # _SCATTER_UNROLL places a grid apart read before their adds: loads in flight
@@ -1143,13 +1151,13 @@ class _Generator:
                 self.line(f"const {self.index} {point} = {i} + {u} * {step};")
             places = [self._scattered_place(indices, point) for point in points]
             for point, k in zip(points, places, strict=True):
-                self._scattered_add(target, k, values, point, (kind, element, space))
+                self._scattered_add(target, k, values, point, lane)
             self.depth -= 1
             self.line("}")
         self.line(f"for (; {i} < {length}; {i} += {step}) {{")
         self.depth += 1
         k = self._scattered_place(indices, i)
-        self._scattered_add(target, k, values, i, (kind, element, space))
+        self._scattered_add(target, k, values, i, lane)
         self.depth -= 1
         self.line("}")
         if capacity:
@@ -1164,7 +1172,8 @@ class _Generator:
         self, bins: Element, k: str, values: Element, point: str, lane: tuple[str, Scalar, str]
     ) -> None:
         """`bins[k] += values[point]` unless `k` is negative (a negative index drops the
-        value, which is then not read)."""
+        value, which is then not read); `lane` is the bins' C type, element type and
+        address space."""
         kind, element, space = lane
         v = self.fresh("v")
         self.line(f"if ({k} >= 0) {{  // a negative index drops the value")
@@ -1208,7 +1217,8 @@ class _Generator:
         self.line(f"for ({self.index} {b} = get_local_id({dim}); {b} < {n}; "
                   f"{b} += get_local_size({dim})) {{")  # fmt: skip
         self.depth += 1
-        self.line(f"const {c_type(element)} {v} = {text_of(_at(bins, b), 'a bin')};")
+        counted = _I32 if element.name in _NARROW else element  # as _private_bins keeps it
+        self.line(f"const {c_type(counted)} {v} = {text_of(_at(bins, b), 'a bin')};")
         if element.name in _UNSIGNED:
             self.line(f"if ({v} != 0)")
         else:  # -0.0's bits: a bin no value reached (adding it could flush a subnormal)
@@ -1614,6 +1624,8 @@ def _in_double(name: str, args: list[str], width: int | None) -> str:
 # swap that fails returns the value it found, which the next attempt starts from (a
 # volatile read at every attempt bypasses the cache: 20% slower on an H200).
 _ATOMIC_ADD = {
+    "i8": "idiom_add_narrow((__global uchar*){cell}, (uint)({v}), 1);",
+    "i16": "idiom_add_narrow((__global uchar*){cell}, (uint)({v}), 2);",
     "i32": "atomic_add((volatile {space} int*){cell}, {v});",
     "i64": "atom_add((volatile {space} long*){cell}, {v});",
     "f32": (
@@ -1629,6 +1641,30 @@ _ATOMIC_ADD = {
         "lk_seen = atom_cmpxchg(lk_at, lk_old.u, lk_new.u); }} while (lk_seen != lk_old.u); }}"
     ),
 }
+_NARROW = ("i8", "i16")
+_I32 = Scalar("i32")
+# OpenCL has no atomic add for bytes or shorts: the 32-bit word that holds the bin is
+# swapped instead, only the bin's bits changed (the sum's carry out of them masked off:
+# modulo 2^8 or 2^16, as the loop's own adds wrap). The word starts inside the buffer
+# (buffers are aligned) and may end up to 3 bytes past its last bin: the runtime
+# allocates every device buffer in whole 8-byte words (idiom__pool_take).
+NARROW_ATOMICS = """void idiom_add_narrow(__global uchar* cell, uint value, uint width) {
+  const size_t address = (size_t)cell;
+  volatile __global uint* word = (volatile __global uint*)(address & ~(size_t)3);
+#ifdef __ENDIAN_LITTLE__
+  const uint shift = 8u * (uint)(address & 3);
+#else
+  const uint shift = 8u * (uint)(4 - width - (address & 3));
+#endif
+  const uint mask = (width == 1 ? 0xffu : 0xffffu) << shift;
+  uint seen = *(__global uint*)word;
+  uint old;
+  do {
+    old = seen;
+    seen = atomic_cmpxchg(word, old, (old & ~mask) | ((old + (value << shift)) & mask));
+  } while (seen != old);
+}
+"""
 INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"

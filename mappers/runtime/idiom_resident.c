@@ -484,7 +484,7 @@ cl_int idiom__resident_acquire(int slot, cl_context context, cl_command_queue qu
         err = CL_OUT_OF_HOST_MEMORY;
     }
     if (e != NULL) {
-        e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        e->mem = clCreateBuffer(context, CL_MEM_READ_WRITE, idiom__whole_words(bytes), NULL, &err);
         if (e->mem != NULL && err == CL_SUCCESS) {
             err = fill(queue, e->mem, new_lo, new_hi, taken, count, traffic);
         }
@@ -989,7 +989,7 @@ cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err)
             return mem;
         }
     }
-    return clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, err);
+    return clCreateBuffer(context, CL_MEM_READ_WRITE, idiom__whole_words(bytes), NULL, err);
 }
 
 void idiom__pool_give(int slot, cl_mem mem, size_t bytes) {

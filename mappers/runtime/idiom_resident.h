@@ -142,8 +142,12 @@ IDIOM_HIDDEN long idiom__guard_faults(void);
 IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name,
                                          cl_uint *arguments, cl_int *err);
 
-/* A read-write buffer of exactly `bytes` on `slot`, reused when a launch gave one back. */
+/* A read-write buffer for `bytes` on `slot`, reused when a launch gave one back. Device
+   buffers that kernels write are allocated in whole 8-byte words (idiom__whole_words): a
+   kernel adding into bytes or shorts swaps the 32-bit word that holds each one
+   (lift/opencl/generate.py, NARROW_ATOMICS), which may reach up to 3 bytes past the last. */
 IDIOM_HIDDEN cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err);
+static inline size_t idiom__whole_words(size_t bytes) { return (bytes + 7) & ~(size_t)7; }
 IDIOM_HIDDEN void idiom__pool_give(int slot, cl_mem mem, size_t bytes);
 
 #endif /* IDIOM_RESIDENT_H */

@@ -6,7 +6,9 @@ that this range of the bin array is disjoint from everything the loop reads; the
 second kernel computes each iteration's bin and increment (the loop's own code,
 mappers/targets/kernels.py) and adds atomically into a copy of exactly that range.
 Floating-point bins are added in another order than the loop's, so they need
-reassociation to be allowed.
+reassociation to be allowed. Bytes and shorts have no atomic add in OpenCL: each add
+swaps the 32-bit word that holds the bin, only the bin's bits changed
+(lift/opencl/generate.py, NARROW_ATOMICS); integer adds wrap, so the counts are exact.
 
 The update may be conditional (`if (lo <= v[i] && v[i] < hi) h[v[i] - lo]++`). The
 branches that decide whether an iteration reaches the store are found in the loop's
@@ -46,7 +48,7 @@ from dataclasses import dataclass, replace
 
 from lift.errors import LiftError
 from lift.ir.text import pretty
-from lift.opencl.generate import INT64_ATOMICS, Kernel, generate
+from lift.opencl.generate import INT64_ATOMICS, NARROW_ATOMICS, Kernel, generate
 from mappers.plan.access import Access, apart, apart_from_fixed, element_size
 from mappers.plan.loops import loop_view, trip_count
 from mappers.plan.plan import GeneratedKernel, MapperContext, Plan, need
@@ -110,6 +112,8 @@ _GRID = 16384  # work-items of every kernel (each loops over its share of the it
 # the generated adds ask the runtime to widen it to fill a GPU: IDIOM_CL_FILL)
 _GROUP = 256  # work-items of a group of the generated adds (each group's bins in local memory)
 _ATOMICS = {
+    "i8": "idiom_add_narrow((__global uchar*)cell, (uint)inc, 1);",  # NARROW_ATOMICS
+    "i16": "idiom_add_narrow((__global uchar*)cell, (uint)inc, 2);",
     "i32": "atomic_add((volatile __global int*)cell, inc);",
     "i64": "atom_add((volatile __global long*)cell, inc);",
     "float": (
@@ -339,6 +343,7 @@ class _HistogramPlan(Plan):
     def _source(self, args: list[KernelArg]) -> str:
         kind = c_type(self.kind)
         extensions = INT64_ATOMICS if self.kind in ("i64", "double") else ""
+        extensions += NARROW_ATOMICS if self.kind in ("i8", "i16") else ""
         declarations = ", ".join(["long n0", "long t_first", *(a.declaration for a in args)])
         prelude = "\n".join("  " + line for line in param_prelude(self.params))
         find_range = self.main.loop(
