@@ -1,10 +1,10 @@
-"""Histograms: plain counts `h[key[i]]++`, weighted `h[k[i]] += w[i]` (integer and
-floating-point bins), conditional counts over a range, and the saturating count (a
+"""Histograms: plain counts `h[key[i]]++`, weighted `h[k[i]] += w[i]` (integer bins of
+8 to 64 bits and floating-point bins), conditional counts over a range, and the saturating count (a
 near-miss: its test reads the bins)."""
 
 from __future__ import annotations
 
-from fuzz.ctypes_c import DOUBLE, FLOAT, INT, LONG, UCHAR, UNSIGNED
+from fuzz.ctypes_c import DOUBLE, FLOAT, INT, LONG, SHORT, UCHAR, UNSIGNED
 from fuzz.loops_c import choose_loop
 from fuzz.piece import Array, Chooser, Param, Piece, choose_size
 
@@ -15,9 +15,14 @@ def histogram(ch: Chooser, p: str, kind: str) -> Piece:
     """kind: "plain", "weighted", "cond" or "saturate"."""
     n = choose_size(ch, "n", (3000, 40000))
     bins = ch.pick("bins", (1, 2, 7, 64, 256) if kind != "cond" else (1, 5, 64))
+    # Bytes and shorts too: their counts wrap, and their kernels' adds swap the word that
+    # holds each bin.
+    narrow = (UCHAR, SHORT)
     bin_type = ch.pick(
         "bin-type",
-        (INT, LONG, UNSIGNED, FLOAT, DOUBLE) if kind == "weighted" else (INT, LONG, UNSIGNED),
+        (INT, LONG, UNSIGNED, FLOAT, DOUBLE, *narrow)
+        if kind == "weighted"
+        else (INT, LONG, UNSIGNED, *narrow),
     )
     key_type = ch.pick("key-type", (INT, UCHAR, LONG) if bins <= 256 else (INT, LONG))
     loop = choose_loop(ch, "loop")
