@@ -39,6 +39,7 @@ from lift.opencl.lookback import (
     StatusWords,
     status_words,
 )
+from lift.opencl.partial_sums import PartialSums, partial_sums
 from lift.opencl.views import (
     Cell,
     Element,
@@ -1022,7 +1023,8 @@ class _Generator:
     def stream_loop(self, expression: ir.Expr, env: _Env, sink: Element) -> None:
         """The run's loop around the point's function: the lanes that carry are read at
         the run's first element, then each element reads only the others and passes
-        what the next one carries."""
+        what the next one carries; or, where the carried lanes lead a chain of additions
+        that nothing else reads, the chain's partial sums (`_partial_run`)."""
         assert self.stream is not None and isinstance(expression, ir.Apply)
         i, first, end, carries = self.stream
         self.stream = None
@@ -1033,7 +1035,6 @@ class _Generator:
         types = list(kind.elements) if isinstance(kind, Tuple) else [kind]
         if carries and not isinstance(point, TupleValue):
             raise LiftError("map-stream carries lanes of tuples")
-        carried = dict(carries)  # lane -> the lane it was one element before
         if self.loops and self.loops[-1]:
             # An empty run has no point at all: leave the loop around it. (Measured on an
             # H200, this form ran the 27-point stencil 1.2 times as fast as a test around
@@ -1044,15 +1045,38 @@ class _Generator:
             self.line(f"if ({first} < {end}) {{")
         self.depth += 1
         self.line(f"{self.index} {i} = {first};")
-        kept = {k: self.fresh("kept") for k in carried}
+        if any(isinstance(lane, TupleValue) for lane in lanes):
+            raise LiftError("map-stream's points hold scalars")
+        found = partial_sums(point_fun, carries, len(lanes))
+        if found is not None:
+            self._partial_run(found, (i, end), (lanes, types), env, sink)
+        else:
+            self._carried_run(point_fun, (i, end), carries, (point, kind), env, sink)
+        self.depth -= 1
+        self.line("}")
+
+    def _carried_run(  # noqa: PLR0917 (the run, then its point, then where it writes)
+        self,
+        point_fun: ir.Lambda,
+        loop: tuple[str, str],
+        carries: Sequence[tuple[int, int]],
+        point_value: tuple[Element, Type],
+        env: _Env,
+        sink: Element,
+    ) -> None:
+        """The run's loop keeping the carried lanes' values: each element reads the
+        others and hands on what the next one carries."""
+        i, end = loop
+        point, kind = point_value
+        lanes = list(point.items) if isinstance(point, TupleValue) else [point]
+        types = list(kind.elements) if isinstance(kind, Tuple) else [kind]
+        kept = {k: self.fresh("kept") for k, _ in carries}
         for k, name in kept.items():
             self.line(f"{c_type(types[k])} {name} = {text_of(lanes[k], 'a carried lane')};")
         self.line(f"for (; {i} < {end}; {i}++) {{")
         self.depth += 1
         names = []
         for k, lane in enumerate(lanes):
-            if isinstance(lane, TupleValue):
-                raise LiftError("map-stream's points hold scalars")
             name = self.fresh("lane")
             value = kept[k] if k in kept else text_of(lane, "a lane")
             self.line(f"const {c_type(types[k])} {name} = {value};")
@@ -1066,8 +1090,58 @@ class _Generator:
             self.line(f"{kept[k]} = {names[j]};")
         self.depth -= 1
         self.line("}")
+
+    def _partial_run(
+        self,
+        found: PartialSums,
+        loop: tuple[str, str],
+        point: tuple[Sequence[Element], Sequence[Type]],
+        env: _Env,
+        sink: Element,
+    ) -> None:
+        """The run's loop keeping one partial sum of the chain per carried block
+        (lift/opencl/partial_sums.py): `sums[t]` holds, at element z, the chain through
+        t blocks of element z + d - t (d: the block read at every element)."""
+        i, end = loop
+        lanes, types = point
+        *carried_blocks, ahead = found.blocks
+        d = len(carried_blocks)
+        kind = types[ahead[0]]
+        sums = {t: self.fresh("sum") for t in range(1, d + 1)}
+        for t, name in sums.items():  # from the run's first element, which reads every lane
+            blocks = found.blocks[d - t : d]
+            texts = [text_of(lanes[k], "a carried lane") for block in blocks for k in block]
+            self.line(f"{c_type(kind)} {name} = {self._chain_text(texts[0], texts[1:], kind)};")
+        self.line(f"for (; {i} < {end}; {i}++) {{")
+        self.depth += 1
+        carried = {k for block in carried_blocks for k in block}
+        names: list[Element] = []
+        for k, lane in enumerate(lanes):
+            if k in carried:
+                names.append(_CARRIED_NOT_READ)  # the point's function no longer reads it
+                continue
+            names.append(self.fresh("lane"))
+            self.line(f"const {c_type(types[k])} {names[-1]} = {text_of(lane, 'a lane')};")
+        read = [text_of(names[k], "a lane") for k in ahead]
+        total = self.fresh("sum")
+        self.line(f"const {c_type(kind)} {total} = {self._chain_text(sums[d], read, kind)};")
+        element = TupleValue((*names, total))
+        applied, inner = self.bind(found.point, [(element, Tuple((*types, kind)))], env)
+        self.sequential += 1
+        self.emit(applied, inner, sink)
+        self.sequential -= 1
+        for t in range(d, 1, -1):  # each from the one before it was moved on
+            self.line(f"{sums[t]} = {self._chain_text(sums[t - 1], read, kind)};")
+        self.line(f"{sums[1]} = {self._chain_text(read[0], read[1:], kind)};")
         self.depth -= 1
         self.line("}")
+
+    def _chain_text(self, start: str, terms: Sequence[str], kind: Type) -> str:
+        """`((start + t0) + t1) + ...` as C text, each addition as the generator writes one."""
+        text = start
+        for term in terms:
+            text = self._fold_text(ir.Op("+"), text, term, kind, {})
+        return text
 
     def _writes_its_output(self, into: ir.Expr, sink: Element) -> bool:
         """`into` is the parameter the kernel writes in place, a buffer of one lane."""
@@ -1641,6 +1715,8 @@ _ATOMIC_ADD = {
         "lk_seen = atom_cmpxchg(lk_at, lk_old.u, lk_new.u); }} while (lk_seen != lk_old.u); }}"
     ),
 }
+# A carried lane in a run of partial sums: never read (were it written, the build fails).
+_CARRIED_NOT_READ = "__carried_lane_not_read"
 _NARROW = ("i8", "i16")
 _I32 = Scalar("i32")
 # OpenCL has no atomic add for bytes or shorts: the 32-bit word that holds the bin is
