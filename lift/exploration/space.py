@@ -62,6 +62,7 @@ class Candidate:
         return (
             f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item; "
             f"{self.kernel.index} indices{', covered' if self.kernel.covered else ''}"
+            f"{', partial sums' if self.kernel.partial_sums else ''}"
         )
 
 
@@ -285,20 +286,24 @@ def candidates(
         rule, program_streamed = streamed
         label = f"{rule.name}({len(rule.carries)} pairs)"
         try:
-            streamed_kernels = _forms(program_streamed, output)
+            streamed_kernels = _forms(program_streamed, output, streamed=True)
         except LiftError:
             continue
         for kernel in streamed_kernels:
             yield from _shapes((*steps, *lowering, label), program_streamed, kernel, _STREAM_RUNS)
 
 
-def _forms(program: ir.Lambda, output: Output | None) -> list[Kernel]:
+def _forms(program: ir.Lambda, output: Output | None, *, streamed: bool = False) -> list[Kernel]:
     """`program`'s kernel in each of `KERNEL_FORMS`, each source once (a kernel of one
-    dimension is the same covered or not). Raises what `generate` raises."""
+    dimension is the same covered or not); a streamed program's with its runs keeping
+    partial sums too, where they can. Raises what `generate` raises."""
     kernels: dict[str, Kernel] = {}
-    for index, covered in KERNEL_FORMS:
-        kernel = generate(program, output=output, index=index, covered=covered)
-        kernels.setdefault(kernel.source, kernel)
+    for partial in (False, True) if streamed else (False,):
+        for index, covered in KERNEL_FORMS:
+            kernel = generate(program, output=output, index=index, covered=covered,
+                              partial_sums=partial)  # fmt: skip
+            if kernel.partial_sums == partial:
+                kernels.setdefault(kernel.source, kernel)
     return list(kernels.values())
 
 

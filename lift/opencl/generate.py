@@ -154,6 +154,8 @@ class Kernel:
     # Buffers the kernel keeps to itself, zeroed before each launch (IDIOM_ARG_SCRATCH),
     # passed after the output: (name, size in 64-bit words). A one-pass scan's status.
     scratch: tuple[tuple[str, Size], ...] = ()
+    # A map-stream's run keeps its chain's partial sums (`generate(partial_sums=True)`).
+    partial_sums: bool = False
 
 
 def generate(
@@ -166,6 +168,7 @@ def generate(
     work_group: int | None = None,
     covered: bool = False,
     sizes: Sequence[str] = (),
+    partial_sums: bool = False,
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
@@ -187,13 +190,20 @@ def generate(
 
     The kernel takes the named `sizes` too, read or not: launched in place of another
     kernel, with that kernel's arguments, it declares the same size parameters (they are
-    sorted by name)."""
+    sorted by name).
+
+    With `partial_sums`, a map-stream whose carried lanes lead one chain of additions
+    keeps the chain's partial sums rather than the lanes' values (lift/opencl/
+    partial_sums.py; `Kernel.partial_sums` says whether it did). The same result; on the
+    H200 faster in a hand-written 27-point stencil, slower as generated (docs/lift.md),
+    so a search tries it and nothing else asks for it."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
     generator.index, generator.suffix = index, ("L" if index == "long" else "")
     generator.work_group = work_group
     generator.covered = covered
+    generator.partial_sums = partial_sums
     generator.sizes |= set(sizes)
     return generator.kernel()
 
@@ -320,6 +330,8 @@ class _Generator:
         self.limits: list[tuple[Size, int]] = []
         self.work_group: int | None = None  # the launch's work-group size, where known
         self.covered = False  # the launch covers every dimension but the highest
+        self.partial_sums = False  # runs may keep partial sums (`generate`)
+        self.kept_partial_sums = False  # a run did
         self.relies_on_cover = False  # a map-global took one element an item for it
         self.globals_open: list[int] = []  # the dimensions of the enclosing map-globals
         self.segments: set[str] = set()  # sizes the kernel computes: segments' lengths
@@ -401,6 +413,7 @@ class _Generator:
             tuple(self.carries),
             self.relies_on_cover,
             tuple(self.scratch),
+            self.kept_partial_sums,
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
@@ -1047,8 +1060,9 @@ class _Generator:
         self.line(f"{self.index} {i} = {first};")
         if any(isinstance(lane, TupleValue) for lane in lanes):
             raise LiftError("map-stream's points hold scalars")
-        found = partial_sums(point_fun, carries, len(lanes))
+        found = partial_sums(point_fun, carries, len(lanes)) if self.partial_sums else None
         if found is not None:
+            self.kept_partial_sums = True
             self._partial_run(found, (i, end), (lanes, types), env, sink)
         else:
             self._carried_run(point_fun, (i, end), carries, (point, kind), env, sink)

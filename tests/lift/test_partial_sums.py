@@ -160,8 +160,10 @@ __kernel void streamed(__global const double* restrict a, __global double* restr
 def test_snapshot_of_a_run_of_partial_sums() -> None:
     program, output = chained(COLUMN)
     rewritten = streamed(program, sizes_of((6, 7), COLUMN))
-    kernel = generate(rewritten, "streamed", output, index="int", covered=True)
-    assert kernel.source == PARTIAL_2D_SOURCE
+    kernel = generate(rewritten, "streamed", output, index="int", covered=True, partial_sums=True)
+    assert kernel.source == PARTIAL_2D_SOURCE and kernel.partial_sums
+    plain = generate(rewritten, "streamed", output, index="int", covered=True)
+    assert "lk_kept" in plain.source and not plain.partial_sums  # only where asked
 
 
 SHAPES = st.one_of(
@@ -194,8 +196,9 @@ def test_partial_sums_compute_what_the_interpreter_does(
     inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
     launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
     for index, covered in itertools.product(("long", "int"), (False, True)):
-        kernel = generate(rewritten, output=output, index=index, covered=covered)
-        assert "lk_sum" in kernel.source
+        kernel = generate(rewritten, output=output, index=index, covered=covered,
+                          partial_sums=True)  # fmt: skip
+        assert kernel.partial_sums and "lk_sum" in kernel.source
         out = np.zeros_like(grid)
         device.run(rewritten, kernel, {"a": grid, "b": out.copy()}, sizes, launch, out)
         interior = expected != 0

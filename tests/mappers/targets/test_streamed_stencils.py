@@ -78,18 +78,3 @@ def test_a_nest_of_four_loops_streams_its_outer_planes(tmp_path: Path) -> None:
     pair = build_pair(CORPUS / "stencil_rhs_grid.c", tmp_path)
     sizes = _outer_sizes(same_outputs(pair, ["16", "2"], FORCED))
     assert sizes == {-(-8 // stencil.STREAM_RUN), 12}, sizes
-
-
-@pytest.mark.parametrize(("program", "partial"), [("stencil_box27_planes.c", True),
-                                                  ("stencil_3d27_global.c", False)])  # fmt: skip
-def test_a_box_added_plane_by_plane_keeps_partial_sums(
-    program: str, partial: bool, tmp_path: Path
-) -> None:
-    """A box whose 27 reads are added in one chain, plane by plane, keeps one partial
-    sum a plane (lift/opencl/partial_sums.py); one whose sum groups faces, edges and
-    corners keeps the values. Both print the original's output."""
-    pair = build_pair(CORPUS / program, tmp_path)
-    binary = pair[1].read_bytes()
-    assert (b"lk_sum" in binary) == partial
-    assert (b"lk_kept" in binary) != partial
-    same_outputs(pair, ["14", "3"], FORCED)
