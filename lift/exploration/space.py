@@ -46,6 +46,17 @@ _STREAM_RUNS = (2, 4, 8, 16, 32, 48, 64, 96)
 # times as fast for a 7-point stencil and 1.6 times as slow for a 27-point one, as the
 # device's compiler took the loops (docs/lift.md): long ones are searched both ways.
 KERNEL_FORMS = (("long", True), ("long", False), ("int", True))
+# A streamed program's forms: (index type, covered, reads through advancing pointers,
+# partial sums). On the H200 the 27-point stencil's int kernel ran in 101 rather than 118
+# us through pointers, a long one with loops 20% slower so (not searched), and partial
+# sums were slower as generated but faster hand-written (docs/lift.md).
+STREAMED_FORMS = (
+    ("long", False, False, False),
+    ("int", True, True, False),
+    ("int", True, False, False),
+    ("long", True, False, False),
+    ("int", True, True, True),
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,7 @@ class Candidate:
         return (
             f"rewrites: {steps}; work-group {shape}; {self.coarsen} per work-item; "
             f"{self.kernel.index} indices{', covered' if self.kernel.covered else ''}"
+            f"{', through pointers' if self.kernel.stream_pointers else ''}"
             f"{', partial sums' if self.kernel.partial_sums else ''}"
         )
 
@@ -294,16 +306,17 @@ def candidates(
 
 
 def _forms(program: ir.Lambda, output: Output | None, *, streamed: bool = False) -> list[Kernel]:
-    """`program`'s kernel in each of `KERNEL_FORMS`, each source once (a kernel of one
-    dimension is the same covered or not); a streamed program's with its runs keeping
-    partial sums too, where they can. Raises what `generate` raises."""
+    """`program`'s kernel in each of `KERNEL_FORMS` (a streamed program's in
+    `STREAMED_FORMS`), each source once (a kernel of one dimension is the same covered or
+    not; a form whose runs cannot keep partial sums or read through pointers is the same
+    as one without). Raises what `generate` raises."""
     kernels: dict[str, Kernel] = {}
-    for partial in (False, True) if streamed else (False,):
-        for index, covered in KERNEL_FORMS:
-            kernel = generate(program, output=output, index=index, covered=covered,
-                              partial_sums=partial)  # fmt: skip
-            if kernel.partial_sums == partial:
-                kernels.setdefault(kernel.source, kernel)
+    forms = STREAMED_FORMS if streamed else tuple((i, c, False, False) for i, c in KERNEL_FORMS)
+    for index, covered, pointers, partial in forms:
+        kernel = generate(program, output=output, index=index, covered=covered,
+                          stream_pointers=pointers, partial_sums=partial)  # fmt: skip
+        if (kernel.stream_pointers, kernel.partial_sums) == (pointers, partial):
+            kernels.setdefault(kernel.source, kernel)
     return list(kernels.values())
 
 

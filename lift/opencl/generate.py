@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
-from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold
+from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold, grid_views
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
 from lift.opencl.lookback import (
     AGGREGATE,
@@ -156,6 +156,8 @@ class Kernel:
     scratch: tuple[tuple[str, Size], ...] = ()
     # A map-stream's run keeps its chain's partial sums (`generate(partial_sums=True)`).
     partial_sums: bool = False
+    # A map-stream's run reads through advancing pointers (`generate(stream_pointers=True)`).
+    stream_pointers: bool = False
 
 
 def generate(
@@ -169,6 +171,7 @@ def generate(
     covered: bool = False,
     sizes: Sequence[str] = (),
     partial_sums: bool = False,
+    stream_pointers: bool = False,
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
@@ -196,7 +199,10 @@ def generate(
     keeps the chain's partial sums rather than the lanes' values (lift/opencl/
     partial_sums.py; `Kernel.partial_sums` says whether it did). The same result; on the
     H200 faster in a hand-written 27-point stencil, slower as generated (docs/lift.md),
-    so a search tries it and nothing else asks for it."""
+    so a search tries it and nothing else asks for it.
+
+    With `stream_pointers`, a map-stream's run reads its lanes through a pointer to the
+    run's current element of each array, advanced by the array's stride (`_advanced`)."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
@@ -204,8 +210,13 @@ def generate(
     generator.work_group = work_group
     generator.covered = covered
     generator.partial_sums = partial_sums
+    generator.stream_pointers = stream_pointers
     generator.sizes |= set(sizes)
-    return generator.kernel()
+    try:
+        return generator.kernel()
+    except _NoPointers:
+        return generate(program, name, output, declarations, index, work_group=work_group,
+                        covered=covered, sizes=sizes, partial_sums=partial_sums)  # fmt: skip
 
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
@@ -331,6 +342,13 @@ class _Generator:
         self.work_group: int | None = None  # the launch's work-group size, where known
         self.covered = False  # the launch covers every dimension but the highest
         self.partial_sums = False  # runs may keep partial sums (`generate`)
+        self.stream_pointers = False  # runs read through advancing pointers (`generate`)
+        # With them: the views of the run's lanes, read at element 0 (`stream_outer`), and
+        # the steps of the pointers they are read through (`_through_pointers`).
+        self.stream_views: tuple[ir.Apply, ...] | None = None
+        self.stream_at: tuple[str, str, str, tuple[tuple[int, int], ...]] = ("", "", "", ())
+        self.stream_advances: list[str] = []
+        self.stream_pointers_used = False
         self.kept_partial_sums = False  # a run did
         self.relies_on_cover = False  # a map-global took one element an item for it
         self.globals_open: list[int] = []  # the dimensions of the enclosing map-globals
@@ -414,6 +432,7 @@ class _Generator:
             self.relies_on_cover,
             tuple(self.scratch),
             self.kept_partial_sums,
+            self.stream_pointers_used,
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:
@@ -1018,12 +1037,51 @@ class _Generator:
         self.line(f"const {index} {first} = get_global_id({d}) * {run};")
         self.line(f"const {index} {end} = min({first} + {run}, ({index})({length}));")
         self.stream = (i, first, end, fun.carries)
+        element = _at(xs, i)
+        self.stream_views = grid_views(x) if self.stream_pointers else None
+        if self.stream_views is not None:  # read at 0, then through pointers
+            element = _at(xs, "0")
+            self.stream_at = (i, first, end, fun.carries)
         self.globals_open.append(d)
-        applied, inner = self.bind(fun.f, [(_at(xs, i), kind.element)], env)
+        applied, inner = self.bind(fun.f, [(element, kind.element)], env)
         self.emit(applied, inner, _at(sink, i))
         self.globals_open.pop()
         if self.stream is not None:
             raise LiftError("a map-stream's function never reaches its points")
+
+    def _through_pointers(self, lanes: Sequence[Element], types: Sequence[Type]) -> list[Element]:
+        """The lanes of a run read at its element 0 (`stream_outer`, with
+        `stream_pointers`), `a[(position) + offset]`, read instead as `p[offset]` through a
+        pointer to the point's position at the run's current element, one per array,
+        stride and position, set at the run's first element and advanced by the stride
+        at each next one (`_run_loop`). (On the H200 that ran the streamed 27-point stencil
+        with int indices in 101 rather than 118 us: the device's compiler no longer
+        computes each read's 32-bit index at every element; docs/lift.md.)"""
+        assert self.stream_views is not None
+        _, first, _, _ = self.stream_at
+        pointers: dict[tuple[str, str, str], str] = {}
+        read: list[Element] = []
+        for lane, view, kind in zip(lanes, self.stream_views, types, strict=True):
+            assert isinstance(view.fun, ir.Strided) and isinstance(view.args[0], ir.Param)
+            name, stride = view.args[0].name, self.size_text(view.fun.strides[0])
+            if not (isinstance(lane, Cell) and lane.vector is None and not lane.guard):
+                raise _NoPointers("a lane that is not one scalar of memory")
+            found = _POSITIONED.fullmatch(lane.text)
+            if found is None or found["name"] != name:
+                raise _NoPointers(f"a lane not read from {name} at a position and an offset")
+            key = (name, stride, found["position"])
+            if key not in pointers:
+                pointer = pointers[key] = self.fresh("at")
+                start = f"{name} + ({first})*{stride} + ({found['position']})"
+                self.line(f"__global const {c_type(kind)}* {pointer} = {start};")
+                self.stream_advances.append(f"{pointer} += {stride}")
+            read.append(Cell(f"{pointers[key]}[{found['offset']}]"))
+        return read
+
+    def _run_loop(self, i: str, end: str) -> str:
+        """The `for` of a run, advancing the pointers of `_advanced` with its counter."""
+        steps = "".join(f", {step}" for step in self.stream_advances)
+        return f"for (; {i} < {end}; {i}++{steps}) {{"
 
     def _at_point(self, expression: ir.Expr, env: _Env) -> bool:
         """`expression` applies the point's function: its argument is a tuple of scalars
@@ -1058,6 +1116,10 @@ class _Generator:
             self.line(f"if ({first} < {end}) {{")
         self.depth += 1
         self.line(f"{self.index} {i} = {first};")
+        if self.stream_views is not None:
+            lanes = self._through_pointers(lanes, types)
+            point = TupleValue(tuple(lanes)) if isinstance(point, TupleValue) else lanes[0]
+            self.stream_pointers_used = True
         if any(isinstance(lane, TupleValue) for lane in lanes):
             raise LiftError("map-stream's points hold scalars")
         found = partial_sums(point_fun, carries, len(lanes)) if self.partial_sums else None
@@ -1066,6 +1128,7 @@ class _Generator:
             self._partial_run(found, (i, end), (lanes, types), env, sink)
         else:
             self._carried_run(point_fun, (i, end), carries, (point, kind), env, sink)
+        self.stream_advances, self.stream_views = [], None
         self.depth -= 1
         self.line("}")
 
@@ -1087,7 +1150,7 @@ class _Generator:
         kept = {k: self.fresh("kept") for k, _ in carries}
         for k, name in kept.items():
             self.line(f"{c_type(types[k])} {name} = {text_of(lanes[k], 'a carried lane')};")
-        self.line(f"for (; {i} < {end}; {i}++) {{")
+        self.line(self._run_loop(i, end))
         self.depth += 1
         names = []
         for k, lane in enumerate(lanes):
@@ -1126,7 +1189,7 @@ class _Generator:
             blocks = found.blocks[d - t : d]
             texts = [text_of(lanes[k], "a carried lane") for block in blocks for k in block]
             self.line(f"{c_type(kind)} {name} = {self._chain_text(texts[0], texts[1:], kind)};")
-        self.line(f"for (; {i} < {end}; {i}++) {{")
+        self.line(self._run_loop(i, end))
         self.depth += 1
         carried = {k for block in carried_blocks for k in block}
         names: list[Element] = []
@@ -1729,6 +1792,18 @@ _ATOMIC_ADD = {
         "lk_seen = atom_cmpxchg(lk_at, lk_old.u, lk_new.u); }} while (lk_seen != lk_old.u); }}"
     ),
 }
+
+
+# A read `name[(position) + offset]` (views.Memory.place), the offset one size or number.
+_POSITIONED = re.compile(
+    r"(?P<name>[A-Za-z_]\w*)\[\((?P<position>.*)\) \+ (?P<offset>\(?[A-Za-z_0-9]\w*\)?)\]"
+)
+
+
+class _NoPointers(LiftError):
+    """A run's lanes cannot be read through pointers: `generate` writes it without."""
+
+
 # A carried lane in a run of partial sums: never read (were it written, the build fails).
 _CARRIED_NOT_READ = "__carried_lane_not_read"
 _NARROW = ("i8", "i16")

@@ -195,9 +195,10 @@ def test_partial_sums_compute_what_the_interpreter_does(
     local = data.draw(st.sampled_from([1, 2, 4]))
     inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
     launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
-    for index, covered in itertools.product(("long", "int"), (False, True)):
+    forms = itertools.product(("long", "int"), (False, True), (False, True))
+    for index, covered, pointers in forms:
         kernel = generate(rewritten, output=output, index=index, covered=covered,
-                          partial_sums=True)  # fmt: skip
+                          partial_sums=True, stream_pointers=pointers)  # fmt: skip
         assert kernel.partial_sums and "lk_sum" in kernel.source
         out = np.zeros_like(grid)
         device.run(rewritten, kernel, {"a": grid, "b": out.copy()}, sizes, launch, out)

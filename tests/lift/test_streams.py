@@ -1,5 +1,6 @@
 """`map-stream`: lanes carried from one element of the outermost map to the next
-(lift/ir/streams.py, the Stream rule, the generator's runs).
+(lift/ir/streams.py, the Stream rule, the generator's runs, read by index or through
+pointers advanced along the run).
 
 A streamed kernel keeps the values a point reads that the next point along the outermost
 dimension reads again. Its meaning is the map's where its pairs hold; the interpreter
@@ -181,12 +182,17 @@ def test_streamed_kernels_compute_what_the_interpreter_does(
     inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
     launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
     # The launch has an item for every element of the inner dimensions: `covered` holds.
-    for index, covered in itertools.product(("long", "int"), (False, True)):
-        kernel = generate(rewritten, output=output, index=index, covered=covered)
+    # Each form reads its lanes by index, and through pointers advanced along the run.
+    forms = itertools.product(("long", "int"), (False, True), (False, True))
+    for index, covered, pointers in forms:
+        kernel = generate(rewritten, output=output, index=index, covered=covered,
+                          stream_pointers=pointers)  # fmt: skip
+        assert kernel.stream_pointers == pointers
+        assert (" += (s0)" in kernel.source) == pointers
         out = np.zeros_like(grid)
         device.run(rewritten, kernel, {"a": grid, "b": out.copy()}, sizes, launch, out)
         interior = expected != 0
-        assert np.array_equal(out[interior], expected[interior]), (index, offsets, launch)
+        assert np.array_equal(out[interior], expected[interior]), (kernel.source, launch)
 
 
 STREAMED_2D_SOURCE = """\
