@@ -16,16 +16,14 @@ from hypothesis import strategies as st
 
 from lift.ir import expr as ir
 from lift.ir.build import zip_nd
-from lift.ir.interpret import run
-from lift.ir.streams import propose_carries
 from lift.ir.types import Array, Scalar, Size
 from lift.opencl.generate import Output, generate
 from lift.opencl.partial_sums import partial_sums
-from lift.rewriting.rules import Stream
 
 pytest.importorskip("pyopencl")
 
 from lift.exploration.device import Device, Launch
+from tests.lift.stream_grids import interpreted, sizes_of, streamed
 
 F64 = Scalar("f64")
 
@@ -57,25 +55,6 @@ def chained(
     return ir.Lambda((a, b), program), Output("b", True, Size.of("ow"), strides)
 
 
-def sizes_of(shape: tuple[int, ...], offsets: list[tuple[int, ...]]) -> dict[str, int]:
-    depth = len(shape)
-    strides = [int(np.prod(shape[d + 1 :])) for d in range(depth)]
-    centre = sum(strides)
-    sizes = {"L": int(np.prod(shape)), "ow": centre}
-    sizes |= {f"s{d}": strides[d] for d in range(depth)}
-    sizes |= {f"n{d}": shape[d] - 2 for d in range(depth)}
-    for k, offset in enumerate(offsets):
-        sizes[f"o{k}"] = centre + sum(o * s for o, s in zip(offset, strides, strict=True))
-    return sizes
-
-
-def streamed(program: ir.Lambda, sizes: dict[str, int]) -> ir.Lambda:
-    assert isinstance(program.body, ir.Apply)
-    body = Stream(propose_carries(program.body.args[0], sizes)).apply(program.body)
-    assert body is not None
-    return ir.Lambda(program.params, body)
-
-
 def point_of(program: ir.Lambda) -> tuple[ir.Lambda, tuple[tuple[int, int], ...]]:
     """The point's function of a streamed program, and its carries."""
     fun = program.body.fun  # type: ignore[attr-defined]
@@ -84,18 +63,6 @@ def point_of(program: ir.Lambda) -> tuple[ir.Lambda, tuple[tuple[int, int], ...]
     while not isinstance(inner, ir.Lambda):
         inner = ir.mapped_function(inner)  # type: ignore[assignment]
     return inner, carries
-
-
-def interpreted(program: ir.Lambda, grid: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
-    result = run(program, [list(grid), list(np.zeros_like(grid))], sizes)
-    out = np.zeros_like(grid)
-    depth = sum(1 for name in sizes if name.startswith("n"))
-    lengths = [sizes[f"n{d}"] for d in range(depth)]
-    strides = [sizes[f"s{d}"] for d in range(depth)]
-    flat = np.array(result, dtype=np.float64).reshape(-1)
-    for position, value in zip(np.ndindex(*lengths), flat, strict=True):
-        out[sizes["ow"] + sum(i * s for i, s in zip(position, strides, strict=True))] = value
-    return out
 
 
 BOX_3D = [(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]

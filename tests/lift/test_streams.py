@@ -31,6 +31,7 @@ from lift.rewriting.rules import Stream
 pytest.importorskip("pyopencl")
 
 from lift.exploration.device import Device, Launch
+from tests.lift.stream_grids import interpreted, sizes_of, streamed
 
 F64 = Scalar("f64")
 
@@ -56,39 +57,6 @@ def stencil(offsets: list[tuple[int, ...]]) -> tuple[ir.Lambda, Output]:
         function = ir.MapGlobal(d, function)
     body = ir.Apply(ir.MapGlobal(depth - 1, function), (zip_nd(views, depth),))
     return ir.Lambda((a, b), body), Output("b", True, Size.of("ow"), strides)
-
-
-def sizes_of(shape: tuple[int, ...], offsets: list[tuple[int, ...]]) -> dict[str, int]:
-    """The sizes of the interior of a row-major grid of `shape`."""
-    depth = len(shape)
-    strides = [int(np.prod(shape[d + 1 :])) for d in range(depth)]
-    centre = sum(strides)
-    sizes = {"L": int(np.prod(shape)), "ow": centre}
-    sizes |= {f"s{d}": strides[d] for d in range(depth)}
-    sizes |= {f"n{d}": shape[d] - 2 for d in range(depth)}
-    for k, offset in enumerate(offsets):
-        sizes[f"o{k}"] = centre + sum(o * s for o, s in zip(offset, strides, strict=True))
-    return sizes
-
-
-def streamed(program: ir.Lambda, sizes: dict[str, int]) -> ir.Lambda:
-    assert isinstance(program.body, ir.Apply)
-    carries = propose_carries(program.body.args[0], sizes)
-    body = Stream(carries).apply(program.body)
-    assert body is not None
-    return ir.Lambda(program.params, body)
-
-
-def interpreted(program: ir.Lambda, grid: np.ndarray, sizes: dict[str, int]) -> np.ndarray:
-    result = run(program, [list(grid), list(np.zeros_like(grid))], sizes)
-    out = np.zeros_like(grid)
-    depth = sum(1 for name in sizes if name.startswith("n"))
-    lengths = [sizes[f"n{d}"] for d in range(depth)]
-    strides = [sizes[f"s{d}"] for d in range(depth)]
-    flat = np.array(result, dtype=np.float64).reshape(-1)
-    for position, value in zip(np.ndindex(*lengths), flat, strict=True):
-        out[sizes["ow"] + sum(i * s for i, s in zip(position, strides, strict=True))] = value
-    return out
 
 
 BOX_3D = [(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
