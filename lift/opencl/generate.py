@@ -202,7 +202,8 @@ def generate(
     so a search tries it and nothing else asks for it.
 
     With `stream_pointers`, a map-stream's run reads its lanes through a pointer to the
-    run's current element of each array, advanced by the array's stride (`_advanced`)."""
+    point at the run's current element, advanced by the array's stride
+    (`_through_pointers`; `Kernel.stream_pointers` says whether it did)."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
@@ -346,7 +347,7 @@ class _Generator:
         # With them: the views of the run's lanes, read at element 0 (`stream_outer`), and
         # the steps of the pointers they are read through (`_through_pointers`).
         self.stream_views: tuple[ir.Apply, ...] | None = None
-        self.stream_at: tuple[str, str, str, tuple[tuple[int, int], ...]] = ("", "", "", ())
+        self.stream_first = ""  # where the run being written starts
         self.stream_advances: list[str] = []
         self.stream_pointers_used = False
         self.kept_partial_sums = False  # a run did
@@ -1041,7 +1042,7 @@ class _Generator:
         self.stream_views = grid_views(x) if self.stream_pointers else None
         if self.stream_views is not None:  # read at 0, then through pointers
             element = _at(xs, "0")
-            self.stream_at = (i, first, end, fun.carries)
+            self.stream_first = first
         self.globals_open.append(d)
         applied, inner = self.bind(fun.f, [(element, kind.element)], env)
         self.emit(applied, inner, _at(sink, i))
@@ -1058,7 +1059,7 @@ class _Generator:
         with int indices in 101 rather than 118 us: the device's compiler no longer
         computes each read's 32-bit index at every element; docs/lift.md.)"""
         assert self.stream_views is not None
-        _, first, _, _ = self.stream_at
+        first = self.stream_first
         pointers: dict[tuple[str, str, str], str] = {}
         read: list[Element] = []
         for lane, view, kind in zip(lanes, self.stream_views, types, strict=True):
@@ -1079,7 +1080,7 @@ class _Generator:
         return read
 
     def _run_loop(self, i: str, end: str) -> str:
-        """The `for` of a run, advancing the pointers of `_advanced` with its counter."""
+        """The `for` of a run, advancing the pointers of `_through_pointers` with its counter."""
         steps = "".join(f", {step}" for step in self.stream_advances)
         return f"for (; {i} < {end}; {i}++{steps}) {{"
 

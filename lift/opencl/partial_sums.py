@@ -10,12 +10,13 @@ B0(z) B1(z) B2(z), each block the next one of the element before: B0(z) = B1(z -
 B2(z - 2). So the chain's prefix through B0, B1 of element z + 1 is the prefix through B0
 of element z + 1 followed by B2(z): each prefix is computed when the block ahead is read,
 and what a work-item keeps from one element to the next is one partial sum per block
-(2 rather than 18 values; on an H200 the kernel took 40 rather than 80 registers and ran
-4% faster, docs/lift.md). The additions are the chain's own, in its order, so the result
-is the same bit for bit in any type.
+(2 rather than 18 values; on an H200 a hand-written kernel so took 40 rather than 80
+registers and ran 4% faster, docs/lift.md). The additions are the chain's own, in its
+order, so the result is the same bit for bit in any type.
 
 `partial_sums` finds that structure in a point's function; the generator
-(lift/opencl/generate.py `stream_loop`) writes the run with it where it is found.
+(lift/opencl/generate.py `stream_loop`) writes the run with it where it is found and
+asked to (`generate(partial_sums=True)`, a form the search tries).
 """
 
 from __future__ import annotations
