@@ -1,6 +1,6 @@
 """Histograms: plain counts `h[key[i]]++`, weighted `h[k[i]] += w[i]` (integer bins of
-8 to 64 bits and floating-point bins), conditional counts over a range, and the saturating count (a
-near-miss: its test reads the bins)."""
+8 to 64 bits and floating-point bins), conditional counts over a range, and the
+saturating count (a near-miss: its test reads the bins)."""
 
 from __future__ import annotations
 

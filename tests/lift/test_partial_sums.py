@@ -22,8 +22,8 @@ from lift.opencl.partial_sums import partial_sums
 
 pytest.importorskip("pyopencl")
 
-from lift.exploration.device import Device, Launch
-from tests.lift.stream_grids import interpreted, sizes_of, streamed
+from lift.exploration.device import Device
+from tests.lift.stream_grids import SHAPES, drawn_launch, interpreted, sizes_of, streamed
 
 F64 = Scalar("f64")
 
@@ -133,12 +133,6 @@ def test_snapshot_of_a_run_of_partial_sums() -> None:
     assert "lk_kept" in plain.source and not plain.partial_sums  # only where asked
 
 
-SHAPES = st.one_of(
-    st.tuples(st.integers(3, 9), st.integers(3, 9)),
-    st.tuples(st.integers(3, 7), st.integers(3, 6), st.integers(3, 6)),
-)
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=SHAPES, data=st.data())
 def test_partial_sums_compute_what_the_interpreter_does(
@@ -158,10 +152,7 @@ def test_partial_sums_compute_what_the_interpreter_does(
     rng = np.random.default_rng(len(offsets))
     grid = rng.random(sizes["L"]) * 10.0 ** rng.integers(-8, 9, sizes["L"])
     expected = interpreted(program, grid, sizes)
-    runs = data.draw(st.integers(1, shape[0]))
-    local = data.draw(st.sampled_from([1, 2, 4]))
-    inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
-    launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
+    launch = drawn_launch(data, shape)
     forms = itertools.product(("long", "int"), (False, True), (False, True))
     for index, covered, pointers in forms:
         kernel = generate(rewritten, output=output, index=index, covered=covered,

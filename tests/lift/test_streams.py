@@ -30,8 +30,8 @@ from lift.rewriting.rules import Stream
 
 pytest.importorskip("pyopencl")
 
-from lift.exploration.device import Device, Launch
-from tests.lift.stream_grids import interpreted, sizes_of, streamed
+from lift.exploration.device import Device
+from tests.lift.stream_grids import SHAPES, drawn_launch, interpreted, sizes_of, streamed
 
 F64 = Scalar("f64")
 
@@ -123,12 +123,6 @@ def test_the_rule_needs_a_grid_of_strided_views_and_pairs() -> None:
     assert Stream(((0, 1),)).apply(plain) is None
 
 
-SHAPES = st.one_of(
-    st.tuples(st.integers(3, 9), st.integers(3, 9)),
-    st.tuples(st.integers(3, 7), st.integers(3, 6), st.integers(3, 6)),
-)
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=SHAPES, data=st.data())
 def test_streamed_kernels_compute_what_the_interpreter_does(
@@ -145,10 +139,7 @@ def test_streamed_kernels_compute_what_the_interpreter_does(
     rewritten = streamed(program, sizes)
     grid = np.random.default_rng(len(offsets)).random(sizes["L"])
     expected = interpreted(program, grid, sizes)
-    runs = data.draw(st.integers(1, shape[0]))
-    local = data.draw(st.sampled_from([1, 2, 4]))
-    inner = [-(-(n - 2) // local) * local for n in reversed(shape[1:])]
-    launch = Launch((*inner, -(-(shape[0] - 2) // runs)), (local,) * (len(shape) - 1) + (1,))
+    launch = drawn_launch(data, shape)
     # The launch has an item for every element of the inner dimensions: `covered` holds.
     # Each form reads its lanes by index, and through pointers advanced along the run.
     forms = itertools.product(("long", "int"), (False, True), (False, True))
