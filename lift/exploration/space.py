@@ -48,8 +48,8 @@ _STREAM_RUNS = (2, 4, 8, 16, 32, 48, 64, 96)
 KERNEL_FORMS = (("long", True), ("long", False), ("int", True))
 # A streamed program's forms: (index type, covered, reads through advancing pointers,
 # partial sums). On the H200 the 27-point stencil's int kernel ran in 101 rather than 118
-# us through pointers, a long one with loops 20% slower so (not searched), and partial
-# sums were slower as generated but faster hand-written (docs/lift.md).
+# us through pointers, 99-102 us keeping partial sums too, and a long one with loops 20%
+# slower through pointers (not searched; docs/lift.md).
 STREAMED_FORMS = (
     ("long", False, False, False),
     ("int", True, True, False),

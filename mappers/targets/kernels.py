@@ -664,11 +664,14 @@ def long_and_int(
     output: Output | None = None,
     covered: bool = False,
     sizes: Sequence[str] = (),
+    int_streamed: bool = False,
 ) -> tuple[Kernel, Kernel]:
     """`program` generated for launches in groups of `work_group` (None: any), twice: with
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
     `fits_int`), the latter `covered` where asked; each takes `sizes` too (`generate`).
-    Raises what `generate` raises."""
+    With `int_streamed`, the `int` kernel's streamed runs read through advancing pointers
+    and keep their chain's partial sums where it has one (`generate`'s `stream_pointers`,
+    `partial_sums`). Raises what `generate` raises."""
     wide = generate(program, name, output, declarations, "long", work_group=work_group, sizes=sizes)
     narrow = generate(
         program,
@@ -679,6 +682,8 @@ def long_and_int(
         work_group=work_group,
         covered=covered,
         sizes=sizes,
+        stream_pointers=int_streamed,
+        partial_sums=int_streamed,
     )
     return wide, narrow
 

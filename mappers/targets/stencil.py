@@ -370,7 +370,12 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         if body is None:
             return None
         streamed = ir.Lambda(lowered.params, body)
-        both = self._long_and_int(streamed, declarations, self.functional.output, covered=True)
+        # On the H200 the 27-point stencil's int kernel ran in 99-102 rather than 116-121 us
+        # so, the 7-point one at its speed (docs/lift.md); a long one with loops is slower
+        # through pointers, so only the int kernel reads through them.
+        both = self._long_and_int(
+            streamed, declarations, self.functional.output, covered=True, int_streamed=True
+        )
         return None if both is None else (*both, streamed)
 
     def _long_and_int(
@@ -381,6 +386,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         *,
         covered: bool = False,
         sizes: Sequence[str] = (),
+        int_streamed: bool = False,
     ) -> tuple[Kernel, Kernel] | None:
         """`lowered`'s kernels with long and with int indices (`long_and_int`, launched in
         any work-group size); None where the Lift compiler declines it."""
@@ -393,6 +399,7 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
                 output=output,
                 covered=covered,
                 sizes=sizes,
+                int_streamed=int_streamed,
             )
         except (LiftError, RecursionError):
             return None

@@ -7,21 +7,23 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli.main import main
+from lift.opencl.generate import Kernel
 from mappers.plan import shifts
-from mappers.targets import stencil
+from mappers.targets import kernels, stencil
 from tests.mappers.differential import build_pair, same_outputs
 
 CORPUS = Path(__file__).parents[3] / "corpus"
 FORCED = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1", "IDIOM_TUNE": "0"}
-# program, arguments, the interior's planes, the pairs proposed
+# program, arguments, the interior's planes, the pairs proposed, partial sums kept
 PROGRAMS = [
-    ("stencil_3d27_global.c", ["12", "3"], 10, 18),
-    ("stencil_3d7_heat.c", ["24", "3"], 22, 2),
-    ("stencil_box27_planes.c", ["14", "3"], 12, 18),
+    ("stencil_3d27_global.c", ["12", "3"], 10, 18, False),  # added by faces, edges, corners
+    ("stencil_3d7_heat.c", ["24", "3"], 22, 2, False),
+    ("stencil_box27_planes.c", ["14", "3"], 12, 18, True),
 ]
 
 
@@ -33,19 +35,30 @@ def _outer_sizes(stderr: str) -> set[int]:
 
 @pytest.mark.parametrize("case", PROGRAMS, ids=[case[0] for case in PROGRAMS])
 def test_streamed_kernels_run_and_print_the_originals_output(
-    case: tuple[str, list[str], int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    case: tuple[str, list[str], int, int, bool],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    program, args, planes, pairs = case
+    program, args, planes, pairs, partial = case
     proposed: list[int] = []
+    int_forms: list[tuple[bool, bool]] = []
 
     def counted(addresses: object, loop: object) -> tuple[tuple[int, int], ...]:
         found = shifts.one_step_pairs(addresses, loop)  # type: ignore[arg-type]
         proposed.append(len(found))
         return found
 
+    def recorded(*args: Any, **options: Any) -> tuple[Kernel, Kernel]:
+        wide, narrow = kernels.long_and_int(*args, **options)
+        if options.get("int_streamed"):
+            int_forms.append((narrow.stream_pointers, narrow.partial_sums))
+        return wide, narrow
+
     monkeypatch.setattr(stencil, "one_step_pairs", counted)
+    monkeypatch.setattr(stencil, "long_and_int", recorded)
     pair = build_pair(CORPUS / program, tmp_path)
     assert proposed == [pairs]
+    assert int_forms == [(True, partial)]
     stderr = same_outputs(pair, args, FORCED)
     runs = -(-planes // stencil.STREAM_RUN)
     assert _outer_sizes(stderr) == {runs}, stderr
@@ -56,7 +69,7 @@ def test_without_pairs_the_plain_kernel_runs(
 ) -> None:
     """The mutation: no pair proposed, no streamed kernel; every plane its own item."""
     monkeypatch.setattr(stencil, "one_step_pairs", lambda addresses, loop: ())
-    program, args, planes, _ = PROGRAMS[0]
+    program, args, planes, *_ = PROGRAMS[0]
     pair = build_pair(CORPUS / program, tmp_path)
     assert b"lk_kept" not in pair[1].read_bytes()
     assert _outer_sizes(same_outputs(pair, args, FORCED)) == {planes}
