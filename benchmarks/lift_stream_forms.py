@@ -11,7 +11,8 @@ every output compared bit for bit with the first, and prints them fastest first 
 their share of the copy kernel's bandwidth. What `idiom accelerate` should launch is
 decided from these figures (docs/lift.md).
 
-    python3 benchmarks/lift_stream_forms.py [--device gpu|cpu] [--scale 1.0] [CASE ...]
+    python3 benchmarks/lift_stream_forms.py [--device gpu|cpu] [--scale 1.0] [--runs 4,8]
+        [CASE ...]
 """
 
 from __future__ import annotations
@@ -50,13 +51,15 @@ def label(c: Candidate) -> str:
     )
 
 
-def measure(device: Device, name: str, cases: dict[str, lift_kernels.Case]) -> None:
+def measure(
+    device: Device, name: str, cases: dict[str, lift_kernels.Case], runs: tuple[int, ...]
+) -> None:
     case = cases[name]
     chosen = [
         c
         for c in candidates(case.program, case.output, sizes=case.sizes)
         if any(step.startswith("stream") for step in c.steps)
-        and c.coarsen in RUNS[name]
+        and c.coarsen in (runs or RUNS[name])
         and c.local in SHAPES[name]
     ]
     times: dict[str, list[float]] = {}
@@ -84,13 +87,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="gpu")
     parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--runs", default="", help="run lengths, e.g. 4,8 (default: each case's)")
     parser.add_argument("cases", nargs="*", default=list(RUNS))
     args = parser.parse_args()
+    runs = tuple(int(r) for r in args.runs.split(",") if r)
     device = open_device(args.device)
     print(f"device {device.name}", flush=True)
     cases = {case.name: case for case in lift_kernels.cases(args.scale)}
     for name in args.cases:
-        measure(device, name, cases)
+        measure(device, name, cases, runs)
 
 
 if __name__ == "__main__":
