@@ -1449,6 +1449,24 @@ def test_local_bins_are_limited_to_their_capacity() -> None:
     assert not requirements_hold(kernel, {"N": 10, "B": 65})
 
 
+def test_doubles_are_added_into_global_memory_by_ptx_where_nvidia_builds_them() -> None:
+    """An atomic add of a double into global memory calls `idiom_add_double`: PTX's
+    `red.global.add.f64` under NVIDIA's compiler, the swap loop elsewhere (what PoCL runs
+    in the histogram cases above); local bins and floats keep the loop (PTX's f32 add
+    flushes subnormals)."""
+    output = Output("h", True, Size.of(0), (Size.of(1),))
+    double = generate(histogram_case("f64").program, output=output).source
+    assert double.count("idiom_add_double(&") == 1
+    nvidia, elsewhere = double.split("#else")
+    assert "#ifdef __NV_CL_C_VERSION" in nvidia and "red.global.add.f64" in nvidia
+    assert "atom_cmpxchg" in elsewhere and "red.global" not in elsewhere
+    local = generate(histogram_case("f64", "scatter-atomic-local 0 64").program, output=output)
+    assert local.source.count("idiom_add_double(&") == 1  # the merge into global memory
+    assert "volatile __local ulong*" in local.source
+    single = generate(histogram_case("f32").program, output=output).source
+    assert "idiom_add_double" not in single and "red.global" not in single
+
+
 COVERED_3D = """
 (lambda ((x (array (array (array f64 K) M) N)))
   (map-global 2 (map-global 1 (map-global 0 neg)) x))

@@ -630,14 +630,14 @@ def test_a_site_whose_windows_fell_short_rents_the_start_up_by_its_share(
 def test_a_short_run_that_the_estimates_say_gained_is_timed_against_the_original_world(
     tmp_path: Path,
 ) -> None:
-    # Each launch would save 20 ms by the model, but the host's loop here takes no time and
+    # Each launch would save 80 ms by the model, but the host's loop here takes no time and
     # each launch costs the host 20 ms: the first run loads the platform and gains by the
-    # estimates, in less than four start-ups (4 x 250 ms), so the second runs as compiled to
-    # be timed. The first was slower than it: that counts as its loss, and the third runs as
-    # compiled too; the fourth tries again, is slower than the runs as compiled, and sends
-    # the next two there.
-    plan = [("costly", 20000)] * 16 + ["host"]
-    worlds = _worlds(tmp_path, plan, 6, IDIOM_START_UP_MS="250")
+    # estimates, in less than four start-ups (4 x 1 s, far above the run's time even on busy
+    # cores), so the second runs as compiled to be timed. The first was slower than it: that
+    # counts as its loss, and the third runs as compiled too; the fourth tries again, is
+    # slower than the runs as compiled, and sends the next two there.
+    plan = [("costly", 80000)] * 16 + ["host"]
+    worlds = _worlds(tmp_path, plan, 6, IDIOM_START_UP_MS="1000")
     assert worlds == ["rewritten", "compiled", "compiled", "rewritten", "compiled", "compiled"]
 
 
