@@ -857,9 +857,9 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
             }
         }
     }
-    err = clSetKernelArg(kernel, index, sizeof(cl_mem), &mem);
+    err = idiom__set_arg(kernel, index, sizeof(cl_mem), &mem, 0);
     if (err == CL_SUCCESS && (arg->flags & IDIOM_ARG_RESIDENT)) {
-        err = clSetKernelArg(kernel, index + 1, sizeof offset, &offset);
+        err = idiom__set_arg(kernel, index + 1, sizeof offset, &offset, 1);
     }
     return err;
 }
@@ -895,7 +895,7 @@ static cl_int bind_scratch(const device_slot *slot, int s, cl_kernel kernel, cl_
     /* Not blocking: the in-order queue runs it before the kernel. */
     err = clEnqueueFillBuffer(slot->queue, *own, &zero, sizeof zero, 0, size, 0, NULL, NULL);
     if (err == CL_SUCCESS) {
-        err = clSetKernelArg(kernel, index, sizeof(cl_mem), own);
+        err = idiom__set_arg(kernel, index, sizeof(cl_mem), own, 0);
     }
     return err;
 }
@@ -1073,11 +1073,12 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
                               &staged);
             index += (arg->flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
         } else if (arg->kind == IDIOM_ARG_SCALAR) {
-            err = clSetKernelArg(kernel, index++, (size_t)arg->bytes, arg->ptr);
+            err = idiom__set_arg(kernel, index++, (size_t)arg->bytes, arg->ptr, 1);
         } else if (arg->kind == IDIOM_ARG_SCRATCH) {
             err = bind_scratch(slot, s, kernel, index++, arg, &mems[i]);
         } else {
-            err = clSetKernelArg(kernel, index++, arg->bytes > 0 ? (size_t)arg->bytes : 1, NULL);
+            size_t bytes = arg->bytes > 0 ? (size_t)arg->bytes : 1; /* local memory */
+            err = idiom__set_arg(kernel, index++, bytes, NULL, 0);
         }
         if (err != CL_SUCCESS) {
             idiom__warn_once("OpenCL error %d (%s) setting argument %d of kernel '%s' on "

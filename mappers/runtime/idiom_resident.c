@@ -924,12 +924,25 @@ int32_t idiom_device_copies(void) {
 #define POOL_SLOTS 64
 #define POOL_BYTES ((size_t)256 << 20)
 
+/* The value a kernel's scalar argument was last set to (size 0: none known). A kernel object
+   keeps its arguments from one launch to the next, so a launch sets only the scalars that
+   changed: a generated stencil kernel takes 40 or more (its sizes and offsets), each
+   clSetKernelArg a host call. Buffers are always set: a released buffer's handle may come
+   back for another buffer, which the device knows by another address. */
+#define MEMO_BYTES 16
+
+typedef struct {
+    size_t size;
+    unsigned char bytes[MEMO_BYTES];
+} scalar_memo;
+
 typedef struct kernel_entry {
     struct kernel_entry *next;
     cl_program program;
     char *name;
     cl_kernel kernel;
-    cl_uint arguments; /* its parameters' count, asked once */
+    cl_uint arguments;  /* its parameters' count, asked once */
+    scalar_memo *memo;  /* one per parameter, or NULL */
 } kernel_entry;
 
 typedef struct {
@@ -974,9 +987,49 @@ cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_uint *argum
     e->name = copy;
     e->kernel = kernel;
     e->arguments = *arguments;
+    e->memo = calloc(*arguments > 0 ? *arguments : 1, sizeof *e->memo); /* NULL: no memo */
     e->next = kernels;
     kernels = e;
     return kernel;
+}
+
+static int memo_enabled(void) {
+    static int enabled = -1; /* IDIOM_ARG_MEMO=0 sets every argument at every launch */
+    if (enabled < 0) {
+        enabled = idiom__env_int("IDIOM_ARG_MEMO", 1) != 0;
+    }
+    return enabled;
+}
+
+static scalar_memo *memo_of(cl_kernel kernel, cl_uint index) {
+    static kernel_entry *last; /* a launch sets its kernel's arguments one after another */
+    if (last == NULL || last->kernel != kernel) {
+        last = NULL;
+        for (kernel_entry *e = kernels; e != NULL && last == NULL; e = e->next) {
+            last = e->kernel == kernel ? e : NULL;
+        }
+    }
+    if (last == NULL || last->memo == NULL || index >= last->arguments) {
+        return NULL;
+    }
+    return &last->memo[index];
+}
+
+cl_int idiom__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value,
+                      int scalar) {
+    scalar_memo *memo = memo_of(kernel, index);
+    int kept = scalar && value != NULL && size <= MEMO_BYTES && memo_enabled();
+    if (kept && memo != NULL && memo->size == size && memcmp(memo->bytes, value, size) == 0) {
+        return CL_SUCCESS;
+    }
+    cl_int err = clSetKernelArg(kernel, index, size, value);
+    if (memo != NULL) {
+        memo->size = kept && err == CL_SUCCESS ? size : 0;
+        if (memo->size > 0) {
+            memcpy(memo->bytes, value, size);
+        }
+    }
+    return err;
 }
 
 cl_mem idiom__pool_take(int slot, cl_context context, size_t bytes, cl_int *err) {

@@ -141,6 +141,11 @@ IDIOM_HIDDEN long idiom__guard_faults(void);
 /* The kernel object `name` of `program`, created once and kept, and its parameters' count. */
 IDIOM_HIDDEN cl_kernel idiom__kernel_for(cl_program program, const char *name,
                                          cl_uint *arguments, cl_int *err);
+/* clSetKernelArg of a kernel from idiom__kernel_for. A `scalar` equal to the value that
+   argument was last set to is not set again (the kernel object keeps it); every argument of
+   such a kernel is set through here, so that what it keeps is known. */
+IDIOM_HIDDEN cl_int idiom__set_arg(cl_kernel kernel, cl_uint index, size_t size,
+                                   const void *value, int scalar);
 
 /* A read-write buffer for `bytes` on `slot`, reused when a launch gave one back. Device
    buffers that kernels write are allocated in whole 8-byte words (idiom__whole_words): a
