@@ -370,9 +370,9 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         if body is None:
             return None
         streamed = ir.Lambda(lowered.params, body)
-        # On the H200 the 27-point stencil's int kernel ran in 99-102 rather than 116-121 us
-        # so, the 7-point one at its speed (docs/lift.md); a long one with loops is slower
-        # through pointers, so only the int kernel reads through them.
+        # On the H200 the 27-point stencil's int kernel ran in 95-102 rather than 116-121 us
+        # so (runs of 8 to 96 planes), the 7-point one at its speed (docs/lift.md); a long
+        # one with loops is slower through pointers, so only the int kernel reads through them.
         both = self._long_and_int(
             streamed, declarations, self.functional.output, covered=True, int_streamed=True
         )
