@@ -294,14 +294,17 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
         self.vectorised = self._vectorised_kernels(wide, declarations)
         found = self._streamed_kernels(lowered, declarations)
         self.streamed = None if found is None else found[:2]
-        if found is not None:  # `idiom lift` shows both, the streamed one last
-            streamed, _, program_streamed = found
+        if found is not None:  # `idiom lift` shows them all, the streamed ones last
+            streamed, narrow_streamed, program_streamed = found
             pairs = f"stream({len(streamed.carries)} pairs, where the guard finds them hold)"
+            forms = ["through pointers"] if narrow_streamed.stream_pointers else []
+            forms += ["keeping partial sums"] if narrow_streamed.partial_sums else []
+            shown = (*rewrites, pairs) + ((f"int kernel: {', '.join(forms)}",) if forms else ())
             self.generated = GeneratedKernel(
                 pretty(program),
-                (*rewrites, pairs),
+                shown,
                 f"{pretty(lowered)}\n{pretty(program_streamed)}",
-                f"{wide.source}\n{streamed.source}",
+                f"{wide.source}\n{streamed.source}\n{narrow_streamed.source}",
             )
         if self.vectorised is not None:  # `idiom lift` shows it last
             shown = self.generated

@@ -80,7 +80,18 @@ def test_idiom_lift_shows_the_streamed_kernel(capsys: pytest.CaptureFixture[str]
     shown = capsys.readouterr().out
     assert "stream(2 pairs, where the guard finds them hold)" in shown
     assert "(map-stream 2 (" in shown
-    assert shown.count("__kernel void idiom_stencil(") == 2  # the plain one, the streamed one
+    # the plain one, the streamed one, the streamed one with int indices through pointers
+    assert shown.count("__kernel void idiom_stencil(") == 3
+    assert "int kernel: through pointers" in shown and "partial sums" not in shown
+
+
+def test_idiom_lift_shows_the_partial_sums_of_a_box_added_plane_by_plane(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    program = str(CORPUS / "stencil_box27_planes.c")
+    assert main(["lift", program, "--function", "box_blur"]) == 0
+    shown = capsys.readouterr().out
+    assert "int kernel: through pointers, keeping partial sums" in shown
 
 
 def test_a_nest_of_four_loops_streams_its_outer_planes(tmp_path: Path) -> None:
