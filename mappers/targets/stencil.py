@@ -299,10 +299,10 @@ __kernel void {self.kernel_name}({", ".join(params)}) {{
             pairs = f"stream({len(streamed.carries)} pairs, where the guard finds them hold)"
             forms = ["through pointers"] if narrow_streamed.stream_pointers else []
             forms += ["keeping partial sums"] if narrow_streamed.partial_sums else []
-            shown = (*rewrites, pairs) + ((f"int kernel: {', '.join(forms)}",) if forms else ())
+            steps = (*rewrites, pairs) + ((f"int kernel: {', '.join(forms)}",) if forms else ())
             self.generated = GeneratedKernel(
                 pretty(program),
-                shown,
+                steps,
                 f"{pretty(lowered)}\n{pretty(program_streamed)}",
                 f"{wide.source}\n{streamed.source}\n{narrow_streamed.source}",
             )
