@@ -1843,23 +1843,21 @@ NARROW_ATOMICS = """void idiom_add_narrow(__global uchar* cell, uint value, uint
 # (sm_60 and later): rounded to nearest even as the swap loop's add is, subnormals kept
 # (the f32 form flushes them, so floats keep the loop). On an H200 that scattered a COO
 # product 3.6 times as fast, and 340 times into 256 rows (benchmarks/float_atomics_probe.py).
-DOUBLE_ATOMICS = """#ifdef __NV_CL_C_VERSION
+# Elsewhere it is `_ATOMIC_ADD`'s swap loop.
+DOUBLE_ATOMICS = (
+    """#ifdef __NV_CL_C_VERSION
 void idiom_add_double(__global double* cell, double value) {
   asm volatile("red.global.add.f64 [%0], %1;" :: "l"(cell), "d"(value) : "memory");
 }
 #else
 void idiom_add_double(__global double* cell, double value) {
-  volatile __global ulong* at = (volatile __global ulong*)cell;
-  union { ulong u; double f; } old, sum;
-  ulong seen = *(__global ulong*)cell;
-  do {
-    old.u = seen;
-    sum.f = old.f + value;
-    seen = atom_cmpxchg(at, old.u, sum.u);
-  } while (seen != old.u);
+  """
+    + _ATOMIC_ADD["f64"].format(cell="cell", v="value", space="__global")
+    + """
 }
 #endif
 """
+)
 INT64_ATOMICS = (
     "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"

@@ -952,6 +952,7 @@ typedef struct {
 } pooled;
 
 static kernel_entry *kernels;
+static kernel_entry *launching; /* the entry idiom__kernel_for gave last: its arguments follow */
 static pooled pool[POOL_SLOTS];
 static int pool_count;
 static size_t pool_bytes;
@@ -962,6 +963,7 @@ cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_uint *argum
         if (e->program == program && strcmp(e->name, name) == 0) {
             *err = CL_SUCCESS;
             *arguments = e->arguments;
+            launching = e;
             return e->kernel;
         }
     }
@@ -990,6 +992,7 @@ cl_kernel idiom__kernel_for(cl_program program, const char *name, cl_uint *argum
     e->memo = calloc(*arguments > 0 ? *arguments : 1, sizeof *e->memo); /* NULL: no memo */
     e->next = kernels;
     kernels = e;
+    launching = e;
     return kernel;
 }
 
@@ -1001,18 +1004,14 @@ static int memo_enabled(void) {
     return enabled;
 }
 
+/* The memo of argument `index` of the kernel being launched (a launch sets its arguments
+   right after idiom__kernel_for found its kernel); NULL for any other kernel: set always. */
 static scalar_memo *memo_of(cl_kernel kernel, cl_uint index) {
-    static kernel_entry *last; /* a launch sets its kernel's arguments one after another */
-    if (last == NULL || last->kernel != kernel) {
-        last = NULL;
-        for (kernel_entry *e = kernels; e != NULL && last == NULL; e = e->next) {
-            last = e->kernel == kernel ? e : NULL;
-        }
-    }
-    if (last == NULL || last->memo == NULL || index >= last->arguments) {
+    kernel_entry *e = launching;
+    if (e == NULL || e->kernel != kernel || e->memo == NULL || index >= e->arguments) {
         return NULL;
     }
-    return &last->memo[index];
+    return &e->memo[index];
 }
 
 cl_int idiom__set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value,
