@@ -35,7 +35,7 @@ from lift.exploration.space import Candidate, candidates, launch_shape  # noqa: 
 
 RUNS = {"box27": (48, 96), "heat3d": (4, 48), "jacobi2d": (4, 16)}
 SHAPES = {
-    "box27": ((32, 8, 1), (64, 4, 1), (32, 4, 1)),
+    "box27": ((32, 8, 1), (64, 4, 1)),
     "heat3d": ((64, 4, 1), (128, 2, 1)),
     "jacobi2d": ((64, 4), (128, 2)),
 }
