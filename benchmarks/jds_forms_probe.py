@@ -17,7 +17,9 @@ diagonal of 6 and 0..7 couplings of -0.5 a row, rows sorted by length):
   bounds); `return_long_bound`: `translated` without its parameter buffer;
 - `grid_long_bound`, `return_long_bound_late`, `return_long_segment`, `return_int_bound`:
   `return_long_bound` with one thing changed (the grid-stride loop; y's place read late;
-  the segment's bounds; the diagonals counted in `int`).
+  the segment's bounds; the diagonals counted in `int`);
+- `grid_int_unroll1`, `grid_int_early_unroll1`: `grid_int` and `grid_int_early` with the
+  diagonals' loop kept rolled (`#pragma unroll 1`).
 
 Every form launched in the driver's work-groups, 200 times after one, in a new random
 order each round; min,
@@ -92,6 +94,19 @@ def grid(name: str, body: str) -> str:
   }}
 }}
 """
+
+
+def int_grid(name: str, body: str) -> str:
+    return f"""__kernel void {name}({PARAMS}) {{
+  for (int r = get_global_id(0); r < in0; r += get_global_size(0)) {{{body}
+  }}
+}}
+"""
+
+
+def rolled(body: str) -> str:
+    """`body` with its diagonals' loop kept rolled."""
+    return body.replace("    for (", "    #pragma unroll 1\n    for (")
 
 
 def by_return(name: str, body: str) -> str:
@@ -179,6 +194,8 @@ __kernel void return_long_bound({PARAMS}) {{
   Y[at] = acc;
 }}
 """
+SOURCE += int_grid("grid_int_unroll1", rolled(row("r", "int")))
+SOURCE += int_grid("grid_int_early_unroll1", rolled(row("r", "int", early=True)))
 SOURCE += grid("grid_long_bound", bound_row("r", "long", early=True))
 SOURCE += by_return("return_long_bound_late", bound_row("r", "long", early=False))
 SOURCE += by_return("return_long_segment", row("r", "long", early=True))
@@ -196,6 +213,8 @@ KERNELS = (
     "return_long_bound_late",
     "return_long_segment",
     "return_int_bound",
+    "grid_int_unroll1",
+    "grid_int_early_unroll1",
 )
 
 
