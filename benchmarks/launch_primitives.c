@@ -11,6 +11,9 @@
  *   write enqueued without waiting (a staged input);
  * - a kernel followed by a small non-blocking read into host memory, both waited for once
  *   (a launch that copies its outputs' partial pages back);
+ * - kernels of 8 buffers and 40 `long` sizes, as generated stencil kernels take: the sizes
+ *   as 40 arguments, as one struct argument, and in a constant buffer (8 buffers and one
+ *   size alone for comparison), each enqueued not waited for, without and with an event;
  * - clSetKernelArg, clGetEventProfilingInfo, clock_gettime;
  * - mprotect of one page to PROT_NONE and back;
  * - a page fault handled by a SIGSEGV handler that lifts the protection (the safety net's
@@ -60,6 +63,36 @@ static const char *SOURCE = "__kernel void empty(__global float *a, int n) {\n"
                             "  size_t i = get_global_id(0);\n"
                             "  if ((int)i < n) a[i] = a[i] + 1.0f;\n"
                             "}\n";
+
+/* Kernels of 8 buffers and SIZES sizes (how many arguments a launch carries). */
+#define SIZES 40
+#define BUFFERS 8
+static char many_source[16384];
+
+static void write_many_source(void) {
+    char *at = many_source;
+    char *end = many_source + sizeof many_source;
+    at += snprintf(at, (size_t)(end - at), "typedef struct { long s[%d]; } sizes_t;\n", SIZES);
+    const char *names[] = {"sizes_apart", "sizes_packed", "sizes_buffer", "one_size"};
+    for (int k = 0; k < 4; k++) {
+        at += snprintf(at, (size_t)(end - at), "__kernel void %s(", names[k]);
+        for (int b = 0; b < BUFFERS; b++) {
+            at += snprintf(at, (size_t)(end - at), "__global float *a%d, ", b);
+        }
+        if (k == 0) {
+            for (int s = 0; s < SIZES; s++) {
+                at += snprintf(at, (size_t)(end - at), "long s%d%s", s, s + 1 < SIZES ? ", " : "");
+            }
+        } else {
+            at += snprintf(at, (size_t)(end - at), "%s",
+                           k == 1 ? "sizes_t p" : k == 2 ? "__constant long *p" : "long s0");
+        }
+        at += snprintf(at, (size_t)(end - at),
+                       ") {\n  const long n = %s;\n  size_t i = get_global_id(0);\n"
+                       "  if ((long)i < n) a0[i] = a%d[i] + 1.0f;\n}\n",
+                       k == 1 ? "p.s[0]" : k == 2 ? "p[0]" : "s0", BUFFERS - 1);
+    }
+}
 
 /* What a launch does beside enqueueing the kernel (time_launches). */
 enum { EVENT = 1, WAIT_EVENT = 2, READ = 4, FINISH = 8, FLUSH = 16 };
@@ -159,6 +192,47 @@ int main(int argc, char **argv) {
     time_launches("kernel enqueued, not waited for", queue, kernel, buffer, 0);
     time_launches("kernel enqueued with an event, not waited for", queue, kernel, buffer, EVENT);
     time_launches("kernel enqueued and flushed, not waited for", queue, kernel, buffer, FLUSH);
+
+    write_many_source();
+    const char *many = many_source;
+    cl_program many_program = clCreateProgramWithSource(context, 1, &many, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(many_program, 1, &device, "", NULL, NULL), "clBuildProgram (sizes)");
+    cl_long sizes[SIZES];
+    for (int s = 0; s < SIZES; s++) {
+        sizes[s] = s == 0 ? n : s;
+    }
+    cl_mem constants = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                      sizeof sizes, sizes, &err);
+    check(err, "clCreateBuffer (sizes)");
+    const char *many_kernels[] = {"sizes_apart", "sizes_packed", "sizes_buffer", "one_size"};
+    const char *many_what[] = {"8 buffers, 40 long sizes apart", "8 buffers, 40 long sizes in a struct",
+                               "8 buffers, 40 long sizes in a buffer", "8 buffers, one long size"};
+    for (int k = 0; k < 4; k++) {
+        cl_kernel sized = clCreateKernel(many_program, many_kernels[k], &err);
+        check(err, "clCreateKernel (sizes)");
+        for (int b = 0; b < BUFFERS; b++) {
+            check(clSetKernelArg(sized, (cl_uint)b, sizeof buffer, &buffer), "clSetKernelArg");
+        }
+        if (k == 0) {
+            for (int s = 0; s < SIZES; s++) {
+                check(clSetKernelArg(sized, (cl_uint)(BUFFERS + s), sizeof sizes[s], &sizes[s]),
+                      "clSetKernelArg");
+            }
+        } else if (k == 1) {
+            check(clSetKernelArg(sized, BUFFERS, sizeof sizes, sizes), "clSetKernelArg");
+        } else if (k == 2) {
+            check(clSetKernelArg(sized, BUFFERS, sizeof constants, &constants), "clSetKernelArg");
+        } else {
+            check(clSetKernelArg(sized, BUFFERS, sizeof sizes[0], &sizes[0]), "clSetKernelArg");
+        }
+        char what[96];
+        snprintf(what, sizeof what, "%s, enqueued", many_what[k]);
+        time_launches(what, queue, sized, buffer, 0);
+        snprintf(what, sizeof what, "%s, with an event", many_what[k]);
+        time_launches(what, queue, sized, buffer, EVENT);
+        clReleaseKernel(sized);
+    }
 
     for (int r = 0; r < REPEAT; r++) {
         double start = now();
