@@ -115,7 +115,9 @@ class Device:
         ]
         args += [buffer for buffer, _ in scratch]
         size_type = np.int32 if kernel.index == "int" else np.int64
-        args += [size_type(sizes[name]) for name in kernel.sizes]
+        values = [size_type(sizes[name]) for name in kernel.sizes]
+        # Packed sizes: one struct argument, its bytes those of the array (by value).
+        args += [np.array(values, size_type)] if kernel.packed_sizes else values
         times = []
         for _ in range(repeat):
             for buffer, size in scratch:  # zeroed before each launch, as the runtime does

@@ -72,6 +72,7 @@ _C_SCALARS = {
 # (docs/results/histogram_variants_unroll_h200_2026-11-30.json).
 _SCATTER_UNROLL = 4
 _OWN = "lk_"  # the prefix of the names the generator makes up (loop counters, buffers)
+_PACKED = f"{_OWN}sizes"  # the argument holding the sizes (`generate(packed_sizes=True)`)
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<": "<", "<=": "<=", ">": ">",
           ">=": ">=", "==": "==", "!=": "!=", "and": "&&", "or": "||", "&": "&", "|": "|",
           "^": "^"}  # fmt: skip
@@ -159,6 +160,8 @@ class Kernel:
     partial_sums: bool = False
     # A map-stream's run reads through advancing pointers (`generate(stream_pointers=True)`).
     stream_pointers: bool = False
+    # The sizes are one struct argument, in `sizes`' order (`generate(packed_sizes=True)`).
+    packed_sizes: bool = False
 
 
 def generate(
@@ -173,6 +176,7 @@ def generate(
     sizes: Sequence[str] = (),
     partial_sums: bool = False,
     stream_pointers: bool = False,
+    packed_sizes: bool = False,
 ) -> Kernel:
     """The OpenCL kernel computing `program` (every parameter typed, every map and
     reduce lowered). `declarations` replaces the kernel parameter text of named program
@@ -204,7 +208,12 @@ def generate(
 
     With `stream_pointers`, a map-stream's run reads its lanes through a pointer to the
     point at the run's current element, advanced by the array's stride
-    (`_through_pointers`; `Kernel.stream_pointers` says whether it did)."""
+    (`_through_pointers`; `Kernel.stream_pointers` says whether it did).
+
+    With `packed_sizes`, the sizes are one argument, a struct holding them in `Kernel.sizes`'
+    order (an array of the index type), which the kernel unpacks first: on the H200 a
+    launch of 40 sizes apart took 8.2-11.9 us of host time to enqueue against 5.6 us packed
+    (benchmarks/launch_primitives.c; docs/acceleration.md)."""
     if index not in ("long", "int"):
         raise LiftError(f"indices are long or int, not {index}")
     generator = _Generator(program, name, output or Output(), declarations or {})
@@ -213,12 +222,14 @@ def generate(
     generator.covered = covered
     generator.partial_sums = partial_sums
     generator.stream_pointers = stream_pointers
+    generator.packed_sizes = packed_sizes
     generator.sizes |= set(sizes)
     try:
         return generator.kernel()
     except _NoPointers:
         return generate(program, name, output, declarations, index, work_group=work_group,
-                        covered=covered, sizes=sizes, partial_sums=partial_sums)  # fmt: skip
+                        covered=covered, sizes=sizes, partial_sums=partial_sums,
+                        packed_sizes=packed_sizes)  # fmt: skip
 
 
 def requirements_hold(kernel: Kernel, sizes: Mapping[str, int]) -> bool:
@@ -346,6 +357,7 @@ class _Generator:
         self.covered = False  # the launch covers every dimension but the highest
         self.partial_sums = False  # runs may keep partial sums (`generate`)
         self.stream_pointers = False  # runs read through advancing pointers (`generate`)
+        self.packed_sizes = False  # the sizes are one struct argument (`generate`)
         # With them: the views of the run's lanes, read at element 0 (`stream_outer`), and
         # the steps of the pointers they are read through (`_through_pointers`).
         self.stream_views: tuple[ir.Apply, ...] | None = None
@@ -403,12 +415,19 @@ class _Generator:
         sizes = sorted(self.sizes - self.segments)
         # Passed in the index type: the caller checked that they fit an int. (On the H200,
         # int parameters ran a 3D 7-point stencil 6% faster than longs narrowed inside.)
-        arguments += [f"{self.index} {size}" for size in sizes]
-        body = "\n".join(self.locals + self.lines)
+        packed = self.packed_sizes and bool(sizes)
+        unpacked = [f"  const {self.index} {n} = {_PACKED}.v[{k}];" for k, n in enumerate(sizes)]
+        if packed:
+            arguments.append(f"{self.name}_sizes {_PACKED}")
+        else:
+            arguments += [f"{self.index} {size}" for size in sizes]
+        body = "\n".join((unpacked if packed else []) + self.locals + self.lines)
         prelude = PRELUDE + (INT64_ATOMICS if self.int64_atomics else "")
         prelude += NARROW_ATOMICS if self.narrow_atomics else ""
         prelude += DOUBLE_ATOMICS if self.double_atomics else ""
         prelude += WARP_HELPERS if self.warp_helpers else ""
+        if packed:
+            prelude += f"typedef struct {{ {self.index} v[{len(sizes)}]; }} {self.name}_sizes;\n"
         required = (
             f"__attribute__((reqd_work_group_size({self.work_group}, 1, 1))) "
             if self.work_group
@@ -437,6 +456,7 @@ class _Generator:
             tuple(self.scratch),
             self.kept_partial_sums,
             self.stream_pointers_used,
+            packed,
         )
 
     def _output_sink(self, result: Type, arguments: list[str]) -> Element:

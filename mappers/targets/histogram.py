@@ -282,7 +282,9 @@ class _HistogramPlan(Plan):
         declarations["X"] = buffer_declaration("X", const_data=True)  # a gathered x's slice
         try:
             add = [
-                generate(program, "idiom_histogram", expression.output, declarations)
+                generate(
+                    program, "idiom_histogram", expression.output, declarations, packed_sizes=True
+                )
                 for program in (expression.add, expression.add_local)
             ]
         except (LiftError, RecursionError):

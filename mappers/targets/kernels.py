@@ -132,6 +132,9 @@ class KernelArg:
     # A generated kernel's size: passed as an int where the launched kernel computes with
     # ints (`Kernel.index`), as a long otherwise (`launch` chooses at run time).
     size: bool = False
+    # A generated kernel's sizes packed in one argument (`Kernel.packed_sizes`), in order:
+    # an array of ints or of longs as `size` says.
+    packed: tuple[Operand, ...] = ()
 
 
 @dataclass
@@ -578,7 +581,11 @@ def launch(
         size_at = builder.emit(
             "ptr", f"getelementptr {{ i32, i32, ptr, i64 }}, ptr {slot.ref}, i32 0, i32 3"
         )
-        if arg.kind == 3 and arg.size:
+        if arg.kind == 3 and arg.packed:
+            cell, size = _sizes_cell(builder, arg.packed, int_sizes)
+            builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
+            builder.statement(f"store {size}, ptr {size_at.ref}")
+        elif arg.kind == 3 and arg.size:
             assert arg.value is not None
             cell, size = _size_cell(builder, arg.value, int_sizes)
             builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
@@ -652,6 +659,30 @@ def _size_cell(builder: Builder, value: Operand, int_sizes: Operand) -> tuple[Op
     return cell, builder.select(int_sizes, const(I64, 4), const(I64, 8))
 
 
+def _sizes_cell(
+    builder: Builder, values: Sequence[Operand], int_sizes: Operand
+) -> tuple[Operand, Operand]:
+    """Where the runtime reads packed sizes (i64 `values`), and their i64 byte count: an
+    array of i32 where `int_sizes` holds, of i64 otherwise."""
+    cells = {}
+    for kind, width in (("i64", 8), ("i32", 4)):
+        if int_sizes.ref == ("true" if kind == "i64" else "false"):
+            continue
+        array = builder.emit("ptr", f"alloca [{len(values)} x {kind}]")
+        for k, value in enumerate(values):
+            at = builder.emit(
+                "ptr", f"getelementptr [{len(values)} x {kind}], ptr {array.ref}, i32 0, i32 {k}"
+            )
+            item = value if kind == "i64" else builder.cast("trunc", value, "i32")
+            builder.statement(f"store {item}, ptr {at.ref}")
+        cells[kind] = (array, const(I64, width * len(values)))
+    if len(cells) == 1:
+        return next(iter(cells.values()))
+    (wide, wide_bytes), (narrow, narrow_bytes) = cells["i64"], cells["i32"]
+    return (builder.select(int_sizes, narrow, wide),
+            builder.select(int_sizes, narrow_bytes, wide_bytes))  # fmt: skip
+
+
 INT_LIMIT = 2**30  # a loop counter below it, plus a global size below it, stays an int
 
 
@@ -668,11 +699,13 @@ def long_and_int(
 ) -> tuple[Kernel, Kernel]:
     """`program` generated for launches in groups of `work_group` (None: any), twice: with
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
-    `fits_int`), the latter `covered` where asked; each takes `sizes` too (`generate`).
+    `fits_int`), the latter `covered` where asked; each takes `sizes` too (`generate`),
+    packed in one argument (`size_args`).
     With `int_streamed`, the `int` kernel's streamed runs read through advancing pointers
     and keep their chain's partial sums where it has one (`generate`'s `stream_pointers`,
     `partial_sums`). Raises what `generate` raises."""
-    wide = generate(program, name, output, declarations, "long", work_group=work_group, sizes=sizes)
+    wide = generate(program, name, output, declarations, "long", work_group=work_group,
+                    sizes=sizes, packed_sizes=True)  # fmt: skip
     narrow = generate(
         program,
         name,
@@ -684,6 +717,7 @@ def long_and_int(
         sizes=sizes,
         stream_pointers=int_streamed,
         partial_sums=int_streamed,
+        packed_sizes=True,
     )
     return wide, narrow
 
@@ -691,7 +725,10 @@ def long_and_int(
 def size_args(kernel: Kernel, values: Mapping[str, Operand]) -> list[KernelArg]:
     """A generated kernel's size arguments (its `sizes`, after the program's parameters,
     i64 values that `launch` passes in the launched kernel's index type), each from
-    `values` by name."""
+    `values` by name: one argument holding them all where the kernel packs them."""
+    if kernel.packed_sizes:
+        packed = tuple(values[name] for name in kernel.sizes)
+        return [KernelArg("", SCALAR, None, size=True, packed=packed)]
     return [KernelArg("", SCALAR, values[name], size=True) for name in kernel.sizes]
 
 

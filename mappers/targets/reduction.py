@@ -585,9 +585,8 @@ def tree_kernels(
         first, narrow = long_and_int(
             functional.partials, "idiom_reduce", declarations=declarations, work_group=LOCAL
         )
-        final = generate(
-            functional.total, "idiom_reduce_final", index="int", work_group=LOCAL
-        )  # < 2^31
+        final = generate(functional.total, "idiom_reduce_final", index="int", work_group=LOCAL,
+                         packed_sizes=True)  # fmt: skip  # < 2^31
     except (LiftError, RecursionError):
         return None
     return first, narrow, final

@@ -1568,3 +1568,27 @@ def test_map_lanes_needs_its_work_group() -> None:
         generate(lowered[0], "spmv", work_group=None)
     with pytest.raises(LiftError, match="a multiple of its lanes"):
         generate(lowered[0], "spmv", work_group=48)
+
+
+def test_packed_sizes_are_one_struct_argument_unpacked_first(device: Device) -> None:
+    """`packed_sizes`: the sizes travel in one struct (one enqueue argument rather than
+    one each); the kernel computes what it computes with them apart."""
+    case = zip_map_case()
+    for index in ("long", "int"):
+        kernel = generate(case.program, output=case.output, index=index, packed_sizes=True)
+        assert kernel.packed_sizes and kernel.sizes == ("N",)
+        assert kernel.parameters[-1] == "lk_sizes"
+        assert f"typedef struct {{ {index} v[1]; }} lift_kernel_sizes;" in kernel.source
+        assert "lift_kernel_sizes lk_sizes)" in kernel.source
+        assert f"const {index} N = lk_sizes.v[0];" in kernel.source
+        out = np.zeros_like(interpreted(case))
+        device.run(case.program, kernel, case.inputs, case.sizes, case.launch, out)
+        np.testing.assert_array_equal(out, interpreted(case))
+    plain = generate(lam(ZIP_MAP), packed_sizes=False)
+    assert not plain.packed_sizes and "lk_sizes" not in plain.source
+
+
+def test_a_kernel_without_sizes_packs_nothing() -> None:
+    kernel = generate(lam(RECORD_CHUNKS.replace("(array f64 N)", "(array f64 16)")),
+                      packed_sizes=True)  # fmt: skip
+    assert kernel.sizes == () and not kernel.packed_sizes and "typedef" not in kernel.source

@@ -30,7 +30,7 @@ ON_POCL = {"IDIOM_DEVICE": "cpu", "IDIOM_CL_MIN_WORK": "1", "IDIOM_VERBOSE": "1"
 SIZES = (0, 1, 7, 33, 100)
 GENERATED = "OpenCL stencil kernel (generated)"
 TRANSLATED = "OpenCL stencil kernel"
-GENERATED_NARROW = b", int n0"  # the generated kernel's int variant: its sizes are ints
+GENERATED_NARROW = b"{ int v["  # the generated kernel's int variant: its packed sizes are ints
 TRANSLATED_MARK = b"const long t0 = get_global_id("  # the translated kernel's first line
 
 # Each shape is a function of its own; `main` runs the one named by argv[1] at size argv[2]
@@ -715,11 +715,16 @@ def test_the_binary_holds_the_long_and_the_int_kernels(generated: Pair, wide: Pa
     (outcome,) = stencils(wide[2]).values()
     assert outcome.detail == GENERATED
     binary = wide[1].read_bytes()
-    # One kernel, twice: sizes as longs (n0 and n1 last), and as ints.
+    # One kernel, twice: sizes as longs (n0 and n1 last), and as ints, packed in a struct.
     kernels = re.findall(rb"__kernel void idiom_stencil\([^)]*\)", binary)
     assert len(kernels) == 2
-    assert [k.endswith(b", long n0, long n1)") for k in kernels].count(True) == 1
-    assert [k.endswith(b", int n0, int n1)") for k in kernels].count(True) == 1
+    assert all(k.endswith(b", idiom_stencil_sizes lk_sizes)") for k in kernels)
+    for index in (b"long", b"int"):
+        (struct,) = re.findall(rb"typedef struct { %s v\[(\d+)\]; } idiom_stencil_sizes;" % index,
+                               binary)  # fmt: skip
+        last = int(struct) - 1
+        assert b"const %s n0 = lk_sizes.v[%d];" % (index, last - 1) in binary
+        assert b"const %s n1 = lk_sizes.v[%d];" % (index, last) in binary
 
 
 @pytest.mark.parametrize(
@@ -734,16 +739,16 @@ def test_the_int_kernel_runs_where_every_size_fits(
     check_launches(identical(wide, args, ON_POCL), 1, rows * n)
     (source,) = built_sources(wide, args, tmp_path)
     assert (GENERATED_NARROW in source) == narrow
-    assert (b"long n0, long n1)" in source) == (not narrow)
+    assert (b"const long n0 = lk_sizes" in source) == (not narrow)
 
 
 # ---------------------------------------------------------------- the int variant's loop
 
 
-def _counting_probe(binary: bytes) -> tuple[str, list[str]]:
+def _counting_probe(binary: bytes) -> tuple[str, list[str], list[str]]:
     """blur's int-index kernel from `binary` (the one computing a point at a time), its
     loop kept as generated and its body replaced by a count of the iterations whose index
-    is negative (`negative[0]`); and its parameters' names."""
+    is negative (`negative[0]`); its parameters' declarations; its packed sizes' names."""
     (source,) = [
         text.decode()
         for text in binary.split(b"\0")
@@ -761,9 +766,10 @@ def _counting_probe(binary: bytes) -> tuple[str, list[str]]:
     assert loop is not None, source
     probe = f"{loop[1]}    if ({loop[2]} < 0) atomic_inc(negative);{loop[3]}"
     source = source[: loop.start()] + probe
-    source = source.replace("int n0)", "int n0, __global int* negative)")
+    source = source.replace("lk_sizes)", "lk_sizes, __global int* negative)")
     (declared,) = re.findall(r"__kernel void idiom_stencil\(([^)]*)\)", source)
-    return source, declared.split(", ")
+    packed = re.findall(r"const int (\w+) = lk_sizes\.v\[\d+\];", source)
+    return source, declared.split(", "), packed
 
 
 def _negative_iterations(generated: Pair, n0: int) -> int:
@@ -771,7 +777,7 @@ def _negative_iterations(generated: Pair, n0: int) -> int:
     to 256, work-groups of 256) on PoCL over n0 points, every read and the write at an
     element of a small buffer (strides 0): how many iterations saw a negative index."""
     cl = pytest.importorskip("pyopencl")
-    source, declared = _counting_probe(generated[1].read_bytes())
+    source, declared, packed = _counting_probe(generated[1].read_bytes())
     context = cl.Context(
         [d for p in cl.get_platforms() for d in p.get_devices(cl.device_type.CPU)][:1]
     )
@@ -782,14 +788,19 @@ def _negative_iterations(generated: Pair, n0: int) -> int:
     count = np.zeros(1, dtype=np.int32)
     counter = cl.Buffer(context, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=count)
     sizes = {"n0": n0}
+
+    def size(name: str) -> int:
+        return 16 if name.endswith("_len") else sizes.get(name, 0)
+
     args = []
     for declaration in declared:
         kind, name = declaration.split()[-2:]
         if name.endswith(("_mem", "negative")):
             args.append(counter if name == "negative" else data)
-            continue
-        value = 16 if name.endswith("_len") else sizes.get(name, 0)
-        args.append(np.int32(value) if kind == "int" else np.int64(value))
+        elif name == "lk_sizes":  # the struct's bytes, by value
+            args.append(np.array([size(p) for p in packed], np.int32))
+        else:
+            args.append(np.int32(size(name)) if kind == "int" else np.int64(size(name)))
     kernel(queue, ((n0 + 255) // 256 * 256,), (256,), *args)
     cl.enqueue_copy(queue, count, counter)
     queue.finish()
