@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lift.errors import LiftError
 from lift.ir import expr as ir
 from lift.opencl.generate import Kernel, Output, generate
 from mappers.plan.access import Access, apart, element_size, measure
@@ -554,6 +555,7 @@ def launch(
     module.declare(
         "idiom_cl_run", "declare i32 @idiom_cl_run(ptr, ptr, i32, ptr, ptr, i64, i32, ptr)"
     )
+    _same_sizes(source, [other for _, other in alternatives])
     definers = args if defining is None else defining
     definitions = "".join(arg.definition + "\n" for arg in definers if arg.definition)
     source_ref = _string_constant(builder, module, definitions + _text(source) + "\0", "src")
@@ -634,6 +636,21 @@ def launch(
     )
 
 
+def _same_sizes(source: str | Kernel, alternatives: Sequence[str | Kernel]) -> None:
+    """Every kernel launched in place of `source` takes its sizes, in its order: the
+    launch passes them once, as `source` declares them."""
+    if not isinstance(source, Kernel):
+        return
+    for other in alternatives:
+        if isinstance(other, Kernel) and (other.sizes, other.packed_sizes) != (
+            source.sizes,
+            source.packed_sizes,
+        ):
+            raise NotReplaced(
+                f"the kernel launched instead takes sizes {other.sizes}, not {source.sizes}"
+            )
+
+
 def _text(source: str | Kernel) -> str:
     return source.source if isinstance(source, Kernel) else source
 
@@ -703,7 +720,8 @@ def long_and_int(
     packed in one argument (`size_args`).
     With `int_streamed`, the `int` kernel's streamed runs read through advancing pointers
     and keep their chain's partial sums where it has one (`generate`'s `stream_pointers`,
-    `partial_sums`). Raises what `generate` raises."""
+    `partial_sums`). Raises what `generate` raises, and LiftError where the two take
+    different sizes."""
     wide = generate(program, name, output, declarations, "long", work_group=work_group,
                     sizes=sizes, packed_sizes=True)  # fmt: skip
     narrow = generate(
@@ -719,6 +737,9 @@ def long_and_int(
         partial_sums=int_streamed,
         packed_sizes=True,
     )
+    if narrow.sizes != wide.sizes:
+        # The launch packs the sizes in the long kernel's order, whichever kernel it runs.
+        raise LiftError(f"the int kernel takes sizes {narrow.sizes}, the long one {wide.sizes}")
     return wide, narrow
 
 
