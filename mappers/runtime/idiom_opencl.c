@@ -12,6 +12,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 
 #include <dirent.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -1425,12 +1426,32 @@ static int slot_loaded_ahead(void) {
     }
 }
 
-__attribute__((constructor)) static void start_loading_ahead(void) {
-    if (idiom__env_int("IDIOM_LOAD_AHEAD", 1) == 0) {
+/* glibc raises its mmap threshold each time the program frees a mapped block larger than it
+   (up to 32 MiB), after which large arrays come from the brk heap and share their first and last
+   pages with other blocks: a launch writing one then copies those pages back and waits for its
+   kernel (idiom_guard.c, pages a claim has to itself). corpus/jds_matrix.cpp frees the
+   temporaries of its matrix's construction, and each of its products and vector updates waited:
+   2 launches an iteration, 7.9 and 3.8 KiB copied back, against none waiting with the threshold
+   fixed. So a run that will launch on a device fixes the threshold at glibc's default (128 KiB),
+   which keeps every large block in a mapping of its own; not where the user set it
+   (MALLOC_MMAP_THRESHOLD_), nor with IDIOM_OWN_MAPPINGS=0, nor in a run that uses no device
+   (auto with no GPU: the program's allocations are as they were). */
+static void keep_large_blocks_mapped(int loaded_ahead) {
+    int mode = idiom__device_mode();
+    int device = mode == IDIOM_MODE_GPU || mode == IDIOM_MODE_CPU || loaded_ahead >= 0;
+    if (!device || getenv("MALLOC_MMAP_THRESHOLD_") != NULL ||
+        idiom__env_int("IDIOM_OWN_MAPPINGS", 1) == 0) {
         return;
     }
+#ifdef M_MMAP_THRESHOLD
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
+__attribute__((constructor)) static void start_loading_ahead(void) {
     int s = slot_loaded_ahead();
-    if (s < 0) {
+    keep_large_blocks_mapped(s);
+    if (s < 0 || idiom__env_int("IDIOM_LOAD_AHEAD", 1) == 0) {
         return;
     }
     atexit(join_ahead);
