@@ -117,38 +117,32 @@ def by_return(name: str, body: str) -> str:
 """
 
 
+def translated(name: str, *, early: bool) -> str:
+    """The translated kernel's form; with `early`, y's place read before the loop (as the
+    tool's translated kernel reads it)."""
+    place = "(long)perm[i1_o + t0 * i1_s0]"
+    first = f"  const long v3 = {place};\n" if early else ""
+    return f"""__kernel void {name}({PARAMS}) {{
+  const long i0_o = P[0], i0_s0 = P[1], i1_o = P[2], i1_s0 = P[3];
+  const long t0 = get_global_id(0);
+  if (t0 >= n0) return;
+  const int it0 = (int)t0;
+  const int v1 = L[i0_o + t0 * i0_s0];
+{first}  double acc = 0.0;
+  for (long qq = 0; qq < (long)v1; qq++) {{
+    const long v8 = (long)((ulong)J[qq - jlo] + (ulong)((long)(uint)it0));
+    const long v11 = (long)C[v8 - vlo];
+    acc = acc + V[v8 - vlo] * X[v11 - xlo];
+  }}
+  Y[{"v3" if early else place} - ylo] = acc;
+}}
+"""
+
+
 SOURCE = f"""
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-__kernel void translated({PARAMS}) {{
-  const long i0_o = P[0], i0_s0 = P[1], i1_o = P[2], i1_s0 = P[3];
-  const long t0 = get_global_id(0);
-  if (t0 >= n0) return;
-  const int it0 = (int)t0;
-  const int v1 = L[i0_o + t0 * i0_s0];
-  const long v3 = (long)perm[i1_o + t0 * i1_s0];
-  double acc = 0.0;
-  for (long qq = 0; qq < (long)v1; qq++) {{
-    const long v8 = (long)((ulong)J[qq - jlo] + (ulong)((long)(uint)it0));
-    const long v11 = (long)C[v8 - vlo];
-    acc = acc + V[v8 - vlo] * X[v11 - xlo];
-  }}
-  Y[v3 - ylo] = acc;
-}}
-__kernel void translated_late({PARAMS}) {{
-  const long i0_o = P[0], i0_s0 = P[1], i1_o = P[2], i1_s0 = P[3];
-  const long t0 = get_global_id(0);
-  if (t0 >= n0) return;
-  const int it0 = (int)t0;
-  const int v1 = L[i0_o + t0 * i0_s0];
-  double acc = 0.0;
-  for (long qq = 0; qq < (long)v1; qq++) {{
-    const long v8 = (long)((ulong)J[qq - jlo] + (ulong)((long)(uint)it0));
-    const long v11 = (long)C[v8 - vlo];
-    acc = acc + V[v8 - vlo] * X[v11 - xlo];
-  }}
-  Y[(long)perm[i1_o + t0 * i1_s0] - ylo] = acc;
-}}
+{translated("translated", early=True)}{translated("translated_late", early=False)}\
 __kernel void grid_int({PARAMS}) {{
   for (int r = get_global_id(0); r < in0; r += get_global_size(0)) {{
 {row("r", "int")}
