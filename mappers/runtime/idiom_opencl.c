@@ -12,7 +12,9 @@
 #define CL_TARGET_OPENCL_VERSION 120
 
 #include <dirent.h>
-#include <malloc.h>
+#ifdef __linux__
+#include <malloc.h> /* mallopt: glibc's */
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -1443,7 +1445,7 @@ static void keep_large_blocks_mapped(int loaded_ahead) {
         idiom__env_int("IDIOM_OWN_MAPPINGS", 1) == 0) {
         return;
     }
-#ifdef M_MMAP_THRESHOLD
+#if defined(__linux__) && defined(M_MMAP_THRESHOLD)
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 }
