@@ -130,11 +130,9 @@ class KernelArg:
     bytes: Operand | None = None  # a buffer's size in bytes
     flags: int = 0  # RESIDENT for a buffer that may stay on the device; CONTINUES
     definition: str = ""  # a resident buffer's name, defined from its buffer and offset
-    # A generated kernel's size: passed as an int where the launched kernel computes with
-    # ints (`Kernel.index`), as a long otherwise (`launch` chooses at run time).
-    size: bool = False
     # A generated kernel's sizes packed in one argument (`Kernel.packed_sizes`), in order:
-    # an array of ints or of longs as `size` says.
+    # an array of ints where the launched kernel computes with ints (`Kernel.index`), of
+    # longs otherwise (`launch` chooses at run time).
     packed: tuple[Operand, ...] = ()
 
 
@@ -543,7 +541,7 @@ def launch(
     default `args`): kernels of one source launched with different arguments share it.
     Of the `alternatives` (an i1, a source), the last whose i1 holds at run time is
     launched instead (a kernel computing its indices as ints where they fit, a streamed
-    one where its lanes carry); the size arguments (`KernelArg.size`) are passed in the
+    one where its lanes carry); the packed sizes (`KernelArg.packed`) are passed in the
     launched kernel's index type. With `any_range`, the kernels compute every element
     whatever the size of their NDRange's highest dimension (a generated loop striding by
     its range's size; `Kernel.covered`: the others have an item an element): the runtime
@@ -585,11 +583,6 @@ def launch(
         )
         if arg.kind == 3 and arg.packed:
             cell, size = _sizes_cell(builder, arg.packed, int_sizes)
-            builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
-            builder.statement(f"store {size}, ptr {size_at.ref}")
-        elif arg.kind == 3 and arg.size:
-            assert arg.value is not None
-            cell, size = _size_cell(builder, arg.value, int_sizes)
             builder.statement(f"store ptr {cell.ref}, ptr {pointer.ref}")
             builder.statement(f"store {size}, ptr {size_at.ref}")
         elif arg.kind == 3:  # a scalar: the runtime reads it through a pointer
@@ -661,21 +654,6 @@ def _int_indices(source: str | Kernel) -> Operand:
     return const(I1, "true" if narrow else "false")
 
 
-def _size_cell(builder: Builder, value: Operand, int_sizes: Operand) -> tuple[Operand, Operand]:
-    """Where the runtime reads a size argument (an i64 `value`), and its i64 byte count:
-    the value as an i32 where `int_sizes` holds, as an i64 otherwise."""
-    wide = builder.emit("ptr", f"alloca {I64}")
-    builder.statement(f"store {value}, ptr {wide.ref}")
-    if int_sizes.ref == "false":
-        return wide, const(I64, 8)
-    narrow = builder.emit("ptr", "alloca i32")
-    builder.statement(f"store {builder.cast('trunc', value, 'i32')}, ptr {narrow.ref}")
-    if int_sizes.ref == "true":
-        return narrow, const(I64, 4)
-    cell = builder.select(int_sizes, narrow, wide)
-    return cell, builder.select(int_sizes, const(I64, 4), const(I64, 8))
-
-
 def _sizes_cell(
     builder: Builder, values: Sequence[Operand], int_sizes: Operand
 ) -> tuple[Operand, Operand]:
@@ -744,13 +722,14 @@ def long_and_int(
 
 
 def size_args(kernel: Kernel, values: Mapping[str, Operand]) -> list[KernelArg]:
-    """A generated kernel's size arguments (its `sizes`, after the program's parameters,
-    i64 values that `launch` passes in the launched kernel's index type), each from
-    `values` by name: one argument holding them all where the kernel packs them."""
-    if kernel.packed_sizes:
-        packed = tuple(values[name] for name in kernel.sizes)
-        return [KernelArg("", SCALAR, None, size=True, packed=packed)]
-    return [KernelArg("", SCALAR, values[name], size=True) for name in kernel.sizes]
+    """A generated kernel's size argument: its `sizes` (after the program's parameters,
+    i64 values from `values` by name) packed in one, which `launch` passes in the
+    launched kernel's index type; none where it has no sizes."""
+    if not kernel.sizes:
+        return []
+    if not kernel.packed_sizes:  # every kernel the tool launches packs them
+        raise NotReplaced(f"kernel {kernel.name} takes its sizes apart")
+    return [KernelArg("", SCALAR, None, packed=tuple(values[name] for name in kernel.sizes))]
 
 
 def scratch_args(
