@@ -42,10 +42,14 @@ import socket
 import struct
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cli import client
+
+if TYPE_CHECKING:
+    from matcher.shared_solve import Helper
 
 __all__ = ["register", "serve", "socket_path"]
 
@@ -138,19 +142,26 @@ def _accept_until_idle(listener: socket.socket, status: Path) -> None:
     retired, retire = os.pipe()
     os.set_blocking(retired, False)
     learner = _Learner(status, retire)
+    server_ends = (taken, tell, retired, retire, learner.reports, learner.report)
     try:
         while True:
+            helper, helper_pid = _fork_helper(listener, server_ends)
             child = os.fork()
             if child == 0:
                 # Only the server holds `retire`'s end: its death retires the child too.
                 for descriptor in (taken, retire, learner.reports):
                     os.close(descriptor)
+                from matcher.shared_solve import stand_by  # preloaded by the server
+
+                stand_by(helper)
                 os._exit(_serve_next(listener, tell, learner.report, retired))
-            _SPARE.append(child)
+            helper.close()
+            _SPARE.extend((child, helper_pid))
             what = _wait_for_request(taken, learner, idle)
             if what is None:
                 return
             _SPARE.remove(child)
+            _SPARE.remove(helper_pid)  # it ends with the command's process
             with contextlib.suppress(BlockingIOError):
                 os.read(retired, 64)  # a retirement the child did not need
             if what == _TAKEN:
@@ -159,6 +170,23 @@ def _accept_until_idle(listener: socket.socket, status: Path) -> None:
         _end_spare()
         for descriptor in (taken, tell, retired, retire, learner.reports, learner.report):
             os.close(descriptor)
+
+
+def _fork_helper(listener: socket.socket, server_ends: Sequence[int]) -> tuple[Helper, int]:
+    """The helper of the next command (matcher/shared_solve.py), forked and rehearsed
+    like the command's process; it holds none of the server's own descriptors, so that
+    it never keeps a pipe of the server open, and it ends with the command's process."""
+    from matcher.pipeline import exported_programs  # preloaded by the server
+    from matcher.shared_solve import Helper
+
+    def rehearse(job_waiting: Callable[[], bool]) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        listener.close()
+        for descriptor in server_ends:
+            os.close(descriptor)
+        _rehearse(job_waiting, print_table=False)
+
+    return Helper.forked(exported_programs, rehearse)
 
 
 def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bytes | None:
@@ -201,7 +229,7 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
     """In the child forked ahead: take the next request, tell the server, run it, and
     report to the server what it compiled; or retire when the server has learnt."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _rehearse(listener)
+    _rehearse(lambda: bool(select.select([listener.fileno()], [], [], 0)[0]))
     ready, _, _ = select.select([listener.fileno(), retired], [], [])
     if listener.fileno() not in ready:
         with contextlib.suppress(OSError):  # the server may be gone
@@ -331,7 +359,7 @@ def _preload() -> None:
 _REHEARSED_IR: list[str | bytes] = []
 
 
-def _rehearse(listener: socket.socket) -> None:
+def _rehearse(waiting: Callable[[], bool], *, print_table: bool = True) -> None:
     """In the child forked ahead, before it waits for a request: what a detection does
     (the command parsed, the IR of `_WARM_UP` modelled and searched function by function,
     a table printed), its output thrown away. A forked child's first write to a page of
@@ -341,8 +369,9 @@ def _rehearse(listener: socket.socket) -> None:
     matrix product, a sparse product, a histogram, a stencil) touches the plans and
     library objects that files with such loops use: rehearsed on a dot product alone, a
     detection of a small corpus file still copied 5,000-8,000 pages, on the five loops
-    450-1,100 (docs/startup.md). The rehearsal stops at the next function as soon as a
-    request is waiting."""
+    450-1,100 (docs/startup.md). The rehearsal stops at the next function as soon as
+    `waiting()` (a request, or a helper's job). A command's helper rehearses the same way,
+    without the table, which it never prints."""
     import io
 
     import cli.main
@@ -351,9 +380,6 @@ def _rehearse(listener: socket.socket) -> None:
     from matcher.ir import Module
     from matcher.ir_builder import build_module
     from matcher.pipeline import FileResult, exported_programs, paused_gc
-
-    def waiting() -> bool:
-        return bool(select.select([listener.fileno()], [], [], 0)[0])
 
     if not _REHEARSED_IR or waiting():
         return
@@ -369,7 +395,8 @@ def _rehearse(listener: socket.socket) -> None:
                     return
                 part = Module(module.source, (function,), module.text)
                 found += detect_module(part, exported_programs(())).instances
-        detect_cmd.print_table([FileResult("warm.c", tuple(found))])
+        if print_table:
+            detect_cmd.print_table([FileResult("warm.c", tuple(found))])
     except Exception:  # a rehearsal is best effort: the command itself reports failures
         pass
     finally:

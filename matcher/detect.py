@@ -11,7 +11,7 @@ larger one, and evaluation counts only the outermost.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from idl.program import Program
@@ -28,8 +28,10 @@ __all__ = [
     "Detection",
     "Instance",
     "ModuleReport",
+    "PairFound",
     "Solution",
     "detect_module",
+    "detect_pair",
     "specificity",
 ]
 
@@ -105,26 +107,47 @@ class ModuleReport:
     seconds: float
 
 
+# What one program found in one function: its cut-short search, if it was, and each
+# instance with the loop of its region.
+PairFound = tuple[Detection | None, list[tuple[Instance, Loop | None]]]
+
+
 def detect_module(
-    module: Module, programs: Sequence[Program], *, budget: int = DEFAULT_BUDGET
+    module: Module,
+    programs: Sequence[Program],
+    *,
+    budget: int = DEFAULT_BUDGET,
+    done: Mapping[tuple[int, int], PairFound] | None = None,
 ) -> ModuleReport:
+    """Every instance in `module`. `done` holds what was already found, by (function
+    number, program number) (matcher/shared_solve.py); the other pairs are searched here."""
     started = time.perf_counter()
     instances: list[Instance] = []
     cut_short: list[Detection] = []
-    for function in module:
+    for f, function in enumerate(module):
         found: list[tuple[Instance, Loop | None]] = []
-        for program in programs:
-            result = solve(program, function, budget=budget, distinct=DISTINCT)
-            if result.exhausted:
-                cut_short.append(
-                    Detection(program.name, function.source_name, result.message() or "")
-                )
-            found += _fold(program.name, function, module.source, result.solutions)
+        for p, program in enumerate(programs):
+            pair = done.get((f, p)) if done is not None else None
+            cut, pair_found = pair or detect_pair(program, function, module.source, budget)
+            if cut is not None:
+                cut_short.append(cut)
+            found += pair_found
         instances += _mark_nesting(found)
     instances.sort(key=lambda i: (i.file, i.first_line or 0, i.idiom))
     return ModuleReport(
         module.source, tuple(instances), tuple(cut_short), time.perf_counter() - started
     )
+
+
+def detect_pair(
+    program: Program, function: Function, source: str, budget: int = DEFAULT_BUDGET
+) -> PairFound:
+    """The instances of one program in one function (`source`: the translation unit)."""
+    result = solve(program, function, budget=budget, distinct=DISTINCT)
+    cut = None
+    if result.exhausted:
+        cut = Detection(program.name, function.source_name, result.message() or "")
+    return cut, _fold(program.name, function, source, result.solutions)
 
 
 def _fold(

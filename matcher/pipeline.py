@@ -21,6 +21,7 @@ import contextlib
 import functools
 import gc
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -29,10 +30,12 @@ from pathlib import Path
 
 import idl
 from idl.errors import IdiomError
+from matcher import shared_solve
 from matcher.detect import Detection, Instance, detect_module
 from matcher.frontend import CompileOptions, canonical_ir
 from matcher.ir_builder import build_module
 from matcher.library_cache import load_programs
+from matcher.shared_solve import Helper
 from matcher.solver_program import compile_program
 
 __all__ = [
@@ -92,23 +95,43 @@ def paused_gc() -> Iterator[None]:
 
 
 def analyse_file(
-    path: str, options: CompileOptions, idiom_dirs: tuple[str, ...] = (), *, keep_ir: bool = False
+    path: str,
+    options: CompileOptions,
+    idiom_dirs: tuple[str, ...] = (),
+    *,
+    keep_ir: bool = False,
+    helper: Helper | None = None,
 ) -> FileResult:
+    """One file's detection; with a `helper` (matcher/shared_solve.py), its searches are
+    shared with the helper's process: the same result, sooner."""
     try:
         programs = exported_programs(idiom_dirs)
     except IdiomError as error:
         return FileResult(path, error=str(error))
     # The model dies with `_analyse`'s frame, before the collection at the block's end.
     with paused_gc():
-        return _analyse(path, options, programs, keep_ir=keep_ir)
+        return _analyse(path, options, idiom_dirs, programs, keep_ir=keep_ir, helper=helper)
 
 
 def _analyse(
-    path: str, options: CompileOptions, programs: Sequence[idl.Program], *, keep_ir: bool
+    path: str,
+    options: CompileOptions,
+    idiom_dirs: tuple[str, ...],
+    programs: Sequence[idl.Program],
+    *,
+    keep_ir: bool,
+    helper: Helper | None,
 ) -> FileResult:
     try:
-        module = build_module(canonical_ir(Path(path), options), path)
-        report = detect_module(module, list(programs))
+        ir = canonical_ir(Path(path), options)
+        if helper is not None and not keep_ir and helper.begin(ir, path, idiom_dirs):
+            module = build_module(ir, path)
+            started = time.perf_counter()
+            done = helper.detect_pairs(module, programs)
+            report = detect_module(module, programs, done=done)
+            report = replace(report, seconds=time.perf_counter() - started)
+        else:
+            report = detect_module(build_module(ir, path), programs)
     except IdiomError as error:
         return FileResult(path, error=str(error))
     instances = report.instances
@@ -128,9 +151,11 @@ def analyse_files(
     """Every file's result, in the order given; `on_done` is called as each completes."""
     workers = min(len(paths), jobs or os.cpu_count() or 1)
     if workers <= 1:
+        # One file and no pool: a helper standing by may take half its searches.
+        helper = shared_solve.standing() if len(paths) == 1 and jobs != 1 else None
         results = []
         for path in paths:
-            results.append(analyse_file(path, options, idiom_dirs))
+            results.append(analyse_file(path, options, idiom_dirs, helper=helper))
             if on_done:
                 on_done(results[-1])
         return results

@@ -173,14 +173,14 @@ def _processes_of(path: Path) -> list[int]:
 
 
 def test_a_killed_server_leaves_no_child_waiting(runtime: Path) -> None:
-    """The child forked ahead of the next request goes with its server, even one killed
-    without a chance to end it."""
+    """The child forked ahead of the next request, and its helper, go with their server,
+    even one killed without a chance to end it."""
     path = server.socket_path()
     assert path is not None
     command = [sys.executable, "-m", "cli.server", str(path)]
     process = subprocess.Popen(command, cwd=ROOT)
     try:
-        assert _wait(lambda: len(_processes_of(path)) == 2, 300), "a server and its child"
+        assert _wait(lambda: len(_processes_of(path)) == 3, 300), "a server, a child, a helper"
     finally:
         process.kill()
         process.wait(timeout=30)
@@ -200,7 +200,7 @@ def test_the_server_learns_its_plans_from_what_its_commands_compiled(running: Pa
     assert _wait(learnt, 120), "the server analysed the source itself"
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     assert _timeless(again.stdout) == _timeless(first.stdout)
-    assert _wait(lambda: len(_processes_of(running)) == 2, 60), "a server and its child"
+    assert _wait(lambda: len(_processes_of(running)) == 3, 60), "a server, a child, a helper"
 
 
 def test_a_first_command_runs_here_then_leaves_a_server(runtime: Path) -> None:
