@@ -207,7 +207,7 @@ def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bytes | Non
             learner.receive()
             last_event = time.monotonic()
         elif learner.pending and time.monotonic() - last_event >= _LEARN_AFTER:
-            learner.learn_one()
+            learner.learn_one(lambda: bool(select.select([taken], [], [], 0)[0]))
             last_event = time.monotonic()
 
 
@@ -302,28 +302,51 @@ class _Learner:
                 while len(self.pending) > _LEARN_PENDING:
                     del self.pending[next(iter(self.pending))]
 
-    def learn_one(self) -> None:
-        """Analyses the most recent pending source here, from its own folder."""
-        from matcher.frontend import CompileOptions  # preloaded by the server
-        from matcher.pipeline import analyse_file
-
+    def learn_one(self, request_taken: Callable[[], bool]) -> None:
+        """Analyses the most recent pending source here, from its own folder. A command
+        that starts meanwhile (`request_taken`) stops it between two searches, so that
+        learning never takes a processor from a command: the source stays pending, and
+        what was learnt of it so far is kept."""
         key = next(reversed(self.pending))
-        path, folder, options = self.pending.pop(key)
-        self.learnt.add(key)
+        path, folder, options = self.pending[key]
         here = os.getcwd()
+        finished = True
         try:
             os.chdir(folder)
-            if isinstance(options, CompileOptions):
-                analyse_file(path, options)
+            finished = _learn_from(path, options, request_taken)
         except Exception:  # learning is best effort: a failure costs nothing
             pass
         finally:
             os.chdir(here)
+        if finished:
+            del self.pending[key]
+            self.learnt.add(key)
         gc.collect()
         gc.freeze()
         os.write(self.retire, b"r")
         with contextlib.suppress(OSError):
             self.status.write_text(f"{len(self.learnt)}\n", encoding="utf-8")
+
+
+def _learn_from(path: str, options: object, stop: Callable[[], bool]) -> bool:
+    """Every search of `path`'s detection made here, which builds their plans in the
+    server's heap; False when `stop()` said to stop first."""
+    from matcher.detect import detect_pair  # preloaded by the server
+    from matcher.frontend import CompileOptions, canonical_ir
+    from matcher.ir_builder import build_module
+    from matcher.pipeline import exported_programs, paused_gc
+
+    if not isinstance(options, CompileOptions):
+        return True
+    programs = exported_programs(())
+    with paused_gc():
+        module = build_module(canonical_ir(Path(path), options), path)
+        for function in module:
+            for program in programs:
+                if stop():
+                    return False
+                detect_pair(program, function, module.source)
+    return True
 
 
 def _peer_uid(connection: socket.socket) -> int:

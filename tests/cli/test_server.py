@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cli import client, server
+from matcher.frontend import CompileOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "corpus" / "csr_struct.c"
@@ -267,3 +268,26 @@ def test_the_next_child_is_forked_once_the_command_has_ended_or_another_waits(
         os.close(descriptor)
     caller.close()
     listener.close()
+
+
+def test_learning_stops_when_a_command_starts_and_the_source_stays_pending(
+    tmp_path: Path,
+) -> None:
+    """Between two searches the server's learning asks whether a command has started;
+    stopped, it leaves the source pending (learnt later), finished, it marks it learnt."""
+    _retired, retire = os.pipe()
+    learner = server._Learner(tmp_path / "learnt", retire)
+    learner._add(str(PROGRAM), str(ROOT), CompileOptions())
+    asked: list[int] = []
+
+    def taken_at_third_ask() -> bool:
+        asked.append(1)
+        return len(asked) >= 3
+
+    learner.learn_one(taken_at_third_ask)
+    assert len(asked) == 3 and learner.pending and not learner.learnt
+    learner.learn_one(lambda: False)
+    assert not learner.pending and len(learner.learnt) == 1
+    assert (tmp_path / "learnt").read_text() == "1\n"
+    for descriptor in (_retired, retire, learner.reports, learner.report):
+        os.close(descriptor)
