@@ -603,19 +603,30 @@ class _Engine:
         vals: list[Slot],
         run: _Run,
     ) -> Iterable[int] | None:
-        """Evaluates a collect step; None when it holds, else the variables read."""
+        """Evaluates a collect step; None when it holds, else the variables that explain
+        the failure: the outer ones when the collect cannot hold (its result depends on
+        them alone), and also the first slot whose bound value differs from the result."""
         collect = step.collect
         result = self.collect_values(collect, vals)
-        if result is None or any(vals[s] is not result[i] for i, s in step.compare):
-            return (*collect.outer, *(s for _, s in step.compare))
-        slots = tuple(slot for _, slot in step.assign)
-        for i, slot in step.assign:
-            vals[slot] = result[i]
+        if result is None:
+            return collect.outer
+        bound_of, compared_of = step.bound_of, step.compared_of
+        # Tuple equality is identity here: neither values nor UNBOUND define __eq__.
+        if (
+            bound_of is not None
+            and compared_of is not None
+            and bound_of(vals) != compared_of(result)
+        ):
+            differs = next(s for i, s in step.compare if vals[s] is not result[i])
+            return (*collect.outer, differs)
+        slots, assigned_of = step.assigned, step.assigned_of
+        if assigned_of is not None:
+            for slot, value in zip(slots, assigned_of(result), strict=False):
+                vals[slot] = value
         stack = run.stack
         stack.append((_UNDO, slots, collect.outer))  # popping it undoes the assignment
         if run.keys is not None:
-            for slot in slots:
-                run.bound_at[slot] = len(stack) - 1
+            run.bound_at.update(dict.fromkeys(slots, len(stack) - 1))
         for check, read in checks:
             if not check(vals):
                 return read

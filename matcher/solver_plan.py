@@ -46,9 +46,10 @@ disjunctions branched in the order they first appear in the formula.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from operator import itemgetter
+from typing import Any, Literal
 
 from idl.program import AtomKind
 from matcher.solver_cost import VALUES, bound_estimate, projection_estimate
@@ -62,17 +63,21 @@ __all__ = [
     "CheckStep",
     "CollectStep",
     "ExistsStep",
+    "Getter",
     "MemberStep",
     "Order",
     "PlanNode",
     "Planner",
     "planner_for",
+    "tuple_getter",
 ]
 
 Order = Literal["selective", "appearance"]
 # What a step checks: an atom, or a disjunction of which one disjunct must hold.
 CheckItem = CAtom | CDisjunction
 Generated = tuple[float, CAtom | None, int]  # estimate, generating atom, its position
+# Returns the items at some indices of a sequence, as a tuple (`tuple_getter`).
+Getter = Callable[[Sequence[Any]], tuple[Any, ...]]
 
 # A disjunction without disjuncts: the check of a false group.
 NEVER = CDisjunction((), frozenset(), -1)
@@ -92,6 +97,23 @@ class CollectStep:
     assign: tuple[tuple[int, int], ...]  # (index into the result, slot) to set
     compare: tuple[tuple[int, int], ...]  # (index into the result, slot) already bound
     checks: tuple[CheckItem, ...]
+    # The same, as getters of tuples (`tuple_getter`): a collect fills hundreds of slots
+    # (a stencil's reads), picked and compared in one C call each, not one at a time.
+    assigned: tuple[int, ...] = ()  # the slots of `assign`
+    assigned_of: Getter | None = None  # the result's items for them
+    bound_of: Getter | None = None  # the bound values of the slots of `compare`
+    compared_of: Getter | None = None  # the result's items for them
+
+
+def tuple_getter(indices: Sequence[int]) -> Getter | None:
+    """What returns the items at `indices` of a sequence as a tuple (None: no index). One
+    index is asked twice, so that the getter still returns a tuple: two getters of the same
+    length compare as the items do, and a zip with the one index stops after one item."""
+    if not indices:
+        return None
+    if len(indices) == 1:
+        return itemgetter(indices[0], indices[0])
+    return itemgetter(*indices)
 
 
 @dataclass(frozen=True, eq=False)
@@ -480,7 +502,16 @@ class Planner:
         newly = {s for _, s in assign}
         state.bound |= newly
         state.forget(newly, self.program.atoms_of)
-        return CollectStep(collect, assign, compare, self._newly_checked(state, newly, None))
+        return CollectStep(
+            collect,
+            assign,
+            compare,
+            self._newly_checked(state, newly, None),
+            tuple(s for _, s in assign),
+            tuple_getter([i for i, _ in assign]),
+            tuple_getter([s for _, s in compare]),
+            tuple_getter([i for i, _ in compare]),
+        )
 
     def _bind(self, state: _State, var: int) -> BindStep:
         _, atom, position = self._best_generator(state, var)
