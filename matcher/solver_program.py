@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class CAtom:
     atom: Atom
     slots: tuple[int, ...]  # the atom's variables, as indexes into the value array
@@ -42,14 +42,14 @@ class CAtom:
     order: int  # position in the formula, for the order of appearance
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class CDisjunction:
     parts: tuple[Group, ...]
     variables: frozenset[int]  # every variable below, collects included
     order: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class CCollect:
     slots: int
     body: Group
@@ -63,7 +63,7 @@ class CCollect:
     local: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Group:
     atoms: tuple[CAtom, ...]
     disjunctions: tuple[CDisjunction, ...]
@@ -72,7 +72,7 @@ class Group:
     variables: frozenset[int]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class CompiledProgram:
     program: Program
     names: tuple[str, ...]  # slot -> variable name
