@@ -12,6 +12,9 @@ For each C/C++ file (default: every one in `corpus/`), each the median of `--run
   each, so `--alone-runs` of them (default 1; 0 leaves them out);
 - in-process: what `matcher.pipeline.analyse_file` does inside this process once the
   library is loaded (the front end, clang-22 + opt-22, the IR model, every idiom);
+- `--pause SECONDS` after each file's timings, as a person leaves between commands
+  (the server learns the plans of the files it was asked about meanwhile); by default
+  the runs follow each other at once, as a script's would;
 - the ratios to clang, the target being a median of at most 1.5 and a worst of at most 3
   (BENCHMARKS.md) for the invocation a user gets after the first (served); the served
   ratios of each file's first invocation are printed apart, since between commands the
@@ -166,8 +169,10 @@ def measure(
     environments: dict[str, dict[str, str]],
     *,
     alone_runs: int,
+    pause: float = 0.0,
 ) -> Times:
-    """Every file's timings by kind, round-robin over the files."""
+    """Every file's timings by kind, round-robin over the files, `pause` seconds after
+    each file's."""
     times: Times = {kind: {path: [] for path in files} for kind in KINDS}
     with tempfile.TemporaryDirectory(prefix="idiom-bench-") as tmp:
         output = Path(tmp) / "out.o"
@@ -181,6 +186,7 @@ def measure(
                 times["in-process"][path].append(
                     timed(lambda p=path: analyse_file(str(p), options, idioms))
                 )
+                time.sleep(pause)
     return times
 
 
@@ -202,6 +208,14 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=10, help="slowest pairs to list")
     parser.add_argument("--idioms", action="append", default=[], metavar="DIR")
     parser.add_argument("--no-pairs", action="store_true", help="skip the breakdown pass")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a pause after each file's timings, as a person leaves between commands "
+        "(the server learns meanwhile); default none",
+    )
     args = parser.parse_args()
     files = sources(args.paths)
     if not files:
@@ -219,7 +233,15 @@ def main() -> None:
         print(f"in-process warm-up (library load, first file): {warm_up:.2f}s")
         start_server(environment)
         environments = {"served": environment, "alone": alone_environment}
-        times = measure(files, args.runs, options, idioms, environments, alone_runs=args.alone_runs)
+        times = measure(
+            files,
+            args.runs,
+            options,
+            idioms,
+            environments,
+            alone_runs=args.alone_runs,
+            pause=args.pause,
+        )
     split: dict[Path, tuple[float, float, float]] = {}
     pairs: list[Pair] = []
     if not args.no_pairs:
@@ -245,7 +267,8 @@ def main() -> None:
             line += f"  {worst.idiom}/{worst.function} {worst.seconds * 1e3:.1f}ms"
         print(line)
 
-    print(f"\n{len(files)} files, median of {args.runs} runs each.")
+    pause = f", a pause of {args.pause:g} s after each file's" if args.pause else ""
+    print(f"\n{len(files)} files, median of {args.runs} runs each{pause}.")
     for kind, label in (
         ("served", "idiom detect (served), whole invocation / clang"),
         ("alone", "idiom detect (IDIOM_SERVER=0), whole invocation / clang"),
