@@ -54,7 +54,6 @@ class Helper:
         self.queue_read = queue_read
         self.queue_write = queue_write
         self.results = results  # the helper's report comes from here
-        self.begun = False
 
     @classmethod
     def forked(
@@ -95,10 +94,9 @@ class Helper:
         try:
             _write_all(self.job, _NUMBER.pack(len(payload)) + payload)
         except OSError:
+            self.close()
             return False
-        finally:
-            os.close(self.job)
-        self.begun = True
+        os.close(self.job)
         return True
 
     def detect_pairs(self, module: Module, programs: Sequence[Program]) -> dict[Pair, PairFound]:
@@ -106,7 +104,7 @@ class Helper:
         (its instances without their IR solutions)."""
         pairs = _pairs_largest_first(module, len(programs))
         numbers = b"".join(_NUMBER.pack(n) for n in range(min(len(pairs), _MOST_PAIRS)))
-        os.write(self.queue_write, numbers)
+        _write_all(self.queue_write, numbers)
         os.close(self.queue_write)
         found: dict[Pair, PairFound] = {}
         for number in _taken(self.queue_read):
