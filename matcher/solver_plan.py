@@ -99,10 +99,10 @@ class CollectStep:
     checks: tuple[CheckItem, ...]
     # The same, as getters of tuples (`tuple_getter`): a collect fills hundreds of slots
     # (a stencil's reads), picked and compared in one C call each, not one at a time.
-    assigned: tuple[int, ...] = ()  # the slots of `assign`
-    assigned_of: Getter | None = None  # the result's items for them
-    bound_of: Getter | None = None  # the bound values of the slots of `compare`
-    compared_of: Getter | None = None  # the result's items for them
+    assigned: tuple[int, ...]  # the slots of `assign`
+    assigned_of: Getter | None  # the result's items for them
+    bound_of: Getter | None  # the bound values of the slots of `compare`
+    compared_of: Getter | None  # the result's items for them
 
 
 def tuple_getter(indices: Sequence[int]) -> Getter | None:
