@@ -192,6 +192,8 @@ def _fork_helper(listener: socket.socket, server_ends: Sequence[int]) -> tuple[H
 def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bytes | None:
     """What the waiting child said once it has taken a request (`_TAKEN`) or retired;
     None after `idle` seconds without a request. Learns meanwhile."""
+    from matcher.shared_solve import readable  # preloaded by the server
+
     last_request = last_event = time.monotonic()
     while True:
         now = time.monotonic()
@@ -207,7 +209,7 @@ def _wait_for_request(taken: int, learner: _Learner, idle: float) -> bytes | Non
             learner.receive()
             last_event = time.monotonic()
         elif learner.pending and time.monotonic() - last_event >= _LEARN_AFTER:
-            learner.learn_one(lambda: bool(select.select([taken], [], [], 0)[0]))
+            learner.learn_one(lambda: readable(taken))
             last_event = time.monotonic()
 
 
@@ -229,7 +231,9 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
     """In the child forked ahead: take the next request, tell the server, run it, and
     report to the server what it compiled; or retire when the server has learnt."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _rehearse(lambda: bool(select.select([listener.fileno()], [], [], 0)[0]))
+    from matcher.shared_solve import readable  # preloaded by the server
+
+    _rehearse(lambda: readable(listener.fileno()))
     ready, _, _ = select.select([listener.fileno(), retired], [], [])
     if listener.fileno() not in ready:
         with contextlib.suppress(OSError):  # the server may be gone
@@ -318,9 +322,10 @@ class _Learner:
             pass
         finally:
             os.chdir(here)
-        if finished:
-            del self.pending[key]
-            self.learnt.add(key)
+        if not finished:
+            return  # a child has the request: nothing to retire, no collection beside it
+        del self.pending[key]
+        self.learnt.add(key)
         gc.collect()
         gc.freeze()
         os.write(self.retire, b"r")

@@ -33,7 +33,7 @@ from matcher.detect import Detection, Instance, PairFound, detect_pair
 from matcher.ir import Function, Module
 from matcher.ir_builder import build_module
 
-__all__ = ["Helper", "Pair", "stand_by", "standing"]
+__all__ = ["Helper", "Pair", "readable", "stand_by", "standing"]
 
 Pair = tuple[int, int]  # (function number, program number)
 _NUMBER = struct.Struct("!I")
@@ -73,7 +73,7 @@ class Helper:
             try:
                 for descriptor in (job_write, queue_write, results_read):
                     os.close(descriptor)
-                rehearse(lambda: _readable(job_read))
+                rehearse(lambda: readable(job_read))
                 _help(job_read, queue_read, results_write, programs_of)
                 code = 0
             finally:
@@ -113,10 +113,13 @@ class Helper:
                 detect_pair(programs[p], module.functions[f], module.source)
             )
         os.close(self.queue_read)
+        loops: dict[int, dict[int, Loop]] = {}  # each function's loops by header block
         for number, (cut, reported) in _read_report(self.results).items():
             if 0 <= number < len(pairs) and pairs[number] not in found:
-                function = module.functions[pairs[number][0]]
-                found[pairs[number]] = (cut, _with_loops(reported, function))
+                f = pairs[number][0]
+                if f not in loops:
+                    loops[f] = _loops_by_header(module.functions[f])
+                found[pairs[number]] = (cut, [(i, loops[f].get(h)) for i, h in reported])
         return found
 
 
@@ -203,15 +206,13 @@ def _header_index(loop: Loop | None) -> int:
     return -1 if loop is None else loop.header.index
 
 
-def _with_loops(
-    reported: list[tuple[Instance, int]], function: Function
-) -> list[tuple[Instance, Loop | None]]:
-    loops = {loop.header.index: loop for loop in function.loops.loops}
-    return [(instance, loops.get(header)) for instance, header in reported]
+def _loops_by_header(function: Function) -> dict[int, Loop]:
+    return {loop.header.index: loop for loop in function.loops.loops}
 
 
-def _readable(descriptor: int) -> bool:
-    import select  # noqa: PLC0415 - only the helper's rehearsal asks
+def readable(descriptor: int) -> bool:
+    """Whether reading `descriptor` would not block now (data, a connection, or EOF)."""
+    import select  # noqa: PLC0415 - asked by the rehearsals and the learning only
 
     return bool(select.select([descriptor], [], [], 0)[0])
 

@@ -77,10 +77,10 @@ def test_what_the_helper_found_comes_back_with_its_loops() -> None:
     report = shared_solve._read_report(results_read)
     assert sorted(report) == list(range(pairs))
     order = shared_solve._pairs_largest_first(module, len(programs))
-    done = {
-        order[n]: (cut, shared_solve._with_loops(found, module.functions[order[n][0]]))
-        for n, (cut, found) in report.items()
-    }
+    done = {}
+    for n, (cut, found) in report.items():
+        loops = shared_solve._loops_by_header(module.functions[order[n][0]])
+        done[order[n]] = (cut, [(instance, loops.get(header)) for instance, header in found])
     assert any(loop is not None for _cut, found in done.values() for _i, loop in found)
     helped = detect_module(module, programs, done=done)
     alone = detect_module(build_module(ir, path), programs)
