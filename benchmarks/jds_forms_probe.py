@@ -19,7 +19,12 @@ diagonal of 6 and 0..7 couplings of -0.5 a row, rows sorted by length):
   `return_long_bound` with one thing changed (the grid-stride loop; y's place read late;
   the segment's bounds; the diagonals counted in `int`);
 - `grid_int_unroll1`, `grid_int_early_unroll1`: `grid_int` and `grid_int_early` with the
-  diagonals' loop kept rolled (`#pragma unroll 1`).
+  diagonals' loop kept rolled (`#pragma unroll 1`);
+- `return_introw_long_bound`: `return_long_bound` with the row's index an `int`;
+- `dual_long_bound`, `dual_introw_long_bound`, `dual_long_segment`: a row without a loop
+  where the NDRange covers every row and a grid-stride loop otherwise (a test every item
+  takes the same way: a kernel correct in any NDRange), with `return_long_bound`'s,
+  `return_introw_long_bound`'s and `return_long_segment`'s bodies.
 
 Every form launched in the driver's work-groups, 200 times after one, in a new random
 order each round; min,
@@ -117,6 +122,21 @@ def by_return(name: str, body: str) -> str:
 """
 
 
+def dual(name: str, body: str) -> str:
+    """`body` once, without a loop, where the NDRange covers every row (a test every item
+    takes the same way), and in a grid-stride loop otherwise."""
+    return f"""__kernel void {name}({PARAMS}) {{
+  if (get_global_size(0) >= n0) {{
+    const long r = get_global_id(0);
+    if (r >= n0) return;{body}
+  }} else {{
+    for (long r = get_global_id(0); r < n0; r += get_global_size(0)) {{{body}
+    }}
+  }}
+}}
+"""
+
+
 def translated(name: str, *, early: bool) -> str:
     """The translated kernel's form; with `early`, y's place read before the loop (as the
     tool's translated kernel reads it)."""
@@ -189,6 +209,10 @@ __kernel void return_long_bound({PARAMS}) {{
 }}
 """
 SOURCE += int_grid("grid_int_unroll1", rolled(row("r", "int")))
+SOURCE += by_return("return_introw_long_bound", bound_row("(int)r", "long", early=True))
+SOURCE += dual("dual_long_bound", bound_row("r", "long", early=True))
+SOURCE += dual("dual_introw_long_bound", bound_row("(int)r", "long", early=True))
+SOURCE += dual("dual_long_segment", row("r", "long", early=True))
 SOURCE += int_grid("grid_int_early_unroll1", rolled(row("r", "int", early=True)))
 SOURCE += grid("grid_long_bound", bound_row("r", "long", early=True))
 SOURCE += by_return("return_long_bound_late", bound_row("r", "long", early=False))
@@ -209,6 +233,10 @@ KERNELS = (
     "return_int_bound",
     "grid_int_unroll1",
     "grid_int_early_unroll1",
+    "return_introw_long_bound",
+    "dual_long_bound",
+    "dual_introw_long_bound",
+    "dual_long_segment",
 )
 
 

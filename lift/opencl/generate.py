@@ -30,6 +30,7 @@ from lift.ir import expr as ir
 from lift.ir.check import infer, infer_function
 from lift.ir.streams import CarryCondition, carry_conditions, conditions_hold, grid_views
 from lift.ir.types import Array, Scalar, Size, Tuple, Type, Vector
+from lift.opencl.in_place import staged_in_place
 from lift.opencl.lookback import (
     AGGREGATE,
     COMMUTATIVE,
@@ -49,6 +50,7 @@ from lift.opencl.views import (
     VectorMemory,
     rejoined,
     text_of,
+    unit_stride,
 )
 
 __all__ = [
@@ -340,6 +342,9 @@ class _Generator:
         self.local_shapes: dict[str, tuple[str, int]] = {}
         self.free_locals: list[str] = []
         self.local_writes: list[str] = []
+        # A to-local that writes into a buffer it reads, element for element: the
+        # expression and the buffer (`scan_workgroups`, lift/opencl/in_place.py).
+        self.in_place: tuple[ir.Apply, str] | None = None
         self.sequential = 0  # sequential loops open (reduce-seq, a stream's run)
         self.depth = 1
         self.counter = 0
@@ -620,6 +625,15 @@ class _Generator:
         self.local_shapes[name] = (c_kind, count)
         return name
 
+    def _in_place_buffer(self, expression: ir.Apply, c_kind: str, count: int) -> str | None:
+        """The buffer `expression` (a to-local) may write in place, where it is the one
+        `scan_workgroups` found and the buffer's shape is the result's."""
+        if self.in_place is None or self.in_place[0] is not expression:
+            return None
+        name = self.in_place[1]
+        self.in_place = None
+        return name if self.local_shapes[name] == (c_kind, count) else None
+
     def _read_since_barrier(self, name: str) -> bool:
         """Whether a line since the last barrier names buffer `name`."""
         for line in reversed(self.lines):
@@ -775,7 +789,8 @@ class _Generator:
         views: list[Element] = []
         for lane in lanes:  # a tuple's lanes in buffers of their own
             if space == "local":
-                name = self._local_buffer(c_type(lane), count.constant)
+                name = self._in_place_buffer(expression, c_type(lane), count.constant)
+                name = name or self._local_buffer(c_type(lane), count.constant)
                 self.local_writes.append(name)
             else:
                 name = self.fresh("p")
@@ -1471,6 +1486,10 @@ class _Generator:
         started = self.fresh("start")
         self.line(f"const {value_type} {started} = {begin};")
         arguments = [loaded, prepared, (started, start_type)]
+        stage = staged_in_place(fun.each)
+        if stage is not None and _whole_local(loaded[0], self.local_shapes):
+            assert isinstance(loaded[0], Memory)
+            self.in_place = (stage, loaded[0].name)
         applied, inner = self.bind(fun.each, arguments, env)
         self.emit(applied, inner, _at(sink, g))
         self.line("barrier(CLK_LOCAL_MEM_FENCE);")  # before the next block's local buffers
@@ -1694,6 +1713,19 @@ def _guarded(element: Element, condition: str) -> Element:
         case Lazy(element_at):
             return Lazy(lambda i: _guarded(element_at(i), condition))
     raise LiftError("map-lanes writes its elements into memory")
+
+
+def _whole_local(element: Element, shapes: Mapping[str, tuple[str, int]]) -> bool:
+    """Whether `element` is a whole local buffer seen as one array from its start."""
+    return (
+        isinstance(element, Memory)
+        and element.name in shapes
+        and element.offset == "0"
+        and not element.index
+        and not element.limit
+        and len(element.strides) == 1
+        and unit_stride(element.strides[0])
+    )
 
 
 def _names(name: str, text: str) -> bool:

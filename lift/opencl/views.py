@@ -27,6 +27,7 @@ __all__ = [
     "VectorMemory",
     "rejoined",
     "text_of",
+    "unit_stride",
 ]
 
 
@@ -66,9 +67,9 @@ class Memory:
 
     def at(self, index: str) -> Memory | Cell:
         stride = self.strides[0]
-        scaled = index if _unit(stride) else f"({index})*{stride}"
+        scaled = index if unit_stride(stride) else f"({index})*{stride}"
         summed = f"{self.index} + {scaled}" if self.index else scaled
-        if _unit(stride):
+        if unit_stride(stride):
             summed = rejoined(self.index, index) or summed
         if len(self.strides) == 1:
             guard = f"({index}) < {self.limit}" if self.limit else ""
@@ -90,7 +91,7 @@ class VectorMemory:
     width: int
 
     def at(self, index: str) -> Cell:
-        if len(self.memory.strides) != 1 or not _unit(self.memory.strides[0]):
+        if len(self.memory.strides) != 1 or not unit_stride(self.memory.strides[0]):
             raise LiftError("split-vec of elements that are not contiguous")
         position = self.memory.place(
             f"{self.memory.index} + ({index})*{self.width}"
@@ -123,7 +124,7 @@ def text_of(element: Element, what: str) -> str:
     raise LiftError(f"{what}: a scalar expected, not an array or tuple")
 
 
-def _unit(stride: str) -> bool:
+def unit_stride(stride: str) -> bool:
     return stride in ("1", "1L", "(1L)")
 
 

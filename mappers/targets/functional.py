@@ -310,16 +310,15 @@ class ChainedShape:
 
 
 # The one-pass scan's shapes, by the width of its values. An odd run keeps the items of a
-# warp in different banks of local memory. On an H200 with the look-back by warps, 4-byte
-# values copied in (in a constant count of rounds), the steps of the group's scan in two
-# buffers, runs of 21: 79% of the copy bandwidth, 81% at 2^27 values; runs of 13 76% and
-# 78%; read in place with runs of 17 72% and 74% (65% and 68% before the rounds and the
-# two buffers, when copying in took 44%) (docs/results/
-# lift_kernels_scan_two_buffers_h200_2026-12-01.json). 8-byte values keep the block
-# where it is: two copies of it would take more than the 48 KB of local memory a group
-# may have (4-byte values in runs of 21: 43 KB).
+# warp in different banks of local memory. 4-byte values are copied into local memory (in
+# a constant count of rounds) and each run's prefixes written back where its values were
+# (lift/opencl/in_place.py): one copy of the block, 43 KB in groups of 512 with runs of
+# 21. On an H200 with the look-back by warps that took the scan of 2^25 ints from 79% of
+# the copy bandwidth (groups of 256, two copies) to 82%, and of 2^26 from 80% to 85%
+# (docs/results/scan_in_place_probe_h200_2026-12-03.txt). 8-byte values keep the block
+# where it is (runs of 17 in groups of 256).
 SCAN_CHAINED_GROUP = 256
-CHAINED_NARROW = ChainedShape(SCAN_CHAINED_GROUP, 21, (True, True))
+CHAINED_NARROW = ChainedShape(2 * SCAN_CHAINED_GROUP, 21, (True, True))
 CHAINED_WIDE = ChainedShape(SCAN_CHAINED_GROUP, 17, (False, True))
 
 

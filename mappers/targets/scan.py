@@ -251,7 +251,8 @@ class _ScanPlan(Plan):
                 "memory (log2 steps of map-local into to-local, two buffers by turns), the "
                 "last the block's total, published; the block's start folded from the totals "
                 f"and prefixes the blocks before it published {looked_back}, its prefix "
-                "published; each run scanned from its start (scan-seq) into local memory, "
+                "published; each run scanned from its start (scan-seq) into local memory"
+                f"{', where its values were' if shape.staging == (True, True) else ''}, "
                 "then copied out",
             ),
             pretty(program),

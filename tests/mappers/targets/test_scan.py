@@ -70,12 +70,15 @@ def test_every_scan_is_replaced_by_generated_kernels(
             continue
         # One kernel: blocks taken in order, each start from the blocks before it.
         assert "(scan-workgroups 0" in kernel.lowered
-        # 4-byte values in blocks of 5,376 (runs of 21) copied into local memory first,
-        # 8-byte ones in blocks of 4,352 (runs of 17) read where they are.
+        # 4-byte values in blocks of 10,752 (groups of 512, runs of 21) copied into local
+        # memory first and scanned there in place (one copy of the block); 8-byte ones in
+        # blocks of 4,352 (groups of 256, runs of 17) read where they are.
         copied = "copied into local memory" in kernel.rewrites[0]
-        block = 5376 if copied else 4352
+        block, group = (10752, 512) if copied else (4352, 256)
         assert f"one-pass scan: blocks of {block} values" in kernel.rewrites[0]
-        assert kernel.source.count("reqd_work_group_size(256, 1, 1)") == 1
+        assert kernel.source.count(f"reqd_work_group_size({group}, 1, 1)") == 1
+        assert len(re.findall(rf"__local \w+ lk_l\d+\[{block}\];", kernel.source)) == 1
+        assert ("where its values were" in kernel.rewrites[0]) == copied
         assert "atom_inc(" in kernel.source and "atom_xchg(" in kernel.source
         # The look-back by the first warp where built for an NVIDIA GPU, else by item 0.
         assert "#if defined(IDIOM_NVIDIA_WARPS)" in kernel.source
@@ -84,7 +87,27 @@ def test_every_scan_is_replaced_by_generated_kernels(
 
 @pytest.mark.parametrize(
     "n",
-    [4, 63, 64, 65, 255, 256, 257, 1023, 1024, 1025, 2049, 4351, 4353, 5377, 8705, 10753, 300_001],
+    [
+        4,
+        63,
+        64,
+        65,
+        255,
+        256,
+        257,
+        1023,
+        1024,
+        1025,
+        2049,
+        4351,
+        4353,
+        5377,
+        8705,
+        10751,
+        10753,
+        21505,
+        300_001,
+    ],
 )
 def test_outputs_equal_and_overlapping_calls_stay_on_the_host(
     builds: tuple[Path, Path, Accelerated], n: int
