@@ -21,6 +21,10 @@ diagonal of 6 and 0..7 couplings of -0.5 a row, rows sorted by length):
 - `grid_int_unroll1`, `grid_int_early_unroll1`: `grid_int` and `grid_int_early` with the
   diagonals' loop kept rolled (`#pragma unroll 1`);
 - `return_introw_long_bound`: `return_long_bound` with the row's index an `int`;
+- `return_introw_long_zero`, `return_introw_int_zero`, `grid_introw_long_zero`: the
+  segment's bounds from 0 to the row's length (jd_ptr from its first entry: `jlo` 0), its
+  length computed from them, y's place first; counted in `long` or `int`, bound by an
+  early return or a grid-stride loop;
 - `dual_long_bound`, `dual_introw_long_bound`, `dual_long_segment`: a row without a loop
   where the NDRange covers every row and a grid-stride loop otherwise (a test every item
   takes the same way: a kernel correct in any NDRange), with `return_long_bound`'s,
@@ -91,6 +95,25 @@ def bound_row(at: str, count: str, *, early: bool) -> str:
     text = BOUND_ROW.replace("EARLY", f"const long at = {place};" if early else "")
     text = text.replace("AT", "at" if early else place)
     return text.replace("ROW", at).replace("COUNT", count)
+
+
+ZERO_ROW = """
+    const long at = (long)((ulong)(long)perm[ROW] - (ulong)ylo);
+    const long lo = (long)0;
+    const long hi = (long)L[ROW];
+    const long diagonals = hi > lo ? (long)(hi - lo) : 0;
+    double acc = 0.0;
+    for (COUNT d = 0; d < (COUNT)diagonals; d++) {
+      const long j = (long)((ulong)J[lo + d] + (ulong)((long)(uint)(int)ROW));
+      acc = acc + V[j - vlo] * X[(long)C[j - vlo] - xlo];
+    }
+    Y[at] = acc;"""
+
+
+def zero_row(at: str, count: str) -> str:
+    """A row as the generator writes it with its diagonals' bounds read from 0 (jd_ptr
+    passed from its first entry): the segment's length from the bounds, y's place first."""
+    return ZERO_ROW.replace("ROW", at).replace("COUNT", count)
 
 
 def grid(name: str, body: str) -> str:
@@ -210,6 +233,9 @@ __kernel void return_long_bound({PARAMS}) {{
 """
 SOURCE += int_grid("grid_int_unroll1", rolled(row("r", "int")))
 SOURCE += by_return("return_introw_long_bound", bound_row("(int)r", "long", early=True))
+SOURCE += by_return("return_introw_long_zero", zero_row("(int)r", "long"))
+SOURCE += by_return("return_introw_int_zero", zero_row("(int)r", "int"))
+SOURCE += grid("grid_introw_long_zero", zero_row("(int)r", "long"))
 SOURCE += dual("dual_long_bound", bound_row("r", "long", early=True))
 SOURCE += dual("dual_introw_long_bound", bound_row("(int)r", "long", early=True))
 SOURCE += dual("dual_long_segment", row("r", "long", early=True))
@@ -234,6 +260,9 @@ KERNELS = (
     "grid_int_unroll1",
     "grid_int_early_unroll1",
     "return_introw_long_bound",
+    "return_introw_long_zero",
+    "return_introw_int_zero",
+    "grid_introw_long_zero",
     "dual_long_bound",
     "dual_introw_long_bound",
     "dual_long_segment",
