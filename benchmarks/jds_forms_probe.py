@@ -30,11 +30,17 @@ diagonal of 6 and 0..7 couplings of -0.5 a row, rows sorted by length):
   takes the same way: a kernel correct in any NDRange), with `return_long_bound`'s,
   `return_introw_long_bound`'s and `return_long_segment`'s bodies.
 
+- `generated_int`, `generated_int_covered`, `generated_long`, `generated_long_covered`:
+  the kernels the Lift compiler generates for jds_matrix.cpp's product (its lowered
+  expression, as `idiom lift` prints it, in `LOWERED`), with `int` and `long` indices, as
+  a loop striding by the range and covering every row (`generate(covers_highest=True)`).
+
 Every form launched in the driver's work-groups, 200 times after one, in a new random
 order each round; min,
 tenth percentile and median kernel times; every y compared with numpy's to the bit.
 
     python benchmarks/jds_forms_probe.py --device gpu [--rows 300000] [--binary FILE]
+        [--forms translated,generated_int,...]
 """
 
 from __future__ import annotations
@@ -49,6 +55,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lift.exploration.device import open_device
+from lift.ir.expr import Lambda as ir_lambda
+from lift.ir.text import parse
+from lift.ir.types import Size
+from lift.opencl.generate import Output, generate
 
 PARAMS = """long n0, __global const int* restrict L, __global const int* restrict perm,
   __global const long* restrict P, __global const long* restrict J,
@@ -269,6 +279,73 @@ KERNELS = (
 )
 
 
+# corpus/jds_matrix.cpp's product, lowered (`idiom lift corpus/jds_matrix.cpp --function
+# JdsMatrix::apply`): g0 the rows' lengths, g1 perm.
+LOWERED = """
+(lambda ((g0 (array i32 g0_len)) (g1 (array i32 g1_len)) (J (array i64 J_len))
+         (V (array f64 V_len)) (C (array i32 V_len)) (X (array f64 X_len)) (xlo i64)
+         (Y (array f64 Y_len)) (jlo i64) (vlo i64) (ylo i64))
+  (permute
+    (map (lambda (p) (- (i64 (i64 (get 2 p))) ylo))
+      (zip (strided i0_o (i0_s0) (n0) g0) (indices 0 (n0)) (strided i1_o (i1_s0) (n0) g1)))
+    (map-global 0
+      (lambda (p)
+        ((lambda (row)
+           (get 0 (reduce-seq (lambda (acc e) (+ acc (* (get 0 (get 0 e)) (get 1 e)))) 0.0:f64
+                    (zip row (gather (map (lambda (ce) (- (i64 (get 1 ce)) xlo)) row) X)))))
+          (gather
+            (map (lambda (s) (- (i64 (+ s (u64 (i32 (+ (i64 0:i32) (* (get 1 p) 1:i64)))))) vlo))
+              (segment diagonals (- (i64 0:i32) jlo) (- (i64 (get 0 p)) jlo) J))
+            (zip V C))))
+      (zip (strided i0_o (i0_s0) (n0) g0) (indices 0 (n0)) (strided i1_o (i1_s0) (n0) g1)))
+    Y))
+"""
+GENERATED = {
+    f"generated_{index}{'_covered' if covered else ''}": (index, covered)
+    for index in ("int", "long")
+    for covered in (False, True)
+}
+
+
+# `generated_long_covered` with one trait of the hand-written forms each, and all four:
+# the rows' lengths and perm read at the row (their strides 1 and offsets 0), the row's
+# length as read for the diagonals' count, jd_ptr indexed `d - jlo`, the length read first.
+_ROW = "((lk_i1)*(i0_s0)) + (i0_o)"
+_PLACE = "((lk_i1)*(i1_s0)) + (i1_o)"
+_COUNT = f"max((((long)g0[{_ROW}]) - ((long)0)), 0L)"
+_AT = f"    const long lk_at4 = ((long)((ulong)((long)((long)g1[{_PLACE}])) - (ulong)ylo));\n"
+_TRAITS = {
+    "unit": [(_ROW, "lk_i1"), (_PLACE, "lk_i1")],
+    "raw": [(_COUNT, f"(long)g0[{_ROW}]")],
+    "jd": [("J[lk_lo5 + (lk_j8)]", "J[lk_j8 - jlo]")],
+    "lfirst": [(_AT, ""), ("    double lk_p6[1];\n", _AT + "    double lk_p6[1];\n")],
+}
+DERIVED = {f"glc_{trait}": [trait] for trait in _TRAITS}
+DERIVED["glc_all"] = ["raw", "jd", "lfirst", "unit"]  # in an order that keeps each's text
+
+
+def generated_sources() -> dict[str, str]:
+    """Each generated form's OpenCL source, its kernel named as the form."""
+    program = parse(LOWERED)
+    assert isinstance(program, ir_lambda)
+    output = Output("Y", True, Size.of(0), (Size.of(1),))
+    sources = {
+        name: generate(program, name, output, index=index, covers_highest=covered,
+                       packed_sizes=True).source
+        for name, (index, covered) in GENERATED.items()
+    }  # fmt: skip
+    base = "generated_long_covered"
+    for name, traits in DERIVED.items():
+        text = sources[base]
+        for trait in traits:
+            for old, new in _TRAITS[trait]:
+                if old not in text:
+                    raise SystemExit(f"{name}: the generated kernel no longer has {old!r}")
+                text = text.replace(old, new)
+        sources[name] = text.replace(base, name)
+    return sources
+
+
 def jagged(rows: int, seed: int = 3) -> tuple[np.ndarray, ...]:
     """jds_matrix.cpp's matrix: row i has 6.0 at i and 0..7 couplings of -0.5 at random
     columns; rows sorted by length, longest first (stable); diagonal d holds the d-th
@@ -294,12 +371,16 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=300_000)
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--binary", type=Path, help="write the built program here (PTX on NVIDIA)")
+    parser.add_argument("--forms", help="only these forms, comma-separated")
     args = parser.parse_args()
+    forms = [*KERNELS, *GENERATED, *DERIVED] if args.forms is None else args.forms.split(",")
     device = open_device(args.device)
     cl, context, queue = device.cl, device.context, device.queue
     program = cl.Program(context, SOURCE).build()
     if args.binary is not None:
         args.binary.write_bytes(program.binaries[0])
+    generated = {name: cl.Program(context, text).build()
+                 for name, text in generated_sources().items()}  # fmt: skip
     n = args.rows
     lengths, perm, jd_ptr, values, columns = jagged(n)
     x = np.cos(0.05 * np.arange(n))
@@ -315,20 +396,34 @@ def main() -> None:
     y = cl.Buffer(context, cl.mem_flags.READ_WRITE, 8 * n)
     zeros = [np.int64(0)] * 4
     print(f"device {device.name}; {n} rows, {len(values)} entries", flush=True)
-    kernels = {name: cl.Kernel(program, name) for name in KERNELS}
-    times: dict[str, list[float]] = {name: [] for name in KERNELS}
+    hand = [np.int64(n), *buffers, y, *zeros, np.int32(n)]
+    # The generated kernels' sizes: J_len V_len X_len Y_len g0_len g1_len i0_o i0_s0 i1_o
+    # i1_s0 n0, in the index type.
+    sizes = [len(jd_ptr), len(values), n, n, n, n, 0, 1, 0, 1, n]
+    lengths_buffer, perm_buffer, _, jd_buffer, values_buffer, columns_buffer, x_buffer = buffers
+    reads = [lengths_buffer, perm_buffer, jd_buffer, values_buffer, columns_buffer, x_buffer]
+
+    def generated_args(index: str) -> list[object]:
+        packed = np.array(sizes, np.int32 if index == "int" else np.int64)
+        return [*reads, np.int64(0), y, *[np.int64(0)] * 3, packed]
+
+    kernels = {name: cl.Kernel(program, name) for name in forms if name in KERNELS}
+    kernels |= {name: cl.Kernel(generated[name], name) for name in forms if name in generated}
+    index_of = {name: GENERATED.get(name, ("long", False))[0] for name in forms}
+    launch_args = {name: hand if name in KERNELS else generated_args(index_of[name])
+                   for name in forms}  # fmt: skip
+    times: dict[str, list[float]] = {name: [] for name in forms}
     order = np.random.default_rng(1)
     for run in range(args.runs + 1):
-        for name in order.permutation(list(KERNELS)):  # no form always after another
-            kernel = kernels[name]
-            event = kernel(queue, (n,), None, np.int64(n), *buffers, y, *zeros, np.int32(n))
+        for name in order.permutation(forms):  # no form always after another
+            event = kernels[name](queue, (n,), None, *launch_args[name])
             event.wait()
             if run:
                 times[name].append((event.profile.end - event.profile.start) * 1e-9)
         if run == args.runs:
-            for name in KERNELS:  # each form's y from a y of NaNs
+            for name in forms:  # each form's y from a y of NaNs
                 cl.enqueue_fill_buffer(queue, y, np.float64(np.nan), 0, 8 * n)
-                kernels[name](queue, (n,), None, np.int64(n), *buffers, y, *zeros, np.int32(n))
+                kernels[name](queue, (n,), None, *launch_args[name])
                 out = np.empty(n)
                 cl.enqueue_copy(queue, out, y)
                 equal = bool(np.array_equal(out, expected_y))

@@ -1481,8 +1481,26 @@ static void release_idle_copies(void) {
     }
 }
 
+/* The kernel a launch of `kernel` in the NDRange `launched` runs: its covered twin
+   (IDIOM_CL_COVERED_TWIN, named into `twin`) where `launched` has the caller's `asked` items
+   or more in every dimension; otherwise `kernel`. */
+static const char *covering_kernel(const char *kernel, int has_twin, int32_t dims,
+                                   const int64_t *asked, const int64_t *launched, char *twin,
+                                   size_t size) {
+    if (!has_twin) {
+        return kernel;
+    }
+    for (int32_t d = 0; d < dims; d++) {
+        if (launched[d] < asked[d]) {
+            return kernel;
+        }
+    }
+    int length = snprintf(twin, size, "%s_covered", kernel);
+    return length > 0 && (size_t)length < size ? twin : kernel;
+}
+
 static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int any_range,
-                      int fill, int64_t *global, int64_t *local, int64_t work,
+                      int has_twin, int fill, int64_t *global, int64_t *local, int64_t work,
                       int32_t nargs, idiom_arg *args, const char **device, cl_timing *timing) {
     idiom_mode mode = idiom__device_mode();
     if (mode == IDIOM_MODE_OFF) {
@@ -1503,6 +1521,10 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     }
     if (mode != IDIOM_MODE_AUTO && loader_busy()) {
         join_ahead(); /* the context the thread is creating, not a second one */
+    }
+    int64_t asked[3] = {1, 1, 1}; /* the caller's NDRange, before a fill or a tuned shape */
+    for (int32_t d = 0; d < dims && d < 3; d++) {
+        asked[d] = global[d];
     }
     pthread_mutex_lock(&cl_lock);
     uint64_t hash = source_hash(source);
@@ -1541,11 +1563,13 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
         idiom__tune_shape(site, kernel, slots[s].name, dims, global, local, &shape);
         measuring |= shape.candidate >= 0; /* a candidate timed waits for its kernel */
     }
+    const int64_t *launched = tuned ? shape.global : global;
+    char twin[160];
+    const char *runs = covering_kernel(kernel, has_twin, dims, asked, launched, twin, sizeof twin);
     double start = idiom__now();
-    int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, kernel, dims,
-                            tuned ? shape.global : global,
-                            !tuned ? local : shape.driver_local ? NULL : shape.local, nargs, args,
-                            timing);
+    int32_t status = launch(&slots[s], s, program, site, work < 0, measuring, runs, dims,
+                            launched, !tuned ? local : shape.driver_local ? NULL : shape.local,
+                            nargs, args, timing);
     if (status == IDIOM_DONE) {
         atomic_store_explicit(&last_ran, idiom__now(), memory_order_relaxed);
     }
@@ -1569,8 +1593,9 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
 int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const int64_t *global,
                      const int64_t *local, int64_t work, int32_t nargs, idiom_arg *args) {
     int any_range = (dims & IDIOM_CL_ANY_RANGE) != 0;
+    int has_twin = any_range && (dims & IDIOM_CL_COVERED_TWIN) != 0;
     int fill = (dims & IDIOM_CL_FILL) != 0 ? ((dims & IDIOM_CL_WIDE) != 0 ? 2 : 1) : 0;
-    dims &= ~(IDIOM_CL_ANY_RANGE | IDIOM_CL_FILL | IDIOM_CL_WIDE);
+    dims &= ~(IDIOM_CL_ANY_RANGE | IDIOM_CL_FILL | IDIOM_CL_WIDE | IDIOM_CL_COVERED_TWIN);
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
@@ -1581,7 +1606,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         launched[d] = global != NULL ? global[d] : 1;
         grouped[d] = local != NULL ? local[d] : 0;
     }
-    int32_t status = cl_run(source, kernel, dims, any_range, fill,
+    int32_t status = cl_run(source, kernel, dims, any_range, has_twin, fill,
                             global != NULL ? launched : NULL, local != NULL ? grouped : NULL,
                             work, nargs, args, &device, &timing);
     global = global != NULL ? launched : NULL;

@@ -14,9 +14,11 @@ it, with the offset and strides measured at run time (mappers/plan/access.py).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from lift.errors import LiftError
 from lift.ir import expr as ir
@@ -463,6 +465,7 @@ RESIDENT = 1  # IDIOM_ARG_RESIDENT
 ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimensions
 FILL = 0x200  # idiom_runtime.h's IDIOM_CL_FILL: a grid the runtime may widen to fill a GPU
 WIDE = 0x400  # IDIOM_CL_WIDE: and its work-groups too, where it fills
+COVERED_TWIN = 0x800  # IDIOM_CL_COVERED_TWIN: the source defines `<kernel>_covered` too
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 SCALAR = 3  # IDIOM_ARG_SCALAR: by value
@@ -608,7 +611,8 @@ def launch(
         if local_size
         else const("ptr", "null")
     )
-    dims = len(global_size) | (ANY_RANGE if any_range else 0)
+    twin = _covered_twin(source, [other for _, other in alternatives])
+    dims = len(global_size) | (ANY_RANGE if any_range else 0) | (COVERED_TWIN if twin else 0)
     filled = FILL | (WIDE if wide else 0)
     flags = const("i32", dims | (filled if fill is True else 0))
     if not isinstance(fill, bool):
@@ -627,6 +631,27 @@ def launch(
             slots,
         ],
     )
+
+
+def _covered_twin(source: str | Kernel, alternatives: Sequence[str | Kernel]) -> bool:
+    """Whether the kernels launched define their covered twins (`with_covered_twin`): all
+    of them or none, as the launch's flag says so of whichever runs."""
+    twins = {isinstance(k, Kernel) and k.covered_twin for k in (source, *alternatives)}
+    assert len(twins) == 1, "a launch's kernels all have covered twins or none"
+    return twins == {True}
+
+
+def with_covered_twin(program: ir.Lambda, kernel: Kernel, **options: Any) -> Kernel:
+    """`kernel` (generated from `program` with `options`) with its covered twin in its
+    source: `<name>_covered`, the program generated with `covers_highest`, one element an
+    item in every dimension; the runtime launches it where the NDRange covers every
+    element (IDIOM_CL_COVERED_TWIN). Raises what `generate` raises."""
+    twin = generate(program, f"{kernel.name}_covered", covers_highest=True, **options)
+    arguments = (twin.sizes, twin.prelude, twin.parameters)
+    if arguments != (kernel.sizes, kernel.prelude, kernel.parameters):
+        raise LiftError(f"the covered twin of {kernel.name} takes other arguments")
+    text = kernel.source + twin.source.removeprefix(twin.prelude)
+    return dataclasses.replace(kernel, source=text, covered_twin=True)
 
 
 def _same_sizes(source: str | Kernel, alternatives: Sequence[str | Kernel]) -> None:
@@ -691,6 +716,7 @@ def long_and_int(
     covered: bool = False,
     sizes: Sequence[str] = (),
     int_streamed: bool = False,
+    covered_twin: bool = False,
 ) -> tuple[Kernel, Kernel]:
     """`program` generated for launches in groups of `work_group` (None: any), twice: with
     `long` indices, and with `int` ones (launched where every size fits in 31 bits:
@@ -698,8 +724,8 @@ def long_and_int(
     packed in one argument (`size_args`).
     With `int_streamed`, the `int` kernel's streamed runs read through advancing pointers
     and keep their chain's partial sums where it has one (`generate`'s `stream_pointers`,
-    `partial_sums`). Raises what `generate` raises, and LiftError where the two take
-    different sizes."""
+    `partial_sums`). With `covered_twin`, each with its covered twin (`with_covered_twin`).
+    Raises what `generate` raises, and LiftError where the two take different sizes."""
     wide = generate(program, name, output, declarations, "long", work_group=work_group,
                     sizes=sizes, packed_sizes=True)  # fmt: skip
     narrow = generate(
@@ -718,6 +744,11 @@ def long_and_int(
     if narrow.sizes != wide.sizes:
         # The launch packs the sizes in the long kernel's order, whichever kernel it runs.
         raise LiftError(f"the int kernel takes sizes {narrow.sizes}, the long one {wide.sizes}")
+    if covered_twin:
+        common = {"output": output, "declarations": declarations, "work_group": work_group,
+                  "sizes": sizes, "packed_sizes": True}  # fmt: skip
+        wide = with_covered_twin(program, wide, **common)
+        narrow = with_covered_twin(program, narrow, index="int", **common)
     return wide, narrow
 
 

@@ -907,7 +907,7 @@ def generate_product(
     try:
         lowered, rewrites = lower(functional.program)
         kernels = long_and_int(lowered, name, work_group=None, declarations=declarations,
-                               output=functional.output)  # fmt: skip
+                               output=functional.output, covered_twin=True)  # fmt: skip
     except (LiftError, RecursionError):
         return None
     shown = GeneratedKernel(

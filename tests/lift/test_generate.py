@@ -317,10 +317,10 @@ __kernel void csr(__global const int* restrict ptr, __global const double* restr
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
     const long lk_lo3 = ptr[lk_i1];
     const long lk_hi4 = ptr[(lk_i1) + 1];
-    const int entries = lk_hi4 > lk_lo3 ? (int)(lk_hi4 - lk_lo3) : 0;
+    const long entries = lk_hi4 > lk_lo3 ? lk_hi4 - lk_lo3 : 0L;
     double lk_p5[1];
     double lk_acc6 = 0.0;
-    for (int lk_j7 = 0; lk_j7 < (entries); lk_j7++) {
+    for (long lk_j7 = 0; lk_j7 < (entries); lk_j7++) {
       double lk_next11 = (lk_acc6 + (v[lk_lo3 + (lk_j7)] * x[c[lk_lo3 + (lk_j7)]]));
       lk_acc6 = lk_next11;
     }
@@ -344,17 +344,18 @@ JDS_INT_SOURCE = """\
 #pragma OPENCL FP_CONTRACT OFF
 __kernel void jds(__global const int* restrict perm, __global const int* restrict count, __global const int* restrict jd, __global const double* restrict v, __global const int* restrict c, __global const double* restrict x, __global double* restrict y, int D, int E, int R, int X, int Y) {
   for (int lk_i1 = get_global_id(0); lk_i1 < (R); lk_i1 += get_global_size(0)) {
-    const long lk_lo4 = 0;
-    const long lk_hi5 = count[lk_i1];
-    const int diagonals = lk_hi5 > lk_lo4 ? (int)(lk_hi5 - lk_lo4) : 0;
-    double lk_p6[1];
-    double lk_acc7 = 0.0;
-    for (int lk_j8 = 0; lk_j8 < (diagonals); lk_j8++) {
-      double lk_next14 = (lk_acc7 + (v[((long)((ulong)((long)jd[lk_lo4 + (lk_j8)]) + (ulong)((long)(lk_i1))))] * x[c[((long)((ulong)((long)jd[lk_lo4 + (lk_j8)]) + (ulong)((long)(lk_i1))))]]));
-      lk_acc7 = lk_next14;
+    const long lk_lo5 = 0;
+    const long lk_hi6 = count[lk_i1];
+    const long diagonals = lk_hi6 > lk_lo5 ? lk_hi6 - lk_lo5 : 0L;
+    double lk_p7[1];
+    double lk_acc8 = 0.0;
+    const long lk_at4 = ((int)((uint)perm[lk_i1] - (uint)1));
+    for (long lk_j9 = 0; lk_j9 < (diagonals); lk_j9++) {
+      double lk_next15 = (lk_acc8 + (v[((long)((ulong)((long)jd[lk_lo5 + (lk_j9)]) + (ulong)((long)(lk_i1))))] * x[c[((long)((ulong)((long)jd[lk_lo5 + (lk_j9)]) + (ulong)((long)(lk_i1))))]]));
+      lk_acc8 = lk_next15;
     }
-    lk_p6[0] = lk_acc7;
-    y[((int)((uint)perm[lk_i1] - (uint)1))] = lk_p6[0];
+    lk_p7[0] = lk_acc8;
+    y[lk_at4] = lk_p7[0];
   }
 }
 """
@@ -376,9 +377,9 @@ __kernel void ell(__global const double* restrict v, __global const int* restric
     double lk_p4[1];
     const long lk_lo5 = 0L;
     const long lk_hi6 = w;
-    const int entries = lk_hi6 > lk_lo5 ? (int)(lk_hi6 - lk_lo5) : 0;
+    const long entries = lk_hi6 > lk_lo5 ? lk_hi6 - lk_lo5 : 0L;
     double lk_acc7 = 0.0;
-    for (int lk_j8 = 0; lk_j8 < (entries); lk_j8++) {
+    for (long lk_j8 = 0; lk_j8 < (entries); lk_j8++) {
       const long lk_v10 = (lk_lo5 + (lk_j8));
       const long lk_v12 = (lk_lo5 + (lk_j8));
       double lk_next16 = (lk_acc7 + (v[((long)((ulong)((long)((ulong)lk_v3 * (ulong)w)) + (ulong)lk_v10))] * x[c[((long)((ulong)((long)((ulong)lk_v3 * (ulong)w)) + (ulong)lk_v12))]]));
@@ -726,6 +727,23 @@ def jds_product_case() -> Case:
     return Case(lam(JDS_PRODUCT), inputs, sizes, Launch((128,), (32,)), output, products)
 
 
+# JDS_PRODUCT with jd a slice from `jlo` (the tool's form): a row's diagonals from 0 - jlo
+# to count - jlo, each bound a 32-bit value widened less one parameter.
+JDS_MOVED = JDS_PRODUCT.replace(
+    "(segment diagonals 0:i32 (get 1 p) jd)",
+    "(segment diagonals (- (i64 0:i32) jlo) (- (i64 (get 1 p)) jlo) jd)",
+).replace("(y (array f64 Y)))", "(y (array f64 Y)) (jlo i64))")
+
+
+def jds_moved_case() -> Case:
+    """`jds_product_case` with jd given from two entries before its first (jlo = -2)."""
+    case = jds_product_case()
+    jd = case.inputs["jd"]
+    case.inputs |= {"jd": np.concatenate([[-99, -99], jd]).astype(np.int32), "jlo": -2}
+    case.sizes["D"] += 2
+    return Case(lam(JDS_MOVED), case.inputs, case.sizes, case.launch, case.output, case.check)
+
+
 ELL_PRODUCT = """
 (lambda ((v (array f64 E)) (c (array i32 E)) (x (array f64 X)) (w i64))
   (map-global 0
@@ -792,6 +810,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "csr-product-segments": csr_product_case,
     "coordinates": coordinates_case,
     "jds-product-permuted": jds_product_case,
+    "jds-product-moved": jds_moved_case,
     "ell-product-range": ell_product_case,
     # The smallest int is not a negated constant in C: its literal is written otherwise.
     "histogram-i32": lambda: histogram_case("i32"),
@@ -1500,6 +1519,37 @@ def test_a_covered_kernel_computes_every_element_with_its_highest_dimension_coar
     assert np.array_equal(out, -x)
 
 
+def test_a_segment_between_widened_ints_less_one_value_counts_their_difference() -> None:
+    """Bounds `(- (i64 a) c)` and `(- (i64 b) c)`: the length is max(b - a, 0), exact and
+    without overflow, counted in `long` in an `int` kernel; the store's place is read after
+    what the loop's bound reads and before the loop."""
+    case = jds_moved_case()
+    source = generate(case.program, "jds", case.output, index="int").source
+    count = "const long diagonals = max((((long)count[lk_i1]) - ((long)0)), 0L);"
+    assert count in source
+    assert "for (long lk_j" in source
+    place = source.index("const long lk_at")
+    assert source.index(count) < place < source.index("for (long lk_j")
+    other = generate(jds_product_case().program, "jds", case.output).source
+    assert "max(" not in other  # bounds of no common form: compared
+
+
+def test_a_kernel_covering_the_highest_dimension_takes_its_row_from_the_item(
+    device: Device,
+) -> None:
+    """`covers_highest`: no loop striding by the range in any dimension; launched with an
+    item for every row, it computes what the interpreter does."""
+    case = jds_moved_case()
+    for index in ("long", "int"):
+        kernel = generate(case.program, output=case.output, index=index, covers_highest=True)
+        assert kernel.covered
+        assert "get_global_size" not in kernel.source
+        assert f"if (get_global_id(0) < (R)) {{ const {index} " in kernel.source
+        out = np.zeros_like(interpreted(case))
+        device.run(case.program, kernel, case.inputs, case.sizes, Launch((320,), (32,)), out)
+        np.testing.assert_array_equal(out, interpreted(case))
+
+
 LANES_CSR = """
 (lambda ((ptr (array i32 R1)) (V (array f64 E)) (C (array i32 E)) (X (array f64 N)))
   (map (lambda (p)
@@ -1534,7 +1584,7 @@ def test_snapshot_a_sparse_product_by_lanes() -> None:
     const int lk_i3 = lk_first2 < (R) ? lk_first2 : (R) - 1;
     const long lk_lo6 = ((long)ptr[lk_i3]);
     const long lk_hi7 = ((long)ptr[(lk_i3) + 1]);
-    const int entries = lk_hi7 > lk_lo6 ? (int)(lk_hi7 - lk_lo6) : 0;
+    const long entries = lk_hi7 > lk_lo6 ? lk_hi7 - lk_lo6 : 0L;
     double lk_p8[1];
     double lk_acc9 = 0.0;
     for (int lk_j10 = lk_lane4; lk_j10 < (entries); lk_j10 += 32) {
