@@ -536,9 +536,11 @@ class _Generator:
     def _place_reads(self, text: str) -> None:
         """Emit the stores' places (`_read_first`) that `text` needs, or that go before it:
         the first loop at their depth. A place first needed deeper is read where its
-        element's code started."""
+        element's code started; one whose block has closed was never needed."""
         waiting = []
         for place in self.places:
+            if place.depth > self.depth:
+                continue
             opens_loop = text.startswith("for (") and place.depth == self.depth
             if not (opens_loop or _names(place.name, text)):
                 waiting.append(place)
@@ -758,8 +760,8 @@ class _Generator:
         first = self.fresh("lo")
         self.line(f"const long {first} = {text_of(lo, 'a segment bound')};")
         if narrow is not None:
-            # A length a GPU's compiler sees as max(n, 0) of a 32-bit n: a loop to it is
-            # counted as one to n from 0 (on the H200, a JDS product's rows 3% faster).
+            # max(n, 0) of a 32-bit n: a loop to it is one to n from 0 for the device's
+            # compiler, with no wrapped comparison of 64-bit bounds before it.
             self.line(f"const long {length} = max({narrow}, 0L);")
             return first
         end = self.fresh("hi")
@@ -1363,9 +1365,9 @@ class _Generator:
 
     def _read_first(self, index: Element) -> str:
         """A store's place, read before the first loop of its element's code (after what
-        that loop's bounds read), or where it is first needed. (On the H200 a JDS
-        product's rows ran 3-4% faster so than with the place read after the loop, or
-        before the loop's bound: docs/lift.md.)"""
+        that loop's bound reads), or where it is first needed. (On the H200 a JDS
+        product's rows ran 3-4% slower with the place read after the loop, or before the
+        loop's bound: docs/lift.md.)"""
         name = self.fresh("at")
         declaration = f"const long {name} = {text_of(index, 'an index')};"
         self.places.append(_PlaceRead(name, declaration, len(self.lines), self.depth))
