@@ -30,6 +30,9 @@ diagonal of 6 and 0..7 couplings of -0.5 a row, rows sorted by length):
   takes the same way: a kernel correct in any NDRange), with `return_long_bound`'s,
   `return_introw_long_bound`'s and `return_long_segment`'s bodies.
 
+- `glc_*` and `gic_*`: `generated_long_covered` and `generated_int_covered` with traits
+  of the hand-written forms (`_TRAITS`). With `--int-diagonals`, the generated forms of
+  corpus/jds_struct.c's product instead (jd_ptr of ints).
 - `generated_int`, `generated_int_covered`, `generated_long`, `generated_long_covered`:
   the kernels the Lift compiler generates for jds_matrix.cpp's product (its lowered
   expression, as `idiom lift` prints it, in `LOWERED`), with `int` and `long` indices, as
@@ -46,6 +49,7 @@ tenth percentile and median kernel times; every y compared with numpy's to the b
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -320,13 +324,51 @@ _TRAITS = {
     "jd": [("J[lk_lo5 + (lk_j8)]", "J[lk_j8 - jlo]")],
     "lfirst": [(_AT, ""), ("    double lk_p6[1];\n", _AT + "    double lk_p6[1];\n")],
 }
-DERIVED = {f"glc_{trait}": [trait] for trait in _TRAITS}
-DERIVED["glc_all"] = ["raw", "jd", "lfirst", "unit"]  # in an order that keeps each's text
+_LONG, _INT = "generated_long_covered", "generated_int_covered"
+DERIVED = {f"glc_{trait}": (_LONG, [trait]) for trait in _TRAITS}
+DERIVED["glc_all"] = (_LONG, ["raw", "jd", "lfirst", "unit"])  # each's text kept in turn
+DERIVED |= {
+    "gic_raw": (_INT, ["raw"]),
+    "gic_jd": (_INT, ["jd"]),
+    "gic_raw_jd": (_INT, ["raw", "jd"]),
+}
+# And the slices' first indices subtracted signed, as the translated kernels do (`signed_moves`).
+DERIVED |= {"gic_signed": (_INT, ["signed"]), "glc_signed": (_LONG, ["signed"])}
+
+# The translated kernel's form for jd_ptr of ints (corpus/jds_struct.c): its position the
+# wrapped int sum of jd_ptr[d] and the row, widened.
+INT_DIAGONALS_SOURCE = f"""
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+__kernel void translated_int({PARAMS.replace("const long* restrict J", "const int* restrict J")}) {{
+  const long i0_o = P[0], i0_s0 = P[1], i1_o = P[2], i1_s0 = P[3];
+  const long t0 = get_global_id(0);
+  if (t0 >= n0) return;
+  const int it0 = (int)t0;
+  const int v1 = L[i0_o + t0 * i0_s0];
+  const long v3 = (long)perm[i1_o + t0 * i1_s0];
+  double acc = 0.0;
+  for (long qq = 0; qq < (long)v1; qq++) {{
+    const int v7 = (int)((uint)J[qq - jlo] + (uint)it0);
+    const long v8 = (long)v7;
+    const long v11 = (long)C[v8 - vlo];
+    acc = acc + V[v8 - vlo] * X[v11 - xlo];
+  }}
+  Y[v3 - ylo] = acc;
+}}
+"""
+
+# corpus/jds_struct.c's product: jd_ptr of ints, a row's position their wrapped int sum.
+LOWERED_INT_DIAGONALS = LOWERED.replace("(J (array i64 J_len))", "(J (array i32 J_len))").replace(
+    "(- (i64 (+ s (u64 (i32 (+ (i64 0:i32) (* (get 1 p) 1:i64)))))) vlo)",
+    "(- (i64 (i64 (+ s (i32 (+ (i64 0:i32) (* (get 1 p) 1:i64)))))) vlo)",
+)
 
 
-def generated_sources() -> dict[str, str]:
-    """Each generated form's OpenCL source, its kernel named as the form."""
-    program = parse(LOWERED)
+def generated_sources(int_diagonals: bool = False) -> dict[str, str]:
+    """Each generated form's OpenCL source, its kernel named as the form; with
+    `int_diagonals`, of jds_struct.c's product (`LOWERED_INT_DIAGONALS`)."""
+    program = parse(LOWERED_INT_DIAGONALS if int_diagonals else LOWERED)
     assert isinstance(program, ir_lambda)
     output = Output("Y", True, Size.of(0), (Size.of(1),))
     sources = {
@@ -334,10 +376,12 @@ def generated_sources() -> dict[str, str]:
                        packed_sizes=True).source
         for name, (index, covered) in GENERATED.items()
     }  # fmt: skip
-    base = "generated_long_covered"
-    for name, traits in DERIVED.items():
+    for name, (base, traits) in DERIVED.items():
         text = sources[base]
         for trait in traits:
+            if trait == "signed":
+                text = signed_moves(text)
+                continue
             for old, new in _TRAITS[trait]:
                 if old not in text:
                     raise SystemExit(f"{name}: the generated kernel no longer has {old!r}")
@@ -346,13 +390,23 @@ def generated_sources() -> dict[str, str]:
     return sources
 
 
-def jagged(rows: int, seed: int = 3) -> tuple[np.ndarray, ...]:
+def jagged(rows: int, seed: int = 3, banded: bool = False) -> tuple[np.ndarray, ...]:
     """jds_matrix.cpp's matrix: row i has 6.0 at i and 0..7 couplings of -0.5 at random
-    columns; rows sorted by length, longest first (stable); diagonal d holds the d-th
-    entry of every row longer than d."""
+    columns; or, `banded`, jds_struct.c's: row i has 2 + 5i mod 9 entries, its d-th at
+    column i + 3d for odd d and i - 3d for even d (mod the rows). Rows sorted by length,
+    longest first (stable); diagonal d holds the d-th entry of every row longer than d."""
     rng = np.random.default_rng(seed)
-    lengths = 1 + rng.integers(0, 8, rows)
-    columns = [np.concatenate(([i], rng.integers(0, rows, k - 1))) for i, k in enumerate(lengths)]
+    if banded:
+        lengths = 2 + (np.arange(rows) * 5) % 9
+        columns = [
+            np.array([(i + (d if d % 2 else -d) * 3) % rows for d in range(k)])
+            for i, k in enumerate(lengths)
+        ]
+    else:
+        lengths = 1 + rng.integers(0, 8, rows)
+        columns = [
+            np.concatenate(([i], rng.integers(0, rows, k - 1))) for i, k in enumerate(lengths)
+        ]
     perm = np.argsort(-lengths, kind="stable").astype(np.int32)
     sorted_lengths = lengths[perm].astype(np.int32)
     jd_ptr, cols, vals = [0], [], []
@@ -365,6 +419,87 @@ def jagged(rows: int, seed: int = 3) -> tuple[np.ndarray, ...]:
             np.concatenate(cols))  # fmt: skip
 
 
+def tool_sources(accelerated: Path, translated: Path) -> dict[str, str]:
+    """The JDS product's kernels as the tool built them into two binaries of a program:
+    `tool_generated` (the covered twin of the `int` kernel, which the runtime launches
+    where every row has an item) and `tool_translated`."""
+    found = {}
+    for form, binary, marker, kernel in (
+        ("tool_generated", accelerated, b"typedef struct { int v[11]; } idiom_jds_spmv_sizes;",
+         "idiom_jds_spmv_covered("),
+        ("tool_translated", translated, b"__global const long* restrict P", "idiom_jds_spmv("),
+    ):  # fmt: skip
+        texts = [t for t in binary.read_bytes().split(b"\0")
+                 if marker in t and b"#define" in t and kernel.encode() in t]  # fmt: skip
+        if not texts:
+            sys.exit(f"{binary}: no JDS product kernel of the expected form")
+        source = texts[0][texts[0].index(b"#define") :].decode()
+        found[form] = source.replace(kernel, f"{form}(")
+        variant = f"{form}_locals"
+        found[variant] = defines_as_locals(source).replace(kernel, f"{variant}(")
+    generated = found["tool_generated"]
+    variants = {
+        "signed": signed_moves(generated),
+        "elements": re.sub(
+            r"#define (\w+) \(\((__global (?:const )?(\w+)\*)\)\((\w+) \+ (\w+)\)\)",
+            r"#define \1 (((\2)\4) + \5 / (long)sizeof(\3))", generated,
+        ),  # the byte offsets as element offsets of typed buffers
+    }  # fmt: skip
+    for trait in ("raw", "jd", "unit"):
+        text = generated
+        for old, new in _TRAITS[trait]:
+            text = text.replace(old, new)
+        variants[trait] = text
+    for name, text in variants.items():
+        found[f"tool_generated_{name}"] = text.replace("tool_generated(", f"tool_generated_{name}(")
+    return found
+
+
+def defines_as_locals(source: str) -> str:
+    """`source` with its buffers' `#define NAME ((T*)(NAME_mem + NAME_at))` lines made
+    constant pointers declared first in each kernel."""
+    lines = source.splitlines(keepends=True)
+    defines = [line.split(None, 2)[1:] for line in lines if line.startswith("#define ")]
+    pointers = "".join(
+        f"  {text.strip()[2 : text.strip().index('*') + 1]} const {name} = {text.strip()[1:-1]};\n"
+        for name, text in defines
+    )  # `((__global const int*)(J_mem + J_at))` gives `__global const int* const J = ...`
+    body = "".join(line for line in lines if not line.startswith("#define "))
+    return re.sub(r"(__kernel void [^{]*\{\n)", lambda m: m.group(1) + pointers, body)
+
+
+def signed_moves(text: str) -> str:
+    """`text` with each wrapped subtraction of a slice's first index,
+    `((long)((ulong)A - (ulong)lo))` for lo one of jlo, vlo, xlo, ylo, written signed:
+    `((long)(A) - lo)`."""
+    head = "((long)((ulong)"
+    out, at = [], 0
+    while (start := text.find(head, at)) >= 0:
+        end = _closing(text, start)
+        inner = text[start + len("((long)(") : _closing(text, start + len("((long)"))]
+        moved = next(
+            (lo for lo in ("jlo", "vlo", "xlo", "ylo") if inner.endswith(f" - (ulong){lo}")), None
+        )
+        if moved is None:
+            out.append(text[at : start + 1])
+            at = start + 1
+            continue
+        left = inner[len("(ulong)") : -len(f" - (ulong){moved}")]
+        out.append(text[at:start] + f"((long)({signed_moves(left)}) - {moved})")
+        at = end + 1
+    return "".join(out) + text[at:]
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at `start`."""
+    depth = 0
+    for k in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return k
+    raise ValueError("unbalanced parentheses")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="gpu")
@@ -372,17 +507,28 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--binary", type=Path, help="write the built program here (PTX on NVIDIA)")
     parser.add_argument("--forms", help="only these forms, comma-separated")
+    parser.add_argument(
+        "--int-diagonals", action="store_true",
+        help="jds_struct.c's product (jd_ptr of ints): the generated forms and translated_int",
+    )  # fmt: skip
+    parser.add_argument("--banded", action="store_true", help="jds_struct.c's matrix")
+    parser.add_argument(
+        "--tool-binaries", nargs=2, type=Path, metavar=("ACCELERATED", "TRANSLATED"),
+        help="also time the kernels built into these (tool_generated, tool_translated)",
+    )  # fmt: skip
     args = parser.parse_args()
     forms = [*KERNELS, *GENERATED, *DERIVED] if args.forms is None else args.forms.split(",")
+    tool = {} if args.tool_binaries is None else tool_sources(*args.tool_binaries)
+    forms += list(tool)
     device = open_device(args.device)
     cl, context, queue = device.cl, device.context, device.queue
     program = cl.Program(context, SOURCE).build()
     if args.binary is not None:
         args.binary.write_bytes(program.binaries[0])
     generated = {name: cl.Program(context, text).build()
-                 for name, text in generated_sources().items()}  # fmt: skip
+                 for name, text in generated_sources(args.int_diagonals).items()}  # fmt: skip
     n = args.rows
-    lengths, perm, jd_ptr, values, columns = jagged(n)
+    lengths, perm, jd_ptr, values, columns = jagged(n, banded=args.banded)
     x = np.cos(0.05 * np.arange(n))
     expected = np.zeros(n)
     for d in range(len(jd_ptr) - 1):
@@ -401,17 +547,67 @@ def main() -> None:
     # i1_s0 n0, in the index type.
     sizes = [len(jd_ptr), len(values), n, n, n, n, 0, 1, 0, 1, n]
     lengths_buffer, perm_buffer, _, jd_buffer, values_buffer, columns_buffer, x_buffer = buffers
+    hand_kernels: tuple[str, ...] = KERNELS
+    if args.int_diagonals:
+        if any(name in KERNELS for name in forms):
+            sys.exit("--int-diagonals times the generated forms and translated_int only")
+        int_starts = jd_ptr.astype(np.int32)
+        jd_buffer = cl.Buffer(context, cl.mem_flags.COPY_HOST_PTR, hostbuf=int_starts)
+        program = cl.Program(context, INT_DIAGONALS_SOURCE).build()
+        hand_kernels = ("translated_int",)
+        hand = [np.int64(n), *buffers[:3], jd_buffer, *buffers[4:], y, *zeros, np.int32(n)]
     reads = [lengths_buffer, perm_buffer, jd_buffer, values_buffer, columns_buffer, x_buffer]
 
     def generated_args(index: str) -> list[object]:
         packed = np.array(sizes, np.int32 if index == "int" else np.int64)
         return [*reads, np.int64(0), y, *[np.int64(0)] * 3, packed]
 
-    kernels = {name: cl.Kernel(program, name) for name in forms if name in KERNELS}
+    kernels = {name: cl.Kernel(program, name) for name in forms if name in hand_kernels}
+    kernels |= {
+        name: cl.Kernel(cl.Program(context, text).build(), name) for name, text in tool.items()
+    }
     kernels |= {name: cl.Kernel(generated[name], name) for name in forms if name in generated}
-    index_of = {name: GENERATED.get(name, ("long", False))[0] for name in forms}
-    launch_args = {name: hand if name in KERNELS else generated_args(index_of[name])
-                   for name in forms}  # fmt: skip
+    bases = {name: DERIVED[name][0] if name in DERIVED else name for name in forms}
+    index_of = {name: GENERATED.get(bases[name], ("long", False))[0] for name in forms}
+    launch_args = {name: hand if name in hand_kernels else generated_args(index_of[name])
+                   for name in forms if name not in tool}  # fmt: skip
+    if tool:  # every buffer at offset 0 of its own; the translated kernel's strides in P
+        at = np.int64(0)
+        lengths_mem, perm_mem, strides_mem = buffers[:3]
+        data = [jd_buffer, values_buffer, columns_buffer, x_buffer]
+        launch_args["tool_generated"] = launch_args["tool_generated_locals"] = [
+            *[a for b in (lengths_mem, perm_mem, *data) for a in (b, at)],
+            np.int64(0),
+            y,
+            at,
+            *[np.int64(0)] * 3,
+            np.array(sizes, np.int32),
+        ]
+        for name in ("signed", "elements", "raw", "jd", "unit"):
+            launch_args[f"tool_generated_{name}"] = launch_args["tool_generated"]
+        launch_args["tool_translated"] = launch_args["tool_translated_locals"] = [
+            np.int64(n),
+            lengths_mem,
+            at,
+            perm_mem,
+            at,
+            strides_mem,
+            jd_buffer,
+            at,
+            at,
+            values_buffer,
+            at,
+            at,
+            columns_buffer,
+            at,
+            at,
+            x_buffer,
+            at,
+            at,
+            y,
+            at,
+            at,
+        ]
     times: dict[str, list[float]] = {name: [] for name in forms}
     order = np.random.default_rng(1)
     for run in range(args.runs + 1):

@@ -829,6 +829,16 @@ static cl_int bind_buffer(const device_slot *slot, int s, cl_kernel kernel, cl_u
             return CL_INVALID_MEM_OBJECT; /* acquired just before: cannot happen */
         }
         offset = (cl_long)at;
+        int shift = IDIOM_ARG_ELEMENT_SHIFT(arg->flags);
+        if (shift >= 0) {
+            if (at % ((size_t)1 << shift) != 0) {
+                idiom__warn_once("a buffer of kernel argument %u starts inside an element of "
+                                 "its device buffer; running the original code",
+                                 (unsigned)index);
+                return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+            }
+            offset = (cl_long)(at >> shift);
+        }
     } else if (arg->kind == IDIOM_ARG_IN && (arg->flags & IDIOM_ARG_CONTINUES) &&
                (*own = take_handoff(s, arg, &err)) != NULL) {
         mem = *own; /* the launch before left it on the device */

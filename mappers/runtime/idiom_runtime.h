@@ -255,9 +255,18 @@ enum {
                                that launch and never reach the host (a reduction's partial
                                results, which its final fold totals) */
 
+/* Or'ed into an IDIOM_ARG_RESIDENT buffer's flags: the kernel takes its offset in elements of
+   2^k bytes (IDIOM_ARG_ELEMENTS(k), k from 0 to 3), not in bytes, and indexes a typed pointer
+   to its buffer by it. A start that is not a whole number of such elements into the buffer
+   fails the launch: the original code runs. (On the H200 a generated JDS product ran 2% faster
+   from a typed buffer plus an element offset than from a byte buffer plus a byte offset.) */
+#define IDIOM_ARG_ELEMENTS(k) (((k) + 1) << 8)
+#define IDIOM_ARG_ELEMENT_SHIFT(flags) ((((flags) >> 8) & 7) - 1) /* k, or -1: bytes */
+
 typedef struct idiom_arg {
     int32_t kind;
-    int32_t flags; /* IDIOM_ARG_RESIDENT, IDIOM_ARG_CONTINUES, IDIOM_ARG_HANDOFF or 0 */
+    int32_t flags; /* IDIOM_ARG_RESIDENT (| IDIOM_ARG_ELEMENTS(k)), IDIOM_ARG_CONTINUES,
+                      IDIOM_ARG_HANDOFF or 0 */
     void *ptr;
     int64_t bytes;
 } idiom_arg;

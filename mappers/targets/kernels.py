@@ -132,6 +132,9 @@ class KernelArg:
     bytes: Operand | None = None  # a buffer's size in bytes
     flags: int = 0  # RESIDENT for a buffer that may stay on the device; CONTINUES
     definition: str = ""  # a resident buffer's name, defined from its buffer and offset
+    # Or, offset in elements (`in_elements`): that definition and the flags saying so.
+    element_definition: str = ""
+    element_flags: int = 0
     # A generated kernel's sizes packed in one argument (`Kernel.packed_sizes`), in order:
     # an array of ints where the launched kernel computes with ints (`Kernel.index`), of
     # longs otherwise (`launch` chooses at run time).
@@ -466,6 +469,7 @@ ANY_RANGE = 0x100  # idiom_runtime.h's IDIOM_CL_ANY_RANGE, or'ed into the dimens
 FILL = 0x200  # idiom_runtime.h's IDIOM_CL_FILL: a grid the runtime may widen to fill a GPU
 WIDE = 0x400  # IDIOM_CL_WIDE: and its work-groups too, where it fills
 COVERED_TWIN = 0x800  # IDIOM_CL_COVERED_TWIN: the source defines `<kernel>_covered` too
+ELEMENTS_SHIFT = 8  # IDIOM_ARG_ELEMENTS(k): (k + 1) << 8, a resident buffer's offset in elements
 CONTINUES = 2  # IDIOM_ARG_CONTINUES: written by the launch just before, which this one finishes
 HANDOFF = 4  # IDIOM_ARG_HANDOFF: an output only the next launch reads (it may stay on the device)
 SCALAR = 3  # IDIOM_ARG_SCALAR: by value
@@ -481,6 +485,7 @@ def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
     qualifier = "const " if const_data else ""
     pointer = f"__global {qualifier}{c_type(group.element)}*"
     name = group.name
+    shift = element_size(group.element).bit_length() - 1
     return KernelArg(
         buffer_declaration(name, const_data=const_data),
         kind,
@@ -488,7 +493,22 @@ def buffer_arg(group: BufferGroup, kind: int, *, const_data: bool) -> KernelArg:
         group.bytes,
         flags=RESIDENT,
         definition=f"#define {name} (({pointer})({name}_mem + {name}_at))",
+        element_definition=f"#define {name} ((({pointer}){name}_mem) + {name}_at)",
+        element_flags=(shift + 1) << ELEMENTS_SHIFT,
     )
+
+
+def in_elements(args: Sequence[KernelArg]) -> list[KernelArg]:
+    """`args` with each resident buffer passed with its offset in elements, its name a
+    typed pointer into its buffer plus that offset (IDIOM_ARG_ELEMENTS). The runtime fails
+    a launch whose buffer starts inside an element (the original code runs). On the H200 a
+    generated JDS product ran 2% faster so than from a byte offset (docs/lift.md)."""
+    return [
+        dataclasses.replace(a, definition=a.element_definition, flags=a.flags | a.element_flags)
+        if a.element_definition
+        else a
+        for a in args
+    ]
 
 
 def buffer_declaration(name: str, *, const_data: bool) -> str:

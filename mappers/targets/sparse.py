@@ -59,6 +59,7 @@ from mappers.targets.kernels import (
     buffer_declaration,
     c_type,
     group_lengths,
+    in_elements,
     launch,
     long_and_int,
     pack_params,
@@ -972,7 +973,7 @@ def launch_generated(
     for piece in slices:
         by_name |= piece.by_name
     values = dict(params) | {"n0": count} | group_lengths(builder, body) | dict(lengths)
-    args = [by_name[p.name] for p in program.params]
+    args = in_elements([by_name[p.name] for p in program.params])
     args += size_args(wide, values)
     fits = sizes_fit(builder, wide, values)
     if lanes is not None:
