@@ -133,3 +133,16 @@ def test_outputs_equal_the_original_to_the_bit(
     if len(args) > 2 and forms.launched_with_third is not None:
         per_step = forms.launched_with_third
     assert len(launches) == per_step * int(steps)
+
+
+def test_generated_products_carry_their_covered_twins_and_element_offsets(
+    build: tuple[Forms, str, tuple[Path, Path, Accelerated]],
+) -> None:
+    """A generated CSR, JDS or ELLPACK product's source defines `<kernel>_covered` too, and
+    names its buffers as typed pointers plus element offsets (IDIOM_ARG_ELEMENTS); the
+    translated kernels and COO's scatter keep byte offsets and no twin."""
+    forms, kernels, (_, accelerated, _) = build
+    binary = accelerated.read_bytes()
+    generated_product = kernels == "generated" and forms is not COO
+    assert (f"__kernel void {forms.kernel}_covered(".encode() in binary) == generated_product
+    assert (b"_mem) + " in binary) == generated_product
