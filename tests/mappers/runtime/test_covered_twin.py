@@ -8,14 +8,12 @@ per process, are read again."""
 from __future__ import annotations
 
 import ctypes
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mappers.runtime.build import shared_runtime
-from tests.mappers.runtime.test_runtime import ARG_OUT, ARG_SCALAR, DONE, IdiomArg, _load
+from tests.mappers.runtime.test_runtime import ARG_OUT, ARG_SCALAR, DONE, IdiomArg, load_fresh
 
 ANY_RANGE, COVERED_TWIN = 0x100, 0x800
 
@@ -40,9 +38,7 @@ def _marks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: int, **env: s
     monkeypatch.setenv("IDIOM_CACHE_DIR", str(tmp_path / "cache"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    copy = tmp_path / "runtime_copy.so"
-    shutil.copy(shared_runtime(), copy)
-    lib = _load(str(copy))
+    lib = load_fresh(tmp_path)
     n = 1000
     out = np.zeros(n, dtype=np.int32)
     count = ctypes.c_int64(n)

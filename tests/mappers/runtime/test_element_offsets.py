@@ -7,15 +7,20 @@ Each case loads its own copy of the runtime library with residency on, on PoCL."
 from __future__ import annotations
 
 import ctypes
-import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from mappers.runtime.build import shared_runtime
-from tests.mappers.runtime.test_runtime import ARG_IN, ARG_OUT, ARG_SCALAR, DONE, IdiomArg, _load
+from tests.mappers.runtime.test_runtime import (
+    ARG_IN,
+    ARG_OUT,
+    ARG_SCALAR,
+    DONE,
+    IdiomArg,
+    load_fresh,
+)
 
 FAILED = 2
 RESIDENT = 1
@@ -43,9 +48,7 @@ def _pick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: int, flags: in
     monkeypatch.setenv("IDIOM_CACHE_DIR", str(tmp_path / "cache"))
     for name in ("IDIOM_STATS", "IDIOM_VERBOSE"):
         monkeypatch.delenv(name, raising=False)
-    copy = tmp_path / "runtime_copy.so"
-    shutil.copy(shared_runtime(), copy)
-    lib = _load(str(copy))
+    lib = load_fresh(tmp_path)
     lib.idiom_residency_on()
     source = np.arange(256, dtype=np.float32)
     n = 100

@@ -63,6 +63,14 @@ def _load(path: str | None = None) -> ctypes.CDLL:
     return lib
 
 
+def load_fresh(folder: Path) -> ctypes.CDLL:
+    """A copy of the runtime library of its own, copied into `folder`: the settings the
+    runtime reads once per process (tuning, residency) are read again."""
+    copy = folder / "runtime_copy.so"
+    shutil.copy(shared_runtime(), copy)
+    return _load(str(copy))
+
+
 @pytest.fixture(scope="module")
 def lib() -> ctypes.CDLL:
     return _load()
