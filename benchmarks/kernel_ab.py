@@ -9,6 +9,7 @@ clocks falls on both builds.
 
     python benchmarks/kernel_ab.py --kernel idiom_jds_spmv --runs 6 \\
         .gpu/bin/jds_matrix.accelerated .gpu/bin/jds_matrix.translated -- 300000 1000
+    python benchmarks/kernel_ab.py --sparse-bundle .gpu   # every CSR, ELLPACK, JDS program
 """
 
 from __future__ import annotations
@@ -40,31 +41,63 @@ def launch_times(binary: Path, args: list[str], kernel: str, env: dict[str, str]
         return times
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kernel", required=True, help="the kernel's name, as IDIOM_STATS says")
-    parser.add_argument("--runs", type=int, default=6)
-    parser.add_argument("--device", default="gpu", help="IDIOM_DEVICE")
-    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE, for both builds")
-    parser.add_argument("a", type=Path)
-    parser.add_argument("b", type=Path)
-    parser.add_argument("args", nargs="*", help="the program's arguments (after --)")
-    options = parser.parse_args()
-    env = dict(item.split("=", 1) for item in options.env) | {"IDIOM_DEVICE": options.device}
-    times: dict[Path, list[float]] = {options.a: [], options.b: []}
-    for _ in range(options.runs):
+def compare(
+    a: Path, b: Path, args: list[str], *, kernel: str, runs: int, env: dict[str, str]
+) -> None:
+    """Time `kernel` in builds `a` and `b` in `runs` alternating runs; print both medians."""
+    times: dict[Path, list[float]] = {a: [], b: []}
+    for _ in range(runs):
         for binary in times:
-            times[binary] += launch_times(binary, options.args, options.kernel, env)
+            times[binary] += launch_times(binary, args, kernel, env)
     medians = {}
     for binary, values in times.items():
         if not values:
-            sys.exit(f"{binary}: no launch of {options.kernel} timed")
+            sys.exit(f"{binary}: no launch of {kernel} timed")
         values.sort()
         medians[binary] = statistics.median(values)
         print(f"{binary.name:32s} {len(values):6d} launches  median {medians[binary] * 1e6:8.2f} us"
               f"  p10 {values[len(values) // 10] * 1e6:8.2f} us")  # fmt: skip
-    ratio = medians[options.b] / medians[options.a]
-    print(f"{options.b.name} / {options.a.name}: {ratio:.3f} (median launch)")
+    print(f"{b.name} / {a.name}: {medians[b] / medians[a]:.3f} (median launch)", flush=True)
+
+
+# The product kernel of each sparse format's corpus programs, by their names' prefix.
+SPARSE_KERNELS = {"jds_": "idiom_jds_spmv", "csr_": "idiom_spmv", "ell_": "idiom_spmv"}
+
+
+def sparse_bundle(folder: Path, runs: int, env: dict[str, str]) -> None:
+    """`compare` each sparse product of a `gpu_bench.py bundle` folder (its manifest's
+    programs and arguments): the translated build first, the generated one second."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for entry in manifest:
+        stem = entry["stem"]
+        kernel = next((k for prefix, k in SPARSE_KERNELS.items() if stem.startswith(prefix)), None)
+        builds = [folder / "bin" / f"{stem}.{build}" for build in ("translated", "accelerated")]
+        if kernel is not None and all(build.exists() for build in builds):
+            compare(*builds, list(entry["args"]), kernel=kernel, runs=runs, env=env)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernel", help="the kernel's name, as IDIOM_STATS says")
+    parser.add_argument("--runs", type=int, default=6)
+    parser.add_argument("--device", default="gpu", help="IDIOM_DEVICE")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE, for both builds")
+    parser.add_argument(
+        "--sparse-bundle", type=Path, metavar="FOLDER",
+        help="every sparse product of a gpu_bench.py bundle folder (.gpu)",
+    )  # fmt: skip
+    parser.add_argument("a", type=Path, nargs="?")
+    parser.add_argument("b", type=Path, nargs="?")
+    parser.add_argument("args", nargs="*", help="the program's arguments (after --)")
+    options = parser.parse_args()
+    env = dict(item.split("=", 1) for item in options.env) | {"IDIOM_DEVICE": options.device}
+    if options.sparse_bundle is not None:
+        sparse_bundle(options.sparse_bundle, options.runs, env)
+    elif options.kernel is None or options.a is None or options.b is None:
+        parser.error("give --kernel and two builds, or --sparse-bundle")
+    else:
+        compare(options.a, options.b, options.args, kernel=options.kernel, runs=options.runs,
+                env=env)  # fmt: skip
 
 
 if __name__ == "__main__":
