@@ -6,7 +6,8 @@ Measures the shipped library (`idl/idioms`) and, because that library is small o
 empty early on, a generated one of `--specs` specifications in the style real idioms
 are written in (loop nests, inheritance with renaming, ranges, `or`, `collect`,
 recursion). Prints the median and the spread of several runs, each on a fresh
-`Library`, so no compile cache carries over.
+`Library`, so no compile cache carries over, and the same compile with every slot of
+each collect expanded (the expander without `idl/slots.py`'s prediction).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from idl import Library
+from idl import Library, compiler
 from idl.library import DEFAULT_FOLDER, read_sources
 from idl.parser import parse_text
 
@@ -104,10 +106,24 @@ def _report(label: str, texts: Mapping[str, str], runs: int) -> None:
     print(f"{label}: {len(texts)} files, {size / 1024:.1f} KiB, {names} specifications")
     if not names:
         return
-    for what, work in (("parse", parse), ("parse + compile", parse_and_compile)):
+
+    def every_slot_expanded() -> None:
+        # The expander without its prediction of a collect's slots (idl/slots.py).
+        with mock.patch.object(compiler, "index_in_names_only", lambda body, index: False):
+            parse_and_compile()
+
+    medians = {}
+    for what, work in (
+        ("parse", parse),
+        ("parse + compile", parse_and_compile),
+        ("... every slot", every_slot_expanded),
+    ):
         median, low, high = _median(runs, work)
+        medians[what] = median
         spread = f"(min {low * 1000:.1f}, max {high * 1000:.1f})"
         print(f"  {what:16} median {median * 1000:8.1f} ms  {spread}")
+    ratio = medians["... every slot"] / medians["parse + compile"]
+    print(f"  every slot of each collect expanded / slots predicted: {ratio:.2f}")
     print(f"  exported programs have {atoms} variables in all")
 
 

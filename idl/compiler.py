@@ -24,6 +24,7 @@ from idl.program import (
     formula_variables,
 )
 from idl.scopes import free_names, iteration_names
+from idl.slots import index_in_names_only, predicted_slots
 
 __all__ = ["MAX_ATOMS", "MAX_DEPTH", "MAX_RANGE", "Expander"]
 
@@ -205,21 +206,8 @@ class Expander:
         slots = self.evaluate(node.count, scope)
         if not 1 <= slots <= MAX_RANGE:
             raise self.error(f"collect needs 1 to {MAX_RANGE} slots, not {slots}", node.span)
-        # Expand at least two slots: with one, nothing would tell which names follow `i`.
-        bodies = [self.formula(node.body, scope.bind(node.index, k)) for k in range(max(slots, 2))]
-        mappings: list[dict[str, str]] = []
-        for number, body in enumerate(bodies):
-            mapping: dict[str, str] = {}
-            try:
-                slot_mapping(bodies[0], body, mapping)
-            except ShapeMismatch as mismatch:
-                raise self.error(
-                    f"collect over '{node.index}': in slot {number}, {mismatch} "
-                    f"(an `if` or a range of its body depends on '{node.index}'?)",
-                    node.span,
-                ) from None
-            mappings.append(mapping)
-        names = formula_variables(bodies[0])
+        first, mappings = self._slot_mappings(node, slots, scope)
+        names = formula_variables(first)
         inner = [name for name in names if any(m[name] != name for m in mappings)]
         if not inner:
             raise self.error(f"the body of this collect does not use '{node.index}'", node.span)
@@ -235,7 +223,45 @@ class Expander:
         kept = self._kept(node, inner, scope)
         slot_variables = tuple(tuple(m[name] for name in kept) for m in mappings[:slots])
         local = tuple(name for name in inner if name not in kept)
-        return Collect(slots, bodies[0], slot_variables, node.span, local)
+        return Collect(slots, first, slot_variables, node.span, local)
+
+    def _slot_mappings(
+        self, node: ast.Collect, slots: int, scope: _Scope
+    ) -> tuple[Formula, list[dict[str, str]]]:
+        """Slot 0's body, and for each slot (at least two: with one, nothing would tell
+        which names follow the index) the names its body gives slot 0's. Where the
+        index only indexes names, slots 0 and 1 are expanded and the others' names
+        predicted from them (`idl.slots`), each counted as large as slot 1."""
+        predictable = slots > 2 and index_in_names_only(node.body, node.index)
+        first = self.formula(node.body, scope.bind(node.index, 0))
+        atoms_before = self._atoms
+        second = self.formula(node.body, scope.bind(node.index, 1))
+        mappings = [
+            self._slot_mapping(node, first, first, 0),
+            self._slot_mapping(node, first, second, 1),
+        ]
+        predicted = predicted_slots(mappings[1], slots) if predictable else None
+        if predicted is not None:
+            self._count((self._atoms - atoms_before) * (slots - 2), node.span)
+            return first, mappings + predicted
+        for number in range(2, slots):
+            body = self.formula(node.body, scope.bind(node.index, number))
+            mappings.append(self._slot_mapping(node, first, body, number))
+        return first, mappings
+
+    def _slot_mapping(
+        self, node: ast.Collect, first: Formula, body: Formula, number: int
+    ) -> dict[str, str]:
+        mapping: dict[str, str] = {}
+        try:
+            slot_mapping(first, body, mapping)
+        except ShapeMismatch as mismatch:
+            raise self.error(
+                f"collect over '{node.index}': in slot {number}, {mismatch} "
+                f"(an `if` or a range of its body depends on '{node.index}'?)",
+                node.span,
+            ) from None
+        return mapping
 
     def _kept(self, node: ast.Collect, inner: list[str], scope: _Scope) -> list[str]:
         """The slot variables of `collect i n keeping {v[i]}, ...` (as slot 0 names them);
