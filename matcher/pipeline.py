@@ -62,9 +62,12 @@ def load_library(idiom_dirs: tuple[str, ...] = ()) -> idl.Library:
     """The idiom library: the given folders, or the one shipped in `idl/idioms`, with
     its exported programs compiled to the solver's form; everything alive then is
     frozen out of the cyclic collector's scans (see the module docstring)."""
-    library = idl.Library.from_paths(idiom_dirs) if idiom_dirs else idl.default_library()
-    for program in library.exported_programs():
-        compile_program(program)
+    # Expanding and compiling build millions of objects and no cycle: the collector,
+    # left on, would scan the growing heap again and again (half the time).
+    with paused_gc():
+        library = idl.Library.from_paths(idiom_dirs) if idiom_dirs else idl.default_library()
+        for program in library.exported_programs():
+            compile_program(program)
     gc.freeze()
     return library
 
