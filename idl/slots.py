@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 from idl import ast
+from idl.scopes import expression_names, formula_nodes, variable_names
 
 __all__ = ["index_in_names_only", "predicted_slots"]
 
@@ -24,22 +25,7 @@ _NUMBER = re.compile(r"\d+")
 def index_in_names_only(body: ast.Formula, index: str) -> bool:
     """Whether `index` appears in `body` only in the indexes of variable names (callers
     and prefixes of renamings included), never rebound inside."""
-    return all(_fits(node, index) for node in _nodes(body))
-
-
-def _nodes(node: ast.Formula) -> Iterator[ast.Formula]:
-    yield node
-    match node:
-        case ast.And(parts=parts) | ast.Or(parts=parts):
-            for part in parts:
-                yield from _nodes(part)
-        case ast.ForAll(body=body) | ast.ForSome(body=body) | ast.ForValue(body=body):
-            yield from _nodes(body)
-        case ast.Collect(body=body):
-            yield from _nodes(body)
-        case ast.If(then_=then_, else_=else_):
-            yield from _nodes(then_)
-            yield from _nodes(else_)
+    return all(_fits(node, index) for node in formula_nodes(body))
 
 
 def _fits(node: ast.Formula, index: str) -> bool:
@@ -68,24 +54,15 @@ def _plain(rename: ast.Rename | None, index: str) -> bool:
     """No renamed callee depends on the index: which names it covers would."""
     if rename is None:
         return True
-    return not any(_any_mentions(_indexes(pair.callee), index) for pair in rename.pairs)
-
-
-def _indexes(variable: ast.Variable) -> tuple[ast.Expr, ...]:
-    return tuple(expr for part in variable.parts for expr in part.indexes)
+    return not any(index in variable_names(pair.callee) for pair in rename.pairs)
 
 
 def _any_mentions(expressions: tuple[ast.Expr, ...], index: str) -> bool:
-    return any(_mentions(expr, index) for expr in expressions)
+    return any(index in expression_names(expr) for expr in expressions)
 
 
 def _mentions(expr: ast.Expr, index: str) -> bool:
-    match expr:
-        case ast.Name(name=name):
-            return name == index
-        case ast.BinOp(left=left, right=right):
-            return _mentions(left, index) or _mentions(right, index)
-    return False
+    return index in expression_names(expr)
 
 
 def predicted_slots(second: Mapping[str, str], slots: int) -> list[dict[str, str]] | None:
