@@ -33,7 +33,9 @@ def launch_times(binary: Path, args: list[str], kernel: str, env: dict[str, str]
         if done.returncode != 0:
             sys.exit(f"{binary} exited with {done.returncode}: {done.stderr.decode()[-400:]}")
         times = []
-        for line in stats.read_text().splitlines():
+        # A run that launched nothing writes no statistics.
+        lines = stats.read_text().splitlines() if stats.exists() else []
+        for line in lines:
             record = json.loads(line)
             seconds = record.get("kernel_seconds")
             if record.get("kernel") == kernel and isinstance(seconds, float) and seconds > 0:
@@ -44,20 +46,24 @@ def launch_times(binary: Path, args: list[str], kernel: str, env: dict[str, str]
 def compare(
     a: Path, b: Path, args: list[str], *, kernel: str, runs: int, env: dict[str, str]
 ) -> None:
-    """Time `kernel` in builds `a` and `b` in `runs` alternating runs; print both medians."""
-    times: dict[Path, list[float]] = {a: [], b: []}
+    """Time `kernel` in builds `a` and `b` in `runs` alternating runs; print both medians.
+    The same build given twice is an A/A run: the noise of the comparison."""
+    builds = {"a": a, "b": b}
+    times: dict[str, list[float]] = {"a": [], "b": []}
     for _ in range(runs):
-        for binary in times:
-            times[binary] += launch_times(binary, args, kernel, env)
+        for side, binary in builds.items():
+            times[side] += launch_times(binary, args, kernel, env)
     medians = {}
-    for binary, values in times.items():
+    for side, values in times.items():
         if not values:
-            sys.exit(f"{binary}: no launch of {kernel} timed")
+            sys.exit(f"{builds[side]}: no launch of {kernel} timed")
         values.sort()
-        medians[binary] = statistics.median(values)
-        print(f"{binary.name:32s} {len(values):6d} launches  median {medians[binary] * 1e6:8.2f} us"
-              f"  p10 {values[len(values) // 10] * 1e6:8.2f} us")  # fmt: skip
-    print(f"{b.name} / {a.name}: {medians[b] / medians[a]:.3f} (median launch)", flush=True)
+        medians[side] = statistics.median(values)
+        p10 = values[len(values) // 10]
+        print(f"{side} {builds[side].name:30s} {len(values):6d} launches"
+              f"  median {medians[side] * 1e6:8.2f} us  p10 {p10 * 1e6:8.2f} us")  # fmt: skip
+    ratio = medians["b"] / medians["a"]
+    print(f"b / a ({b.name} / {a.name}): {ratio:.3f} (median launch)", flush=True)
 
 
 # The product kernel of each sparse format's corpus programs, by their names' prefix.
