@@ -236,10 +236,9 @@ class Expander:
         first = self.formula(node.body, scope.bind(node.index, 0))
         atoms_before = self._atoms
         second = self.formula(node.body, scope.bind(node.index, 1))
-        mappings = [
-            self._slot_mapping(node, first, first, 0),
-            self._slot_mapping(node, first, second, 1),
-        ]
+        to_second = self._slot_mapping(node, first, second, 1)
+        # Slot 0's own mapping: every name of its body, unchanged (the keys of slot 1's).
+        mappings = [{name: name for name in to_second}, to_second]
         predicted = predicted_slots(mappings[1], slots) if predictable else None
         if predicted is not None:
             self._count((self._atoms - atoms_before) * (slots - 2), node.span)

@@ -32,21 +32,18 @@ def _fits(node: ast.Formula, index: str) -> bool:
     """The node's own expressions (not its parts') leave the formula's shape alone."""
     match node:
         case ast.Inherits(arguments=arguments, rename=rename):
-            return not any(_mentions(a.value, index) for a in arguments) and _plain(rename, index)
+            return not _mentions(index, *(a.value for a in arguments)) and _plain(rename, index)
         case (
             ast.ForAll(index=bound, start=start, stop=stop, rename=rename)
             | ast.ForSome(index=bound, start=start, stop=stop, rename=rename)
         ):
-            expressions = (start, stop)
-            return (
-                bound != index and not _any_mentions(expressions, index) and _plain(rename, index)
-            )
+            return bound != index and not _mentions(index, start, stop) and _plain(rename, index)
         case ast.ForValue(index=bound, value=value, rename=rename):
-            return bound != index and not _mentions(value, index) and _plain(rename, index)
+            return bound != index and not _mentions(index, value) and _plain(rename, index)
         case ast.If(left=left, right=right):
-            return not _any_mentions((left, right), index)
+            return not _mentions(index, left, right)
         case ast.Collect(index=bound, count=count):
-            return bound != index and not _mentions(count, index)
+            return bound != index and not _mentions(index, count)
     return True
 
 
@@ -57,12 +54,8 @@ def _plain(rename: ast.Rename | None, index: str) -> bool:
     return not any(index in variable_names(pair.callee) for pair in rename.pairs)
 
 
-def _any_mentions(expressions: tuple[ast.Expr, ...], index: str) -> bool:
+def _mentions(index: str, *expressions: ast.Expr) -> bool:
     return any(index in expression_names(expr) for expr in expressions)
-
-
-def _mentions(expr: ast.Expr, index: str) -> bool:
-    return index in expression_names(expr)
 
 
 def predicted_slots(second: Mapping[str, str], slots: int) -> list[dict[str, str]] | None:
