@@ -46,6 +46,7 @@ __all__ = [
     "COUNTER_START",
     "FIRST_BIN",
     "LOCAL_BINS",
+    "MOST_PARTIALS",
     "SCAN_BLOCK",
     "SCAN_CHAINED_GROUP",
     "SCAN_RUN",
@@ -134,14 +135,25 @@ class Lane:
 class ReductionExpression:
     """The two programs of a reduction on the device: `partials` folds each work-group's
     chunk of the loop's values (lanes as a tuple) into one tuple per group; `total`
-    folds those partial tuples in one group. Size variables: `n0` the iterations, `wg`
-    the work-groups, `per` the values each work-item folds before the tree; `m` the
-    partials of `total`."""
+    folds those partial tuples (`m` of them, at most MOST_PARTIALS) in one group of
+    `total_local` items. Size variables: `n0` the iterations, `wg` the work-groups, `per`
+    the values each work-item of `partials` folds before the tree."""
 
     partials: ir.Lambda
     total: ir.Lambda
     lanes: tuple[str, ...]  # the C type of each lane
     algorithmic: ir.Lambda  # what both compute: (reduce fold identity (map point grid))
+    total_local: int
+
+
+MOST_PARTIALS = 2048  # the most work-groups of a reduction's first program: partials to fold
+# The total's work-group: each item folds a fixed MOST_PARTIALS / TOTAL_LOCAL partials (a
+# loop of known length, unrolled by the device's compiler: every load in flight at once),
+# then log2(TOTAL_LOCAL) steps. On an H200, for 1 to 6 lanes of doubles and 16 to 2,048
+# partials, that took 5.7-7.8 us where 128 items each folding `ceil(m / 128)` took up to
+# 20.4 (docs/results/final_fold_probe_h200_2026-12-03.txt).
+TOTAL_LOCAL = 256
+TOTAL_LOCAL_BYTES = 32 * 1024  # the steps' local arrays, at most: every device has 32 KB
 
 
 @dataclass(frozen=True)
@@ -262,11 +274,25 @@ def _reduction(
             ir.Op("tuple"), tuple(ir.Apply(ir.Get(k), (element,)) for k in range(len(inputs)))
         )
     tuples = ir.Apply(ir.Map(ir.Lambda((element,), pack)), (zipped,))
-    total = ir.Lambda(inputs, tree_reduce(tuples, fold, identity, local, Size.of("m")))
+    total_local = _total_local(kinds)
+    per = Size.of(MOST_PARTIALS // total_local)
+    total = ir.Lambda(
+        inputs, tree_reduce(tuples, fold, identity, total_local, Size.of("m"), per=per)
+    )
     names = tuple(c_type_of(kind) for kind in kinds)
     mapped = ir.Apply(ir.Map(grid[0]), (grid[1],))
     algorithmic = ir.Lambda(params, ir.Apply(ir.Reduce(fold, identity), (mapped,)))
-    return ReductionExpression(partials, total, names, algorithmic)
+    return ReductionExpression(partials, total, names, algorithmic, total_local)
+
+
+def _total_local(kinds: Sequence[Scalar]) -> int:
+    """The total's work-group: TOTAL_LOCAL items, halved while its steps' local arrays (a
+    lane's of every size from the group's down to 1) would pass TOTAL_LOCAL_BYTES."""
+    width = sum(8 if kind.name in ("f64", "i64") else 4 for kind in kinds)
+    local = TOTAL_LOCAL
+    while local > 1 and (2 * local - 1) * width > TOTAL_LOCAL_BYTES:
+        local //= 2
+    return local
 
 
 @dataclass(frozen=True)

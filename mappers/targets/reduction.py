@@ -23,6 +23,7 @@ from mappers.plan.region import Region, check_legal, guard_conditions
 from mappers.rewrite.emit import I64, Builder, Cloner, NotReplaced, const
 from mappers.rewrite.irtext import ModuleText, Operand, operand
 from mappers.targets.functional import (
+    MOST_PARTIALS,
     Lane,
     ReductionExpression,
     call_operation,
@@ -60,7 +61,7 @@ __all__ = [
     "tree_kernels",
 ]
 
-GROUPS = 2048  # most work-groups of the first kernel (enough loads in flight on a large GPU)
+GROUPS = MOST_PARTIALS  # most work-groups of the first kernel (loads in flight on a large GPU)
 LOCAL = 128  # work-items per group (a power of two: the tree in local memory halves it)
 PER_ITEM = 8  # fewer groups below GROUPS * LOCAL * PER_ITEM iterations: no idle work-items
 # Every kernel: doubles, and `a * b + c` kept as two roundings, as the IR (and the original
@@ -546,8 +547,7 @@ def launch_tree(
         args=first_args,
         alternatives=[(fits, narrow)],
     )
-    final_per = ceiling(builder, groups, const(I64, LOCAL))
-    final_values = {"m": groups, "wg": const(I64, 1), "per": final_per}
+    final_values = {"m": groups, "wg": const(I64, 1)}  # each item folds a fixed share
     final_args = [_partials(p, GROUPS * s) for p, s in zip(partials, sizes, strict=True)]
     final_args += [_host(o, s, 1) for o, s in zip(outputs, sizes, strict=True)]
     final_args += size_args(final, final_values)
@@ -560,8 +560,8 @@ def launch_tree(
             module,
             source=final,
             kernel=final.name,
-            global_size=[const(I64, LOCAL)],
-            local_size=[LOCAL],
+            global_size=[const(I64, tree.functional.total_local)],
+            local_size=[tree.functional.total_local],
             work=count,  # the reduction's work: the device choice must be the first's
             args=final_args,
         ),
@@ -580,13 +580,13 @@ def tree_kernels(
     generated, its parameters declared as their `arguments`; None where the Lift
     compiler declines them."""
     declarations = {p.name: arguments[p.name].declaration for p in functional.partials.params}
-    # Launched in groups of LOCAL, one a work-group of the expression (`launch_tree`).
+    # Launched one work-group an element of the expressions' map-workgroup (`launch_tree`).
     try:
         first, narrow = long_and_int(
             functional.partials, "idiom_reduce", declarations=declarations, work_group=LOCAL
         )
-        final = generate(functional.total, "idiom_reduce_final", index="int", work_group=LOCAL,
-                         packed_sizes=True)  # fmt: skip  # < 2^31
+        final = generate(functional.total, "idiom_reduce_final", index="int",
+                         work_group=functional.total_local, packed_sizes=True)  # fmt: skip
     except (LiftError, RecursionError):
         return None
     return first, narrow, final

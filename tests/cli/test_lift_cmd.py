@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 
 SECTIONS = ("expression:", "rewrites:", "lowered:", "kernel:")
 GROUP_OF_128 = "__attribute__((reqd_work_group_size(128, 1, 1))) "
+GROUP_OF_256 = "__attribute__((reqd_work_group_size(256, 1, 1))) "
 
 
 def line_of(text: str) -> int:
@@ -323,9 +324,10 @@ def test_a_floating_point_reduction_shows_its_expression_and_both_kernels(
     assert pretty(parse(expression)) == expression
     assert "(reduce" in expression
     kernels = section(out, "kernel")
-    # Both for their launch's work-group of 128.
+    # Each for its launch's work-group: 128 items, then 256 folding 8 partials each.
     assert f"__kernel {GROUP_OF_128}void idiom_reduce(" in kernels
-    assert f"__kernel {GROUP_OF_128}void idiom_reduce_final(" in kernels
+    assert f"__kernel {GROUP_OF_256}void idiom_reduce_final(" in kernels
+    assert "lk_j" in kernels and "< 8; lk_j" in kernels
 
 
 def test_idiom_kernels_translated_shows_no_generated_kernel(
