@@ -195,7 +195,7 @@ class _ReductionPlan(Plan):
             pretty(functional.algorithmic),
             (
                 f"tree-reduce({LOCAL}): work-groups' shares, log2 steps in local memory, "
-                "then the groups' results in one group",
+                f"then the groups' results in one group of {functional.total_local}",
             ),
             pretty(functional.partials) + "\n" + pretty(functional.total),
             first.source + final.source,
