@@ -69,6 +69,11 @@ typedef struct {
                     before it (a launch after ones that did not wait finishes theirs too) */
     double enqueue; /* host time in clEnqueueNDRangeKernel: the driver's, which blocks there
                        while its queue to the device is full */
+    /* The runtime's own parts of the host time (IDIOM_STATS): choosing the device and
+       finding the program; placing the buffers (residency); setting the arguments; what
+       follows the enqueue but the wait (copies queued, results kept, flushes); protecting
+       the device copies again. */
+    double choose, prepare, bind, after, guard;
 } cl_timing;
 
 static pthread_mutex_t cl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1052,6 +1057,7 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     cl_event done = NULL;
     idiom_traffic *traffic = &timing->traffic;
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
+    double enqueued = 0.0, moved_before = 0.0; /* when the enqueue returned, the copies' time */
     cl_uint wanted = 0;
     cl_kernel kernel = idiom__kernel_for(program, kernel_name, &wanted, &err);
     if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
@@ -1071,7 +1077,10 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         cl_warn(CL_INVALID_KERNEL_ARGS, "setting the arguments", kernel_name, slot);
         goto out;
     }
+    double preparing = idiom__now();
     err = prepare_residency(slot, s, nargs, args, resident_mode, traffic);
+    double binding = idiom__now();
+    timing->prepare = binding - preparing;
     if (err != CL_SUCCESS) {
         cl_warn(err, "keeping buffers on the device", kernel_name, slot);
         goto out;
@@ -1109,9 +1118,12 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     int early = resident_mode && !measuring &&
                 may_return_early(s, nargs, args, mems, traffic, staged);
     double enqueuing = idiom__now();
+    timing->bind = enqueuing - binding;
     err = clEnqueueNDRangeKernel(slot->queue, kernel, (cl_uint)dims, NULL, gsize,
                                  local != NULL ? lsize : NULL, 0, NULL, early ? NULL : &done);
-    timing->enqueue = idiom__now() - enqueuing;
+    enqueued = idiom__now();
+    moved_before = traffic->seconds;
+    timing->enqueue = enqueued - enqueuing;
     if (err != CL_SUCCESS) {
         done = NULL;
         cl_warn(err, "clEnqueueNDRangeKernel", kernel_name, slot);
@@ -1209,6 +1221,10 @@ out:
         idiom__resident_settle();
         clFinish(slot->queue); /* no write may still read the caller's memory */
     }
+    double guarding = idiom__now();
+    if (timing->enqueue > 0.0) {
+        timing->after = guarding - enqueued - timing->wait - (traffic->seconds - moved_before);
+    }
     timing->transfer = traffic->seconds;
     if (done != NULL) {
         clReleaseEvent(done);
@@ -1223,6 +1239,7 @@ out:
         cl_warn(CL_INVALID_VALUE, "protecting the device copies", kernel_name, slot);
     }
     free(mems);
+    timing->guard = idiom__now() - guarding;
     return status;
 }
 
@@ -1536,6 +1553,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
     for (int32_t d = 0; d < dims && d < 3; d++) {
         asked[d] = global[d];
     }
+    double choosing = idiom__now();
     pthread_mutex_lock(&cl_lock);
     uint64_t hash = source_hash(source);
     /* auto's launch site: a kernel of a program (one program may hold several kernels) */
@@ -1560,6 +1578,7 @@ static int32_t cl_run(const char *source, const char *kernel, int32_t dims, int 
         }
     }
     pthread_mutex_unlock(&cl_lock);
+    timing->choose = idiom__now() - choosing;
     if (program == NULL) {
         return IDIOM_FAILED;
     }
@@ -1609,7 +1628,7 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
     const char *stats = idiom__stats_path();
     double start = stats != NULL ? idiom__now() : 0.0;
     const char *device = NULL;
-    cl_timing timing = {-1.0, -1.0, 0.0, {0.0, 0, 0, 0}, {0, NULL, 0.0, 0.0}, 0, 0, 0.0, 0.0};
+    cl_timing timing = {.kernel = -1.0, .transfer = -1.0}; /* the rest zero */
     int64_t launched[3] = {1, 1, 1}; /* the NDRange launched: global, or a grid filled */
     int64_t grouped[3] = {0, 0, 0};  /* its work-groups: local, or widened for a fill */
     for (int32_t d = 0; d < dims && d < 3; d++) {
@@ -1643,6 +1662,11 @@ int32_t idiom_cl_run(const char *source, const char *kernel, int32_t dims, const
         }
         idiom__json_seconds(&j, "wait_seconds", timing.wait);
         idiom__json_seconds(&j, "enqueue_seconds", timing.enqueue);
+        idiom__json_seconds(&j, "choose_seconds", timing.choose);
+        idiom__json_seconds(&j, "prepare_seconds", timing.prepare);
+        idiom__json_seconds(&j, "bind_seconds", timing.bind);
+        idiom__json_seconds(&j, "after_seconds", timing.after);
+        idiom__json_seconds(&j, "guard_seconds", timing.guard);
         if (timing.choice.reason != NULL) {
             idiom__json_string(&j, "policy", timing.choice.reason);
             idiom__json_seconds(&j, "host_estimate_seconds", timing.choice.host);
