@@ -738,6 +738,10 @@ def test_stats_one_json_line_per_call(lib: ctypes.CDLL, tmp_path: Path) -> None:
         )
         assert 0 < vadd["kernel_seconds"] <= vadd["seconds"]
         assert 0 < vadd["enqueue_seconds"] <= vadd["seconds"]  # the driver's part of the call
+        # The runtime's own parts, each timed apart: together within the call.
+        parts = ("choose", "prepare", "bind", "after", "guard", "enqueue", "wait")
+        _check_seconds(vadd, *(f"{part}_seconds" for part in parts))
+        assert sum(vadd[f"{part}_seconds"] for part in parts) <= vadd["seconds"]
     assert vadd1["build_seconds"] > 0
     assert vadd2["build_seconds"] == 0  # in memory
     assert (broken["status"], broken["kernel"]) == (FAILED, "broken")
