@@ -970,10 +970,127 @@ static int read_back(const idiom_arg *arg, const cl_mem mem) {
            mem != NULL && !handed_off(arg);
 }
 
+/* ---- small outputs gathered in one device buffer ------------------------------------------
+ *
+ * A launch whose outputs all go back to the host at every call, two or more of them and each
+ * small (a reduction's lanes, a check's range), writes them into sub-buffers of one device
+ * buffer of its slot, a device alignment apart, so that one read brings them all back rather
+ * than one read each: an enqueued read costs the host 8-15 us on the H200
+ * (docs/acceleration.md). The sub-buffers are the slot's, made once, shared by such launches
+ * under the residency lock; each such launch waits for its read before it returns. */
+
+#define GATHERED_MAX 8
+
+static cl_mem gathered_mem[SLOTS];
+static cl_mem gathered_sub[SLOTS][GATHERED_MAX];
+static size_t gathered_step[SLOTS]; /* the sub-buffers' spacing and size */
+static int gathered_refused[SLOTS]; /* making them failed: not tried again */
+
+static void release_gathered(int s) {
+    for (int k = 0; k < GATHERED_MAX; k++) {
+        if (gathered_sub[s][k] != NULL) {
+            clReleaseMemObject(gathered_sub[s][k]);
+            gathered_sub[s][k] = NULL;
+        }
+    }
+    if (gathered_mem[s] != NULL) {
+        clReleaseMemObject(gathered_mem[s]);
+        gathered_mem[s] = NULL;
+    }
+}
+
+/* Whether slot `s` has its gathered sub-buffers, making them on first use. */
+static int gathered_ready(const device_slot *slot, int s) {
+    if (gathered_mem[s] != NULL || gathered_refused[s]) {
+        return gathered_mem[s] != NULL;
+    }
+    gathered_refused[s] = 1; /* until made whole */
+    cl_uint bits = 0;
+    cl_int err = clGetDeviceInfo(slot->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits,
+                                 NULL);
+    size_t step = bits >= 64 ? (size_t)bits / 8 : 8;
+    if (err != CL_SUCCESS || step * GATHERED_MAX > LANDING_BYTES) {
+        return 0;
+    }
+    gathered_mem[s] =
+        clCreateBuffer(slot->context, CL_MEM_READ_WRITE, step * GATHERED_MAX, NULL, &err);
+    for (int k = 0; k < GATHERED_MAX && err == CL_SUCCESS; k++) {
+        cl_buffer_region region = {(size_t)k * step, step};
+        gathered_sub[s][k] = clCreateSubBuffer(gathered_mem[s], CL_MEM_READ_WRITE,
+                                               CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    }
+    if (err != CL_SUCCESS) {
+        release_gathered(s);
+        return 0;
+    }
+    gathered_step[s] = step;
+    gathered_refused[s] = 0;
+    return 1;
+}
+
+/* The outputs read back at every call, numbered in `place` (-1 for the other arguments), and
+   how many; 0 where one of them cannot be gathered (read and written, or past GATHERED_MAX). */
+static int gather_places(int32_t nargs, const idiom_arg *args, int resident_mode, int *place) {
+    int count = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        const idiom_arg *arg = &args[i];
+        place[i] = -1;
+        int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
+        int back = (arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) &&
+                   arg->bytes > 0 && !resident && !handed_off(arg);
+        if (!back) {
+            continue;
+        }
+        if (arg->kind != IDIOM_ARG_OUT || (arg->flags & IDIOM_ARG_RESIDENT) ||
+            count == GATHERED_MAX) {
+            return 0; /* (a resident one's kernel takes an offset beside it) */
+        }
+        place[i] = count++;
+    }
+    return count;
+}
+
+static int gathered_fit(int s, int32_t nargs, const idiom_arg *args, const int *place) {
+    for (int32_t i = 0; i < nargs; i++) {
+        if (place[i] >= 0 && (size_t)args[i].bytes > gathered_step[s]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The gathered place of each of the launch's arguments (-1: none), and how many have one: 0
+   unless every output read back at every call fits a place (a write-only output of at most
+   a step, not resident nor handed off) and there are two to GATHERED_MAX of them. */
+static int plan_gathered(const device_slot *slot, int s, int32_t nargs, const idiom_arg *args,
+                         int resident_mode, int *place) {
+    int count = gather_places(nargs, args, resident_mode, place);
+    if (count < 2 || !gathered_ready(slot, s) || !gathered_fit(s, nargs, args, place)) {
+        for (int32_t i = 0; i < nargs; i++) {
+            place[i] = -1;
+        }
+        return 0;
+    }
+    return count;
+}
+
 /* Queues the reads of the outputs read back at every call into the landing area: 1 when
-   queued (all fit), 0 when they are read after the wait, one by one. */
+   queued (all fit), 0 when they are read after the wait, one by one. Gathered outputs
+   (`place`, `gathered` of them) come back in one read. */
 static int land_outputs(const device_slot *slot, int s, int32_t nargs, const idiom_arg *args,
-                        const cl_mem *mems, cl_int *err) {
+                        const cl_mem *mems, const int *place, int gathered, cl_int *err) {
+    if (gathered > 0) {
+        size_t last = 0;
+        for (int32_t i = 0; i < nargs; i++) {
+            if (place[i] == gathered - 1) {
+                last = (size_t)args[i].bytes;
+            }
+        }
+        *err = clEnqueueReadBuffer(slot->queue, gathered_mem[s], CL_FALSE, 0,
+                                   (size_t)(gathered - 1) * gathered_step[s] + last, landing[s],
+                                   0, NULL, NULL);
+        return 1;
+    }
     size_t total = 0;
     for (int32_t i = 0; i < nargs; i++) {
         total += read_back(&args[i], mems[i]) ? (size_t)args[i].bytes : 0;
@@ -994,12 +1111,13 @@ static int land_outputs(const device_slot *slot, int s, int32_t nargs, const idi
 
 /* After the wait, the kernel completed: the landed outputs go to the program's memory. */
 static cl_int place_landed(int s, int32_t nargs, const idiom_arg *args, const cl_mem *mems,
-                           idiom_traffic *traffic) {
+                           const int *place, idiom_traffic *traffic) {
     size_t at = 0;
     cl_int err = CL_SUCCESS;
     for (int32_t i = 0; i < nargs && err == CL_SUCCESS; i++) {
         if (read_back(&args[i], mems[i])) {
-            memcpy(args[i].ptr, landing[s] + at, (size_t)args[i].bytes);
+            size_t from = place[i] >= 0 ? (size_t)place[i] * gathered_step[s] : at;
+            memcpy(args[i].ptr, landing[s] + from, (size_t)args[i].bytes);
             at += (size_t)args[i].bytes;
             traffic->downloaded += args[i].bytes;
             uintptr_t lo = (uintptr_t)args[i].ptr;
@@ -1057,10 +1175,15 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     cl_event done = NULL;
     idiom_traffic *traffic = &timing->traffic;
     cl_mem *mems = calloc(nargs > 0 ? (size_t)nargs : 1, sizeof *mems);
+    int *place = malloc(sizeof *place * (nargs > 0 ? (size_t)nargs : 1)); /* plan_gathered's */
+    for (int32_t i = 0; place != NULL && i < nargs; i++) {
+        place[i] = -1;
+    }
+    int gathered = 0;
     double enqueued = 0.0, moved_before = 0.0; /* when the enqueue returned, the copies' time */
     cl_uint wanted = 0;
     cl_kernel kernel = idiom__kernel_for(program, kernel_name, &wanted, &err);
-    if (mems == NULL || kernel == NULL || err != CL_SUCCESS) {
+    if (mems == NULL || place == NULL || kernel == NULL || err != CL_SUCCESS) {
         cl_warn(err, "clCreateKernel", kernel_name, slot);
         goto out;
     }
@@ -1085,12 +1208,16 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         cl_warn(err, "keeping buffers on the device", kernel_name, slot);
         goto out;
     }
+    gathered = plan_gathered(slot, s, nargs, args, resident_mode, place);
     cl_uint index = 0;
     int64_t staged = 0; /* bytes uploaded from the runtime's staging area (stage) */
     for (int32_t i = 0; i < nargs; i++) {
         idiom_arg *arg = &args[i];
         int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
-        if (is_buffer(arg->kind)) {
+        if (place[i] >= 0) { /* the slot's, not the launch's: never given to the pool */
+            mems[i] = gathered_sub[s][place[i]];
+            err = idiom__set_arg(kernel, index++, sizeof(cl_mem), &mems[i], 0);
+        } else if (is_buffer(arg->kind)) {
             err = bind_buffer(slot, s, kernel, index, arg, resident, &mems[i], traffic,
                               &staged);
             index += (arg->flags & IDIOM_ARG_RESIDENT) ? 2 : 1;
@@ -1159,7 +1286,7 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
     }
     /* Wait for the kernel and check it really completed before touching host memory: the
        queue is in order, so waiting for the copies queued after it waits for it too. */
-    int landed = land_outputs(slot, s, nargs, args, mems, &err);
+    int landed = land_outputs(slot, s, nargs, args, mems, place, gathered, &err);
     if (err != CL_SUCCESS) {
         cl_warn(err, "copying an output back", kernel_name, slot);
         goto out;
@@ -1181,7 +1308,7 @@ static int32_t run_kernel(const device_slot *slot, int s, cl_program program,
         goto out;
     }
     timing->kernel = event_seconds(done);
-    if (landed && (err = place_landed(s, nargs, args, mems, traffic)) != CL_SUCCESS) {
+    if (landed && (err = place_landed(s, nargs, args, mems, place, traffic)) != CL_SUCCESS) {
         cl_warn(err, "copying an output back", kernel_name, slot);
         goto out;
     }
@@ -1230,7 +1357,7 @@ out:
         clReleaseEvent(done);
     }
     for (int32_t i = 0; mems != NULL && i < nargs; i++) {
-        if (mems[i] != NULL) {
+        if (mems[i] != NULL && (place == NULL || place[i] < 0)) {
             idiom__pool_give(s, mems[i], args[i].bytes > 0 ? (size_t)args[i].bytes : 1);
         }
     }
@@ -1239,6 +1366,7 @@ out:
         cl_warn(CL_INVALID_VALUE, "protecting the device copies", kernel_name, slot);
     }
     free(mems);
+    free(place);
     timing->guard = idiom__now() - guarding;
     return status;
 }
