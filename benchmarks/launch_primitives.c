@@ -9,6 +9,8 @@
  * - an empty kernel enqueued without waiting (what an asynchronous launch costs the host),
  *   timed over a batch that is waited for once at the end; the same flushed; a small
  *   write enqueued without waiting (a staged input);
+ * - the first four of those again on a queue without CL_QUEUE_PROFILING_ENABLE (the runtime's
+ *   queue has it: what its events cost);
  * - a kernel followed by a small non-blocking read into host memory, both waited for once
  *   (a launch that copies its outputs' partial pages back);
  * - kernels of 8 buffers and 40 `long` sizes, as generated stencil kernels take: the sizes
@@ -192,6 +194,17 @@ int main(int argc, char **argv) {
     time_launches("kernel enqueued, not waited for", queue, kernel, buffer, 0);
     time_launches("kernel enqueued with an event, not waited for", queue, kernel, buffer, EVENT);
     time_launches("kernel enqueued and flushed, not waited for", queue, kernel, buffer, FLUSH);
+
+    /* The same on a queue without profiling: what asking a profiling queue for an event costs. */
+    cl_command_queue plain = clCreateCommandQueue(context, device, 0, &err);
+    check(err, "clCreateCommandQueue (plain)");
+    time_launches("plain queue: kernel enqueued, then clFinish", plain, kernel, buffer, FINISH);
+    time_launches("plain queue: with an event, then clWaitForEvents", plain, kernel,
+                  buffer, EVENT | WAIT_EVENT);
+    time_launches("plain queue: kernel enqueued, not waited for", plain, kernel, buffer, 0);
+    time_launches("plain queue: enqueued with an event, not waited for", plain, kernel,
+                  buffer, EVENT);
+    clReleaseCommandQueue(plain);
 
     write_many_source();
     const char *many = many_source;
