@@ -1028,44 +1028,27 @@ static int gathered_ready(const device_slot *slot, int s) {
     return 1;
 }
 
-/* The outputs read back at every call, numbered in `place` (-1 for the other arguments), and
-   how many; 0 where one of them cannot be gathered (read and written, or past GATHERED_MAX). */
-static int gather_places(int32_t nargs, const idiom_arg *args, int resident_mode, int *place) {
-    int count = 0;
-    for (int32_t i = 0; i < nargs; i++) {
-        const idiom_arg *arg = &args[i];
-        place[i] = -1;
-        int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
-        int back = (arg->kind == IDIOM_ARG_OUT || arg->kind == IDIOM_ARG_INOUT) &&
-                   arg->bytes > 0 && !resident && !handed_off(arg);
-        if (!back) {
-            continue;
-        }
-        if (arg->kind != IDIOM_ARG_OUT || (arg->flags & IDIOM_ARG_RESIDENT) ||
-            count == GATHERED_MAX) {
-            return 0; /* (a resident one's kernel takes an offset beside it) */
-        }
-        place[i] = count++;
-    }
-    return count;
-}
-
-static int gathered_fit(int s, int32_t nargs, const idiom_arg *args, const int *place) {
-    for (int32_t i = 0; i < nargs; i++) {
-        if (place[i] >= 0 && (size_t)args[i].bytes > gathered_step[s]) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* The gathered place of each of the launch's arguments (-1: none), and how many have one: 0
    unless every output read back at every call fits a place (a write-only output of at most
    a step, not resident nor handed off) and there are two to GATHERED_MAX of them. */
 static int plan_gathered(const device_slot *slot, int s, int32_t nargs, const idiom_arg *args,
                          int resident_mode, int *place) {
-    int count = gather_places(nargs, args, resident_mode, place);
-    if (count < 2 || !gathered_ready(slot, s) || !gathered_fit(s, nargs, args, place)) {
+    int count = 0;
+    for (int32_t i = 0; i < nargs && count >= 0; i++) {
+        const idiom_arg *arg = &args[i];
+        int resident = resident_mode && (arg->flags & IDIOM_ARG_RESIDENT) && arg->bytes > 0;
+        if ((arg->kind != IDIOM_ARG_OUT && arg->kind != IDIOM_ARG_INOUT) || arg->bytes <= 0 ||
+            resident || handed_off(arg)) {
+            continue; /* not read back at every call */
+        }
+        /* (a resident one's kernel takes an offset beside it) */
+        int fits = arg->kind == IDIOM_ARG_OUT && !(arg->flags & IDIOM_ARG_RESIDENT) &&
+                   count < GATHERED_MAX && gathered_ready(slot, s) &&
+                   (size_t)arg->bytes <= gathered_step[s];
+        place[i] = fits ? count : -1;
+        count = fits ? count + 1 : -1;
+    }
+    if (count < 2) {
         for (int32_t i = 0; i < nargs; i++) {
             place[i] = -1;
         }
