@@ -198,6 +198,8 @@ class Footprints:
         self._positions: dict[Value, _RecordPosition | None] = {}
         self._changes: dict[tuple[Footprint, Value], tuple[int, int | None]] = {}
         self._groups: dict[tuple[int, int, tuple[str, ...], int], list[Value]] | None = None
+        # never_overlap's answers: a stencil's search asks the same pairs thousands of times
+        self._apart: dict[tuple[Value, Value], bool] = {}
 
     def of(self, access: Value) -> Footprint | None:
         if access not in self._footprints:
@@ -266,7 +268,11 @@ class Footprints:
 
     def never_overlap(self, a: Value, b: Value) -> bool:
         """No byte `a` touches in any iteration is touched by `b` in any iteration."""
-        return self._apart_by_offsets(a, b) or self._other_fields(a, b)
+        pair = (a, b)
+        found = self._apart.get(pair)
+        if found is None:
+            found = self._apart[pair] = self._apart_by_offsets(a, b) or self._other_fields(a, b)
+        return found
 
     def _apart_by_offsets(self, a: Value, b: Value) -> bool:
         """The proof from the footprints: one base and root, offsets that the root's

@@ -625,8 +625,12 @@ class _Engine:
                 vals[slot] = value
         stack = run.stack
         stack.append((_UNDO, slots, collect.outer))  # popping it undoes the assignment
-        if run.keys is not None:
-            run.bound_at.update(dict.fromkeys(slots, len(stack) - 1))
+        keys = run.keys
+        if keys is not None:  # only the keys' depths are read (`cut_at_keys`)
+            depth, assigned = len(stack) - 1, step.assigned_set
+            for slot in keys:
+                if slot in assigned:
+                    run.bound_at[slot] = depth
         for check, read in checks:
             if not check(vals):
                 return read

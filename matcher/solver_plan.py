@@ -103,6 +103,7 @@ class CollectStep:
     assigned_of: Getter | None  # the result's items for them
     bound_of: Getter | None  # the bound values of the slots of `compare`
     compared_of: Getter | None  # the result's items for them
+    assigned_set: frozenset[int] = frozenset()  # `assigned`, for membership tests
 
 
 def tuple_getter(indices: Sequence[int]) -> Getter | None:
@@ -511,6 +512,7 @@ class Planner:
             tuple_getter([i for i, _ in assign]),
             tuple_getter([s for _, s in compare]),
             tuple_getter([i for i, _ in compare]),
+            frozenset(newly),
         )
 
     def _bind(self, state: _State, var: int) -> BindStep:

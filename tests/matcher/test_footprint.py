@@ -103,6 +103,21 @@ def test_reads_of_the_plane_written_overlap() -> None:
     assert [prints.never_overlap(load, store) for load in loads] == [False, True]
 
 
+def test_answers_remembered_per_pair_are_each_pairs_own() -> None:
+    # One Footprints answers a search's repeated questions from memory; every pair, asked
+    # in any order and again, gets the answer a fresh Footprints gives it alone.
+    for name in ("shifted", "unbounded", "inflow"):
+        function = function_of(compiled_c(PLANES), name)
+        loads, stores = _accesses(function)
+        accesses = loads + stores
+        pairs = [(a, b) for a in accesses for b in accesses]
+        alone = [Footprints(function).never_overlap(a, b) for a, b in pairs]
+        shared = Footprints(function)
+        for _ in range(2):
+            assert [shared.never_overlap(a, b) for a, b in pairs] == alone, name
+        assert True in alone and False in alone, name
+
+
 def test_an_access_overlaps_itself_and_same_address() -> None:
     function = function_of(compiled_c(PLANES), "inflow")
     prints = Footprints(function)
