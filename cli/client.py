@@ -214,12 +214,15 @@ class _Lines:
         self.pending = b""
 
     def next(self) -> str:
-        """The next line, or what is left when the connection ends first ("" at the end)."""
+        """The next line, or what is left when the connection ends or breaks first ("" at
+        the end): a server that died mid-command resets the connection."""
         while b"\n" not in self.pending:
             try:
                 chunk = self.connection.recv(4096)
             except InterruptedError:  # pragma: no cover - retried by Python itself
                 continue
+            except OSError:
+                chunk = b""
             if not chunk:
                 line, self.pending = self.pending, b""
                 return line.decode(errors="replace")

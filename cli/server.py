@@ -93,11 +93,16 @@ def serve(path: Path) -> None:
     try:
         _accept_until_idle(listener, status)
     finally:
-        for leftover in (path, status):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        _remove_files(path)
         listener.close()
         lock.close()
+
+
+def _remove_files(path: Path) -> None:
+    """The socket and the files kept beside it; the lock stays, for the next server."""
+    for leftover in (path, _learnt_file(path), Path(_request_file(str(path)))):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def _learnt_file(path: Path) -> Path:
@@ -112,8 +117,7 @@ _SPARE: list[int] = []
 def _leave(path: Path) -> None:
     """Asked to stop: the socket removed, the waiting child ended and the process gone at
     once (a command being run is a process of its own, and goes on)."""
-    with contextlib.suppress(OSError):
-        path.unlink()
+    _remove_files(path)
     _end_spare()
     os._exit(0)
 
@@ -231,11 +235,15 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
     """In the child forked ahead: take the next request, tell the server, run it, and
     report to the server what it compiled; or retire when the server has learnt."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from matcher import frontend_standby  # preloaded by the server
     from matcher.shared_solve import readable  # preloaded by the server
 
     _rehearse(lambda: readable(listener.fileno()))
+    requests = str(listener.getsockname())
+    _stand_by_front_end(requests)
     ready, _, _ = select.select([listener.fileno(), retired], [], [])
     if listener.fileno() not in ready:
+        frontend_standby.discard()
         with contextlib.suppress(OSError):  # the server may be gone
             os.write(tell, b"r")
         return 0
@@ -248,9 +256,47 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
     from matcher.frontend import record_sources  # preloaded by the server
 
     compiled = record_sources()
-    code = _run_request(connection)
+    code = _run_request(connection, requests)
+    frontend_standby.discard()
     _Learner.send(report, compiled)
     return code
+
+
+def _stand_by_front_end(requests: str) -> None:
+    """clang and opt started ahead (matcher/frontend_standby.py) as the last request's
+    compile would have started them: its environment and folder. A request that differs
+    compiles as without them."""
+    from matcher import frontend, frontend_standby  # preloaded by the server
+
+    try:
+        with open(_request_file(requests), encoding="utf-8") as saved:
+            request = json.load(saved)
+        folder, environment = request["cwd"], request["env"]
+        if not isinstance(folder, str) or not isinstance(environment, dict):
+            return
+        search = environment.get("PATH", os.defpath)
+        tools = frontend.find_tool("clang", search), frontend.find_tool("clang++", search)
+        opt = frontend.opt_command(search)
+    except (OSError, ValueError, KeyError, frontend.FrontendError):
+        return  # no request yet, or one that cannot be repeated: no standby
+    frontend_standby.start(*tools, opt, {str(k): str(v) for k, v in environment.items()}, folder)
+
+
+def _save_request(requests: str) -> None:
+    """The folder and environment this child adopted, kept (readable by the user only)
+    for the next child's standby front end; written before the command runs, so that a
+    server stopped by the command removes it after."""
+    target = _request_file(requests)
+    draft = f"{target}.{os.getpid()}"
+    with contextlib.suppress(OSError):
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump({"cwd": os.getcwd(), "env": dict(os.environ)}, out)
+        os.replace(draft, target)
+
+
+def _request_file(requests: str) -> str:
+    return f"{requests}.request"
 
 
 # What a child forked ahead tells the server when it has taken a request.
@@ -446,7 +492,7 @@ void jacobi(int n, const double *a, double *b) {
 """
 
 
-def _run_request(connection: socket.socket) -> int:
+def _run_request(connection: socket.socket, requests: str) -> int:
     """In the forked child: take over the client's process state, run, report."""
     try:
         message, fds, _flags, _address = socket.recv_fds(connection, _HEADER.size, 3)
@@ -456,6 +502,7 @@ def _run_request(connection: socket.socket) -> int:
         connection.sendall(f"pid {os.getpid()}\n".encode())
     except (OSError, ValueError, KeyError, struct.error):
         return 1  # the client sees no pid line and runs the command itself
+    _save_request(requests)
     code = _run_entry(request["entry"], request["argv"])
     _release_streams()
     with contextlib.suppress(OSError):

@@ -33,6 +33,10 @@ source file, clang's output is piped into opt and opt's bitcode comes back throu
 pipe (no temporary files, opt starts while clang is still compiling, and the result is
 neither printed as text nor parsed back), for `.ll` the text, for `.bc` the bytes.
 `matcher.ir_builder.build_module` takes either. `compile_to_ir` always gives text.
+
+A process that waits for its next command (the warm server, cli/server.py) may have both
+tools started ahead (matcher/frontend_standby.py); a compile uses them only when they
+would have been started exactly as it starts them, and otherwise starts its own.
 """
 
 from __future__ import annotations
@@ -45,8 +49,10 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from idl.errors import IdiomError
+from matcher import frontend_standby
 
 __all__ = [
     "CANONICAL_PASSES",
@@ -60,6 +66,7 @@ __all__ = [
     "compile_to_ir",
     "find_tool",
     "hint_inline_functions",
+    "opt_command",
     "record_sources",
     "source_files",
     "source_ir",
@@ -126,10 +133,11 @@ def source_files(paths: Sequence[Path]) -> list[Path]:
     return found
 
 
-def find_tool(name: str) -> str:
-    """The path of an LLVM 22 tool, or a FrontendError saying how to install it."""
+def find_tool(name: str, search_path: str | None = None) -> str:
+    """The path of an LLVM 22 tool, or a FrontendError saying how to install it; looked
+    for in `search_path` when given, else in `PATH`."""
     for candidate in (f"{name}-22", f"/usr/lib/llvm-22/bin/{name}"):
-        found = shutil.which(candidate)
+        found = shutil.which(candidate, path=search_path)
         if found:
             return found
     raise FrontendError(
@@ -185,7 +193,6 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
     of each value's uses, its passes would name a few values differently (`%retval.0`
     for `%retval.1`). Its output order of uses does not matter: the model takes users
     from operands."""
-    opt = find_tool("opt")
     front = _front_end(
         path,
         driver,
@@ -194,15 +201,10 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
         "-ffp-contract=off",
         "-fno-discard-value-names",
     )
-    passes = [
-        opt,
-        f"-inline-threshold={INLINE_THRESHOLD}",
-        *MEMORY_ANALYSIS_LIMITS,
-        f"-passes={CANONICAL_PASSES}",
-        "-",
-        "-o",
-        "-",
-    ]
+    passes = opt_command()
+    standby = frontend_standby.take(front[0], front[1:], passes)
+    if standby is not None:
+        return _compile_on_standby(path, standby, front, driver == "clang++")
     if driver == "clang++":
         return _optimise(path, _hinted_cxx(path, front), passes)
     # clang's diagnostics go to a file: a pipe nobody reads while opt runs could fill
@@ -226,12 +228,50 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
         bitcode, opt_errors = optimising.communicate()
         if compiling.wait() != 0:
             clang_errors.seek(0)
-            diagnostics = clang_errors.read().decode(errors="replace").strip()
-            raise FrontendError(f"{path}: clang-22 failed:\n{diagnostics}")
-    if optimising.returncode != 0:
-        diagnostics = opt_errors.decode(errors="replace").strip()
-        raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
+            _clang_failed(path, clang_errors.read().decode(errors="replace"))
+    _check_opt(path, optimising.returncode, opt_errors)
     return bitcode
+
+
+def opt_command(search_path: str | None = None) -> list[str]:
+    """opt-22 with the canonical passes, IR text in and bitcode out through pipes."""
+    return [
+        find_tool("opt", search_path),
+        f"-inline-threshold={INLINE_THRESHOLD}",
+        *MEMORY_ANALYSIS_LIMITS,
+        f"-passes={CANONICAL_PASSES}",
+        "-",
+        "-o",
+        "-",
+    ]
+
+
+def _compile_on_standby(
+    path: Path, standby: frontend_standby.Standby, front: list[str], cxx: bool
+) -> bytes:
+    """`_compile_source` on tools started ahead (matcher/frontend_standby.py)."""
+    try:
+        status, text, diagnostics = standby.front_end(front[0], front[1:])
+        if status != 0:
+            _clang_failed(path, diagnostics)
+        if cxx:
+            hinted = hint_inline_functions(text.decode(errors="surrogateescape"))
+            text = hinted.encode(errors="surrogateescape")
+        status, bitcode, opt_errors = standby.optimise(text)
+    finally:
+        standby.discard()
+    _check_opt(path, status, opt_errors)
+    return bitcode
+
+
+def _clang_failed(path: Path, diagnostics: str) -> NoReturn:
+    raise FrontendError(f"{path}: clang-22 failed:\n{diagnostics.strip()}")
+
+
+def _check_opt(path: Path, status: int, errors: bytes) -> None:
+    if status != 0:
+        diagnostics = errors.decode(errors="replace").strip()
+        raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
 
 
 def _hinted_cxx(path: Path, front: list[str]) -> bytes:
@@ -241,8 +281,7 @@ def _hinted_cxx(path: Path, front: list[str]) -> bytes:
     except OSError as error:
         raise FrontendError(f"{path}: clang-22 failed: {error}") from error
     if result.returncode != 0:
-        diagnostics = result.stderr.decode(errors="replace").strip()
-        raise FrontendError(f"{path}: clang-22 failed:\n{diagnostics}")
+        _clang_failed(path, result.stderr.decode(errors="replace"))
     text = result.stdout.decode(errors="surrogateescape")
     return hint_inline_functions(text).encode(errors="surrogateescape")
 
@@ -252,9 +291,7 @@ def _optimise(path: Path, text: bytes, passes: list[str]) -> bytes:
         result = subprocess.run(passes, input=text, capture_output=True, check=False)
     except OSError as error:
         raise FrontendError(f"{path}: opt-22 failed: {error}") from error
-    if result.returncode != 0:
-        diagnostics = result.stderr.decode(errors="replace").strip()
-        raise FrontendError(f"{path}: opt-22 failed on the IR clang produced:\n{diagnostics}")
+    _check_opt(path, result.returncode, result.stderr)
     return result.stdout
 
 

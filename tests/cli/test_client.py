@@ -81,3 +81,35 @@ def test_no_server_answering_means_the_command_runs_here(
     assert client._WANTED, "a server is wanted for the next command"
     client.start_wanted()
     assert not client._WANTED
+
+
+class _DyingServer:
+    """A connection whose server sends `replies` and then dies, resetting it."""
+
+    def __init__(self, *replies: bytes) -> None:
+        self.replies = list(replies)
+
+    def sendmsg(self, *_: object) -> None:
+        pass
+
+    def sendall(self, _: bytes) -> None:
+        pass
+
+    def recv(self, _: int) -> bytes:
+        if self.replies:
+            return self.replies.pop(0)
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+
+def test_a_server_dying_before_the_command_starts_means_it_runs_here() -> None:
+    assert client._request(_DyingServer(), "idiom", ["detect", "x.c"]) is None  # type: ignore[arg-type]
+    dying = _DyingServer(b"pi")
+    assert client._request(dying, "idiom", ["detect", "x.c"]) is None  # type: ignore[arg-type]
+
+
+def test_a_server_dying_mid_command_is_a_failure_with_a_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dying = _DyingServer(b"pid 2147483646\n")
+    assert client._request(dying, "idiom", ["detect", "x.c"]) == 1  # type: ignore[arg-type]
+    assert "ended without an exit status" in capsys.readouterr().err

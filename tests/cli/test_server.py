@@ -62,6 +62,7 @@ def running(runtime: Path) -> Iterator[Path]:
             process.kill()
             process.wait(timeout=30)
     assert not path.exists(), "a stopped server removes its socket"
+    assert not Path(f"{path}.request").exists(), "and the last request's environment"
 
 
 def test_served_detect_prints_what_an_unserved_one_does(
@@ -202,6 +203,41 @@ def test_the_server_learns_its_plans_from_what_its_commands_compiled(running: Pa
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     assert _timeless(again.stdout) == _timeless(first.stdout)
     assert _wait(lambda: len(_processes_of(running)) == 3, 60), "a server, a child, a helper"
+
+
+def test_the_next_child_starts_clang_and_opt_for_a_request_like_the_last(
+    running: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder and environment of a request are kept, private, for the next child,
+    which starts the front end's tools ahead as that request's compile would have."""
+    monkeypatch.chdir(tmp_path)
+    command = [sys.executable, "-m", "cli.main", "detect", str(PROGRAM)]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run(command, env=environment, capture_output=True, check=True)
+    saved = Path(f"{running}.request")
+    assert _wait(saved.exists, 60)
+    assert saved.stat().st_mode & 0o777 == 0o600
+    request = json.loads(saved.read_text())
+    assert request["cwd"] == str(tmp_path) and request["env"]["PYTHONPATH"] == str(ROOT)
+
+    def standing() -> list[str]:
+        children = [_parent_and_command(p) for p in Path("/proc").iterdir()]
+        ours = set(_processes_of(running))
+        return [c for parent, c in children if parent in ours and "clang-22" in c]
+
+    assert _wait(lambda: len(standing()) == 1, 60), "a clang waits in the next child"
+    assert "@/dev/fd/" in standing()[0]
+    again = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+    assert "idiom instance(s)" in again.stdout
+
+
+def _parent_and_command(entry: Path) -> tuple[int, str]:
+    try:
+        status = (entry / "stat").read_text()
+        command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (OSError, UnicodeDecodeError):
+        return -1, ""
+    return int(status.rsplit(")", 1)[1].split()[1]), command
 
 
 def test_a_first_command_runs_here_then_leaves_a_server(runtime: Path) -> None:

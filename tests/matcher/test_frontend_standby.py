@@ -1,0 +1,123 @@
+"""The front end started ahead: the same IR and the same errors as a fresh start, and
+never used where a fresh start could differ."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from matcher import frontend, frontend_standby
+from matcher.frontend import CompileOptions, FrontendError, canonical_ir, compile_to_ir
+
+ROOT = Path(__file__).resolve().parents[2]
+C_PROGRAM = ROOT / "corpus" / "gemv_trans_flat.c"
+CXX_PROGRAM = ROOT / "corpus" / "coo_matrix.cpp"
+
+
+@pytest.fixture
+def used(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The clang each standby front end ran as, in order; no standby is left behind."""
+    calls: list[str] = []
+    original = frontend_standby.Standby.front_end
+
+    def counted(
+        self: frontend_standby.Standby, clang: str, arguments: list[str]
+    ) -> tuple[int, bytes, str]:
+        calls.append(clang)
+        return original(self, clang, arguments)
+
+    monkeypatch.setattr(frontend_standby.Standby, "front_end", counted)
+    yield calls
+    frontend_standby.discard()
+
+
+def _stand_by(folder: Path | None = None) -> None:
+    frontend_standby.start(
+        frontend.find_tool("clang"),
+        frontend.find_tool("clang++"),
+        frontend.opt_command(),
+        dict(os.environ),
+        str(folder or Path.cwd()),
+    )
+
+
+@pytest.mark.parametrize("program", [C_PROGRAM, CXX_PROGRAM], ids=["c", "c++"])
+def test_the_standby_gives_the_ir_of_a_fresh_start(program: Path, used: list[str]) -> None:
+    # Bitcode, not text: llvmlite renames a second module's types in its context.
+    fresh = canonical_ir(program)
+    _stand_by()
+    assert canonical_ir(program) == fresh
+    assert used == [frontend.find_tool("clang++" if program.suffix == ".cpp" else "clang")]
+    assert canonical_ir(program) == fresh
+    assert len(used) == 1, "a standby serves one compile"
+
+
+def test_user_flags_with_spaces_and_quotes_reach_clang_as_they_are(
+    tmp_path: Path, used: list[str]
+) -> None:
+    source = tmp_path / "odd name's.c"
+    source.write_text("const char *label(void) { return NAME; }\n")
+    options = CompileOptions(defines=("NAME=\"a b\\\\c 'd'\"",))
+    fresh = compile_to_ir(source, options)
+    _stand_by()
+    assert compile_to_ir(source, options) == fresh
+    assert used, "the standby served the compile"
+    assert "c\"a b\\\\c 'd'\\00\"" in fresh
+
+
+def test_clangs_message_is_the_same_on_a_standby(tmp_path: Path, used: list[str]) -> None:
+    broken = tmp_path / "broken.c"
+    broken.write_text("int f(void) { return }\n")
+    with pytest.raises(FrontendError) as fresh:
+        compile_to_ir(broken)
+    _stand_by()
+    with pytest.raises(FrontendError) as standing:
+        compile_to_ir(broken)
+    assert used
+    assert str(standing.value) == str(fresh.value)
+    assert "expected expression" in str(fresh.value)
+
+
+def test_another_folder_or_environment_compiles_as_before(
+    tmp_path: Path, used: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stand_by(tmp_path)
+    compile_to_ir(C_PROGRAM)
+    _stand_by()
+    monkeypatch.setenv("CPATH", str(tmp_path))
+    compile_to_ir(C_PROGRAM)
+    assert used == []
+    monkeypatch.delenv("CPATH")
+    monkeypatch.setenv("OLDPWD", str(tmp_path))  # the shell's, never read by clang
+    _stand_by()
+    compile_to_ir(C_PROGRAM)
+    assert len(used) == 1
+
+
+def test_arguments_a_response_file_cannot_carry_compile_as_before(used: list[str]) -> None:
+    options = CompileOptions(defines=("SPLIT=1\n",))
+    _stand_by()
+    assert "define" in compile_to_ir(C_PROGRAM, options)
+    assert used == []
+    assert not frontend_standby.expressible(["-DA=1\n"])
+    assert not frontend_standby.expressible([""])
+    assert not frontend_standby.expressible(["@more-arguments"])
+    assert frontend_standby.expressible(["-DA=a b", "x's.c"])
+
+
+def test_a_forked_process_never_takes_its_parents_standby(used: list[str]) -> None:
+    _stand_by()
+    child = os.fork()
+    if child == 0:
+        try:
+            compile_to_ir(C_PROGRAM)
+            os._exit(0 if not used else 3)
+        except BaseException:
+            os._exit(4)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    compile_to_ir(C_PROGRAM)
+    assert len(used) == 1, "the parent still had its standby"
