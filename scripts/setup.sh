@@ -2,8 +2,9 @@
 # Installs what idiom needs and is missing; idempotent and quick once done.
 #   system: clang-22 and llvm-22 (opt-22), the OpenCL ICD loader and headers, PoCL,
 #           valgrind (the tests count instructions with callgrind)
-#   python: .venv/ at the project root with the project and its dev tools, and the
-#           search engine compiled with mypyc into .native/ (matcher/native.py)
+#   python: .venv/ at the project root with the project and its dev tools, the search
+#           engine compiled with mypyc into .native/ (matcher/native.py), and `idiom`'s
+#           native client (cli/launcher.c) in place of its script
 # Run as root on Debian 12 for the system part (or have those packages installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,13 @@ fi
 # The compiled engine, rebuilt when its sources changed; without it they run as Python.
 if ! .venv/bin/python scripts/build_native.py --if-stale; then
   echo "setup: warning: the search engine is not compiled; detection runs about 2x slower" >&2
+fi
+
+# `idiom` as a small native program in place of the Python script (cli/launcher.c): a served
+# command's client starts in a millisecond, not an interpreter's 20 (docs/startup.md); it runs
+# the Python `idiom` whenever the server does not take the command.
+if ! .venv/bin/python scripts/build_launcher.py --if-stale; then
+  echo "setup: warning: idiom stays a Python script; served commands start about 20 ms later" >&2
 fi
 
 # The tool's bytecode, compiled ahead: where the environment tells Python not to write it
