@@ -15,7 +15,8 @@ everything a fresh start would give them but the arguments:
 Soundness does not rest on guessing what clang reads: the tools are used only when the
 compile would otherwise start them from the same folder, with the same environment (but
 for `_` and `OLDPWD`, which name the shell's last command and folder), the same tool
-paths and the same opt command; anything else compiles as before. An argument that a
+paths naming the same files (device, inode, size and time: a tool upgraded meanwhile is
+another file) and the same opt command; anything else compiles as before. An argument that a
 response file cannot carry as it is (empty, a line break, a NUL, or starting with `@`,
 which would be read as another response file) also compiles as before.
 
@@ -59,6 +60,7 @@ class Standby:
         self.opt_command = tuple(opt_command)
         self.environment = dict(environment)
         self.folder = folder
+        self.files = _identities((clang, clangxx, opt_command[0]))
         self.clang_errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by front_end or discard
         reading, self.arguments = os.pipe()
         try:
@@ -94,6 +96,7 @@ class Standby:
             and tuple(opt_command) == self.opt_command
             and os.getcwd() == self.folder
             and _relevant(os.environ) == _relevant(self.environment)
+            and _identities((self.clang, self.clangxx, self.opt_command[0])) == self.files
             and self.clang_process.poll() is None
             and self.opt_process.poll() is None
         )
@@ -143,6 +146,19 @@ def expressible(arguments: Sequence[str]) -> bool:
 
 def _response_file(arguments: Sequence[str]) -> bytes:
     return "\n".join(_PLAIN.sub(r"\\\g<0>", a) for a in arguments).encode(errors="surrogateescape")
+
+
+def _identities(paths: Sequence[str]) -> list[tuple[int, ...] | None]:
+    """What tells the files `paths` name apart from any other (None: no such file)."""
+    found: list[tuple[int, ...] | None] = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            found.append(None)
+            continue
+        found.append((info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+    return found
 
 
 def _relevant(environment: Mapping[str, str]) -> dict[str, str]:

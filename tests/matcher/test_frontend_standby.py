@@ -121,3 +121,20 @@ def test_a_forked_process_never_takes_its_parents_standby(used: list[str]) -> No
     assert os.waitstatus_to_exitcode(status) == 0
     compile_to_ir(C_PROGRAM)
     assert len(used) == 1, "the parent still had its standby"
+
+
+def test_a_tool_replaced_meanwhile_is_started_afresh(
+    tmp_path: Path, used: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stand_by()
+    replaced = [None, *frontend_standby._identities([frontend.find_tool("opt")] * 2)]
+    monkeypatch.setattr(frontend_standby, "_identities", lambda _paths: replaced)
+    assert "define" in compile_to_ir(C_PROGRAM)
+    assert used == []
+    monkeypatch.undo()
+    tool = tmp_path / "tool"
+    tool.write_bytes(b"one")
+    before = frontend_standby._identities([str(tool)])
+    (tmp_path / "new").write_bytes(b"one")
+    (tmp_path / "new").replace(tool)  # as a package upgrade replaces a file
+    assert frontend_standby._identities([str(tool)]) != before
