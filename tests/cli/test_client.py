@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,15 +50,6 @@ def test_requests_are_the_json_the_server_reads(fields: dict[str, object]) -> No
 def test_only_what_json_carries_is_sent() -> None:
     with pytest.raises(TypeError, match="float"):
         client._json_object({"x": 1.5})
-
-
-@pytest.fixture
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private runtime folder with a short path (a socket's path is limited)."""
-    folder = Path(tempfile.mkdtemp(prefix="idiom-c-"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_socket_path_is_stable_and_private(runtime: Path) -> None:

@@ -37,16 +37,6 @@ def launcher() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private runtime folder with a short path (a socket's path is limited)."""
-    folder = Path(tempfile.mkdtemp(prefix="idiom-l-"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.setenv("IDIOM_SERVER", "1")
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 class _FakeServer:
     """A server at the Python client's socket that answers every request with
     `answer(connection, descriptors)` and keeps the first."""

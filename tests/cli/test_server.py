@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,16 +27,6 @@ def _wait(condition: object, seconds: float) -> bool:
             return True
         time.sleep(0.1)
     return False
-
-
-@pytest.fixture
-def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private runtime folder with a short path (a socket's path is limited)."""
-    folder = Path(tempfile.mkdtemp(prefix="idiom-t-"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
-    monkeypatch.setenv("IDIOM_SERVER", "1")
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
