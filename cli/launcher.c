@@ -24,6 +24,8 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -482,12 +484,22 @@ static void run_in_python(int argc, char **argv) {
     char **arguments = calloc((size_t)argc + 4, sizeof *arguments);
     if (!arguments) fail_memory();
     arguments[0] = IDIOM_PYTHON;
-    arguments[1] = "-c";
+    arguments[1] = "-Pc"; /* -P: the current folder's modules are not the tool's */
     arguments[2] = "import sys; from cli.main import main; sys.exit(main())";
     for (int i = 1; i < argc; i++) arguments[i + 2] = argv[i];
     execv(IDIOM_PYTHON, arguments);
     fprintf(stderr, "idiom: cannot run %s: %s\n", IDIOM_PYTHON, strerror(errno));
     exit(127);
+}
+
+/* Whether Python would see the arguments, environment and folder as this program sends
+ * them: decoded as UTF-8, and the environment unchanged. In the C or POSIX locale Python
+ * may coerce the locale, adding LC_CTYPE to its environment (PEP 538); in another
+ * encoding it decodes otherwise. Both are left to Python. */
+static int python_sees_the_same(void) {
+    const char *name = setlocale(LC_CTYPE, "");
+    if (!name || !strcmp(name, "C") || !strcmp(name, "POSIX")) return 0;
+    return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
 static int served_command(int argc, char **argv) {
@@ -496,7 +508,7 @@ static int served_command(int argc, char **argv) {
     if (argc < 2 || (server && strcmp(server, "0") == 0)) return 0;
     for (size_t i = 0; i < sizeof UNSERVED / sizeof *UNSERVED; i++)
         if (strcmp(argv[1], UNSERVED[i]) == 0) return 0;
-    return 1;
+    return python_sees_the_same();
 }
 
 int main(int argc, char **argv) {

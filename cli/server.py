@@ -264,34 +264,37 @@ def _serve_next(listener: socket.socket, tell: int, report: int, retired: int) -
 
 def _stand_by_front_end(requests: str) -> None:
     """clang and opt started ahead (matcher/frontend_standby.py) as the last request's
-    compile would have started them: its environment and folder. A request that differs
-    compiles as without them."""
+    compile would have started them: its environment, folder and umask. A request that
+    differs compiles as without them."""
     from matcher import frontend, frontend_standby  # preloaded by the server
 
     try:
         with open(_request_file(requests), encoding="utf-8") as saved:
             request = json.load(saved)
-        folder, environment = request["cwd"], request["env"]
-        if not isinstance(folder, str) or not isinstance(environment, dict):
+        folder, environment, umask = request["cwd"], request["env"], request["umask"]
+        if not (isinstance(folder, str) and isinstance(environment, dict)):
             return
         search = environment.get("PATH", os.defpath)
         tools = frontend.find_tool("clang", search), frontend.find_tool("clang++", search)
         opt = frontend.opt_command(search)
-    except (OSError, ValueError, KeyError, frontend.FrontendError):
+        environment = {str(k): str(v) for k, v in environment.items()}
+        frontend_standby.start(tools, opt, environment, folder, int(umask))
+    except (OSError, ValueError, TypeError, KeyError, frontend.FrontendError):
         return  # no request yet, or one that cannot be repeated: no standby
-    frontend_standby.start(*tools, opt, {str(k): str(v) for k, v in environment.items()}, folder)
 
 
 def _save_request(requests: str) -> None:
-    """The folder and environment this child adopted, kept (readable by the user only)
-    for the next child's standby front end; written before the command runs, so that a
-    server stopped by the command removes it after."""
+    """The folder, environment and umask this child adopted, kept (readable by the user
+    only) for the next child's standby front end; written before the command runs, so
+    that a server stopped by the command removes it after."""
     target = _request_file(requests)
     draft = f"{target}.{os.getpid()}"
     with contextlib.suppress(OSError):
         descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            json.dump({"cwd": os.getcwd(), "env": dict(os.environ)}, out)
+            umask = os.umask(0)
+            os.umask(umask)
+            json.dump({"cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}, out)
         os.replace(draft, target)
 
 

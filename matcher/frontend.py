@@ -33,6 +33,7 @@ source file, clang's output is piped into opt and opt's bitcode comes back throu
 pipe (no temporary files, opt starts while clang is still compiling, and the result is
 neither printed as text nor parsed back), for `.ll` the text, for `.bc` the bytes.
 `matcher.ir_builder.build_module` takes either. `compile_to_ir` always gives text.
+clang's standard input is empty: the command's own is never read as source.
 
 A process that waits for its next command (the warm server, cli/server.py) may have both
 tools started ahead (matcher/frontend_standby.py); a compile uses them only when they
@@ -41,6 +42,7 @@ would have been started exactly as it starts them, and otherwise starts its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -204,14 +206,17 @@ def _compile_source(path: Path, driver: str, options: CompileOptions) -> bytes:
     passes = opt_command()
     standby = frontend_standby.take(front[0], front[1:], passes)
     if standby is not None:
-        return _compile_on_standby(path, standby, front, driver == "clang++")
+        with contextlib.suppress(frontend_standby.StandbyLost):
+            return _compile_on_standby(path, standby, front, driver == "clang++")
     if driver == "clang++":
         return _optimise(path, _hinted_cxx(path, front), passes)
     # clang's diagnostics go to a file: a pipe nobody reads while opt runs could fill
     # up and stop clang (and opt, waiting for its input).
     with tempfile.TemporaryFile() as clang_errors:
         try:
-            compiling = subprocess.Popen(front, stdout=subprocess.PIPE, stderr=clang_errors)
+            compiling = subprocess.Popen(
+                front, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=clang_errors
+            )
         except OSError as error:
             raise FrontendError(f"{path}: clang-22 failed: {error}") from error
         assert compiling.stdout is not None
@@ -249,7 +254,8 @@ def opt_command(search_path: str | None = None) -> list[str]:
 def _compile_on_standby(
     path: Path, standby: frontend_standby.Standby, front: list[str], cxx: bool
 ) -> bytes:
-    """`_compile_source` on tools started ahead (matcher/frontend_standby.py)."""
+    """`_compile_source` on tools started ahead (matcher/frontend_standby.py); StandbyLost
+    when its clang had ended before taking the arguments."""
     try:
         status, text, diagnostics = standby.front_end(front[0], front[1:])
         if status != 0:
@@ -277,7 +283,7 @@ def _check_opt(path: Path, status: int, errors: bytes) -> None:
 def _hinted_cxx(path: Path, front: list[str]) -> bytes:
     """clang's IR of a C++ file, its small inline functions hinted (`hint_inline_functions`)."""
     try:
-        result = subprocess.run(front, capture_output=True, check=False)
+        result = subprocess.run(front, stdin=subprocess.DEVNULL, capture_output=True, check=False)
     except OSError as error:
         raise FrontendError(f"{path}: clang-22 failed: {error}") from error
     if result.returncode != 0:
@@ -341,11 +347,13 @@ def source_ir(path: Path, options: CompileOptions | None = None) -> str | None:
         return None
     command = _front_end(path, "clang++" if path.suffix in CXX_SUFFIXES else "clang", options)
     try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            command, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+        )
     except OSError as error:
         raise FrontendError(f"{path}: clang-22 failed: {error}") from error
     if result.returncode != 0:
-        raise FrontendError(f"{path}: clang-22 failed:\n{result.stderr.strip()}")
+        _clang_failed(path, result.stderr)
     return result.stdout
 
 

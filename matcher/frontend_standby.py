@@ -3,22 +3,26 @@
 Half of a small file's front end is clang starting, not compiling: loading and
 relocating libclang-cpp and libLLVM takes 20-30 ms of the 45 a 40-line file costs
 (`clang-22 --version` alone takes 22-27 ms; docs/startup.md). A process of the server
-that waits for a request (cli/server.py) therefore starts both tools ahead, with
+that waits for a request (cli/server.py) therefore starts the tools ahead, with
 everything a fresh start would give them but the arguments:
 
-- clang is started as `clang-22 @/dev/fd/N`: its driver reads its arguments from the
-  response file, a pipe, once the libraries are loaded; the read waits until the
-  arguments are written and the pipe closed. A C++ compile runs the same binary with
-  `--driver-mode=g++`, which is what the name `clang++` selects.
+- clang, once per driver (`clang-22` and `clang++-22`: the name selects the driver's mode
+  and the configuration files it reads), is started as `clang-22 @/dev/fd/N`: its driver
+  reads its arguments from the response file, a pipe, once the libraries are loaded; the
+  read waits until the arguments are written and the pipe closed. Its standard input is
+  empty, as is a fresh clang's (matcher/frontend.py).
 - opt is started with the canonical passes (constant) and reads the IR from its input.
 
 Soundness does not rest on guessing what clang reads: the tools are used only when the
-compile would otherwise start them from the same folder, with the same environment (but
-for `_` and `OLDPWD`, which name the shell's last command and folder), the same tool
+compile would otherwise start them with the same umask, in the same folder (the very
+directory, compared by device and inode with each tool's own working directory: a
+folder removed and made again under the same name is another), with the same environment
+(but for `_` and `OLDPWD`, which name the shell's last command and folder), the same tool
 paths naming the same files (device, inode, size and time: a tool upgraded meanwhile is
-another file) and the same opt command; anything else compiles as before. An argument that a
-response file cannot carry as it is (empty, a line break, a NUL, or starting with `@`,
-which would be read as another response file) also compiles as before.
+another file) and the same opt command; anything else compiles as before. An argument
+that a response file cannot carry as it is (empty, a line break, a NUL, or starting with
+`@`, which would be read as another response file) also compiles as before, and so does
+a compile whose clang ended before it could take its arguments.
 
 One process uses a standby once: `take` hands it over and forgets it, and a process
 forked from its owner (a pool's worker) never sees it.
@@ -35,7 +39,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-__all__ = ["Standby", "discard", "start", "take"]
+__all__ = ["Standby", "StandbyLost", "discard", "expressible", "start", "take"]
 
 # What the shell sets for each command and clang never reads.
 _VOLATILE = frozenset({"_", "OLDPWD"})
@@ -44,38 +48,78 @@ _VOLATILE = frozenset({"_", "OLDPWD"})
 _PLAIN = re.compile(r"[^A-Za-z0-9_./=,+:-]")
 
 
-class Standby:
-    """A clang waiting for its arguments and an opt waiting for its input."""
+class StandbyLost(Exception):
+    """The standing clang ended before it took its arguments: compile afresh."""
 
-    def __init__(
-        self,
-        clang: str,
-        clangxx: str,
-        opt_command: Sequence[str],
-        environment: Mapping[str, str],
-        folder: str,
-    ) -> None:
-        self.owner = os.getpid()
-        self.clang, self.clangxx = clang, clangxx
-        self.opt_command = tuple(opt_command)
-        self.environment = dict(environment)
-        self.folder = folder
-        self.files = _identities((clang, clangxx, opt_command[0]))
-        self.clang_errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by front_end or discard
+
+class _Clang:
+    """One driver's clang, waiting for its response file."""
+
+    def __init__(self, program: str, environment: dict[str, str], folder: str) -> None:
+        self.program = program
+        self.errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by end()
         reading, self.arguments = os.pipe()
         try:
-            self.clang_process = subprocess.Popen(
-                [clang, f"@/dev/fd/{reading}"],
+            self.process = subprocess.Popen(
+                [program, f"@/dev/fd/{reading}"],
                 pass_fds=(reading,),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
-                stderr=self.clang_errors,
+                stderr=self.errors,
                 cwd=folder,
-                env=self.environment,
+                env=environment,
             )
+        except OSError:
+            os.close(self.arguments)
+            self.errors.close()
+            raise
         finally:
             os.close(reading)
+
+    def run(self, arguments: Sequence[str]) -> tuple[int, bytes, str]:
+        """clang's exit status, output and diagnostics for `arguments`."""
         try:
+            _write_all(self.arguments, _response_file(arguments))
+            os.close(self.arguments)
+        except OSError as error:
+            raise StandbyLost from error
+        assert self.process.stdout is not None
+        with self.process.stdout:
+            output = self.process.stdout.read()
+        status = self.process.wait()
+        self.errors.seek(0)
+        diagnostics = self.errors.read().decode(errors="replace").strip()
+        return status, output, diagnostics
+
+    def end(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.arguments)
+        self.errors.close()
+        _end(self.process)
+
+
+class Standby:
+    """A clang per driver waiting for its arguments and an opt waiting for its input."""
+
+    def __init__(
+        self,
+        clangs: Sequence[str],
+        opt_command: Sequence[str],
+        environment: Mapping[str, str],
+        folder: str,
+        umask: int,
+    ) -> None:
+        self.owner = os.getpid()
+        self.opt_command = tuple(opt_command)
+        self.environment = dict(environment)
+        self.umask = umask
+        programs = list(dict.fromkeys(clangs))
+        self.files = _identities([*programs, opt_command[0]])
+        self.clangs: dict[str, _Clang] = {}
+        previous = os.umask(umask)
+        try:
+            for program in programs:
+                self.clangs[program] = _Clang(program, self.environment, folder)
             self.opt_process = subprocess.Popen(
                 list(opt_command),
                 stdin=subprocess.PIPE,
@@ -85,36 +129,31 @@ class Standby:
                 env=self.environment,
             )
         except OSError:
-            self._end(self.clang_process)
+            for clang in self.clangs.values():
+                clang.end()
             raise
+        finally:
+            os.umask(previous)
 
     def serves(self, clang: str, opt_command: Sequence[str]) -> bool:
         """Whether a compile started here and now would start the same tools the same way."""
+        chosen = self.clangs.get(clang)
         return (
             os.getpid() == self.owner
-            and clang in (self.clang, self.clangxx)
+            and chosen is not None
             and tuple(opt_command) == self.opt_command
-            and os.getcwd() == self.folder
+            and _current_umask() == self.umask
             and _relevant(os.environ) == _relevant(self.environment)
-            and _identities((self.clang, self.clangxx, self.opt_command[0])) == self.files
-            and self.clang_process.poll() is None
+            and _identities([*self.clangs, self.opt_command[0]]) == self.files
+            and chosen.process.poll() is None
             and self.opt_process.poll() is None
+            and _in_this_folder(chosen.process.pid, self.opt_process.pid)
         )
 
     def front_end(self, clang: str, arguments: Sequence[str]) -> tuple[int, bytes, str]:
         """clang's exit status, output and diagnostics for `arguments` (those after the
-        program's name), run as `clang` names it."""
-        mode = ["--driver-mode=g++"] if clang == self.clangxx != self.clang else []
-        os.write(self.arguments, _response_file([*mode, *arguments]))
-        os.close(self.arguments)
-        assert self.clang_process.stdout is not None
-        with self.clang_process.stdout:
-            output = self.clang_process.stdout.read()
-        status = self.clang_process.wait()
-        self.clang_errors.seek(0)
-        diagnostics = self.clang_errors.read().decode(errors="replace").strip()
-        self.clang_errors.close()
-        return status, output, diagnostics
+        program's name), run as `clang` names it; StandbyLost if it had ended."""
+        return self.clangs[clang].run(arguments)
 
     def optimise(self, text: bytes) -> tuple[int, bytes, bytes]:
         """opt's exit status, output and diagnostics for the IR `text`."""
@@ -122,21 +161,41 @@ class Standby:
         return self.opt_process.returncode, output, errors
 
     def discard(self) -> None:
-        """Both tools ended, unused (after `front_end`, only opt is left)."""
-        with contextlib.suppress(OSError):
-            os.close(self.arguments)
-        self.clang_errors.close()
-        for process in (self.clang_process, self.opt_process):
-            self._end(process)
+        """Every tool ended, used or not."""
+        for clang in self.clangs.values():
+            clang.end()
+        _end(self.opt_process)
 
-    @staticmethod
-    def _end(process: subprocess.Popen[bytes]) -> None:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _in_this_folder(*processes: int) -> bool:
+    """Whether each process works in the very directory this process works in."""
+    try:
+        here = os.stat(".")
+        folders = [os.stat(f"/proc/{pid}/cwd") for pid in processes]
+    except OSError:
+        return False
+    return all((f.st_dev, f.st_ino) == (here.st_dev, here.st_ino) for f in folders)
 
 
 def expressible(arguments: Sequence[str]) -> bool:
@@ -169,11 +228,11 @@ _STANDING: list[Standby] = []
 
 
 def start(
-    clang: str,
-    clangxx: str,
+    clangs: Sequence[str],
     opt_command: Sequence[str],
     environment: Mapping[str, str],
     folder: str,
+    umask: int,
 ) -> None:
     """Starts the tools for this process's next compile, replacing any standing; a tool
     that cannot be started leaves none (the compile then starts its own)."""
@@ -182,7 +241,7 @@ def start(
     # would from a command's process, which restores the default.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     with contextlib.suppress(OSError):
-        _STANDING.append(Standby(clang, clangxx, opt_command, environment, folder))
+        _STANDING.append(Standby(clangs, opt_command, environment, folder, umask))
 
 
 def take(clang: str, arguments: Sequence[str], opt_command: Sequence[str]) -> Standby | None:

@@ -27,6 +27,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def utf8_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A UTF-8 locale, where the launcher serves (in C or POSIX it leaves all to Python)."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture(scope="module")
 def launcher() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="idiom-launcher-"))
@@ -185,9 +191,17 @@ def test_unserved_commands_are_the_python_idioms(
     assert result.stderr == expected.stderr
 
 
+_PYTHON_IDIOM = "import sys; from cli.main import main; sys.exit(main())"
+
+
 def _python_idiom(command: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", *command],
+        [
+            sys.executable,
+            "-Pc",
+            "import sys; from cli.main import main; sys.exit(main())",
+            *command,
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -215,3 +229,37 @@ def test_the_launchers_lists_are_the_clients() -> None:
     assert strings_of("PACKAGES") == list(client.PACKAGES)
     assert strings_of("SOURCE_SUFFIXES") == list(client._SOURCE_SUFFIXES)
     assert set(strings_of("UNSERVED")) == {*client._UNSERVED, "-h", "--help"}
+
+
+def test_a_locale_python_may_change_leaves_the_command_to_python(
+    launcher: Path, runtime: Path, tmp_path: Path
+) -> None:
+    """In the C locale Python adds LC_CTYPE to its environment (PEP 538): the launcher
+    then sends nothing and runs the Python `idiom` (here a decoy that exits 99)."""
+    fake = _FakeServer(_runs_and_exits(7))
+    decoy = tmp_path / "decoy" / "cli"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("")
+    (decoy / "main.py").write_text("def main() -> int:\n    return 99\n")
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
+    plain["PYTHONPATH"] = str(decoy.parent)
+    for locale, expected in ((None, 99), ("C", 99), ("C.UTF-8", 7)):
+        environment = dict(plain) if locale is None else {**plain, "LC_ALL": locale}
+        result = subprocess.run(
+            [launcher, "detect", "x.c"], env=environment, capture_output=True, check=False
+        )
+        assert result.returncode == expected, locale
+    fake.close()
+
+
+def test_the_fallback_never_imports_the_current_folders_modules(
+    launcher: Path, runtime: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IDIOM_SERVER", "0")
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "__init__.py").write_text("raise SystemExit('the wrong cli')\n")
+    result = subprocess.run(
+        [launcher, "--help"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "usage: idiom" in result.stdout

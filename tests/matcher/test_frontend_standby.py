@@ -35,12 +35,14 @@ def used(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def _stand_by(folder: Path | None = None) -> None:
+    umask = os.umask(0)
+    os.umask(umask)
     frontend_standby.start(
-        frontend.find_tool("clang"),
-        frontend.find_tool("clang++"),
+        (frontend.find_tool("clang"), frontend.find_tool("clang++")),
         frontend.opt_command(),
         dict(os.environ),
         str(folder or Path.cwd()),
+        umask,
     )
 
 
@@ -138,3 +140,60 @@ def test_a_tool_replaced_meanwhile_is_started_afresh(
     (tmp_path / "new").write_bytes(b"one")
     (tmp_path / "new").replace(tool)  # as a package upgrade replaces a file
     assert frontend_standby._identities([str(tool)]) != before
+
+
+def test_a_folder_made_again_under_the_same_name_is_another(
+    tmp_path: Path, used: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    _stand_by(work)
+    work.rmdir()
+    work.mkdir()
+    (work / "k.c").write_text("int k(void) { return 1; }\n")
+    monkeypatch.chdir(work)
+    assert "define" in compile_to_ir(Path("k.c"))
+    assert used == []
+
+
+def test_another_umask_compiles_as_before(used: list[str]) -> None:
+    _stand_by()
+    previous = os.umask(0o077 if os.umask(0o022) != 0o077 else 0o022)
+    try:
+        assert "define" in compile_to_ir(C_PROGRAM)
+    finally:
+        os.umask(previous)
+    assert used == []
+
+
+def test_a_clang_ended_before_its_arguments_means_a_fresh_start(
+    used: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh = canonical_ir(C_PROGRAM)
+    _stand_by()
+    (standby,) = frontend_standby._STANDING
+    clang = standby.clangs[frontend.find_tool("clang")].process
+    clang.kill()
+    clang.wait()
+    assert canonical_ir(C_PROGRAM) == fresh
+    assert used == [], "an ended clang is never used"
+    # Ended between the check and the write of its arguments: the write fails.
+    _stand_by()
+    (standby,) = frontend_standby._STANDING
+    clang = standby.clangs[frontend.find_tool("clang")].process
+    clang.kill()
+    clang.wait()
+    monkeypatch.setattr(frontend_standby.Standby, "serves", lambda *_: True)
+    assert canonical_ir(C_PROGRAM) == fresh
+    assert len(used) == 1, "tried, lost, compiled afresh"
+
+
+def test_the_cxx_driver_is_started_under_its_own_name(used: list[str]) -> None:
+    """The name selects the configuration files clang reads (`clang++.cfg`, not
+    `clang.cfg`) and names it in its messages."""
+    _stand_by()
+    (standby,) = frontend_standby._STANDING
+    command = standby.clangs[frontend.find_tool("clang++")].process.args
+    assert isinstance(command, list)
+    assert command[0] == frontend.find_tool("clang++")
+    assert not any("driver-mode" in str(a) for a in command)
