@@ -481,12 +481,16 @@ static void forward(int number) {
 
 /* The Python `idiom`, which runs the command itself (and starts a server for the next). */
 static void run_in_python(int argc, char **argv) {
-    char **arguments = calloc((size_t)argc + 4, sizeof *arguments);
+    char **arguments = calloc((size_t)argc + 5, sizeof *arguments);
     if (!arguments) fail_memory();
     arguments[0] = IDIOM_PYTHON;
     arguments[1] = "-Pc"; /* -P: the current folder's modules are not the tool's */
-    arguments[2] = "import sys; from cli.main import main; sys.exit(main())";
-    for (int i = 1; i < argc; i++) arguments[i + 2] = argv[i];
+    /* This program's tool, whatever else the import path holds: its socket is named
+     * after this folder's files. */
+    arguments[2] = "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                   "from cli.main import main; sys.exit(main())";
+    arguments[3] = IDIOM_ROOT;
+    for (int i = 1; i < argc; i++) arguments[i + 3] = argv[i];
     execv(IDIOM_PYTHON, arguments);
     fprintf(stderr, "idiom: cannot run %s: %s\n", IDIOM_PYTHON, strerror(errno));
     exit(127);

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,3 +51,14 @@ def device() -> Device:
         return devices.open_device("cpu")  # type: ignore[no-any-return]
     except Exception as error:  # no OpenCL platform here
         pytest.skip(f"no OpenCL device: {error}")
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private runtime folder with a short path (a socket's path is limited), the
+    server on: the folder where this test's server, if any, has its socket."""
+    folder = Path(tempfile.mkdtemp(prefix="idiom-t-"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.setenv("IDIOM_SERVER", "1")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -27,6 +27,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+# A Python that cannot start: a launcher falling back to Python fails (exit 1) rather
+# than reach the server through the Python client.
+_NO_PYTHON = {b"PYTHONHOME": b"/nonexistent-python-home"}
+
+
 @pytest.fixture(autouse=True)
 def utf8_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     """A UTF-8 locale, where the launcher serves (in C or POSIX it leaves all to Python)."""
@@ -101,18 +106,8 @@ def test_the_request_is_the_python_clients_at_the_same_socket(
     launcher: Path, runtime: Path, tmp_path: Path
 ) -> None:
     fake = _FakeServer(_runs_and_exits(7))
-    # A Python `idiom` that fails: the launcher must reach the server itself.
-    decoy = tmp_path / "decoy" / "cli"
-    decoy.mkdir(parents=True)
-    (decoy / "__init__.py").write_text("")
-    (decoy / "main.py").write_text("def main() -> int:\n    return 99\n")
     odd = b'caf\xc3\xa9 \xff\xfe \xf0\x9f\x98\x80 "quoted\\" \t\x01 \xed\xa0\x80'
-    environment = {
-        **os.environb,
-        b"IDIOM_ODD": odd,
-        b"EMPTY": b"",
-        b"PYTHONPATH": os.fsencode(decoy.parent),
-    }
+    environment = {**os.environb, b"IDIOM_ODD": odd, b"EMPTY": b"", **_NO_PYTHON}
     arguments = [b"detect", b"x.c", odd, b""]
     result = subprocess.run(
         [bytes(launcher), *arguments],
@@ -191,7 +186,10 @@ def test_unserved_commands_are_the_python_idioms(
     assert result.stderr == expected.stderr
 
 
-_PYTHON_IDIOM = "import sys; from cli.main import main; sys.exit(main())"
+# What the launcher runs in Python: the tool of its own folder.
+_PYTHON_IDIOM = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from cli.main import main; sys.exit(main())"
+)
 
 
 def _python_idiom(command: list[str]) -> subprocess.CompletedProcess[str]:
@@ -232,18 +230,14 @@ def test_the_launchers_lists_are_the_clients() -> None:
 
 
 def test_a_locale_python_may_change_leaves_the_command_to_python(
-    launcher: Path, runtime: Path, tmp_path: Path
+    launcher: Path, runtime: Path
 ) -> None:
     """In the C locale Python adds LC_CTYPE to its environment (PEP 538): the launcher
-    then sends nothing and runs the Python `idiom` (here a decoy that exits 99)."""
+    then sends nothing and runs the Python `idiom` (here one that cannot start)."""
     fake = _FakeServer(_runs_and_exits(7))
-    decoy = tmp_path / "decoy" / "cli"
-    decoy.mkdir(parents=True)
-    (decoy / "__init__.py").write_text("")
-    (decoy / "main.py").write_text("def main() -> int:\n    return 99\n")
     plain = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
-    plain["PYTHONPATH"] = str(decoy.parent)
-    for locale, expected in ((None, 99), ("C", 99), ("C.UTF-8", 7)):
+    plain.update({os.fsdecode(k): os.fsdecode(v) for k, v in _NO_PYTHON.items()})
+    for locale, expected in ((None, 1), ("C", 1), ("C.UTF-8", 7)):
         environment = dict(plain) if locale is None else {**plain, "LC_ALL": locale}
         result = subprocess.run(
             [launcher, "detect", "x.c"], env=environment, capture_output=True, check=False
