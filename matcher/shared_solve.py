@@ -89,8 +89,11 @@ class Helper:
                 os.close(descriptor)
 
     def begin(self, ir: str | bytes, source: str, idiom_dirs: tuple[str, ...]) -> bool:
-        """Sends the job; False when the helper is gone (the command then works alone)."""
-        payload = pickle.dumps((ir, source, idiom_dirs), protocol=pickle.HIGHEST_PROTOCOL)
+        """Sends the job; False when the helper is gone (the command then works alone).
+        The command's folder goes with it: a source given by a relative path is named
+        from there (matcher/debuginfo.py), and the helper started in the server's."""
+        job = (ir, source, idiom_dirs, os.getcwd())
+        payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
         try:
             _write_all(self.job, _NUMBER.pack(len(payload)) + payload)
         except OSError:
@@ -147,7 +150,11 @@ def _help(  # pragma: no cover - forked
     payload = _read_exactly(job, _NUMBER.unpack(header)[0])
     if payload is None:
         return
-    ir, source, idiom_dirs = pickle.loads(payload)
+    ir, source, idiom_dirs, folder = pickle.loads(payload)
+    try:
+        os.chdir(folder)
+    except OSError:
+        return  # no pair taken: the command searches them all
     programs = programs_of(idiom_dirs)
     module = build_module(ir, source)
     pairs = _pairs_largest_first(module, len(programs))

@@ -52,6 +52,53 @@ def test_a_file_analysed_with_a_helper_reports_what_one_alone_does(name: str) ->
     assert _report(shared) == _report(alone)
 
 
+def test_the_helper_names_files_from_the_commands_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper forked in another folder (the server's) reports a source given by a
+    relative path as given, not as an absolute path."""
+    with _helper() as (helper, _pid):
+        work = tmp_path / "work"
+        work.mkdir()
+        (work / "k.c").write_text((CORPUS / PROGRAMS[1]).read_text())
+        monkeypatch.chdir(work)
+        alone = analyse_file("k.c", CompileOptions())
+        shared = analyse_file("k.c", CompileOptions(), helper=helper)
+    assert {i.source_file for i in alone.instances} == {"k.c"}
+    assert _report(shared) == _report(alone)
+
+
+def test_the_helper_works_in_the_folder_of_the_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helper's work run here from another folder, every pair taken by it: it names
+    the relative source from the job's folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "k.c").write_text((CORPUS / "red_dot.c").read_text())
+    monkeypatch.chdir(work)
+    ir = canonical_ir(Path("k.c"))
+    programs = exported_programs()
+    pairs = len(build_module(ir, "k.c").functions) * len(programs)
+    monkeypatch.chdir(tmp_path)
+    job_read, job_write = os.pipe()
+    queue_read, queue_write = os.pipe()
+    results_read, results_write = os.pipe()
+    payload = pickle.dumps((ir, "k.c", (), str(work)))
+    os.write(job_write, shared_solve._NUMBER.pack(len(payload)) + payload)
+    os.write(queue_write, b"".join(shared_solve._NUMBER.pack(n) for n in range(pairs)))
+    os.close(queue_write)
+    reading = threading.Thread(target=lambda: found.update(shared_solve._read_report(results_read)))
+    found: dict[int, object] = {}
+    reading.start()
+    shared_solve._help(job_read, queue_read, results_write, lambda _dirs: programs)
+    reading.join()
+    for descriptor in (job_read, job_write, queue_read):  # the others closed by the two
+        os.close(descriptor)
+    names = {i.source_file for _cut, instances in found.values() for i, _h in instances}  # type: ignore[attr-defined]
+    assert names == {"k.c"}
+
+
 def test_what_the_helper_found_comes_back_with_its_loops() -> None:
     """The helper's work run here, every pair taken by it: its report, decoded against
     this process's model, is what detection finds (regions, loops, nesting)."""
@@ -63,7 +110,7 @@ def test_what_the_helper_found_comes_back_with_its_loops() -> None:
     job_read, job_write = os.pipe()
     queue_read, queue_write = os.pipe()
     results_read, results_write = os.pipe()
-    payload = pickle.dumps((ir, path, ()))
+    payload = pickle.dumps((ir, path, (), os.getcwd()))
     job = shared_solve._NUMBER.pack(len(payload)) + payload
     # Written from a thread: `_help`, run here, reads it (a pipe holds only 64 KiB).
     writer = threading.Thread(target=shared_solve._write_all, args=(job_write, job))
