@@ -58,7 +58,9 @@ class _Clang:
     def __init__(self, program: str, environment: dict[str, str], folder: str) -> None:
         self.program = program
         self.errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by end()
-        reading, self.arguments = os.pipe()
+        reading, writing = os.pipe()
+        # A file object: its close, unlike a descriptor's, may be repeated safely.
+        self.arguments = os.fdopen(writing, "wb")
         try:
             self.process = subprocess.Popen(
                 [program, f"@/dev/fd/{reading}"],
@@ -70,7 +72,7 @@ class _Clang:
                 env=environment,
             )
         except OSError:
-            os.close(self.arguments)
+            self.arguments.close()
             self.errors.close()
             raise
         finally:
@@ -79,8 +81,8 @@ class _Clang:
     def run(self, arguments: Sequence[str]) -> tuple[int, bytes, str]:
         """clang's exit status, output and diagnostics for `arguments`."""
         try:
-            _write_all(self.arguments, _response_file(arguments))
-            os.close(self.arguments)
+            with self.arguments:
+                self.arguments.write(_response_file(arguments))
         except OSError as error:
             raise StandbyLost from error
         assert self.process.stdout is not None
@@ -93,7 +95,7 @@ class _Clang:
 
     def end(self) -> None:
         with contextlib.suppress(OSError):
-            os.close(self.arguments)
+            self.arguments.close()
         self.errors.close()
         _end(self.process)
 
@@ -174,12 +176,6 @@ def _end(process: subprocess.Popen[bytes]) -> None:
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             stream.close()
-
-
-def _write_all(descriptor: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(descriptor, view) :]
 
 
 def _current_umask() -> int:
