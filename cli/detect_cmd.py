@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import Progress
-from rich.table import Table
 
 from cli.common import add_frontend_options, compile_options
 from matcher.pipeline import FileResult, analyse_files
@@ -78,26 +78,39 @@ def _result_json(result: FileResult) -> dict[str, object]:
 
 
 def print_table(results: list[FileResult]) -> None:
-    console = Console(highlight=False)
-    table = Table("file", "function", "line", "idiom", "facts", "note")
-    count = 0
-    for result in results:
-        for instance in result.instances:
-            count += 1
-            facts = "; ".join(f"{k}: {v}" for k, v in instance.facts)
-            note = f"inside {instance.within}" if instance.within else ""
-            table.add_row(
-                Path(instance.source_file).name,  # where the lines are: maybe a header
-                instance.function,
-                instance.lines,
-                instance.idiom,
-                facts,
-                note,
-            )
-    if count:
-        console.print(table)
+    """One row per instance (the long facts last), columns aligned, nothing cut or
+    wrapped (a name that a terminal-wide table would shorten stays whole in a pipe),
+    then the count and the warnings of searches cut short. Plain text: a rich table
+    took 5 ms of a 100 ms command."""
+    rows = [
+        (
+            Path(instance.source_file).name,  # where the lines are: maybe a header
+            instance.function,
+            instance.lines,
+            instance.idiom,
+            f"inside {instance.within}" if instance.within else "",
+            "; ".join(f"{k}: {v}" for k, v in instance.facts),
+        )
+        for result in results
+        for instance in result.instances
+    ]
+    lines = _aligned([_TABLE_HEADER, *rows]) if rows else []
     files = len([r for r in results if not r.error])
-    console.print(f"{count} idiom instance(s) in {files} file(s)")
+    lines.append(f"{len(rows)} idiom instance(s) in {files} file(s)")
     for result in results:
-        for cut in result.cut_short:
-            console.print(f"[yellow]warning[/yellow]: {Path(result.path).name}: {cut.message}")
+        lines += [f"warning: {Path(result.path).name}: {c.message}" for c in result.cut_short]
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
+_TABLE_HEADER = ("file", "function", "line", "idiom", "note", "facts")
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    """The rows as lines, each column but the last padded to its widest cell."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
+    return [
+        "  ".join(
+            [*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]]
+        ).rstrip()
+        for row in rows
+    ]
