@@ -107,6 +107,26 @@ def _function_bodies(text: str) -> list[list[str]]:
     return bodies
 
 
+def _name_and_opcode(line: str) -> tuple[str | None, str | None]:
+    """An instruction's printed name ("" when it has none) and opcode, from its line:
+    `%name = [tail|musttail|notail] opcode ...` or `opcode ...`. None for a name
+    LLVM prints quoted (read from LLVM instead), or for an empty line."""
+    name = ""
+    rest = line
+    if line.startswith("%"):
+        if line.startswith('%"'):
+            return None, None
+        name, _, rest = line.partition(" = ")
+    words = rest.split(" ", 2)
+    if words[0] in _CALL_MARKERS and len(words) > 1:
+        return name, words[1]
+    return name, words[0].rstrip(",") or None  # `unreachable, !dbg !12`
+
+
+# Words LLVM may print before `call`.
+_CALL_MARKERS = frozenset({"tail", "musttail", "notail"})
+
+
 def _unquote(name: str) -> str:
     return name[1:-1] if name.startswith('"') else name
 
@@ -166,6 +186,7 @@ class _FunctionBuilder:
         self.by_address: dict[int, Value] = {}
         self.blocks_by_address: dict[int, Block] = {}
         self.others: dict[int, Value] = {}  # constants and globals, in order of appearance
+        self.type_texts: dict[int, str] = {}
         self.slot = 0
 
     def build(self) -> Function:
@@ -173,12 +194,14 @@ class _FunctionBuilder:
         function.arguments = tuple(self._argument(arg) for arg in self.fn.arguments)
         refs: list[tuple[Value, Any]] = []
         blocks = []
+        lines = self.lines
         for index, block_ref in enumerate(self.fn.blocks):
             block = Block(self._name(block_ref.name, is_block=True), index)
             self.blocks_by_address[_address(block_ref)] = block
             members = []
             for position, ref in enumerate(block_ref.instructions):
-                value = self._instruction(ref, block, position)
+                line = lines[len(refs)] if len(refs) < len(lines) else ""
+                value = self._instruction(ref, block, position, line)
                 members.append(value)
                 refs.append((value, ref))
             block.instructions = tuple(members)
@@ -221,17 +244,31 @@ class _FunctionBuilder:
         self.by_address[_address(ref)] = value
         return value
 
-    def _instruction(self, ref: Any, block: Block, position: int) -> Value:
-        type_text = str(ref.type)
-        ref_name = ref.name
+    def _instruction(self, ref: Any, block: Block, position: int, line: str) -> Value:
+        # The name and opcode are read from the instruction's printed line, the type
+        # printed once per LLVM type: each question asked of llvmlite is an FFI call.
+        type_text = self._type_text(ref.type)
+        printed, opcode = _name_and_opcode(line)
+        if printed is None or opcode is None:  # a quoted name, or no line: ask LLVM
+            ref_name, opcode = ref.name, ref.opcode
+        else:
+            ref_name = "" if printed[1:].isdigit() else printed[1:]
         named = type_text != "void" or bool(ref_name)
         name = self._name(ref_name) if named else ""
         value = Value(ValueKind.INSTRUCTION, name, type_text, _type_kind(type_text))
-        value.opcode = ref.opcode
+        value.opcode = opcode
         value.block = block
         value.position = position
         self.by_address[_address(ref)] = value
         return value
+
+    def _type_text(self, type_ref: Any) -> str:
+        """A type's text, printed once per type (LLVM keeps one object per type)."""
+        address = _address(type_ref)
+        text = self.type_texts.get(address)
+        if text is None:
+            text = self.type_texts[address] = str(type_ref)
+        return text
 
     def _operand(self, ref: Any, address: int) -> Value:
         known = self.by_address.get(address) or self.others.get(address)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import llvmlite.binding as llvm
 from conftest import BuildModule
 
 from matcher.ir import Function, TypeKind, Value, ValueKind
@@ -250,3 +253,50 @@ def test_cpp_methods_accessors_inlined(build: BuildModule) -> None:
 def test_glibc_inline_bodies_are_not_functions(build: BuildModule) -> None:
     module = build("#include <stdlib.h>\nint main(int c, char **v) { return atoi(v[c - 1]); }\n")
     assert [f.source_name for f in module] == ["main"]
+
+
+PRINTED_FORMS_IR = """
+declare double @sqrt(double)
+declare void @use(ptr)
+
+define double @"odd name"(ptr %p, double %x) {
+entry:
+  %"a b" = fadd double %x, 1.0
+  %0 = fmul double %"a b", %x
+  %t = tail call double @sqrt(double %0)
+  %m = call double @sqrt(double %t)
+  notail call void @use(ptr %p)
+  store atomic double %m, ptr %p seq_cst, align 8
+  %l = load atomic double, ptr %p acquire, align 8
+  %n = fneg fast double %l
+  %v = insertelement <2 x double> poison, double %n, i32 0
+  %e = extractelement <2 x double> %v, i32 0
+  fence seq_cst
+  ret double %e
+}
+"""
+
+
+def test_names_and_opcodes_read_from_the_printing_are_llvms(build: BuildModule) -> None:
+    """The model reads each instruction's name and opcode from its printed line (fewer
+    calls into LLVM); they must be what LLVM itself says, in every printed form: tail
+    markers, quoted and numbered names, atomic loads and stores, void calls."""
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    for module in (
+        build_module(PRINTED_FORMS_IR),
+        build((corpus / "stencil_block_lhs.c").read_text()),
+        build((corpus / "csr_matrix.cpp").read_text(), ".cpp"),
+    ):
+        parsed = llvm.parse_assembly(module.text)
+        defined = [f for f in parsed.functions if not f.is_declaration]
+        defined = [f for f in defined if f.linkage.name != "available_externally"]
+        assert len(defined) == len(module.functions)
+        for function, fn in zip(module, defined, strict=True):
+            refs = [ref for block in fn.blocks for ref in block.instructions]
+            assert len(refs) == len(function.instructions) > 0
+            for value, ref in zip(function.instructions, refs, strict=True):
+                assert value.opcode == ref.opcode
+                if ref.name:
+                    assert value.name == f"%{ref.name}"
+                else:
+                    assert value.name == "" or value.name[1:].isdigit()
