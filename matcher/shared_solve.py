@@ -105,7 +105,7 @@ class Helper:
     def detect_pairs(self, module: Module, programs: Sequence[Program]) -> dict[Pair, PairFound]:
         """Every (function, program) pair of `module` searched, shared with the helper
         (its instances without their IR solutions)."""
-        pairs = _pairs_largest_first(module, len(programs))
+        pairs = _pairs_costliest_first(module, programs)
         numbers = b"".join(_NUMBER.pack(n) for n in range(min(len(pairs), _MOST_PAIRS)))
         _write_all(self.queue_write, numbers)
         os.close(self.queue_write)
@@ -157,7 +157,7 @@ def _help(  # pragma: no cover - forked
         return  # no pair taken: the command searches them all
     programs = programs_of(idiom_dirs)
     module = build_module(ir, source)
-    pairs = _pairs_largest_first(module, len(programs))
+    pairs = _pairs_costliest_first(module, programs)
     parent = os.getppid()
     done: dict[int, _Reported] = {}
     for number in _taken(queue):
@@ -172,12 +172,43 @@ def _help(  # pragma: no cover - forked
     os.close(results)
 
 
-def _pairs_largest_first(module: Module, programs: int) -> list[Pair]:
-    """Every pair, the largest functions' first: the last pairs taken are then short,
-    and neither process waits long for the other at the end."""
-    functions = module.functions
-    order = sorted(range(len(functions)), key=lambda f: -len(functions[f].values))
-    return [(f, p) for f in order for p in range(programs)]
+def _pairs_costliest_first(module: Module, programs: Sequence[Program]) -> list[Pair]:
+    """Every pair, the costliest first (the function's size times its idiom's typical
+    search time): the last pairs taken are then short, and neither process waits long
+    for the other at the end. In the library's order the stencil idiom, the costliest,
+    came last, and the process that took it searched on alone for up to a fifth of a
+    large function's searches. Both processes compute the same order: the sort is stable
+    and reads only the model and the programs' names."""
+    typical = sorted(_TYPICAL_SECONDS.values())
+    default = typical[len(typical) // 2]
+    weights = [_TYPICAL_SECONDS.get(program.name, default) for program in programs]
+    sizes = [len(function.values) for function in module.functions]
+    pairs = [(f, p) for f in range(len(sizes)) for p in range(len(programs))]
+    return sorted(pairs, key=lambda pair: -sizes[pair[0]] * weights[pair[1]])
+
+
+# Each shipped idiom's seconds of searching over every eighth corpus file, its plans
+# built (`benchmarks/profile_idioms.py --passes 2`, 2026-12-04): only their order matters.
+# An idiom of another library counts as the median.
+_TYPICAL_SECONDS = {
+    "Stencil": 0.65,
+    "Map": 0.48,
+    "GEMV": 0.36,
+    "SYMM": 0.34,
+    "Reduction": 0.32,
+    "GEMM": 0.19,
+    "TRMM": 0.17,
+    "Scan": 0.11,
+    "SYRK": 0.10,
+    "SYR2K": 0.08,
+    "SpMV_CSR": 0.07,
+    "Histogram": 0.03,
+    "GER": 0.02,
+    "SpMV_COO": 0.02,
+    "SpMV_ELL": 0.02,
+    "SpMV_JDS": 0.01,
+    "TRSV": 0.01,
+}
 
 
 def _taken(queue: int) -> Iterator[int]:

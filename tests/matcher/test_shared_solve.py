@@ -123,7 +123,7 @@ def test_what_the_helper_found_comes_back_with_its_loops() -> None:
         os.close(descriptor)
     report = shared_solve._read_report(results_read)
     assert sorted(report) == list(range(pairs))
-    order = shared_solve._pairs_largest_first(module, len(programs))
+    order = shared_solve._pairs_costliest_first(module, programs)
     done = {}
     for n, (cut, found) in report.items():
         loops = shared_solve._loops_by_header(module.functions[order[n][0]])
@@ -151,3 +151,30 @@ def test_a_helper_stands_by_for_one_file_only(monkeypatch: pytest.MonkeyPatch) -
     analyse_files([str(CORPUS / "red_dot.c")], CompileOptions())
     analyse_files([str(CORPUS / "red_dot.c")], CompileOptions(), jobs=1)
     assert taken == [1], "one file takes the standing helper, unless told one job"
+
+
+def test_pairs_are_handed_out_costliest_first() -> None:
+    """The largest function's stencil search first, the cheap sparse idioms of small
+    functions last; an idiom of another library counts as the median; every pair once."""
+    module = build_module(canonical_ir(CORPUS / "red_memory.c"), "red_memory.c")
+    programs = list(exported_programs(()))
+    order = shared_solve._pairs_costliest_first(module, programs)
+    assert sorted(order) == [(f, p) for f in range(len(module.functions)) for p in range(17)]
+    largest = max(range(len(module.functions)), key=lambda f: len(module.functions[f].values))
+    assert order[0] == (largest, [p.name for p in programs].index("Stencil"))
+    assert programs[order[-1][1]].name in ("SpMV_JDS", "TRSV")
+    renamed = [*programs[:-1], _Renamed(programs[-1])]
+    again = shared_solve._pairs_costliest_first(module, renamed)  # type: ignore[arg-type]
+    typical = sorted(shared_solve._TYPICAL_SECONDS.values())
+    assert typical[len(typical) // 2] == shared_solve._TYPICAL_SECONDS["SYRK"]
+    syrk = [p.name for p in programs].index("SYRK")
+    largest_pairs = [pair for pair in again if pair[0] == largest]
+    assert largest_pairs.index((largest, 16)) == largest_pairs.index((largest, syrk)) + 1
+
+
+class _Renamed:
+    """A program of another library: its name not in the table."""
+
+    def __init__(self, program: object) -> None:
+        self.name = "NotShipped"
+        self.program = program
