@@ -150,10 +150,7 @@ def _function_attributes(
 
 def _address(ref: Any) -> int:
     # The pointer's stored address read in place: a third of the time of a cast.
-    return _VOID_POINTER.from_buffer(ref._ptr).value or 0
-
-
-_VOID_POINTER = ctypes.c_void_p
+    return ctypes.c_void_p.from_buffer(ref._ptr).value or 0
 
 
 def _type_kind(type_text: str) -> TypeKind:

@@ -179,9 +179,7 @@ def _pairs_costliest_first(module: Module, programs: Sequence[Program]) -> list[
     came last, and the process that took it searched on alone for up to a fifth of a
     large function's searches. Both processes compute the same order: the sort is stable
     and reads only the model and the programs' names."""
-    typical = sorted(_TYPICAL_SECONDS.values())
-    default = typical[len(typical) // 2]
-    weights = [_TYPICAL_SECONDS.get(program.name, default) for program in programs]
+    weights = [_TYPICAL_SECONDS.get(program.name, _UNLISTED_SECONDS) for program in programs]
     sizes = [len(function.values) for function in module.functions]
     pairs = [(f, p) for f in range(len(sizes)) for p in range(len(programs))]
     return sorted(pairs, key=lambda pair: -sizes[pair[0]] * weights[pair[1]])
@@ -209,6 +207,7 @@ _TYPICAL_SECONDS = {
     "SpMV_JDS": 0.01,
     "TRSV": 0.01,
 }
+_UNLISTED_SECONDS = sorted(_TYPICAL_SECONDS.values())[len(_TYPICAL_SECONDS) // 2]
 
 
 def _taken(queue: int) -> Iterator[int]:
